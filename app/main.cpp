@@ -1,0 +1,110 @@
+// opscope: one binary for the headless commands (and, from the timeline issue on, the GUI).
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "io/trace_loader.h"
+#include "report/summary_report.h"
+
+namespace {
+
+// Exit codes, documented in README and --help.
+enum Exit : int {
+  kOk = 0,
+  kInternal = 1,
+  kUsage = 2,
+  kIoError = 3,
+  kInvalidInput = 4,
+  kCancelled = 5,
+};
+
+const char* kUsageText =
+    "usage: opscope <command> [options] FILE\n"
+    "\n"
+    "commands:\n"
+    "  summary [--json] FILE   what is in a trace: GPU streams and busy time, iterations,\n"
+    "                          top kernels and top-level ops (JSON with --json)\n"
+    "\n"
+    "options:\n"
+    "  -h, --help              this text\n"
+    "  --version               program version\n"
+    "\n"
+    "FILE: Chrome trace JSON as PyTorch's profiler (Kineto) or its legacy dialect writes it,\n"
+    "plain or gzip-compressed (detected from the content, not the name).\n"
+    "\n"
+    "exit codes: 0 ok, 1 internal error, 2 usage error, 3 cannot read the file,\n"
+    "            4 not a trace or malformed, 5 cancelled\n";
+
+int exitFor(opscope::LoadStatus s) {
+  switch (s) {
+    case opscope::LoadStatus::Ok: return kOk;
+    case opscope::LoadStatus::IoError: return kIoError;
+    case opscope::LoadStatus::InvalidInput: return kInvalidInput;
+    case opscope::LoadStatus::Cancelled: return kCancelled;
+  }
+  return kInternal;
+}
+
+int runSummary(const std::vector<std::string>& args) {
+  bool json = false;
+  std::string file;
+  for (const std::string& a : args) {
+    if (a == "--json") {
+      json = true;
+    } else if (a == "-h" || a == "--help") {
+      std::fputs(kUsageText, stdout);
+      return kOk;
+    } else if (!a.empty() && a[0] == '-' && a != "-") {
+      std::fprintf(stderr, "opscope summary: unknown option %s\n", a.c_str());
+      return kUsage;
+    } else if (file.empty()) {
+      file = a;
+    } else {
+      std::fprintf(stderr, "opscope summary: more than one FILE given (%s)\n", a.c_str());
+      return kUsage;
+    }
+  }
+  if (file.empty()) {
+    std::fputs("opscope summary: no FILE given\n", stderr);
+    return kUsage;
+  }
+  opscope::LoadResult r = opscope::loadTraceFile(file == "-" ? "/dev/stdin" : file);
+  if (r.status != opscope::LoadStatus::Ok) {
+    std::fprintf(stderr, "opscope: %s: %s\n", file.c_str(), r.error.c_str());
+    return exitFor(r.status);
+  }
+  const opscope::Summary s = opscope::summarize(*r.trace);
+  const std::string out = json ? opscope::summaryJson(s, file) : opscope::summaryText(s, file);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  if (!json && r.trace->diagnostics.total() > 0)
+    std::fprintf(stderr, "opscope: %s: warnings: %s\n", file.c_str(), r.trace->diagnostics.oneLine().c_str());
+  return std::fflush(stdout) == 0 ? kOk : kIoError;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "-h" || args[0] == "--help") {
+    std::fputs(kUsageText, args.empty() ? stderr : stdout);
+    return args.empty() ? kUsage : kOk;
+  }
+  if (args[0] == "--version") {
+    std::printf("opscope %s\n", OPSCOPE_VERSION);
+    return kOk;
+  }
+  const std::string command = args[0];
+  args.erase(args.begin());
+  try {
+    if (command == "summary") return runSummary(args);
+  } catch (const std::bad_alloc&) {
+    std::fputs("opscope: out of memory\n", stderr);
+    return kInternal;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "opscope: internal error: %s\n", e.what());
+    return kInternal;
+  }
+  std::fprintf(stderr, "opscope: unknown command '%s' (try opscope --help)\n", command.c_str());
+  return kUsage;
+}

@@ -1,0 +1,133 @@
+#include "hierarchy/links.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace opscope {
+
+void buildLaunchLinks(Trace& trace) {
+  LaunchLinks& links = trace.links;
+  links = {};
+  size_t launches = 0;
+  for (const Track& t : trace.tracks)
+    for (SliceKind k : t.slices.kind) launches += isLaunchKind(k);
+  std::unordered_map<int64_t, uint64_t> launchByCorrelation;
+  launchByCorrelation.reserve(launches);
+  for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
+    const SliceColumns& s = trace.tracks[ti].slices;
+    for (uint32_t i = 0; i < s.size(); ++i) {
+      if (!isLaunchKind(s.kind[i]) || s.correlation[i] == kNoId) continue;
+      const uint64_t ref = EventRef{ti, i}.packed();
+      auto [it, inserted] = launchByCorrelation.try_emplace(s.correlation[i], ref);
+      if (!inserted && trace.start(EventRef::unpack(it->second)) > s.start[i]) it->second = ref;
+    }
+  }
+  for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
+    const SliceColumns& s = trace.tracks[ti].slices;
+    for (uint32_t i = 0; i < s.size(); ++i) {
+      if (!isGpuKind(s.kind[i])) continue;
+      auto it = s.correlation[i] == kNoId ? launchByCorrelation.end() : launchByCorrelation.find(s.correlation[i]);
+      if (it == launchByCorrelation.end()) {
+        ++links.unlinkedGpuEvents;
+        continue;
+      }
+      const uint64_t gpu = EventRef{ti, i}.packed();
+      links.gpuToLaunch.emplace_back(gpu, it->second);
+      links.launchToGpu.emplace_back(it->second, gpu);
+    }
+  }
+  // gpuToLaunch is produced in ref order already; launchToGpu needs sorting.
+  std::sort(links.launchToGpu.begin(), links.launchToGpu.end());
+  links.gpuToLaunch.shrink_to_fit();
+  links.launchToGpu.shrink_to_fit();
+}
+
+namespace {
+
+// Deepest slice on the track containing ts (start <= ts <= end), or -1.
+int64_t enclosingSlice(const Track& track, TimeNs ts) {
+  const SliceColumns& s = track.slices;
+  size_t i = s.upperBound(ts);
+  if (i == 0) return -1;
+  --i;
+  if (track.kind == TrackKind::Thread) {
+    // Walk up from the last slice starting at or before ts to the one containing it.
+    int64_t r = static_cast<int64_t>(i);
+    while (r >= 0 && s.end(static_cast<size_t>(r)) < ts) r = s.parent[static_cast<size_t>(r)];
+    return r;
+  }
+  // Lanes have no parents: look back over the few slices that may still be open.
+  for (size_t k = 0; k < 64 && k <= i; ++k)
+    if (s.end(i - k) >= ts) return static_cast<int64_t>(i - k);
+  return -1;
+}
+
+}  // namespace
+
+void bindFlows(Trace& trace) {
+  std::vector<FlowPoint> points = std::move(trace.unboundFlows);
+  trace.unboundFlows.clear();
+  auto refOf = [&](const FlowPoint& p) -> uint64_t {
+    if (p.track >= trace.tracks.size()) return kNoRef;
+    const Track& t = trace.tracks[p.track];
+    int64_t row = -1;
+    if (p.bindEnclosing) {
+      row = enclosingSlice(t, p.ts);
+    } else {
+      const size_t i = t.slices.lowerBound(p.ts);
+      if (i < t.slices.size()) row = static_cast<int64_t>(i);
+    }
+    return row < 0 ? kNoRef : EventRef{p.track, static_cast<uint32_t>(row)}.packed();
+  };
+  // Flow ids are scoped by category ("ac2g" 5 and "fwdbwd" 5 are different flows).
+  struct Open {
+    uint64_t ref;
+    TimeNs ts;
+    StringId name;
+  };
+  // Ends may precede their start in file order: pair them per (category, id) in time.
+  auto keyOf = [](const FlowPoint& p) { return (static_cast<uint64_t>(p.cat) << 32) | p.id; };
+  auto phaseRank = [](char ph) { return ph == 's' ? 0 : ph == 't' ? 1 : 2; };
+  std::stable_sort(points.begin(), points.end(), [&](const FlowPoint& a, const FlowPoint& b) {
+    const uint64_t ka = keyOf(a), kb = keyOf(b);
+    if (ka != kb) return ka < kb;
+    if (a.ts != b.ts) return a.ts < b.ts;
+    return phaseRank(a.phase) < phaseRank(b.phase);
+  });
+  std::unordered_map<uint64_t, Open> open;
+  uint64_t dangling = 0;
+  std::string example;
+  for (const FlowPoint& p : points) {
+    const uint64_t key = keyOf(p);
+    const uint64_t ref = refOf(p);
+    if (p.phase == 's') {
+      open[key] = {ref, p.ts, p.name};
+      continue;
+    }
+    auto it = open.find(key);
+    if (it == open.end() || it->second.ref == kNoRef || ref == kNoRef) {
+      ++dangling;
+      if (example.empty())
+        example = std::string(trace.str(p.cat)) + " flow " + std::string(trace.str(p.id)) + " at " +
+                  trace.trackLabel(p.track);
+      continue;
+    }
+    Flow f;
+    f.cat = p.cat;
+    f.name = p.name;
+    f.from = it->second.ref;
+    f.to = ref;
+    f.fromTs = it->second.ts;
+    f.toTs = p.ts;
+    trace.flows.push_back(f);
+    if (p.phase == 't') {
+      it->second = {ref, p.ts, p.name};  // a step continues the chain from here
+    } else {
+      open.erase(it);
+    }
+  }
+  trace.diagnostics.add(WarningKind::DanglingFlow, dangling, example);
+  trace.flows.shrink_to_fit();
+}
+
+}  // namespace opscope

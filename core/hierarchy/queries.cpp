@@ -1,0 +1,88 @@
+#include "hierarchy/queries.h"
+
+#include <algorithm>
+
+namespace opscope {
+
+std::optional<EventRef> launchOf(const Trace& trace, EventRef gpuEvent) {
+  const auto& v = trace.links.gpuToLaunch;
+  const uint64_t key = gpuEvent.packed();
+  auto it = std::lower_bound(v.begin(), v.end(), key, [](const auto& p, uint64_t k) { return p.first < k; });
+  if (it == v.end() || it->first != key) return std::nullopt;
+  return EventRef::unpack(it->second);
+}
+
+std::vector<EventRef> gpuEventsOfLaunch(const Trace& trace, EventRef launch) {
+  std::vector<EventRef> out;
+  const auto& v = trace.links.launchToGpu;
+  const uint64_t key = launch.packed();
+  auto it = std::lower_bound(v.begin(), v.end(), key, [](const auto& p, uint64_t k) { return p.first < k; });
+  for (; it != v.end() && it->first == key; ++it) out.push_back(EventRef::unpack(it->second));
+  return out;
+}
+
+std::optional<EventRef> enclosingOp(const Trace& trace, EventRef ref) {
+  for (auto p = trace.parent(ref); p; p = trace.parent(*p))
+    if (isOpKind(trace.kind(*p))) return p;
+  const int64_t ext = trace.tracks[ref.track].slices.externalId[ref.index];
+  if (ext == kNoId) return std::nullopt;
+  // Rare fallback: a linear scan is fine and keeps no index in memory.
+  for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
+    const SliceColumns& s = trace.tracks[ti].slices;
+    for (uint32_t i = 0; i < s.size(); ++i)
+      if (s.externalId[i] == ext && isOpKind(s.kind[i]) && !(EventRef{ti, i} == ref)) return EventRef{ti, i};
+  }
+  return std::nullopt;
+}
+
+std::vector<EventRef> ancestors(const Trace& trace, EventRef ref) {
+  std::vector<EventRef> out;
+  for (auto p = trace.parent(ref); p; p = trace.parent(*p)) out.push_back(*p);
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+namespace {
+// Rows of op's subtree: they follow op in sorted order and start before it ends.
+template <typename F>
+void forSubtree(const Trace& trace, EventRef op, F&& f) {
+  const SliceColumns& s = trace.tracks[op.track].slices;
+  const TimeNs end = s.end(op.index);
+  f(op.index);
+  for (uint32_t j = op.index + 1; j < s.size() && (s.start[j] < end || (s.start[j] == end && s.dur[j] == 0 && s.dur[op.index] == 0)); ++j) {
+    if (s.flags[j] & kFlagCrossover && s.end(j) > end) continue;
+    f(j);
+  }
+}
+}  // namespace
+
+std::vector<EventRef> launchesOf(const Trace& trace, EventRef op) {
+  std::vector<EventRef> out;
+  const SliceColumns& s = trace.tracks[op.track].slices;
+  if (trace.tracks[op.track].kind != TrackKind::Thread) return out;
+  forSubtree(trace, op, [&](uint32_t j) {
+    if (isLaunchKind(s.kind[j])) out.push_back({op.track, j});
+  });
+  return out;
+}
+
+std::vector<EventRef> gpuEventsOf(const Trace& trace, EventRef op) {
+  std::vector<EventRef> out;
+  for (EventRef l : launchesOf(trace, op)) {
+    auto g = gpuEventsOfLaunch(trace, l);
+    out.insert(out.end(), g.begin(), g.end());
+  }
+  return out;
+}
+
+std::vector<EventRef> childrenOf(const Trace& trace, EventRef ref) {
+  std::vector<EventRef> out;
+  const SliceColumns& s = trace.tracks[ref.track].slices;
+  if (trace.tracks[ref.track].kind != TrackKind::Thread) return out;
+  forSubtree(trace, ref, [&](uint32_t j) {
+    if (s.parent[j] == static_cast<int32_t>(ref.index)) out.push_back({ref.track, j});
+  });
+  return out;
+}
+
+}  // namespace opscope

@@ -1,0 +1,27 @@
+#pragma once
+// Drill-down questions over a finalized trace: from a kernel to its launch and op
+// chain, from an op to every GPU event it caused (its children's included).
+#include <optional>
+#include <vector>
+
+#include "model/trace.h"
+
+namespace opscope {
+
+std::optional<EventRef> launchOf(const Trace& trace, EventRef gpuEvent);
+// GPU events started by one launch (several for a CUDA graph launch).
+std::vector<EventRef> gpuEventsOfLaunch(const Trace& trace, EventRef launch);
+// Innermost cpu_op enclosing ref on its thread (ref itself excluded); when the thread
+// has none (legacy traces may record launches apart from their ops), the cpu_op whose
+// External id equals ref's.
+std::optional<EventRef> enclosingOp(const Trace& trace, EventRef ref);
+// ref's ancestors from the outermost down to its parent.
+std::vector<EventRef> ancestors(const Trace& trace, EventRef ref);
+// Launches inside op's subtree (op included when it is a launch itself).
+std::vector<EventRef> launchesOf(const Trace& trace, EventRef op);
+// All GPU events caused by op or its descendants, through their launches.
+std::vector<EventRef> gpuEventsOf(const Trace& trace, EventRef op);
+// Direct children of a slice (CPU tracks).
+std::vector<EventRef> childrenOf(const Trace& trace, EventRef ref);
+
+}  // namespace opscope

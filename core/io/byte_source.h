@@ -1,0 +1,40 @@
+#pragma once
+// Sequential bytes of a trace file, gunzipped on the fly when the file starts with the
+// gzip magic bytes (the file name is never consulted). Concatenated gzip members are
+// read as one stream. A gzip stream that ends early reports truncated() instead of
+// failing, so the loader can keep what came before the cut.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace opscope {
+
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  // Opens path; on failure returns nullptr and sets error to one line.
+  static std::unique_ptr<ByteSource> open(const std::string& path, std::string& error);
+  // Reads over an in-memory buffer (tests, embedded fixtures); gzip detected as for files.
+  static std::unique_ptr<ByteSource> fromMemory(std::string bytes);
+
+  // Fills up to cap bytes; returns 0 at the end of the stream or on error (see error()).
+  virtual size_t read(char* dst, size_t cap) = 0;
+  // Bytes of the underlying file consumed so far (compressed bytes for gzip).
+  virtual uint64_t consumed() const = 0;
+  uint64_t totalSize() const { return total_; }
+  bool isGzip() const { return gzip_; }
+  bool truncated() const { return truncated_; }
+  const std::string& error() const { return error_; }
+
+ protected:
+  uint64_t total_ = 0;
+  bool gzip_ = false;
+  bool truncated_ = false;
+  std::string error_;
+};
+
+// Describes well-known binary formats from their first bytes ("PNG image", "zstd
+// data", ...); empty when nothing matches.
+std::string describeMagic(const unsigned char* bytes, size_t n);
+
+}  // namespace opscope

@@ -1,0 +1,800 @@
+#include "io/chrome_json_loader.h"
+
+#include <algorithm>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "io/json_scanner.h"
+#include "io/number_text.h"
+#include "model/trace_builder.h"
+
+namespace opscope {
+
+namespace {
+
+constexpr size_t kWindowBytes = 4u << 20;
+
+struct RawArg {
+  std::string_view key;
+  char type;  // 's' string, 'n' number, 'r' raw array/object, 't' true, 'f' false, 'z' null
+  std::string_view value;
+};
+
+struct RawIdText {
+  bool present = false;
+  bool isString = false;
+  std::string_view text;
+};
+
+// One event's fields as text views into the window (or scratch).
+struct RawEvent {
+  const char* at = nullptr;
+  std::string_view ph, name, cat, ts, dur, bp, scope;
+  bool hasPh = false, hasName = false, hasTs = false, hasDur = false;
+  bool tsIsString = false, durIsString = false, nameNotString = false;
+  RawIdText pid, tid, id;
+  std::vector<RawArg> args;
+  uint64_t controlCharsBefore = 0;
+
+  void reset(const char* start, uint64_t controlChars) {
+    at = start;
+    controlCharsBefore = controlChars;
+    ph = name = cat = ts = dur = bp = scope = {};
+    hasPh = hasName = hasTs = hasDur = false;
+    tsIsString = durIsString = nameNotString = false;
+    pid = tid = id = {};
+    args.clear();
+  }
+};
+
+class Loader {
+ public:
+  Loader(ByteSource& src, const LoadOptions& opts) : src_(src), opts_(opts) {
+    trace_ = std::make_unique<Trace>();
+    builder_ = std::make_unique<TraceBuilder>(*trace_);
+    buf_.resize(kWindowBytes + kPadding);
+    keyCorrelation_ = trace_->strings.intern("correlation");
+  }
+
+  LoadResult run();
+
+ private:
+  enum class State { Start, ObjectFirstKey, ObjectNextKey, EventsFirst, EventsNext, Done };
+
+  // ---- window management
+  bool refill(const char* keepFrom);
+  uint64_t offsetOf(const char* at) const { return base_ + static_cast<uint64_t>(at - buf_.data()); }
+  uint64_t lineOf(const char* at) const {
+    const char* b = buf_.data();
+    return linesBefore_ + 1 + static_cast<uint64_t>(std::count(b, at, '\n'));
+  }
+  uint64_t columnOf(const char* at) const {
+    const char* b = buf_.data();
+    const char* q = at;
+    while (q > b && q[-1] != '\n') --q;
+    return static_cast<uint64_t>(at - q) + 1;
+  }
+  std::string where(const char* at) const {
+    std::string s = "byte " + std::to_string(offsetOf(at));
+    if (src_.isGzip()) s += " of the decompressed stream";
+    s += " (line " + std::to_string(lineOf(at)) + ", column " + std::to_string(columnOf(at)) + ")";
+    return s;
+  }
+  void warn(WarningKind kind, const char* at, std::string_view example) {
+    auto& d = trace_->diagnostics;
+    if (d.count(kind) == 0)
+      d.warn(kind, offsetOf(at), lineOf(at), example);
+    else
+      d.warn(kind, 0, 0, example);
+  }
+
+  // ---- parsing
+  void parseEvent(RawEvent& ev);
+  void parseArgs(RawEvent& ev);
+  RawIdText parseIdValue();
+  void topLevelValue(std::string_view key);
+
+  // ---- interpretation
+  void commit(RawEvent& ev);
+  bool timeField(const RawEvent& ev, std::string_view text, bool wasString, const char* field, TimeNs& out);
+  RawId rawId(const RawIdText& t, const RawEvent& ev, const char* field);
+  bool argId(const RawArg& a, const RawEvent& ev, int64_t& out);
+  void encodeArgs(RawEvent& ev, SliceInput& in);
+  void metadataEvent(const RawEvent& ev, uint32_t process, const RawId& pid, const RawId& tid);
+  StringId internId(const RawIdText& t);
+
+  ByteSource& src_;
+  const LoadOptions& opts_;
+  std::unique_ptr<Trace> trace_;
+  std::unique_ptr<TraceBuilder> builder_;
+  std::vector<char> buf_;
+  size_t len_ = 0;          // valid bytes in buf_
+  uint64_t base_ = 0;       // stream offset of buf_[0]
+  uint64_t linesBefore_ = 0;
+  bool eof_ = false;
+  bool cancelled_ = false;
+  JsonScanner sc_;
+  ArgsWriter argsWriter_;
+  StringId keyCorrelation_;
+  bool sawTraceEvents_ = false;
+  bool arrayForm_ = false;
+  bool sawKineto_ = false, sawLegacy_ = false;
+  std::vector<std::string> topKeys_;
+};
+
+bool Loader::refill(const char* keepFrom) {
+  if (eof_) return false;
+  const size_t keep = static_cast<size_t>(buf_.data() + len_ - keepFrom);
+  const size_t drop = len_ - keep;
+  // Count lines in what leaves the window so error lines stay right.
+  for (const char* q = buf_.data(); (q = static_cast<const char*>(std::memchr(q, '\n', static_cast<size_t>(keepFrom - q)))) != nullptr; ++q)
+    ++linesBefore_;
+  std::memmove(buf_.data(), keepFrom, keep);
+  base_ += drop;
+  len_ = keep;
+  if (len_ + kPadding + (1u << 16) > buf_.size()) {
+    // One unit (an event or a top-level value) is larger than the window: grow it.
+    buf_.resize(buf_.size() * 2);
+  }
+  while (len_ < buf_.size() - kPadding) {
+    const size_t n = src_.read(buf_.data() + len_, buf_.size() - kPadding - len_);
+    if (n == 0) {
+      eof_ = true;
+      break;
+    }
+    len_ += n;
+  }
+  std::memset(buf_.data() + len_, 0, kPadding);
+  if (opts_.progress) {
+    LoadProgress pr{src_.consumed(), src_.totalSize(), trace_->eventsRead};
+    if (!opts_.progress(pr)) cancelled_ = true;
+  }
+  return !cancelled_ && (len_ > keep);
+}
+
+RawIdText Loader::parseIdValue() {
+  RawIdText out;
+  out.present = true;
+  const char c = sc_.peek();
+  if (c == '"') {
+    out.isString = true;
+    out.text = sc_.string();
+  } else if (c == '{' || c == '[') {
+    out.isString = true;
+    out.text = sc_.skipValue();  // id2 {"local": ...} and similar: the raw text is the id
+  } else if (c == 't' || c == 'f' || c == 'n') {
+    sc_.literal();
+    out.present = false;
+  } else {
+    out.text = sc_.number();
+  }
+  return out;
+}
+
+void Loader::parseArgs(RawEvent& ev) {
+  if (sc_.peek() != '{') {
+    sc_.skipValue();  // args that are not an object carry nothing usable
+    return;
+  }
+  ++sc_.p;
+  if (sc_.peek() == '}') {
+    ++sc_.p;
+    return;
+  }
+  for (;;) {
+    if (sc_.peek() != '"') sc_.fail(sc_.p, "expected '\"' to start a key in args");
+    RawArg a;
+    a.key = sc_.string();
+    sc_.expect(':', "expected ':' after a key in args");
+    const char c = sc_.peek();
+    switch (c) {
+      case '"':
+        a.type = 's';
+        a.value = sc_.string();
+        break;
+      case '{':
+      case '[':
+        a.type = 'r';
+        a.value = sc_.skipValue();
+        break;
+      case 't':
+      case 'f':
+      case 'n':
+        a.type = sc_.literal() == 'n' ? 'z' : c;
+        break;
+      default:
+        a.type = 'n';
+        a.value = sc_.number();
+    }
+    ev.args.push_back(a);
+    const char d = sc_.peek();
+    ++sc_.p;
+    if (d == '}') return;
+    if (d != ',') sc_.fail(sc_.p - 1, "expected ',' or '}' in args");
+  }
+}
+
+void Loader::parseEvent(RawEvent& ev) {
+  ev.reset(sc_.p, sc_.controlChars);
+  sc_.resetScratch();
+  ++sc_.p;  // '{'
+  if (sc_.peek() == '}') {
+    ++sc_.p;
+    return;
+  }
+  for (;;) {
+    if (sc_.peek() != '"') sc_.fail(sc_.p, "expected '\"' to start a key in an event");
+    const std::string_view k = sc_.string();
+    sc_.expect(':', "expected ':' after a key in an event");
+    const char c = sc_.peek();
+    bool handled = true;
+    switch (k.size()) {
+      case 1:
+        if (k[0] == 's' && c == '"') ev.scope = sc_.string();
+        else handled = false;
+        break;
+      case 2:
+        if (k == "ph" && c == '"') {
+          ev.ph = sc_.string();
+          ev.hasPh = true;
+        } else if (k == "ts") {
+          ev.hasTs = true;
+          if (c == '"') {
+            ev.ts = sc_.string();
+            ev.tsIsString = true;
+          } else {
+            ev.ts = sc_.skipValue();
+          }
+        } else if (k == "id") {
+          ev.id = parseIdValue();
+        } else if (k == "bp" && c == '"') {
+          ev.bp = sc_.string();
+        } else {
+          handled = false;
+        }
+        break;
+      case 3:
+        if (k == "cat" && c == '"') {
+          ev.cat = sc_.string();
+        } else if (k == "dur") {
+          ev.hasDur = true;
+          if (c == '"') {
+            ev.dur = sc_.string();
+            ev.durIsString = true;
+          } else {
+            ev.dur = sc_.skipValue();
+          }
+        } else if (k == "pid") {
+          ev.pid = parseIdValue();
+        } else if (k == "tid") {
+          ev.tid = parseIdValue();
+        } else if (k == "id2") {
+          ev.id = parseIdValue();
+        } else {
+          handled = false;
+        }
+        break;
+      case 4:
+        if (k == "name") {
+          ev.hasName = true;
+          if (c == '"') {
+            ev.name = sc_.string();
+          } else {
+            ev.name = sc_.skipValue();
+            ev.nameNotString = true;
+          }
+        } else if (k == "args") {
+          parseArgs(ev);
+        } else {
+          handled = false;
+        }
+        break;
+      default:
+        handled = false;
+    }
+    if (!handled) sc_.skipValue();
+    const char d = sc_.peek();
+    ++sc_.p;
+    if (d == '}') return;
+    if (d != ',') sc_.fail(sc_.p - 1, "expected ',' or '}' after an event field");
+  }
+}
+
+void Loader::topLevelValue(std::string_view key) {
+  const std::string_view raw = sc_.skipValue();
+  TraceMetadata& m = trace_->meta;
+  topKeys_.emplace_back(key);
+  auto asString = [&]() -> std::string {
+    if (raw.size() >= 2 && raw.front() == '"') {
+      try {
+        return nlohmann::json::parse(raw).get<std::string>();
+      } catch (...) {
+      }
+    }
+    return std::string(raw);
+  };
+  auto asInt = [&](std::optional<int64_t>& out) {
+    int64_t v;
+    if (integerText(raw, v) == NumberStatus::Ok) out = v;
+  };
+  if (key == "schemaVersion") {
+    asInt(m.schemaVersion);
+    m.schemaVersionText = std::string(raw);
+  } else if (key == "deviceProperties") {
+    m.deviceProperties = std::string(raw);
+  } else if (key == "distributedInfo") {
+    m.distributedInfo = std::string(raw);
+    try {
+      const auto j = nlohmann::json::parse(raw);
+      if (j.contains("rank") && j["rank"].is_number_integer()) m.rank = j["rank"].get<int64_t>();
+      if (j.contains("world_size") && j["world_size"].is_number_integer())
+        m.worldSize = j["world_size"].get<int64_t>();
+    } catch (...) {
+      warn(WarningKind::BadMetadata, raw.data(), "distributedInfo is not valid JSON");
+    }
+  } else if (key == "traceName") {
+    m.traceName = asString();
+  } else if (key == "baseTimeNanoseconds") {
+    asInt(m.baseTimeNanoseconds);
+  } else if (key == "displayTimeUnit") {
+    m.displayTimeUnit = asString();
+  } else if (key == "record_shapes") {
+    m.recordShapes = std::string(raw);
+  } else if (raw.size() <= 4096) {
+    m.other.emplace_back(std::string(key), std::string(raw));
+  }
+}
+
+LoadResult Loader::run() {
+  LoadResult result;
+  State state = State::Start;
+  RawEvent ev;
+  refill(buf_.data());
+  if (len_ == 0) {
+    result.status = src_.error().empty() ? LoadStatus::InvalidInput : LoadStatus::IoError;
+    result.error = src_.error().empty() ? "empty file: no JSON in it" : src_.error();
+    if (cancelled_) result.status = LoadStatus::Cancelled;
+    return result;
+  }
+  const char* committed = buf_.data();
+  sc_.reset(committed, buf_.data() + len_);
+  bool truncated = false;
+  for (;;) {
+    try {
+      switch (state) {
+        case State::Start: {
+          // UTF-8 byte order mark.
+          if (len_ >= 3 && std::memcmp(sc_.p, "\xEF\xBB\xBF", 3) == 0) sc_.p += 3;
+          const char c = sc_.peek();
+          if (c == '[') {
+            ++sc_.p;
+            state = State::EventsFirst;
+            sawTraceEvents_ = true;
+            arrayForm_ = true;
+          } else if (c == '{') {
+            ++sc_.p;
+            state = State::ObjectFirstKey;
+          } else {
+            const std::string what = describeMagic(reinterpret_cast<const unsigned char*>(sc_.p), static_cast<size_t>(sc_.end - sc_.p));
+            char hex[64];
+            const auto* u = reinterpret_cast<const unsigned char*>(sc_.p);
+            std::snprintf(hex, sizeof hex, "%02X %02X %02X %02X", u[0], u[1], u[2], u[3]);
+            result.status = LoadStatus::InvalidInput;
+            result.error = "not a JSON trace: " + (what.empty() ? std::string("expected '{' or '[' at ") + where(sc_.p) + ", found bytes " + hex
+                                                                 : "the file is " + what);
+            return result;
+          }
+          break;
+        }
+        case State::ObjectFirstKey:
+        case State::ObjectNextKey: {
+          char c = sc_.peek();
+          if (c == '}') {
+            ++sc_.p;
+            state = State::Done;
+            break;
+          }
+          if (state == State::ObjectNextKey) {
+            if (c != ',') sc_.fail(sc_.p, "expected ',' or '}' after a top-level value");
+            ++sc_.p;
+            c = sc_.peek();
+          }
+          if (c != '"') sc_.fail(sc_.p, "expected '\"' to start a top-level key");
+          const std::string key(sc_.string());
+          sc_.expect(':', "expected ':' after a top-level key");
+          if (key == "traceEvents") {
+            if (sc_.peek() != '[') sc_.fail(sc_.p, "expected '[' to start traceEvents");
+            ++sc_.p;
+            sawTraceEvents_ = true;
+            state = State::EventsFirst;
+          } else {
+            topLevelValue(key);
+            state = State::ObjectNextKey;
+          }
+          break;
+        }
+        case State::EventsFirst:
+        case State::EventsNext: {
+          char c = sc_.peek();
+          if (c == ']') {
+            ++sc_.p;
+            // Object form continues with more keys; array form is complete.
+            state = arrayForm_ ? State::Done : State::ObjectNextKey;
+            break;
+          }
+          if (state == State::EventsNext) {
+            if (c != ',') sc_.fail(sc_.p, "expected ',' or ']' after an event");
+            ++sc_.p;
+            c = sc_.peek();
+            if (c == ']') {  // trailing comma, as hand-written traces often have
+              ++sc_.p;
+              state = arrayForm_ ? State::Done : State::ObjectNextKey;
+              break;
+            }
+          }
+          if (c == '{') {
+            parseEvent(ev);
+            commit(ev);
+          } else {
+            const char* at = sc_.p;
+            sc_.skipValue();
+            warn(WarningKind::NotAnEvent, at, "an element of traceEvents is not an object");
+          }
+          ++trace_->eventsRead;
+          state = State::EventsNext;
+          break;
+        }
+        case State::Done: {
+          // Anything after the top-level value is ignored (Chrome does the same).
+          sc_.skipWs();
+          goto finished;
+        }
+      }
+      committed = sc_.p;
+    } catch (const NeedMore&) {
+      const bool more = refill(committed);
+      committed = buf_.data();
+      sc_.reset(committed, buf_.data() + len_);
+      if (cancelled_) {
+        result.status = LoadStatus::Cancelled;
+        result.error = "loading cancelled";
+        return result;
+      }
+      if (!more) {
+        if (state != State::Done) truncated = true;
+        goto finished;
+      }
+    } catch (const SyntaxError& e) {
+      result.status = LoadStatus::InvalidInput;
+      std::string found;
+      const auto ch = static_cast<unsigned char>(*e.at);
+      if (ch >= 0x20 && ch < 0x7F) found = std::string(", found '") + static_cast<char>(ch) + "'";
+      else {
+        char hex[32];
+        std::snprintf(hex, sizeof hex, ", found byte 0x%02X", ch);
+        found = hex;
+      }
+      result.error = "malformed JSON at " + where(e.at) + ": " + e.expected + found;
+      return result;
+    }
+  }
+finished:
+  if (!src_.error().empty()) {
+    result.status = LoadStatus::IoError;
+    result.error = src_.error();
+    return result;
+  }
+  if (truncated || src_.truncated()) {
+    if (!sawTraceEvents_ && trace_->eventsRead == 0) {
+      result.status = LoadStatus::InvalidInput;
+      result.error = "input ends at byte " + std::to_string(base_ + len_) + " before any trace event";
+      return result;
+    }
+    trace_->diagnostics.warn(WarningKind::Truncated, base_ + len_, 0,
+                             "input ends at byte " + std::to_string(base_ + len_) +
+                                 (src_.truncated() ? " (gzip stream cut short)" : "") + " after " +
+                                 std::to_string(trace_->eventsRead) + " events");
+  }
+  if (!sawTraceEvents_) {
+    result.status = LoadStatus::InvalidInput;
+    std::string keys;
+    for (size_t i = 0; i < topKeys_.size() && i < 8; ++i) keys += (i ? ", " : "") + topKeys_[i];
+    result.error = "not a Chrome/Kineto trace: the top-level object has no traceEvents array" +
+                   (keys.empty() ? std::string() : " (keys: " + keys + ")");
+    return result;
+  }
+  builder_->finish();
+  TraceMetadata& m = trace_->meta;
+  m.format = sawKineto_ || m.schemaVersion ? "kineto-json" : sawLegacy_ ? "legacy-pytorch-json" : "chrome-json";
+  trace_->inputBytes = src_.totalSize();
+  trace_->jsonBytes = base_ + len_;
+  result.trace = std::move(trace_);
+  return result;
+}
+
+
+bool Loader::timeField(const RawEvent& ev, std::string_view text, bool wasString, const char* field, TimeNs& out) {
+  if (wasString) warn(WarningKind::WrongType, ev.at, std::string(field) + " is a string: \"" + std::string(text.substr(0, 40)) + "\"");
+  switch (microsTextToNs(text, out)) {
+    case NumberStatus::Ok:
+      return true;
+    case NumberStatus::OutOfRange:
+      warn(WarningKind::IdOutOfRange, ev.at, std::string(field) + " out of range: " + std::string(text.substr(0, 40)));
+      return false;
+    case NumberStatus::Invalid:
+      warn(WarningKind::WrongType, ev.at, std::string(field) + " is not a number: " + std::string(text.substr(0, 40)));
+      return false;
+  }
+  return false;
+}
+
+RawId Loader::rawId(const RawIdText& t, const RawEvent& ev, const char* field) {
+  RawId id;
+  if (!t.present) {
+    warn(WarningKind::MissingField, ev.at, std::string("event without ") + field);
+    return id;  // 0
+  }
+  if (!t.isString) {
+    switch (integerText(t.text, id.num)) {
+      case NumberStatus::Ok:
+        return id;
+      case NumberStatus::OutOfRange:
+        warn(WarningKind::IdOutOfRange, ev.at, std::string(field) + " beyond int64: " + std::string(t.text.substr(0, 40)));
+        break;
+      case NumberStatus::Invalid:
+        break;  // e.g. 1.5: kept as its text
+    }
+  }
+  id.isString = true;
+  id.str = trace_->strings.intern(t.text);
+  return id;
+}
+
+StringId Loader::internId(const RawIdText& t) { return t.present ? trace_->strings.intern(t.text) : 0; }
+
+bool Loader::argId(const RawArg& a, const RawEvent& ev, int64_t& out) {
+  if (a.type != 'n' && a.type != 's') return false;
+  if (a.type == 's') warn(WarningKind::WrongType, ev.at, std::string(a.key) + " is a string");
+  switch (integerText(a.value, out)) {
+    case NumberStatus::Ok:
+      return true;
+    case NumberStatus::OutOfRange:
+      warn(WarningKind::IdOutOfRange, ev.at, std::string(a.key) + " beyond int64: " + std::string(a.value.substr(0, 40)));
+      return false;
+    case NumberStatus::Invalid:
+      if (a.type == 'n') warn(WarningKind::WrongType, ev.at, std::string(a.key) + " is not an integer");
+      return false;
+  }
+  return false;
+}
+
+// Encodes the args and lifts the ones the model indexes into columns.
+void Loader::encodeArgs(RawEvent& ev, SliceInput& in) {
+  argsWriter_.clear();
+  StringPool& pool = trace_->strings;
+  for (const RawArg& a : ev.args) {
+    const StringId key = pool.intern(a.key);
+    switch (a.type) {
+      case 's':
+        argsWriter_.addString(key, pool.intern(a.value));
+        break;
+      case 'r':
+        argsWriter_.addJson(key, pool.intern(a.value));
+        break;
+      case 't':
+      case 'f':
+        argsWriter_.addBool(key, a.type == 't');
+        break;
+      case 'z':
+        argsWriter_.addNull(key);
+        break;
+      default: {
+        int64_t iv;
+        double dv;
+        if (integerText(a.value, iv) == NumberStatus::Ok && a.value.find_first_of(".eE") == std::string_view::npos)
+          argsWriter_.addInt(key, iv);
+        else if (doubleText(a.value, dv) == NumberStatus::Ok && a.value.find_first_of(".eE") != std::string_view::npos)
+          argsWriter_.addDouble(key, dv);
+        else
+          argsWriter_.addJson(key, pool.intern(a.value));  // exact text of a huge integer
+      }
+    }
+    // Columns: correlation, External id, stream, device (Kineto and legacy spellings).
+    const std::string_view k = a.key;
+    if (key == keyCorrelation_) {
+      argId(a, ev, in.correlation);
+    } else if (k == "External id" || k == "external id") {
+      argId(a, ev, in.externalId);
+    } else if (k == "stream" || k == "device" || k == "Device") {
+      // ROCm launches write "stream": "0x0"; only the GPU events' numbers name tracks.
+      int64_t& out = k == "stream" ? in.stream : in.device;
+      if (a.type == 'n') {
+        if (integerText(a.value, out) != NumberStatus::Ok) out = kNoId;
+      }
+    }
+  }
+}
+
+void Loader::metadataEvent(const RawEvent& ev, uint32_t process, const RawId& pid, const RawId& tid) {
+  const std::string_view n = ev.name;
+  auto argOf = [&](std::string_view key) -> const RawArg* {
+    for (const RawArg& a : ev.args)
+      if (a.key == key) return &a;
+    return nullptr;
+  };
+  auto sortIndex = [&](int64_t& out) {
+    const RawArg* a = argOf("sort_index");
+    if (!a || !argId(*a, ev, out)) {
+      warn(WarningKind::BadMetadata, ev.at, std::string(n) + " without an integer sort_index");
+      return false;
+    }
+    return true;
+  };
+  Process& proc = trace_->processes[process];
+  if (n == "process_name") {
+    const RawArg* a = argOf("name");
+    if (a && a->type == 's') proc.name = trace_->strings.intern(a->value);
+    else warn(WarningKind::BadMetadata, ev.at, "process_name without a string name");
+  } else if (n == "process_labels") {
+    const RawArg* a = argOf("labels");
+    if (a && a->type == 's') proc.labels = trace_->strings.intern(a->value);
+  } else if (n == "process_sort_index") {
+    if (sortIndex(proc.sortIndex)) proc.hasSortIndex = true;
+  } else if (n == "thread_name" || n == "thread_sort_index") {
+    Track& t = trace_->tracks[builder_->threadTrack(pid, tid)];
+    if (n == "thread_name") {
+      const RawArg* a = argOf("name");
+      if (a && a->type == 's') t.name = trace_->strings.intern(a->value);
+      else warn(WarningKind::BadMetadata, ev.at, "thread_name without a string name");
+    } else if (sortIndex(t.sortIndex)) {
+      t.hasSortIndex = true;
+    }
+  }
+}
+
+void Loader::commit(RawEvent& ev) {
+  if (!ev.hasPh) {
+    warn(WarningKind::MissingField, ev.at, "event without ph");
+    return;
+  }
+  const char ph = ev.ph.size() == 1 ? ev.ph[0] : '?';
+  if (sc_.controlChars != ev.controlCharsBefore) {
+    const bool inName = std::any_of(ev.name.begin(), ev.name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; });
+    warn(WarningKind::ControlCharacter, ev.at, inName ? "control character in a name" : "control character in a string");
+  }
+  const RawId pid = rawId(ev.pid, ev, "pid");
+  const uint32_t process = builder_->process(pid);
+
+  if (ph == 'M') {
+    const RawId tid = ev.tid.present ? rawId(ev.tid, ev, "tid") : RawId{};
+    metadataEvent(ev, process, pid, tid);
+    return;
+  }
+  if (!ev.hasTs) {
+    warn(WarningKind::MissingField, ev.at, std::string("'") + std::string(ev.ph) + "' event without ts");
+    return;
+  }
+  TimeNs ts;
+  if (!timeField(ev, ev.ts, ev.tsIsString, "ts", ts)) return;
+  if (ev.nameNotString) warn(WarningKind::WrongType, ev.at, "name is not a string");
+
+  SliceInput in;
+  in.start = ts;
+  in.name = trace_->strings.intern(ev.name);
+  in.cat = trace_->strings.intern(ev.cat);
+  if (!ev.cat.empty() && builder_->kindOf(in.cat) != SliceKind::Other) {
+    const std::string_view c = ev.cat;
+    if (c == "Operator" || c == "Runtime" || c == "Kernel" || c == "Memcpy" || c == "Memset") sawLegacy_ = true;
+    else sawKineto_ = true;
+  }
+
+  switch (ph) {
+    case 'X': {
+      if (!ev.hasDur) {
+        warn(WarningKind::MissingField, ev.at, "X event without dur");
+        in.flags |= kFlagClampedDur;
+      } else if (!timeField(ev, ev.dur, ev.durIsString, "dur", in.dur)) {
+        return;
+      }
+      if (in.dur < 0) {
+        warn(WarningKind::NegativeDuration, ev.at, std::string(ev.name.substr(0, 80)) + ": dur " + std::string(ev.dur));
+        in.dur = 0;
+        in.flags |= kFlagClampedDur;
+      }
+      encodeArgs(ev, in);
+      builder_->addSlice(builder_->threadTrack(pid, rawId(ev.tid, ev, "tid")), in, argsWriter_);
+      return;
+    }
+    case 'B':
+      encodeArgs(ev, in);
+      builder_->beginSlice(builder_->threadTrack(pid, rawId(ev.tid, ev, "tid")), in, argsWriter_);
+      return;
+    case 'E':
+      if (!builder_->endSlice(builder_->threadTrack(pid, rawId(ev.tid, ev, "tid")), ts))
+        warn(WarningKind::UnmatchedEnd, ev.at, "E event with no open B on its thread");
+      return;
+    case 'i':
+    case 'I':
+    case 'R': {
+      Instant inst;
+      inst.ts = ts;
+      inst.name = in.name;
+      inst.cat = in.cat;
+      inst.process = process;
+      if (ev.scope == "g") {
+        inst.scope = InstantScope::Global;
+      } else if (ev.scope == "p") {
+        inst.scope = InstantScope::Process;
+      } else {
+        inst.scope = InstantScope::Thread;
+        inst.track = builder_->threadTrack(pid, rawId(ev.tid, ev, "tid"));
+      }
+      builder_->addInstant(inst);
+      return;
+    }
+    case 'C': {
+      // Each numeric arg is one series: "<name>.<key>" (Chrome draws them stacked).
+      std::string series;
+      for (const RawArg& a : ev.args) {
+        double v;
+        if (a.type != 'n' || doubleText(a.value, v) != NumberStatus::Ok) continue;
+        series.assign(ev.name);
+        if (ev.id.present) series.append(" ").append(ev.id.text);
+        series.append(".").append(a.key);
+        builder_->addCounter(process, trace_->strings.intern(series), ts, v);
+      }
+      return;
+    }
+    case 's':
+    case 't':
+    case 'f': {
+      if (!ev.id.present) {
+        warn(WarningKind::MissingField, ev.at, "flow event without id");
+        return;
+      }
+      FlowPoint fp;
+      fp.track = builder_->threadTrack(pid, rawId(ev.tid, ev, "tid"));
+      fp.ts = ts;
+      fp.cat = in.cat;
+      fp.name = in.name;
+      fp.id = internId(ev.id);
+      fp.phase = ph;
+      fp.bindEnclosing = ph != 'f' || ev.bp == "e";
+      builder_->addFlowPoint(fp);
+      return;
+    }
+    case 'b':
+    case 'S':
+      encodeArgs(ev, in);
+      builder_->asyncBegin(process, in.cat, internId(ev.id), in, argsWriter_);
+      return;
+    case 'e':
+    case 'F':
+      if (!builder_->asyncEnd(process, in.cat, internId(ev.id), in.name, ts))
+        warn(WarningKind::UnmatchedEnd, ev.at, "async end with no open begin");
+      return;
+    case 'n':
+    case 'T': {
+      Instant inst;
+      inst.ts = ts;
+      inst.name = in.name;
+      inst.cat = in.cat;
+      inst.process = process;
+      inst.scope = InstantScope::Process;
+      builder_->addInstant(inst);
+      return;
+    }
+    default:
+      warn(WarningKind::UnknownPhase, ev.at, "phase '" + std::string(ev.ph.substr(0, 8)) + "' skipped");
+  }
+}
+
+}  // namespace
+
+LoadResult loadChromeJson(ByteSource& source, const LoadOptions& options) {
+  Loader loader(source, options);
+  return loader.run();
+}
+
+}  // namespace opscope

@@ -1,0 +1,38 @@
+#pragma once
+// What every importer returns, and the progress/cancel hook the GUI's worker uses.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "model/trace.h"
+
+namespace opscope {
+
+struct LoadProgress {
+  uint64_t bytesDone = 0;   // bytes of the file consumed (compressed bytes for .gz)
+  uint64_t bytesTotal = 0;  // file size
+  uint64_t events = 0;      // events read so far
+};
+
+struct LoadOptions {
+  // Called about every few MiB from the loading thread; return false to cancel.
+  std::function<bool(const LoadProgress&)> progress;
+  // Skip the hierarchy pass (nesting, launch links, flows, iterations). Tests only.
+  bool skipHierarchy = false;
+};
+
+enum class LoadStatus : uint8_t {
+  Ok = 0,
+  IoError,       // cannot open or read the file
+  InvalidInput,  // not a trace, or malformed beyond recovery
+  Cancelled,
+};
+
+struct LoadResult {
+  LoadStatus status = LoadStatus::Ok;
+  std::string error;             // one line: what, and where (byte offset, line)
+  std::unique_ptr<Trace> trace;  // set when status == Ok
+};
+
+}  // namespace opscope

@@ -1,0 +1,166 @@
+#include "io/number_text.h"
+
+#include <charconv>
+#include <cstdlib>
+#include <string>
+
+namespace opscope {
+
+namespace {
+
+__extension__ typedef unsigned __int128 u128;
+
+// A decimal number as mantissa * 10^exp10 with its sign; mantissa holds at most 19
+// significant digits (further digits only matter for rounding and are folded in).
+struct Decimal {
+  bool negative = false;
+  u128 mantissa = 0;
+  int digits = 0;       // significant digits kept in mantissa
+  int exp10 = 0;
+  bool droppedNonZero = false;  // digits beyond the kept ones were not all zero
+  int firstDropped = -1;        // the first dropped digit, for rounding
+};
+
+bool parseDecimal(std::string_view t, Decimal& d) {
+  size_t i = 0;
+  const size_t n = t.size();
+  if (i < n && (t[i] == '-' || t[i] == '+')) d.negative = t[i++] == '-';
+  bool any = false;
+  auto digit = [&](int v, bool fractional) {
+    any = true;
+    if (d.digits == 0 && v == 0) {  // leading zeros are not significant
+      if (fractional) --d.exp10;
+      return;
+    }
+    if (d.digits < 30) {
+      d.mantissa = d.mantissa * 10 + static_cast<unsigned>(v);
+      ++d.digits;
+      if (fractional) --d.exp10;
+    } else {
+      if (d.firstDropped < 0) d.firstDropped = v;
+      else if (v != 0) d.droppedNonZero = true;
+      if (!fractional) ++d.exp10;
+    }
+  };
+  while (i < n && t[i] >= '0' && t[i] <= '9') digit(t[i++] - '0', false);
+  if (i < n && t[i] == '.') {
+    ++i;
+    while (i < n && t[i] >= '0' && t[i] <= '9') digit(t[i++] - '0', true);
+  }
+  if (!any) return false;
+  if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    bool eneg = false;
+    if (i < n && (t[i] == '-' || t[i] == '+')) eneg = t[i++] == '-';
+    if (i >= n || t[i] < '0' || t[i] > '9') return false;
+    int e = 0;
+    while (i < n && t[i] >= '0' && t[i] <= '9') {
+      if (e < 100000) e = e * 10 + (t[i] - '0');
+      ++i;
+    }
+    d.exp10 += eneg ? -e : e;
+  }
+  return i == n;
+}
+
+constexpr u128 kInt64Limit = static_cast<u128>(INT64_MAX);
+
+// value * 10^shift rounded half away from zero (round=true) or required integral.
+NumberStatus toInt64(const Decimal& d, int shift, bool round, int64_t& out) {
+  u128 m = d.mantissa;
+  int e = d.exp10 + shift;
+  if (m == 0) {
+    out = 0;
+    return NumberStatus::Ok;
+  }
+  if (e >= 0) {
+    if (e > 38) return NumberStatus::OutOfRange;
+    for (int k = 0; k < e; ++k) {
+      m *= 10;
+      if (m > kInt64Limit + 1) return NumberStatus::OutOfRange;
+    }
+    if (!round && (d.firstDropped > 0 || d.droppedNonZero)) return NumberStatus::Invalid;
+  } else {
+    const int drop = -e;
+    if (drop > 38) {
+      if (!round) return NumberStatus::Invalid;  // m != 0 here, so not integral
+      m = 0;
+    } else {
+      u128 p = 1;
+      for (int k = 0; k < drop; ++k) p *= 10;
+      const u128 rest = m % p;
+      const int firstDropped = static_cast<int>(rest / (p / 10));
+      const bool nonZeroTail = rest != 0 || d.firstDropped > 0 || d.droppedNonZero;
+      if (!round && nonZeroTail) return NumberStatus::Invalid;
+      m /= p;
+      if (round && firstDropped >= 5) ++m;
+    }
+  }
+  if (m > kInt64Limit + (d.negative ? 1 : 0)) return NumberStatus::OutOfRange;
+  out = d.negative ? static_cast<int64_t>(0 - static_cast<uint64_t>(m)) : static_cast<int64_t>(m);
+  return NumberStatus::Ok;
+}
+
+}  // namespace
+
+NumberStatus microsTextToNs(std::string_view text, int64_t& ns) {
+  // Fast path: plain "digits[.ddd]" as Kineto writes it.
+  const char* p = text.data();
+  const char* e = p + text.size();
+  bool negative = false;
+  if (p < e && *p == '-') {
+    negative = true;
+    ++p;
+  }
+  if (p < e && e - p <= 15) {
+    int64_t v = 0;
+    const char* q = p;
+    while (q < e && static_cast<unsigned>(*q - '0') < 10) v = v * 10 + (*q++ - '0');
+    if (q > p) {
+      int fracDigits = 0;
+      if (q < e && *q == '.') {
+        ++q;
+        while (q < e && fracDigits < 3 && static_cast<unsigned>(*q - '0') < 10) {
+          v = v * 10 + (*q++ - '0');
+          ++fracDigits;
+        }
+      }
+      if (q == e && (fracDigits > 0 || text.back() != '.')) {
+        for (; fracDigits < 3; ++fracDigits) v *= 10;
+        ns = negative ? -v : v;
+        return NumberStatus::Ok;
+      }
+    }
+  }
+  Decimal d;
+  if (!parseDecimal(text, d)) return NumberStatus::Invalid;
+  return toInt64(d, 3, true, ns);
+}
+
+NumberStatus integerText(std::string_view text, int64_t& value) {
+  const char* b = text.data();
+  const char* e = b + text.size();
+  auto r = std::from_chars(b, e, value);
+  if (r.ec == std::errc() && r.ptr == e) return NumberStatus::Ok;
+  if (r.ec == std::errc::result_out_of_range) {
+    // Still must be all digits to be "out of range" rather than invalid.
+    Decimal d;
+    if (!parseDecimal(text, d)) return NumberStatus::Invalid;
+    return NumberStatus::OutOfRange;
+  }
+  Decimal d;
+  if (!parseDecimal(text, d)) return NumberStatus::Invalid;
+  return toInt64(d, 0, false, value);
+}
+
+NumberStatus doubleText(std::string_view text, double& value) {
+  const char* b = text.data();
+  const char* e = b + text.size();
+  if (b < e && *b == '+') ++b;
+  auto r = std::from_chars(b, e, value);
+  if (r.ptr != e) return NumberStatus::Invalid;
+  if (r.ec == std::errc::result_out_of_range) return NumberStatus::OutOfRange;
+  return r.ec == std::errc() ? NumberStatus::Ok : NumberStatus::Invalid;
+}
+
+}  // namespace opscope

@@ -1,0 +1,149 @@
+#include "model/args.h"
+
+#include <cstdio>
+#include <cstring>
+
+namespace opscope {
+
+namespace {
+void putVarint(std::vector<uint8_t>& out, uint64_t v) {
+  while (v >= 0x80) {
+    out.push_back(static_cast<uint8_t>(v | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<uint8_t>(v));
+}
+uint64_t getVarint(const uint8_t*& p) {
+  uint64_t v = 0;
+  int shift = 0;
+  while (*p & 0x80) {
+    v |= static_cast<uint64_t>(*p++ & 0x7F) << shift;
+    shift += 7;
+  }
+  v |= static_cast<uint64_t>(*p++) << shift;
+  return v;
+}
+}  // namespace
+
+void ArgsWriter::header(StringId key, ArgType t) {
+  putVarint(bytes_, key);
+  bytes_.push_back(static_cast<uint8_t>(t));
+  ++count_;
+}
+void ArgsWriter::addInt(StringId key, int64_t v) {
+  header(key, ArgType::Int);
+  putVarint(bytes_, (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63));
+}
+void ArgsWriter::addDouble(StringId key, double v) {
+  header(key, ArgType::Double);
+  uint8_t raw[8];
+  std::memcpy(raw, &v, 8);
+  bytes_.insert(bytes_.end(), raw, raw + 8);
+}
+void ArgsWriter::addString(StringId key, StringId v) {
+  header(key, ArgType::String);
+  putVarint(bytes_, v);
+}
+void ArgsWriter::addJson(StringId key, StringId rawText) {
+  header(key, ArgType::Json);
+  putVarint(bytes_, rawText);
+}
+void ArgsWriter::addNull(StringId key) { header(key, ArgType::Null); }
+void ArgsWriter::addBool(StringId key, bool v) { header(key, v ? ArgType::True : ArgType::False); }
+
+uint64_t ArgsWriter::appendTo(std::vector<uint8_t>& blob) const {
+  const uint64_t offset = blob.size();
+  putVarint(blob, count_);
+  blob.insert(blob.end(), bytes_.begin(), bytes_.end());
+  return offset;
+}
+
+std::vector<Arg> decodeArgs(const std::vector<uint8_t>& blob, uint64_t offset) {
+  std::vector<Arg> out;
+  if (offset >= blob.size()) return out;
+  const uint8_t* p = blob.data() + offset;
+  const uint64_t n = getVarint(p);
+  out.reserve(n);
+  for (uint64_t k = 0; k < n; ++k) {
+    Arg a;
+    a.key = static_cast<StringId>(getVarint(p));
+    a.value.type = static_cast<ArgType>(*p++);
+    switch (a.value.type) {
+      case ArgType::Int: {
+        const uint64_t z = getVarint(p);
+        a.value.i = static_cast<int64_t>((z >> 1) ^ (~(z & 1) + 1));
+        break;
+      }
+      case ArgType::Double:
+        std::memcpy(&a.value.d, p, 8);
+        p += 8;
+        break;
+      case ArgType::String:
+      case ArgType::Json:
+        a.value.s = static_cast<StringId>(getVarint(p));
+        break;
+      default:
+        break;
+    }
+    out.push_back(a);
+  }
+  return out;
+}
+
+std::string jsonQuote(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out.push_back('"');
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (u < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", u);
+          out += buf;
+        } else {
+          out.push_back(c);
+        }
+    }
+  }
+  out.push_back('"');
+  return out;
+}
+
+static std::string doubleText(double d) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", d);
+  // Prefer the shortest text that reads back to the same double.
+  for (int prec = 1; prec < 17; ++prec) {
+    char shorter[32];
+    std::snprintf(shorter, sizeof shorter, "%.*g", prec, d);
+    if (std::strtod(shorter, nullptr) == d) return shorter;
+  }
+  return buf;
+}
+
+std::string argValueToJson(const ArgValue& v, const StringPool& pool) {
+  switch (v.type) {
+    case ArgType::Null: return "null";
+    case ArgType::False: return "false";
+    case ArgType::True: return "true";
+    case ArgType::Int: return std::to_string(v.i);
+    case ArgType::Double: return doubleText(v.d);
+    case ArgType::String: return jsonQuote(pool.get(v.s));
+    case ArgType::Json: return std::string(pool.get(v.s));
+  }
+  return "null";
+}
+
+std::string argValueToText(const ArgValue& v, const StringPool& pool) {
+  if (v.type == ArgType::String) return std::string(pool.get(v.s));
+  return argValueToJson(v, pool);
+}
+
+}  // namespace opscope

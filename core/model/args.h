@@ -1,0 +1,59 @@
+#pragma once
+// Compact storage of event args, decoded only when something asks for them.
+//
+// One record per slice: varint(count), then per arg varint(key id), a type byte and
+// the value: Int as zig-zag varint, Double as 8 raw bytes, String/Json as a varint
+// string id. Json holds the raw text of an array or object value (Kineto's
+// "Input Dims" lists repeat endlessly, so interning them is also compression).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/string_pool.h"
+
+namespace opscope {
+
+enum class ArgType : uint8_t { Null = 0, False = 1, True = 2, Int = 3, Double = 4, String = 5, Json = 6 };
+
+struct ArgValue {
+  ArgType type = ArgType::Null;
+  int64_t i = 0;
+  double d = 0;
+  StringId s = 0;
+};
+
+struct Arg {
+  StringId key = 0;
+  ArgValue value;
+};
+
+class ArgsWriter {
+ public:
+  void clear() { bytes_.clear(); count_ = 0; }
+  void addInt(StringId key, int64_t v);
+  void addDouble(StringId key, double v);
+  void addString(StringId key, StringId v);
+  void addJson(StringId key, StringId rawText);
+  void addNull(StringId key);
+  void addBool(StringId key, bool v);
+  // Appends the record to blob and returns its offset.
+  uint64_t appendTo(std::vector<uint8_t>& blob) const;
+  uint32_t count() const { return count_; }
+
+ private:
+  void header(StringId key, ArgType t);
+  std::vector<uint8_t> bytes_;
+  uint32_t count_ = 0;
+};
+
+std::vector<Arg> decodeArgs(const std::vector<uint8_t>& blob, uint64_t offset);
+
+// The value as JSON text (strings quoted and escaped; Json raw).
+std::string argValueToJson(const ArgValue& v, const StringPool& pool);
+// The value for people: strings unquoted, numbers as written.
+std::string argValueToText(const ArgValue& v, const StringPool& pool);
+
+// JSON string literal for s, with control characters escaped.
+std::string jsonQuote(std::string_view s);
+
+}  // namespace opscope

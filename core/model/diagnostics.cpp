@@ -1,0 +1,67 @@
+#include "model/diagnostics.h"
+
+namespace opscope {
+
+const char* warningKindName(WarningKind k) {
+  switch (k) {
+    case WarningKind::Truncated: return "truncated input";
+    case WarningKind::UnknownPhase: return "unknown phase";
+    case WarningKind::MissingField: return "missing field";
+    case WarningKind::WrongType: return "wrong value type";
+    case WarningKind::NegativeDuration: return "negative duration";
+    case WarningKind::ControlCharacter: return "control character in string";
+    case WarningKind::IdOutOfRange: return "id out of range";
+    case WarningKind::UnmatchedEnd: return "E without B";
+    case WarningKind::UnterminatedBegin: return "B without E";
+    case WarningKind::Crossover: return "crossover";
+    case WarningKind::DanglingFlow: return "dangling flow";
+    case WarningKind::BadMetadata: return "bad metadata";
+    case WarningKind::NotAnEvent: return "not an event object";
+    case WarningKind::Count_: break;
+  }
+  return "?";
+}
+
+void Diagnostics::warn(WarningKind kind, uint64_t offset, uint64_t line, std::string_view example) {
+  WarningEntry& e = slots_[static_cast<int>(kind)];
+  e.kind = kind;
+  if (e.count++ == 0) {
+    e.firstOffset = offset;
+    e.firstLine = line;
+    e.example = std::string(example.substr(0, 200));
+  }
+}
+
+void Diagnostics::add(WarningKind kind, uint64_t n, std::string_view example) {
+  if (n == 0) return;
+  WarningEntry& e = slots_[static_cast<int>(kind)];
+  e.kind = kind;
+  if (e.count == 0) e.example = std::string(example.substr(0, 200));
+  e.count += n;
+}
+
+uint64_t Diagnostics::count(WarningKind kind) const { return slots_[static_cast<int>(kind)].count; }
+
+uint64_t Diagnostics::total() const {
+  uint64_t n = 0;
+  for (const auto& e : slots_) n += e.count;
+  return n;
+}
+
+std::vector<WarningEntry> Diagnostics::entries() const {
+  std::vector<WarningEntry> out;
+  for (const auto& e : slots_)
+    if (e.count > 0) out.push_back(e);
+  return out;
+}
+
+std::string Diagnostics::oneLine() const {
+  std::string s;
+  for (const auto& e : entries()) {
+    if (!s.empty()) s += ", ";
+    s += std::to_string(e.count) + " " + warningKindName(e.kind);
+  }
+  return s;
+}
+
+}  // namespace opscope

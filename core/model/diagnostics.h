@@ -1,0 +1,53 @@
+#pragma once
+// Warnings about the input, counted by kind. Each kind keeps its first location and
+// one example so a person can find it; nothing is logged line by line.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace opscope {
+
+enum class WarningKind : uint8_t {
+  Truncated,            // input ended inside the event list
+  UnknownPhase,
+  MissingField,         // e.g. an X event without ts
+  WrongType,            // a string where a number belongs (converted when numeric)
+  NegativeDuration,     // clamped to 0
+  ControlCharacter,     // raw or escaped control characters in a string
+  IdOutOfRange,         // correlation / External id / pid beyond int64
+  UnmatchedEnd,         // E without a B on its thread
+  UnterminatedBegin,    // B without an E
+  Crossover,            // slice partially overlapping the slice it starts in
+  DanglingFlow,         // flow end without a start, or whose slice cannot be found
+  BadMetadata,          // unreadable M event or top-level metadata value
+  NotAnEvent,           // an element of traceEvents that is not an object
+  Count_
+};
+
+const char* warningKindName(WarningKind k);
+
+struct WarningEntry {
+  WarningKind kind;
+  uint64_t count = 0;
+  uint64_t firstOffset = 0;  // byte offset in the (decompressed) input
+  uint64_t firstLine = 0;    // 1-based line, 0 when unknown
+  std::string example;       // one short description of the first occurrence
+};
+
+class Diagnostics {
+ public:
+  void warn(WarningKind kind, uint64_t offset, uint64_t line, std::string_view example);
+  // Adds n occurrences found after loading (e.g. crossovers found while nesting).
+  void add(WarningKind kind, uint64_t n, std::string_view example);
+  uint64_t count(WarningKind kind) const;
+  uint64_t total() const;
+  // Entries with count > 0, in kind order.
+  std::vector<WarningEntry> entries() const;
+  // "3 crossovers, 1 truncated input" style one-liner; empty when there is nothing.
+  std::string oneLine() const;
+
+ private:
+  WarningEntry slots_[static_cast<int>(WarningKind::Count_)] = {};
+};
+
+}  // namespace opscope

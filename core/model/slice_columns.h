@@ -1,0 +1,49 @@
+#pragma once
+// Struct-of-arrays storage of one track's slices.
+//
+// Invariants once the trace is finalized:
+//  - rows are sorted by (start ascending, dur descending, file order) so a parent
+//    always precedes its children and the visible range is two binary searches away;
+//  - depth/parent are filled (CPU: nesting by containment; GPU: sub-lane per overlap);
+//  - args of row i are a self-delimiting record at argsBlob[argsOffset[i]] (see args.h).
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "model/ids.h"
+
+namespace opscope {
+
+struct SliceColumns {
+  std::vector<TimeNs> start;
+  std::vector<TimeNs> dur;
+  std::vector<StringId> name;
+  std::vector<StringId> cat;
+  std::vector<SliceKind> kind;
+  std::vector<uint8_t> flags;
+  std::vector<uint16_t> depth;       // CPU: nesting depth; GPU: sub-lane
+  std::vector<int32_t> parent;       // row of the enclosing slice, -1 for roots
+  std::vector<int64_t> correlation;  // args.correlation or kNoId
+  std::vector<int64_t> externalId;   // args["External id"] / ["external id"] or kNoId
+  std::vector<uint64_t> argsOffset;
+  std::vector<uint8_t> argsBlob;
+
+  size_t size() const { return start.size(); }
+  TimeNs end(size_t i) const { return start[i] + dur[i]; }
+
+  // First row whose start is >= t.
+  size_t lowerBound(TimeNs t) const {
+    return static_cast<size_t>(std::lower_bound(start.begin(), start.end(), t) - start.begin());
+  }
+  // First row whose start is > t.
+  size_t upperBound(TimeNs t) const {
+    return static_cast<size_t>(std::upper_bound(start.begin(), start.end(), t) - start.begin());
+  }
+
+  // Reorders every column by perm (new row i = old row perm[i]).
+  void permute(const std::vector<uint32_t>& perm);
+  void shrinkToFit();
+  size_t memoryBytes() const;
+};
+
+}  // namespace opscope

@@ -1,0 +1,69 @@
+#include "model/trace.h"
+
+namespace opscope {
+
+const char* sliceKindName(SliceKind k) {
+  switch (k) {
+    case SliceKind::Other: return "other";
+    case SliceKind::CpuOp: return "cpu_op";
+    case SliceKind::UserAnnotation: return "user_annotation";
+    case SliceKind::GpuUserAnnotation: return "gpu_user_annotation";
+    case SliceKind::PythonFunction: return "python_function";
+    case SliceKind::Runtime: return "runtime";
+    case SliceKind::Driver: return "driver";
+    case SliceKind::Kernel: return "kernel";
+    case SliceKind::Memcpy: return "memcpy";
+    case SliceKind::Memset: return "memset";
+    case SliceKind::Sync: return "sync";
+    case SliceKind::TraceSpan: return "trace";
+    case SliceKind::Async: return "async";
+  }
+  return "?";
+}
+
+std::optional<EventRef> Trace::parent(EventRef r) const {
+  const int32_t p = tracks[r.track].slices.parent[r.index];
+  if (p < 0) return std::nullopt;
+  return EventRef{r.track, static_cast<uint32_t>(p)};
+}
+
+uint64_t Trace::sliceCount() const {
+  uint64_t n = 0;
+  for (const auto& t : tracks) n += t.slices.size();
+  return n;
+}
+
+size_t Trace::memoryBytes() const {
+  size_t n = strings.memoryBytes();
+  for (const auto& t : tracks) n += t.slices.memoryBytes();
+  for (const auto& c : counters) n += c.ts.capacity() * 8 + c.value.capacity() * 8;
+  n += instants.capacity() * sizeof(Instant) + flows.capacity() * sizeof(Flow);
+  n += (links.gpuToLaunch.capacity() + links.launchToGpu.capacity()) * 16;
+  return n;
+}
+
+std::string Trace::rawIdText(const RawId& id) const {
+  return id.isString ? std::string(str(id.str)) : std::to_string(id.num);
+}
+
+std::string Trace::processLabel(uint32_t process) const {
+  const Process& p = processes[process];
+  std::string label = p.name ? std::string(str(p.name)) : std::string("process");
+  return label + " (" + rawIdText(p.pid) + ")";
+}
+
+std::string Trace::trackLabel(uint32_t track) const {
+  const Track& t = tracks[track];
+  if (t.kind == TrackKind::GpuStream) {
+    const int64_t device = t.device != kNoId ? t.device : (processes[t.process].pid.isString ? 0 : processes[t.process].pid.num);
+    std::string s = "GPU " + std::to_string(device) + " \xC2\xB7 stream ";
+    s += t.stream != kNoId ? std::to_string(t.stream) : rawIdText(t.tid);
+    return s;
+  }
+  if (t.kind == TrackKind::Async) return std::string(str(t.name)) + " (async " + rawIdText(t.tid) + ")";
+  std::string s = "thread " + rawIdText(t.tid);
+  if (t.name) s += " (" + std::string(str(t.name)) + ")";
+  return s;
+}
+
+}  // namespace opscope

@@ -1,0 +1,156 @@
+#pragma once
+// The loaded trace: processes, tracks of slices (columnar), counters, flows, instants,
+// top-level metadata and the links built by the hierarchy pass. Plain C++; every view,
+// analysis and command reads this.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/diagnostics.h"
+#include "model/ids.h"
+#include "model/slice_columns.h"
+#include "model/string_pool.h"
+
+namespace opscope {
+
+struct Process {
+  RawId pid;
+  StringId name = 0;     // process_name metadata, 0 when absent
+  StringId labels = 0;   // process_labels metadata
+  int64_t sortIndex = 0;
+  bool hasSortIndex = false;
+};
+
+enum class TrackKind : uint8_t {
+  Thread,     // CPU thread: nested op stacks
+  GpuStream,  // holds kernels / memcpy / memset: overlaps go to sub-lanes
+  Async,      // b/n/e async slices of one (process, category, id)
+};
+
+struct Track {
+  TrackKind kind = TrackKind::Thread;
+  uint32_t process = 0;  // index into Trace::processes
+  RawId tid;             // Async: the async id
+  StringId name = 0;     // thread_name metadata (Async: category or name)
+  int64_t sortIndex = 0;
+  bool hasSortIndex = false;
+  int64_t device = kNoId;  // GPU streams: args.device of their events
+  int64_t stream = kNoId;  // GPU streams: args.stream of their events
+  uint16_t maxDepth = 0;   // rows used: nesting depth (CPU) or lanes (GPU), plus overflow row
+  uint64_t crossovers = 0;
+  SliceColumns slices;
+};
+
+struct CounterSeries {
+  uint32_t process = 0;
+  StringId name = 0;  // "<event name>" or "<event name>.<arg key>" when it has several keys
+  std::vector<TimeNs> ts;
+  std::vector<double> value;
+};
+
+enum class InstantScope : uint8_t { Thread, Process, Global };
+
+struct Instant {
+  TimeNs ts = 0;
+  StringId name = 0;
+  StringId cat = 0;
+  InstantScope scope = InstantScope::Thread;
+  uint32_t process = 0;
+  uint32_t track = 0;  // Thread scope only
+};
+
+// One end of a flow arrow before binding. Kineto's ac2g start sits on the launch,
+// its end (bp "e") on the kernel; an end without bp "e" binds to the next slice.
+struct FlowPoint {
+  uint32_t track = 0;
+  TimeNs ts = 0;
+  StringId cat = 0;
+  StringId name = 0;
+  StringId id = 0;    // flow id as text (numbers and strings both occur)
+  char phase = 's';   // 's', 't' or 'f'
+  bool bindEnclosing = true;
+};
+
+// A bound flow arrow (s -> f), e.g. Kineto's ac2g launch -> kernel or fwdbwd.
+struct Flow {
+  StringId cat = 0;
+  StringId name = 0;
+  uint64_t from = kNoRef;  // packed EventRef of the slice the start binds to
+  uint64_t to = kNoRef;
+  TimeNs fromTs = 0;
+  TimeNs toTs = 0;
+};
+
+struct TraceMetadata {
+  std::string format;  // "kineto-json", "chrome-json", "legacy-pytorch-json"
+  std::optional<int64_t> schemaVersion;
+  std::string schemaVersionText;  // raw JSON text when it is not an integer
+  std::string deviceProperties;   // raw JSON text of the array
+  std::string distributedInfo;    // raw JSON text of the object
+  std::optional<int64_t> rank, worldSize;
+  std::string traceName;
+  std::optional<int64_t> baseTimeNanoseconds;
+  std::string displayTimeUnit;
+  std::string recordShapes;  // raw JSON text
+  std::vector<std::pair<std::string, std::string>> other;  // remaining small top-level keys
+};
+
+// launch (cuda_runtime / cuda_driver / Runtime) <-> GPU event, joined by correlation id.
+// A launch may start several GPU events (CUDA graphs share one correlation id).
+struct LaunchLinks {
+  std::vector<std::pair<uint64_t, uint64_t>> gpuToLaunch;  // sorted by GPU ref
+  std::vector<std::pair<uint64_t, uint64_t>> launchToGpu;  // sorted by launch ref, then GPU ref
+  uint64_t unlinkedGpuEvents = 0;  // GPU events with no launch in the trace
+};
+
+struct Iteration {
+  int64_t number = 0;  // N of ProfilerStep#N, or ordinal for marker-based iterations
+  TimeNs start = 0;
+  TimeNs end = 0;
+  uint64_t ref = kNoRef;  // the slice that defines it (kNoRef for marker spans)
+};
+
+class Trace {
+ public:
+  StringPool strings;
+  std::vector<Process> processes;
+  std::vector<Track> tracks;
+  std::vector<CounterSeries> counters;
+  std::vector<Instant> instants;
+  std::vector<Flow> flows;
+  std::vector<FlowPoint> unboundFlows;  // filled by importers, emptied by the hierarchy pass
+  TraceMetadata meta;
+  Diagnostics diagnostics;
+  LaunchLinks links;
+  std::vector<Iteration> iterations;  // ProfilerStep#N, sorted by start
+
+  uint64_t inputBytes = 0;   // bytes of the file on disk
+  uint64_t jsonBytes = 0;    // bytes parsed (decompressed)
+  uint64_t eventsRead = 0;   // elements of the event list, any phase
+  TimeNs minTs = 0, maxTs = 0;  // over slices, instants and counters; both 0 when empty
+
+  std::string_view str(StringId id) const { return strings.get(id); }
+  const SliceColumns& slices(uint32_t track) const { return tracks[track].slices; }
+
+  // Slice accessors by reference.
+  TimeNs start(EventRef r) const { return tracks[r.track].slices.start[r.index]; }
+  TimeNs dur(EventRef r) const { return tracks[r.track].slices.dur[r.index]; }
+  TimeNs end(EventRef r) const { return start(r) + dur(r); }
+  StringId nameId(EventRef r) const { return tracks[r.track].slices.name[r.index]; }
+  std::string_view name(EventRef r) const { return str(nameId(r)); }
+  SliceKind kind(EventRef r) const { return tracks[r.track].slices.kind[r.index]; }
+  std::optional<EventRef> parent(EventRef r) const;
+
+  uint64_t sliceCount() const;
+  size_t memoryBytes() const;
+
+  // "GPU 0 · stream 7", "python (1234) · thread 5678 (pt_autograd_0)", ...
+  std::string trackLabel(uint32_t track) const;
+  std::string processLabel(uint32_t process) const;
+  std::string rawIdText(const RawId& id) const;  // number or string as written
+};
+
+}  // namespace opscope

@@ -1,0 +1,249 @@
+#include "model/trace_builder.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace opscope {
+
+namespace {
+// Key tags keep the key spaces of processes, threads, async tracks and counters apart.
+constexpr uint64_t kThreadTag = 1, kAsyncTag = 2, kCounterTag = 3;
+
+SliceKind classify(std::string_view c) {
+  if (c == "cpu_op" || c == "Operator") return SliceKind::CpuOp;
+  if (c == "user_annotation") return SliceKind::UserAnnotation;
+  if (c == "gpu_user_annotation") return SliceKind::GpuUserAnnotation;
+  if (c == "python_function") return SliceKind::PythonFunction;
+  if (c == "cuda_runtime" || c == "Runtime") return SliceKind::Runtime;
+  if (c == "cuda_driver") return SliceKind::Driver;
+  if (c == "kernel" || c == "Kernel") return SliceKind::Kernel;
+  if (c == "gpu_memcpy" || c == "Memcpy") return SliceKind::Memcpy;
+  if (c == "gpu_memset" || c == "Memset") return SliceKind::Memset;
+  if (c == "cuda_sync") return SliceKind::Sync;
+  if (c == "Trace") return SliceKind::TraceSpan;
+  return SliceKind::Other;
+}
+}  // namespace
+
+TraceBuilder::TraceBuilder(Trace& trace) : trace_(trace) {}
+
+uint32_t TraceBuilder::process(const RawId& pid) {
+  auto [it, inserted] = processByPid_.try_emplace(rawKey(0, pid), static_cast<uint32_t>(trace_.processes.size()));
+  if (inserted) {
+    Process p;
+    p.pid = pid;
+    trace_.processes.push_back(p);
+  }
+  return it->second;
+}
+
+uint32_t TraceBuilder::threadTrack(const RawId& pid, const RawId& tid) {
+  if (lastTrack_ != ~0u && pid == lastPid_ && tid == lastTid_) return lastTrack_;
+  const uint32_t proc = process(pid);
+  Key key = rawKey(kThreadTag, tid);
+  key.a |= static_cast<uint64_t>(proc) << 32;
+  auto [it, inserted] = trackByKey_.try_emplace(key, static_cast<uint32_t>(trace_.tracks.size()));
+  if (inserted) {
+    Track t;
+    t.kind = TrackKind::Thread;
+    t.process = proc;
+    t.tid = tid;
+    trace_.tracks.push_back(std::move(t));
+    openSlices_.emplace_back();
+  }
+  lastPid_ = pid;
+  lastTid_ = tid;
+  lastTrack_ = it->second;
+  return it->second;
+}
+
+SliceKind TraceBuilder::kindOf(StringId cat) {
+  if (cat == lastCat_) return lastKind_;
+  auto it = kindByCat_.find(cat);
+  SliceKind k;
+  if (it == kindByCat_.end()) {
+    k = classify(trace_.str(cat));
+    kindByCat_.emplace(cat, k);
+  } else {
+    k = it->second;
+  }
+  lastCat_ = cat;
+  lastKind_ = k;
+  return k;
+}
+
+uint32_t TraceBuilder::appendRow(Track& t, const SliceInput& in, const ArgsWriter& args) {
+  SliceColumns& s = t.slices;
+  const auto row = static_cast<uint32_t>(s.size());
+  const SliceKind kind = kindOf(in.cat);
+  s.start.push_back(in.start);
+  s.dur.push_back(in.dur);
+  s.name.push_back(in.name);
+  s.cat.push_back(in.cat);
+  s.kind.push_back(kind);
+  s.flags.push_back(in.flags);
+  s.correlation.push_back(in.correlation);
+  s.externalId.push_back(in.externalId);
+  s.argsOffset.push_back(args.appendTo(s.argsBlob));
+  if (isGpuKind(kind)) {
+    if (t.device == kNoId) t.device = in.device;
+    if (t.stream == kNoId) t.stream = in.stream;
+  }
+  return row;
+}
+
+uint32_t TraceBuilder::addSlice(uint32_t track, const SliceInput& in, const ArgsWriter& args) {
+  return appendRow(trace_.tracks[track], in, args);
+}
+
+void TraceBuilder::beginSlice(uint32_t track, const SliceInput& in, const ArgsWriter& args) {
+  SliceInput open = in;
+  open.flags |= kFlagFromBeginEnd;
+  open.dur = 0;
+  openSlices_[track].push_back(appendRow(trace_.tracks[track], open, args));
+}
+
+bool TraceBuilder::endSlice(uint32_t track, TimeNs ts) {
+  auto& open = openSlices_[track];
+  if (open.empty()) return false;
+  const uint32_t row = open.back();
+  open.pop_back();
+  SliceColumns& s = trace_.tracks[track].slices;
+  if (ts < s.start[row]) {
+    s.flags[row] |= kFlagClampedDur;
+    s.dur[row] = 0;
+  } else {
+    s.dur[row] = ts - s.start[row];
+  }
+  return true;
+}
+
+uint32_t TraceBuilder::asyncTrack(uint32_t process, StringId cat, StringId id) {
+  const Key key{(static_cast<uint64_t>(process) << 32) | (kAsyncTag * 2),
+                (static_cast<uint64_t>(cat) << 32) | id};
+  auto [it, inserted] = trackByKey_.try_emplace(key, static_cast<uint32_t>(trace_.tracks.size()));
+  if (inserted) {
+    Track t;
+    t.kind = TrackKind::Async;
+    t.process = process;
+    t.tid.isString = true;
+    t.tid.str = id;
+    t.name = cat;
+    trace_.tracks.push_back(std::move(t));
+    openSlices_.emplace_back();
+    lastTrack_ = ~0u;  // the cache holds thread tracks only
+  }
+  return it->second;
+}
+
+void TraceBuilder::asyncBegin(uint32_t process, StringId cat, StringId id, const SliceInput& in,
+                              const ArgsWriter& args) {
+  const uint32_t track = asyncTrack(process, cat, id);
+  SliceInput open = in;
+  open.dur = 0;
+  openSlices_[track].push_back(appendRow(trace_.tracks[track], open, args));
+  trace_.tracks[track].slices.kind.back() = SliceKind::Async;
+}
+
+bool TraceBuilder::asyncEnd(uint32_t process, StringId cat, StringId id, StringId name, TimeNs ts) {
+  const uint32_t track = asyncTrack(process, cat, id);
+  auto& open = openSlices_[track];
+  if (open.empty()) return false;
+  SliceColumns& s = trace_.tracks[track].slices;
+  auto it = open.end();
+  for (auto j = open.end(); j != open.begin();) {
+    --j;
+    if (s.name[*j] == name) {
+      it = j;
+      break;
+    }
+  }
+  if (it == open.end()) it = open.end() - 1;
+  const uint32_t row = *it;
+  open.erase(it);
+  s.dur[row] = ts >= s.start[row] ? ts - s.start[row] : 0;
+  return true;
+}
+
+void TraceBuilder::addInstant(const Instant& instant) { trace_.instants.push_back(instant); }
+
+void TraceBuilder::addCounter(uint32_t process, StringId seriesName, TimeNs ts, double value) {
+  const Key key{(static_cast<uint64_t>(process) << 32) | (kCounterTag * 2), seriesName};
+  auto [it, inserted] = counterByKey_.try_emplace(key, static_cast<uint32_t>(trace_.counters.size()));
+  if (inserted) {
+    CounterSeries c;
+    c.process = process;
+    c.name = seriesName;
+    trace_.counters.push_back(std::move(c));
+  }
+  CounterSeries& c = trace_.counters[it->second];
+  c.ts.push_back(ts);
+  c.value.push_back(value);
+}
+
+void TraceBuilder::finish() {
+  Trace& tr = trace_;
+  TimeNs lo = INT64_MAX, hi = INT64_MIN;
+  auto see = [&](TimeNs a, TimeNs b) {
+    lo = std::min(lo, a);
+    hi = std::max(hi, b);
+  };
+
+  for (uint32_t ti = 0; ti < tr.tracks.size(); ++ti) {
+    Track& t = tr.tracks[ti];
+    SliceColumns& s = t.slices;
+    TimeNs trackEnd = INT64_MIN;
+    for (size_t i = 0; i < s.size(); ++i) trackEnd = std::max(trackEnd, s.end(i));
+    // Unterminated B / b slices end where their track's last activity ends.
+    uint64_t unterminated = 0;
+    for (uint32_t row : openSlices_[ti]) {
+      s.dur[row] = std::max<TimeNs>(0, trackEnd - s.start[row]);
+      s.flags[row] |= kFlagUnterminated;
+      ++unterminated;
+    }
+    if (unterminated)
+      tr.diagnostics.add(WarningKind::UnterminatedBegin, unterminated,
+                         std::string(tr.str(s.name[openSlices_[ti].front()])) + " on " + tr.trackLabel(ti));
+    openSlices_[ti].clear();
+
+    if (t.kind == TrackKind::Thread) {
+      for (SliceKind k : s.kind)
+        if (isGpuKind(k)) {
+          t.kind = TrackKind::GpuStream;
+          break;
+        }
+    }
+
+    // Sort by (start asc, dur desc, arrival). Already-sorted tracks (the common case:
+    // Kineto writes each thread in order) cost one linear check.
+    bool sorted = true;
+    for (size_t i = 1; i < s.size() && sorted; ++i)
+      sorted = s.start[i - 1] < s.start[i] || (s.start[i - 1] == s.start[i] && s.dur[i - 1] >= s.dur[i]);
+    if (!sorted) {
+      std::vector<uint32_t> perm(s.size());
+      std::iota(perm.begin(), perm.end(), 0u);
+      std::stable_sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) {
+        if (s.start[a] != s.start[b]) return s.start[a] < s.start[b];
+        return s.dur[a] > s.dur[b];
+      });
+      s.permute(perm);
+    }
+    s.depth.assign(s.size(), 0);
+    s.parent.assign(s.size(), -1);
+    s.shrinkToFit();
+    if (s.size()) see(s.start.front(), trackEnd);
+  }
+  for (const Instant& i : tr.instants) see(i.ts, i.ts);
+  for (const CounterSeries& c : tr.counters)
+    if (!c.ts.empty()) {
+      // Counter samples are usually in order; min/max keeps it right when not.
+      auto [mn, mx] = std::minmax_element(c.ts.begin(), c.ts.end());
+      see(*mn, *mx);
+    }
+  if (lo <= hi) {
+    tr.minTs = lo;
+    tr.maxTs = hi;
+  }
+}
+
+}  // namespace opscope

@@ -1,0 +1,87 @@
+#pragma once
+// Append-side API of the model, shared by every importer (Chrome/Kineto JSON now,
+// other profilers later). It knows nothing of any file format: importers translate
+// their records into these calls, then finish() sorts the tracks; the hierarchy pass
+// (hierarchy/finalize.h) nests slices and binds links afterwards.
+#include <cstdint>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "model/args.h"
+#include "model/trace.h"
+
+namespace opscope {
+
+struct SliceInput {
+  TimeNs start = 0;
+  TimeNs dur = 0;
+  StringId name = 0;
+  StringId cat = 0;
+  uint8_t flags = 0;
+  int64_t correlation = kNoId;
+  int64_t externalId = kNoId;
+  int64_t device = kNoId;  // GPU events: names the track's device
+  int64_t stream = kNoId;  // GPU events: names the track's stream
+};
+
+class TraceBuilder {
+ public:
+  explicit TraceBuilder(Trace& trace);
+
+  uint32_t process(const RawId& pid);
+  uint32_t threadTrack(const RawId& pid, const RawId& tid);
+  // Classifies a category once; "cpu_op" and legacy "Operator" are both CpuOp, etc.
+  SliceKind kindOf(StringId cat);
+
+  uint32_t addSlice(uint32_t track, const SliceInput& in, const ArgsWriter& args);
+  // B: opens a slice on the track's stack. E: closes the innermost open one; false when none is open.
+  void beginSlice(uint32_t track, const SliceInput& in, const ArgsWriter& args);
+  bool endSlice(uint32_t track, TimeNs ts);
+
+  void addInstant(const Instant& instant);
+  void addCounter(uint32_t process, StringId seriesName, TimeNs ts, double value);
+  void addFlowPoint(const FlowPoint& p) { trace_.unboundFlows.push_back(p); }
+  // Async b/n/e: tracks keyed by (process, category, id); e closes the innermost open
+  // slice of the same name (or the innermost one when no name matches).
+  void asyncBegin(uint32_t process, StringId cat, StringId id, const SliceInput& in, const ArgsWriter& args);
+  bool asyncEnd(uint32_t process, StringId cat, StringId id, StringId name, TimeNs ts);
+
+  // Closes open slices (warned), classifies tracks, sorts every track by
+  // (start asc, dur desc, arrival order) and computes the trace's time bounds.
+  void finish();
+
+  Trace& trace() { return trace_; }
+
+ private:
+  uint32_t asyncTrack(uint32_t process, StringId cat, StringId id);
+  uint32_t appendRow(Track& t, const SliceInput& in, const ArgsWriter& args);
+
+  // Exact composite keys (no hashing collisions possible between tracks).
+  struct Key {
+    uint64_t a = 0, b = 0;
+    friend bool operator==(const Key&, const Key&) = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const {
+      const uint64_t h = k.a * 0x9E3779B97F4A7C15ull ^ (k.b + 0x632BE59BD9B4E019ull + (k.a << 6));
+      return static_cast<size_t>(h ^ (h >> 29));
+    }
+  };
+  static Key rawKey(uint64_t tag, const RawId& id) {
+    return {tag * 2 + (id.isString ? 1 : 0), id.isString ? id.str : static_cast<uint64_t>(id.num)};
+  }
+
+  Trace& trace_;
+  std::unordered_map<Key, uint32_t, KeyHash> processByPid_;
+  std::unordered_map<Key, uint32_t, KeyHash> trackByKey_;
+  std::vector<std::vector<uint32_t>> openSlices_;      // per track: rows of open B / b slices
+  std::unordered_map<StringId, SliceKind> kindByCat_;
+  RawId lastPid_, lastTid_;
+  uint32_t lastTrack_ = ~0u;
+  StringId lastCat_ = ~0u;
+  SliceKind lastKind_ = SliceKind::Other;
+  std::unordered_map<Key, uint32_t, KeyHash> counterByKey_;
+};
+
+}  // namespace opscope

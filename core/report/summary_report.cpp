@@ -1,0 +1,158 @@
+#include "report/summary_report.h"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace opscope {
+
+double nsToUs(TimeNs ns) { return static_cast<double>(ns) / 1000.0; }
+
+std::string formatDuration(TimeNs ns) {
+  char buf[64];
+  const double v = static_cast<double>(ns);
+  const TimeNs a = ns < 0 ? -ns : ns;
+  if (a >= 1000000000) std::snprintf(buf, sizeof buf, "%.3f s", v / 1e9);
+  else if (a >= 1000000) std::snprintf(buf, sizeof buf, "%.3f ms", v / 1e6);
+  else if (a >= 1000) std::snprintf(buf, sizeof buf, "%.3f \xC2\xB5s", v / 1e3);
+  else std::snprintf(buf, sizeof buf, "%lld ns", static_cast<long long>(ns));
+  return buf;
+}
+
+namespace {
+using ojson = nlohmann::ordered_json;
+
+ojson rawIdJson(const RawId& id, const std::string& text) {
+  if (id.isString) return text;
+  return id.num;
+}
+}  // namespace
+
+std::string summaryJson(const Summary& s, const std::string& path) {
+  ojson j;
+  j["file"] = path;
+  j["format"] = s.format;
+  j["input_bytes"] = s.inputBytes;
+  j["json_bytes"] = s.jsonBytes;
+  j["events"] = s.eventsRead;
+  j["slices"] = s.slices;
+  j["wall_us"] = nsToUs(s.wall);
+  j["kernels"] = s.kernels;
+  j["gpu_events"] = s.gpuEvents;
+  j["linked_gpu_events"] = s.linkedGpuEvents;
+  j["memcpys"] = s.memcpys;
+  j["memsets"] = s.memsets;
+  j["launches"] = s.launches;
+  j["cpu_ops"] = s.cpuOps;
+  j["iterations"] = s.iterations.size();
+  j["iteration_us_mean"] = s.iterationMeanNs ? ojson(*s.iterationMeanNs / 1000.0) : ojson(nullptr);
+  ojson its = ojson::array();
+  for (const Iteration& it : s.iterations)
+    its.push_back({{"step", it.number}, {"start_us", nsToUs(it.start - s.start)}, {"dur_us", nsToUs(it.end - it.start)}});
+  j["iteration_list"] = its;
+  ojson streams = ojson::array();
+  for (const StreamSummary& r : s.streams) {
+    ojson row;
+    row["pid"] = rawIdJson(r.pid, r.pidText);
+    row["tid"] = rawIdJson(r.tid, r.tidText);
+    row["events"] = r.events;
+    row["busy_us"] = nsToUs(r.busy);
+    row["name"] = r.label;
+    streams.push_back(row);
+  }
+  j["streams"] = streams;
+  ojson kernels = ojson::array();
+  for (const KernelTotal& k : s.topKernels)
+    kernels.push_back({{"name", k.name}, {"count", k.count}, {"total_us", nsToUs(k.total)}});
+  j["top_kernels"] = kernels;
+  ojson ops = ojson::array();
+  for (const OpTotal& o : s.topOps)
+    ops.push_back({{"name", o.name}, {"count", o.count}, {"cpu_us", nsToUs(o.cpu)}, {"gpu_us", nsToUs(o.gpu)}});
+  j["top_ops"] = ops;
+  j["processes"] = s.processes;
+  j["threads"] = s.threads;
+  j["counter_series"] = s.counterSeries;
+  j["flows"] = s.flows;
+  j["instants"] = s.instants;
+  if (s.rank) j["rank"] = *s.rank;
+  if (s.worldSize) j["world_size"] = *s.worldSize;
+  if (!s.deviceName.empty()) j["device_name"] = s.deviceName;
+  ojson warnings = ojson::array();
+  for (const WarningEntry& w : s.warnings) {
+    ojson row{{"kind", warningKindName(w.kind)}, {"count", w.count}, {"example", w.example}};
+    if (w.firstOffset || w.firstLine) {
+      row["first_byte"] = w.firstOffset;
+      row["first_line"] = w.firstLine;
+    }
+    warnings.push_back(row);
+  }
+  j["warnings"] = warnings;
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::string summaryText(const Summary& s, const std::string& path) {
+  std::ostringstream o;
+  char line[512];
+  o << path << "\n";
+  std::snprintf(line, sizeof line, "  format %s, %.1f MB on disk, %.1f MB of JSON, %llu events\n", s.format.c_str(),
+                s.inputBytes / 1e6, s.jsonBytes / 1e6, static_cast<unsigned long long>(s.eventsRead));
+  o << line;
+  if (!s.deviceName.empty() || s.rank) {
+    o << "  device " << (s.deviceName.empty() ? "?" : s.deviceName);
+    if (s.rank) o << ", rank " << *s.rank << (s.worldSize ? " of " + std::to_string(*s.worldSize) : "");
+    o << "\n";
+  }
+  o << "  wall time " << formatDuration(s.wall) << "; " << s.processes << " processes, " << s.threads
+    << " threads, " << s.gpuStreams << " GPU streams\n";
+  std::snprintf(line, sizeof line,
+                "  %llu cpu ops, %llu launches, %llu kernels, %llu memcpys, %llu memsets; %llu of %llu GPU events linked to their launch\n",
+                static_cast<unsigned long long>(s.cpuOps), static_cast<unsigned long long>(s.launches),
+                static_cast<unsigned long long>(s.kernels), static_cast<unsigned long long>(s.memcpys),
+                static_cast<unsigned long long>(s.memsets), static_cast<unsigned long long>(s.linkedGpuEvents),
+                static_cast<unsigned long long>(s.gpuEvents));
+  o << line;
+  if (s.iterations.empty()) {
+    o << "  no ProfilerStep iterations\n";
+  } else {
+    o << "  " << s.iterations.size() << " iterations (ProfilerStep#" << s.iterations.front().number << ".."
+      << s.iterations.back().number << "), mean " << formatDuration(static_cast<TimeNs>(*s.iterationMeanNs)) << "\n";
+  }
+  if (!s.streams.empty()) {
+    o << "\nGPU streams                         events        busy   busy %\n";
+    for (const StreamSummary& r : s.streams) {
+      const double pct = s.wall > 0 ? 100.0 * static_cast<double>(r.busy) / static_cast<double>(s.wall) : 0;
+      std::snprintf(line, sizeof line, "  %-32s %8llu %12s %7.1f%%\n", r.label.c_str(),
+                    static_cast<unsigned long long>(r.events), formatDuration(r.busy).c_str(), pct);
+      o << line;
+    }
+  }
+  auto clip = [](const std::string& n, size_t w) { return n.size() <= w ? n : n.substr(0, w - 3) + "..."; };
+  if (!s.topKernels.empty()) {
+    o << "\nTop kernels by total time                                          count        total\n";
+    for (const KernelTotal& k : s.topKernels) {
+      std::snprintf(line, sizeof line, "  %-64s %7llu %12s\n", clip(k.name, 64).c_str(),
+                    static_cast<unsigned long long>(k.count), formatDuration(k.total).c_str());
+      o << line;
+    }
+  }
+  if (!s.topOps.empty()) {
+    o << "\nTop-level ops by GPU time                            count      CPU time     GPU time\n";
+    for (const OpTotal& op : s.topOps) {
+      std::snprintf(line, sizeof line, "  %-48s %7llu %13s %12s\n", clip(op.name, 48).c_str(),
+                    static_cast<unsigned long long>(op.count), formatDuration(op.cpu).c_str(), formatDuration(op.gpu).c_str());
+      o << line;
+    }
+  }
+  if (!s.warnings.empty()) {
+    o << "\nWarnings\n";
+    for (const WarningEntry& w : s.warnings) {
+      o << "  " << w.count << " x " << warningKindName(w.kind);
+      if (!w.example.empty()) o << ": " << w.example;
+      if (w.firstLine) o << " (first at byte " << w.firstOffset << ", line " << w.firstLine << ")";
+      o << "\n";
+    }
+  }
+  return o.str();
+}
+
+}  // namespace opscope

@@ -1,0 +1,47 @@
+#include "model/args.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+
+namespace opscope {
+namespace {
+
+TEST(Args, RoundTripEveryType) {
+  StringPool pool;
+  ArgsWriter w;
+  w.addInt(pool.intern("neg"), -123456789012345LL);
+  w.addInt(pool.intern("min"), std::numeric_limits<int64_t>::min());
+  w.addDouble(pool.intern("d"), 0.125);
+  w.addString(pool.intern("s"), pool.intern("hello \"you\""));
+  w.addJson(pool.intern("dims"), pool.intern("[[2, 3], []]"));
+  w.addBool(pool.intern("t"), true);
+  w.addNull(pool.intern("z"));
+  std::vector<uint8_t> blob{9, 9};  // records start anywhere
+  const uint64_t off = w.appendTo(blob);
+  const auto args = decodeArgs(blob, off);
+  ASSERT_EQ(args.size(), 7u);
+  EXPECT_EQ(pool.get(args[0].key), "neg");
+  EXPECT_EQ(args[0].value.i, -123456789012345LL);
+  EXPECT_EQ(args[1].value.i, std::numeric_limits<int64_t>::min());
+  EXPECT_EQ(args[2].value.d, 0.125);
+  EXPECT_EQ(argValueToJson(args[3].value, pool), "\"hello \\\"you\\\"\"");
+  EXPECT_EQ(argValueToText(args[3].value, pool), "hello \"you\"");
+  EXPECT_EQ(argValueToJson(args[4].value, pool), "[[2, 3], []]");
+  EXPECT_EQ(argValueToJson(args[5].value, pool), "true");
+  EXPECT_EQ(argValueToJson(args[6].value, pool), "null");
+}
+
+TEST(Args, EmptyRecord) {
+  ArgsWriter w;
+  std::vector<uint8_t> blob;
+  const uint64_t off = w.appendTo(blob);
+  EXPECT_TRUE(decodeArgs(blob, off).empty());
+}
+
+TEST(Args, JsonQuoteEscapesControlCharacters) {
+  EXPECT_EQ(jsonQuote(std::string("a\x01\n", 3)), "\"a\\u0001\\n\"");
+}
+
+}  // namespace
+}  // namespace opscope

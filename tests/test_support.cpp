@@ -1,0 +1,76 @@
+#include "test_support.h"
+
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace opscope::test {
+
+LoadResult load(const std::string& json) { return loadTraceBytes(json); }
+
+std::unique_ptr<Trace> loadOk(const std::string& json) {
+  LoadResult r = load(json);
+  if (r.status != LoadStatus::Ok) ADD_FAILURE() << "load failed: " << r.error;
+  return std::move(r.trace);
+}
+
+std::string gzip(const std::string& bytes) {
+  z_stream z{};
+  deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&z, bytes.size()) + 64, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  z.avail_in = static_cast<uInt>(bytes.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+std::optional<std::string> sharedTrace(const std::string& name) {
+  const std::filesystem::path p = std::filesystem::path(OPSCOPE_SHARED_DIR) / "traces" / name;
+  if (!std::filesystem::exists(p)) return std::nullopt;
+  return p.string();
+}
+
+std::string sharedTool(const std::string& name) {
+  return (std::filesystem::path(OPSCOPE_SHARED_DIR) / "tools" / name).string();
+}
+
+std::vector<EventRef> slicesNamed(const Trace& t, std::string_view name) {
+  std::vector<EventRef> out;
+  const StringId id = t.strings.find(name);
+  if (id == StringPool::kNotFound) return out;
+  for (uint32_t ti = 0; ti < t.tracks.size(); ++ti)
+    for (uint32_t i = 0; i < t.tracks[ti].slices.size(); ++i)
+      if (t.tracks[ti].slices.name[i] == id) out.push_back({ti, i});
+  return out;
+}
+
+EventRef only(const Trace& t, std::string_view name) {
+  auto v = slicesNamed(t, name);
+  if (v.size() != 1) {
+    ADD_FAILURE() << "expected exactly one slice named " << name << ", found " << v.size();
+    return {};
+  }
+  return v[0];
+}
+
+std::string readFile(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+std::string tempPath(const std::string& name) {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string base = std::string(info ? info->name() : "t") + "_" + name;
+  return (std::filesystem::temp_directory_path() / ("opscope_test_" + std::to_string(::getpid()) + "_" + base)).string();
+}
+
+}  // namespace opscope::test

@@ -1,0 +1,24 @@
+#pragma once
+// Helpers shared by the core tests: inline JSON in, a loaded trace out.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/trace_loader.h"
+
+namespace opscope::test {
+
+LoadResult load(const std::string& json);
+// Loads and fails the test (via ADD_FAILURE) when the status is not Ok.
+std::unique_ptr<Trace> loadOk(const std::string& json);
+std::string gzip(const std::string& bytes);
+// Path of a file in ../shared/traces, or nullopt when the folder is absent.
+std::optional<std::string> sharedTrace(const std::string& name);
+std::string sharedTool(const std::string& name);
+// Every slice with this name, in track then row order.
+std::vector<EventRef> slicesNamed(const Trace& t, std::string_view name);
+EventRef only(const Trace& t, std::string_view name);
+std::string readFile(const std::string& path);
+std::string tempPath(const std::string& name);
+
+}  // namespace opscope::test

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages opscope needs to build, test and be looked at.
+# Idempotent: when everything is present it only runs dpkg queries (well under a second).
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake pkg-config
+  qt6-base-dev qt6-charts-dev qt6-svg-dev libqcustomplot-dev
+  nlohmann-json3-dev libgtest-dev zlib1g-dev
+  python3                       # tools/make_sample_trace.py, bench/
+  time                          # /usr/bin/time -v for peak RSS in bench/
+  xvfb xauth                    # looking at the GUI headless
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
