@@ -70,6 +70,8 @@ std::string readFile(const std::string& path) {
 std::string tempPath(const std::string& name) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
   std::string base = std::string(info ? info->name() : "t") + "_" + name;
+  for (char& c : base)
+    if (c == '/') c = '_';
   return (std::filesystem::temp_directory_path() / ("opscope_test_" + std::to_string(::getpid()) + "_" + base)).string();
 }
 

@@ -351,10 +351,14 @@ LoadResult Loader::run() {
   State state = State::Start;
   RawEvent ev;
   refill(buf_.data());
+  if (cancelled_) {
+    result.status = LoadStatus::Cancelled;
+    result.error = "loading cancelled";
+    return result;
+  }
   if (len_ == 0) {
     result.status = src_.error().empty() ? LoadStatus::InvalidInput : LoadStatus::IoError;
     result.error = src_.error().empty() ? "empty file: no JSON in it" : src_.error();
-    if (cancelled_) result.status = LoadStatus::Cancelled;
     return result;
   }
   const char* committed = buf_.data();

@@ -1,1 +1,292 @@
+// Golden tests: tiny inline JSON in, expected rows out.
 #include <gtest/gtest.h>
+
+#include "hierarchy/queries.h"
+#include "model/args.h"
+#include "test_support.h"
+
+namespace opscope {
+namespace {
+
+using test::load;
+using test::loadOk;
+using test::only;
+
+TEST(ChromeJson, CompleteEventKeepsNanoseconds) {
+  auto t = loadOk(R"({"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":2,"ts":5.1,"dur":1.0005}]})");
+  ASSERT_TRUE(t);
+  const EventRef r = only(*t, "aten::mm");
+  EXPECT_EQ(t->start(r), 5100);
+  EXPECT_EQ(t->dur(r), 1001);  // 1.0005 µs rounds half away from zero
+  EXPECT_EQ(t->kind(r), SliceKind::CpuOp);
+  EXPECT_EQ(t->str(t->tracks[r.track].slices.cat[r.index]), "cpu_op");
+  EXPECT_EQ(t->meta.format, "kineto-json");
+}
+
+TEST(ChromeJson, SixteenDigitTimestampsStayDistinct) {
+  // As doubles these two starts are the same number; as text they differ by 1 ns.
+  auto t = loadOk(R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1712196118349367.372,"dur":0.001},
+                      {"ph":"X","name":"b","pid":1,"tid":1,"ts":1712196118349367.373,"dur":0.001}])");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->start(only(*t, "a")), 1712196118349367372LL);
+  EXPECT_EQ(t->start(only(*t, "b")), 1712196118349367373LL);
+  EXPECT_EQ(t->diagnostics.count(WarningKind::Crossover), 0u);
+}
+
+TEST(ChromeJson, BareArrayAndObjectFormAgree) {
+  const std::string events = R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2}])";
+  auto a = loadOk(events);
+  auto b = loadOk(R"({"traceEvents":)" + events + "}");
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(a->sliceCount(), 1u);
+  EXPECT_EQ(b->sliceCount(), 1u);
+  EXPECT_EQ(a->meta.format, "chrome-json");
+}
+
+TEST(ChromeJson, GzipDetectedByMagicBytes) {
+  auto t = loadOk(test::gzip(R"({"traceEvents":[{"ph":"X","name":"k","pid":0,"tid":7,"ts":1,"dur":2}]})"));
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->sliceCount(), 1u);
+}
+
+TEST(ChromeJson, ConcatenatedGzipMembersAreOneStream) {
+  const std::string json = R"({"traceEvents":[{"ph":"X","name":"k","pid":0,"tid":7,"ts":1,"dur":2}]})";
+  auto t = loadOk(test::gzip(json.substr(0, 20)) + test::gzip(json.substr(20)));
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->sliceCount(), 1u);
+}
+
+TEST(ChromeJson, BeginEndPairsBecomeCompleteSlices) {
+  auto t = loadOk(R"([
+    {"ph":"B","name":"outer","pid":1,"tid":1,"ts":10},
+    {"ph":"B","name":"inner","pid":1,"tid":1,"ts":12},
+    {"ph":"E","pid":1,"tid":1,"ts":15},
+    {"ph":"E","pid":1,"tid":1,"ts":20},
+    {"ph":"B","name":"other thread","pid":1,"tid":2,"ts":11},
+    {"ph":"E","pid":1,"tid":2,"ts":13}])");
+  ASSERT_TRUE(t);
+  const EventRef outer = only(*t, "outer"), inner = only(*t, "inner");
+  EXPECT_EQ(t->dur(outer), 10000);
+  EXPECT_EQ(t->dur(inner), 3000);
+  EXPECT_EQ(t->parent(inner), outer);
+  EXPECT_EQ(t->dur(only(*t, "other thread")), 2000);
+  EXPECT_EQ(t->diagnostics.total(), 0u);
+}
+
+TEST(ChromeJson, InstantsWithScopes) {
+  auto t = loadOk(R"([
+    {"ph":"i","name":"thread mark","pid":1,"tid":1,"ts":1,"s":"t"},
+    {"ph":"I","name":"default scope","pid":1,"tid":1,"ts":2},
+    {"ph":"i","name":"Record Window End","pid":"","tid":"","ts":3,"s":"g"},
+    {"ph":"i","name":"proc","pid":1,"tid":1,"ts":4,"s":"p"}])");
+  ASSERT_TRUE(t);
+  ASSERT_EQ(t->instants.size(), 4u);
+  EXPECT_EQ(t->instants[0].scope, InstantScope::Thread);
+  EXPECT_EQ(t->instants[1].scope, InstantScope::Thread);
+  EXPECT_EQ(t->instants[2].scope, InstantScope::Global);
+  EXPECT_EQ(t->instants[3].scope, InstantScope::Process);
+  EXPECT_EQ(t->instants[2].ts, 3000);
+  EXPECT_EQ(t->sliceCount(), 0u);
+}
+
+TEST(ChromeJson, CountersBecomeSeriesPerArg) {
+  auto t = loadOk(R"([
+    {"ph":"C","name":"mem","pid":1,"ts":1,"args":{"allocated":10,"reserved":20}},
+    {"ph":"C","name":"mem","pid":1,"ts":2,"args":{"allocated":15.5,"reserved":20}},
+    {"ph":"C","name":"mem","pid":2,"ts":2,"args":{"allocated":1}}])");
+  ASSERT_TRUE(t);
+  ASSERT_EQ(t->counters.size(), 3u);
+  const CounterSeries& a = t->counters[0];
+  EXPECT_EQ(t->str(a.name), "mem.allocated");
+  ASSERT_EQ(a.ts.size(), 2u);
+  EXPECT_EQ(a.ts[1], 2000);
+  EXPECT_DOUBLE_EQ(a.value[1], 15.5);
+  EXPECT_NE(t->counters[2].process, a.process);
+}
+
+TEST(ChromeJson, AsyncBeginEndOnAsyncTracks) {
+  auto t = loadOk(R"([
+    {"ph":"b","cat":"io","name":"read","id":"0x1","pid":1,"tid":1,"ts":1},
+    {"ph":"b","cat":"io","name":"read","id":"0x2","pid":1,"tid":1,"ts":2},
+    {"ph":"n","cat":"io","name":"progress","id":"0x1","pid":1,"tid":1,"ts":3},
+    {"ph":"e","cat":"io","name":"read","id":"0x1","pid":1,"tid":1,"ts":5},
+    {"ph":"e","cat":"io","name":"read","id":"0x2","pid":1,"tid":1,"ts":4}])");
+  ASSERT_TRUE(t);
+  auto reads = test::slicesNamed(*t, "read");
+  ASSERT_EQ(reads.size(), 2u);
+  for (EventRef r : reads) EXPECT_EQ(t->tracks[r.track].kind, TrackKind::Async);
+  EXPECT_NE(reads[0].track, reads[1].track) << "different ids are different async tracks";
+  TimeNs total = t->dur(reads[0]) + t->dur(reads[1]);
+  EXPECT_EQ(total, 4000 + 2000);
+  EXPECT_EQ(t->instants.size(), 1u);
+}
+
+TEST(ChromeJson, MetadataNamesAndSortsTracks) {
+  auto t = loadOk(R"([
+    {"ph":"M","name":"process_name","pid":5,"tid":0,"args":{"name":"python"}},
+    {"ph":"M","name":"process_labels","pid":5,"tid":0,"args":{"labels":"rank 0"}},
+    {"ph":"M","name":"process_sort_index","pid":5,"tid":0,"args":{"sort_index":3}},
+    {"ph":"M","name":"thread_name","pid":5,"tid":9,"args":{"name":"pt_main_thread"}},
+    {"ph":"M","name":"thread_sort_index","pid":5,"tid":9,"args":{"sort_index":-1}},
+    {"ph":"X","name":"op","pid":5,"tid":9,"ts":1,"dur":1}])");
+  ASSERT_TRUE(t);
+  const EventRef op = only(*t, "op");
+  const Track& tr = t->tracks[op.track];
+  const Process& p = t->processes[tr.process];
+  EXPECT_EQ(t->str(p.name), "python");
+  EXPECT_EQ(t->str(p.labels), "rank 0");
+  EXPECT_TRUE(p.hasSortIndex);
+  EXPECT_EQ(p.sortIndex, 3);
+  EXPECT_EQ(t->str(tr.name), "pt_main_thread");
+  EXPECT_EQ(tr.sortIndex, -1);
+  EXPECT_EQ(t->trackLabel(op.track), "thread 9 (pt_main_thread)");
+}
+
+TEST(ChromeJson, StringAndNegativeIdsRoundTrip) {
+  auto t = loadOk(R"json([
+    {"ph":"X","cat":"Trace","name":"PyTorch Profiler (0)","pid":"Spans","tid":"PyTorch Profiler","ts":1,"dur":5},
+    {"ph":"X","name":"watchdog","pid":7,"tid":-123456789,"ts":1,"dur":1}])json");
+  ASSERT_TRUE(t);
+  const EventRef span = only(*t, "PyTorch Profiler (0)");
+  const Track& tr = t->tracks[span.track];
+  EXPECT_EQ(t->rawIdText(t->processes[tr.process].pid), "Spans");
+  EXPECT_EQ(t->rawIdText(tr.tid), "PyTorch Profiler");
+  EXPECT_EQ(t->kind(span), SliceKind::TraceSpan);
+  EXPECT_EQ(t->tracks[only(*t, "watchdog").track].tid.num, -123456789);
+}
+
+TEST(ChromeJson, TopLevelMetadataKept) {
+  auto t = loadOk(R"({"schemaVersion":1,"deviceProperties":[{"id":0,"name":"NVIDIA H100"}],
+    "distributedInfo":{"backend":"nccl","rank":3,"world_size":8},"record_shapes":1,
+    "traceEvents":[],"traceName":"rank3.pt.trace.json","displayTimeUnit":"ms",
+    "baseTimeNanoseconds":1700000000000000000,"custom":{"a":1}})");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->meta.schemaVersion, 1);
+  EXPECT_EQ(t->meta.rank, 3);
+  EXPECT_EQ(t->meta.worldSize, 8);
+  EXPECT_NE(t->meta.deviceProperties.find("H100"), std::string::npos);
+  EXPECT_EQ(t->meta.traceName, "rank3.pt.trace.json");
+  EXPECT_EQ(t->meta.displayTimeUnit, "ms");
+  EXPECT_EQ(t->meta.baseTimeNanoseconds, 1700000000000000000LL);
+  EXPECT_EQ(t->meta.recordShapes, "1");
+  ASSERT_EQ(t->meta.other.size(), 1u);
+  EXPECT_EQ(t->meta.other[0].first, "custom");
+  EXPECT_EQ(t->meta.format, "kineto-json");
+}
+
+TEST(ChromeJson, ArgsStoredAndDecodedOnDemand) {
+  auto t = loadOk(R"([{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1,"dur":2,
+    "args":{"External id":17,"device":0,"stream":7,"correlation":99,"grid":[18,64,1],
+            "blocks per SM":10.666667,"queued":0,"desc":"esc\"aped","flag":true,"none":null}}])");
+  ASSERT_TRUE(t);
+  const EventRef k = only(*t, "k");
+  const SliceColumns& s = t->tracks[k.track].slices;
+  EXPECT_EQ(s.correlation[k.index], 99);
+  EXPECT_EQ(s.externalId[k.index], 17);
+  EXPECT_EQ(t->tracks[k.track].stream, 7);
+  EXPECT_EQ(t->tracks[k.track].device, 0);
+  EXPECT_EQ(t->tracks[k.track].kind, TrackKind::GpuStream);
+  EXPECT_EQ(t->trackLabel(k.track), "GPU 0 \xC2\xB7 stream 7");
+  const auto args = decodeArgs(s.argsBlob, s.argsOffset[k.index]);
+  ASSERT_EQ(args.size(), 10u);
+  std::map<std::string, std::string> m;
+  for (const Arg& a : args) m[std::string(t->str(a.key))] = argValueToJson(a.value, t->strings);
+  EXPECT_EQ(m["grid"], "[18,64,1]");
+  EXPECT_EQ(m["blocks per SM"], "10.666667");
+  EXPECT_EQ(m["desc"], "\"esc\\\"aped\"");
+  EXPECT_EQ(m["flag"], "true");
+  EXPECT_EQ(m["none"], "null");
+  EXPECT_EQ(m["correlation"], "99");
+}
+
+TEST(ChromeJson, LegacyProfilerDialect) {
+  auto t = loadOk(R"({"traceEvents":[
+    {"ph":"X","cat":"Operator","name":"aten::addmm","pid":1,"tid":1,"ts":10,"dur":50,"args":{"External id":5}},
+    {"ph":"X","cat":"Runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":20,"dur":5,"args":{"external id":5,"correlation":42}},
+    {"ph":"X","cat":"Kernel","name":"gemm","pid":0,"tid":"stream 7","ts":30,"dur":8,"args":{"external id":5,"correlation":42,"Device":0,"stream":7}},
+    {"ph":"X","cat":"Memcpy","name":"Memcpy HtoD","pid":0,"tid":"stream 7","ts":40,"dur":2,"args":{"external id":0,"correlation":43,"Device":0,"stream":7}}]})");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->meta.format, "legacy-pytorch-json");
+  const EventRef op = only(*t, "aten::addmm"), launch = only(*t, "cudaLaunchKernel"), k = only(*t, "gemm");
+  EXPECT_EQ(t->kind(op), SliceKind::CpuOp);
+  EXPECT_EQ(t->kind(launch), SliceKind::Runtime);
+  EXPECT_EQ(t->kind(k), SliceKind::Kernel);
+  EXPECT_EQ(t->kind(only(*t, "Memcpy HtoD")), SliceKind::Memcpy);
+  EXPECT_EQ(t->tracks[launch.track].slices.externalId[launch.index], 5);
+  EXPECT_EQ(launchOf(*t, k), launch);
+  EXPECT_EQ(enclosingOp(*t, launch), op);
+}
+
+TEST(ChromeJson, EscapesAndUnicodeInNames) {
+  auto t = loadOk(R"([{"ph":"X","name":"a\"b\\c \u00e9 \ud83d\ude00 \/","pid":1,"tid":1,"ts":1,"dur":1}])");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->name({0, 0}), "a\"b\\c \xC3\xA9 \xF0\x9F\x98\x80 /");
+}
+
+TEST(ChromeJson, UnsortedInputIsSortedPerTrack) {
+  auto t = loadOk(R"([
+    {"ph":"X","name":"late","pid":1,"tid":1,"ts":30,"dur":1},
+    {"ph":"X","name":"child","pid":1,"tid":1,"ts":12,"dur":2},
+    {"ph":"X","name":"parent","pid":1,"tid":1,"ts":10,"dur":10}])");
+  ASSERT_TRUE(t);
+  const SliceColumns& s = t->tracks[0].slices;
+  ASSERT_EQ(s.size(), 3u);
+  EXPECT_EQ(t->str(s.name[0]), "parent");
+  EXPECT_EQ(t->str(s.name[1]), "child");
+  EXPECT_EQ(t->str(s.name[2]), "late");
+  EXPECT_EQ(s.parent[1], 0);
+  EXPECT_EQ(s.depth[1], 1);
+}
+
+TEST(ChromeJson, EventsSpanningManyWindowRefills) {
+  // ~12 MB: several 4 MiB windows, events cut at every possible place.
+  std::string json = "{\"traceEvents\":[\n";
+  const int n = 60000;
+  for (int i = 0; i < n; ++i) {
+    json += "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"kernel_" + std::to_string(i % 97) +
+            "\", \"pid\": 0, \"tid\": 7, \"ts\": " + std::to_string(1000 + i * 10) + ".125, \"dur\": 5.5," +
+            " \"args\": {\"correlation\": " + std::to_string(i) + ", \"pad\": \"" + std::string(100 + i % 61, 'x') + "\"}}";
+    json += i + 1 < n ? ",\n" : "\n";
+  }
+  json += "]}";
+  auto t = loadOk(json);
+  ASSERT_TRUE(t);
+  ASSERT_EQ(t->sliceCount(), static_cast<uint64_t>(n));
+  const SliceColumns& s = t->tracks[0].slices;
+  for (int i = 0; i < n; i += 1237) {
+    EXPECT_EQ(s.start[i], (1000 + i * 10) * 1000LL + 125);
+    EXPECT_EQ(s.correlation[i], i);
+  }
+}
+
+TEST(ChromeJson, SingleEventLargerThanTheWindow) {
+  const std::string big(9 << 20, 'n');  // 9 MiB name: the window must grow
+  auto t = loadOk("[{\"ph\":\"X\",\"name\":\"" + big + "\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},"
+                  "{\"ph\":\"X\",\"name\":\"after\",\"pid\":1,\"tid\":1,\"ts\":3,\"dur\":1}]");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->sliceCount(), 2u);
+  EXPECT_EQ(t->name({0, 0}).size(), big.size());
+}
+
+TEST(ChromeJson, ProgressIsReportedAndCancelStops) {
+  std::string json = "[";
+  for (int i = 0; i < 100000; ++i) json += "{\"ph\":\"X\",\"name\":\"e\",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(i) + ",\"dur\":1},";
+  json += "{}]";
+  int calls = 0;
+  LoadOptions opts;
+  opts.progress = [&](const LoadProgress& p) {
+    ++calls;
+    EXPECT_LE(p.bytesDone, p.bytesTotal);
+    return true;
+  };
+  EXPECT_EQ(loadTraceBytes(json, opts).status, LoadStatus::Ok);
+  EXPECT_GE(calls, 1);
+
+  opts.progress = [](const LoadProgress&) { return false; };
+  LoadResult r = loadTraceBytes(json, opts);
+  EXPECT_EQ(r.status, LoadStatus::Cancelled);
+  EXPECT_FALSE(r.trace);
+}
+
+}  // namespace
+}  // namespace opscope

@@ -10,6 +10,8 @@ struct MicrosCase {
   int64_t ns;
 };
 
+void PrintTo(const MicrosCase& c, std::ostream* os) { *os << c.text; }
+
 class MicrosToNs : public ::testing::TestWithParam<MicrosCase> {};
 
 TEST_P(MicrosToNs, ConvertsExactly) {

@@ -1,0 +1,64 @@
+// The opscope binary's command line: exit codes and the one-line errors.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "test_support.h"
+
+namespace opscope {
+namespace {
+
+struct CliRun {
+  int code;
+  std::string out;
+};
+
+CliRun runCli(const std::string& args) {
+  const std::string cmd = std::string(OPSCOPE_BINARY) + " " + args + " 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  const int status = ::pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+const std::string kSample = OPSCOPE_SOURCE_DIR "/resources/sample/sample.pt.trace.json.gz";
+
+TEST(Cli, SummaryOfTheBundledSample) {
+  CliRun r = runCli("summary --json " + kSample);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_GT(j["kernels"].get<int>(), 0);
+  EXPECT_EQ(j["linked_gpu_events"], j["gpu_events"]);
+  EXPECT_GE(j["iterations"].get<int>(), 2);
+  CliRun text = runCli("summary " + kSample);
+  EXPECT_EQ(text.code, 0);
+  EXPECT_NE(text.out.find("GPU streams"), std::string::npos) << text.out;
+}
+
+TEST(Cli, ExitCodes) {
+  EXPECT_EQ(runCli("").code, 2);
+  EXPECT_EQ(runCli("frobnicate x").code, 2);
+  EXPECT_EQ(runCli("summary").code, 2);
+  EXPECT_EQ(runCli("summary --bogus " + kSample).code, 2);
+  EXPECT_EQ(runCli("--help").code, 0);
+  CliRun missing = runCli("summary /nonexistent.json");
+  EXPECT_EQ(missing.code, 3);
+  EXPECT_EQ(std::count(missing.out.begin(), missing.out.end(), '\n'), 1) << missing.out;
+  const std::string png = test::tempPath("x.png");
+  {
+    FILE* f = std::fopen(png.c_str(), "wb");
+    std::fwrite("\x89PNG\r\n\x1a\n", 1, 8, f);
+    std::fclose(f);
+  }
+  CliRun notJson = runCli("summary " + png);
+  EXPECT_EQ(notJson.code, 4);
+  EXPECT_NE(notJson.out.find("PNG"), std::string::npos) << notJson.out;
+  std::remove(png.c_str());
+}
+
+}  // namespace
+}  // namespace opscope
