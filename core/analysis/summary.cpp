@@ -97,10 +97,15 @@ void topKernels(const Trace& trace, Summary& sum, size_t topN) {
 }
 
 void topOps(const Trace& trace, Summary& sum, size_t topN) {
-  // GPU time per launch row, from the correlation links.
-  std::unordered_map<uint64_t, TimeNs> gpuOfLaunch;
-  gpuOfLaunch.reserve(trace.links.launchToGpu.size());
-  for (const auto& [launch, gpu] : trace.links.launchToGpu) gpuOfLaunch[launch] += trace.dur(EventRef::unpack(gpu));
+  // GPU time of one launch: its GPU events are adjacent in the sorted launchToGpu.
+  const auto& l2g = trace.links.launchToGpu;
+  auto gpuOfLaunch = [&](uint64_t launch) -> TimeNs {
+    auto it = std::lower_bound(l2g.begin(), l2g.end(), launch,
+                               [](const LaunchLinks::Pair& p, uint64_t k) { return p.first < k; });
+    TimeNs total = 0;
+    for (; it != l2g.end() && it->first == launch; ++it) total += trace.dur(EventRef::unpack(it->second));
+    return total;
+  };
 
   std::unordered_map<StringId, OpTotal> byName;
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
@@ -109,16 +114,16 @@ void topOps(const Trace& trace, Summary& sum, size_t topN) {
     if (tops.empty()) continue;
     std::vector<TimeNs> gpu(tops.size(), 0);
     for (uint32_t i = 0; i < s.size(); ++i) {
-      if (!isLaunchKind(s.kind[i])) continue;
-      auto it = gpuOfLaunch.find(EventRef{ti, i}.packed());
-      if (it == gpuOfLaunch.end()) continue;
+      if (!isLaunchKind(s.kind[i]) || s.correlation[i] == kNoId) continue;
+      const TimeNs launchGpu = gpuOfLaunch(EventRef{ti, i}.packed());
+      if (launchGpu == 0) continue;
       // Last top-level op starting at or before the launch; earlier ones only overlap
       // it through crossovers, so look back while they could still contain it.
       auto pos = std::upper_bound(tops.begin(), tops.end(), s.start[i], [&](TimeNs t, uint32_t r) { return t < s.start[r]; });
       for (auto k = pos; k != tops.begin();) {
         --k;
         if (s.start[*k] <= s.start[i] && s.end(i) <= s.end(*k)) {
-          gpu[static_cast<size_t>(k - tops.begin())] += it->second;
+          gpu[static_cast<size_t>(k - tops.begin())] += launchGpu;
           break;
         }
         if (pos - k > 8) break;

@@ -7,7 +7,7 @@ namespace opscope {
 std::optional<EventRef> launchOf(const Trace& trace, EventRef gpuEvent) {
   const auto& v = trace.links.gpuToLaunch;
   const uint64_t key = gpuEvent.packed();
-  auto it = std::lower_bound(v.begin(), v.end(), key, [](const auto& p, uint64_t k) { return p.first < k; });
+  auto it = std::lower_bound(v.begin(), v.end(), key, [](const LaunchLinks::Pair& p, uint64_t k) { return p.first < k; });
   if (it == v.end() || it->first != key) return std::nullopt;
   return EventRef::unpack(it->second);
 }
@@ -16,7 +16,7 @@ std::vector<EventRef> gpuEventsOfLaunch(const Trace& trace, EventRef launch) {
   std::vector<EventRef> out;
   const auto& v = trace.links.launchToGpu;
   const uint64_t key = launch.packed();
-  auto it = std::lower_bound(v.begin(), v.end(), key, [](const auto& p, uint64_t k) { return p.first < k; });
+  auto it = std::lower_bound(v.begin(), v.end(), key, [](const LaunchLinks::Pair& p, uint64_t k) { return p.first < k; });
   for (; it != v.end() && it->first == key; ++it) out.push_back(EventRef::unpack(it->second));
   return out;
 }

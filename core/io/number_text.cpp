@@ -104,30 +104,29 @@ NumberStatus toInt64(const Decimal& d, int shift, bool round, int64_t& out) {
 }  // namespace
 
 NumberStatus microsTextToNs(std::string_view text, int64_t& ns) {
-  // Fast path: plain "digits[.ddd]" as Kineto writes it.
+  // Fast path: "digits[.ddd]" as Kineto writes it, up to 16 integer digits: at most
+  // 19 decimal digits accumulate, which a uint64 holds without overflow.
   const char* p = text.data();
   const char* e = p + text.size();
-  bool negative = false;
-  if (p < e && *p == '-') {
-    negative = true;
-    ++p;
-  }
-  if (p < e && e - p <= 15) {
-    int64_t v = 0;
-    const char* q = p;
-    while (q < e && static_cast<unsigned>(*q - '0') < 10) v = v * 10 + (*q++ - '0');
-    if (q > p) {
-      int fracDigits = 0;
-      if (q < e && *q == '.') {
-        ++q;
-        while (q < e && fracDigits < 3 && static_cast<unsigned>(*q - '0') < 10) {
-          v = v * 10 + (*q++ - '0');
-          ++fracDigits;
-        }
+  const bool negative = p < e && *p == '-';
+  if (negative) ++p;
+  uint64_t v = 0;
+  const char* q = p;
+  while (q < e && static_cast<unsigned>(*q - '0') < 10) v = v * 10 + static_cast<unsigned>(*q++ - '0');
+  const long intDigits = q - p;
+  if (intDigits > 0 && intDigits <= 16) {
+    int frac = 0;
+    if (q < e && *q == '.') {
+      ++q;
+      while (q < e && frac < 3 && static_cast<unsigned>(*q - '0') < 10) {
+        v = v * 10 + static_cast<unsigned>(*q++ - '0');
+        ++frac;
       }
-      if (q == e && (fracDigits > 0 || text.back() != '.')) {
-        for (; fracDigits < 3; ++fracDigits) v *= 10;
-        ns = negative ? -v : v;
+    }
+    if (q == e) {
+      for (; frac < 3; ++frac) v *= 10;
+      if (v <= static_cast<uint64_t>(INT64_MAX)) {
+        ns = negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
         return NumberStatus::Ok;
       }
     }

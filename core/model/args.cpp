@@ -51,14 +51,22 @@ void ArgsWriter::addJson(StringId key, StringId rawText) {
 void ArgsWriter::addNull(StringId key) { header(key, ArgType::Null); }
 void ArgsWriter::addBool(StringId key, bool v) { header(key, v ? ArgType::True : ArgType::False); }
 
-uint64_t ArgsWriter::appendTo(std::vector<uint8_t>& blob) const {
+uint64_t ArgsWriter::appendTo(PodColumn<uint8_t>& blob) const {
   const uint64_t offset = blob.size();
-  putVarint(blob, count_);
-  blob.insert(blob.end(), bytes_.begin(), bytes_.end());
+  uint8_t head[10];
+  size_t n = 0;
+  uint64_t v = count_;
+  while (v >= 0x80) {
+    head[n++] = static_cast<uint8_t>(v | 0x80);
+    v >>= 7;
+  }
+  head[n++] = static_cast<uint8_t>(v);
+  blob.append(head, n);
+  blob.append(bytes_.data(), bytes_.size());
   return offset;
 }
 
-std::vector<Arg> decodeArgs(const std::vector<uint8_t>& blob, uint64_t offset) {
+std::vector<Arg> decodeArgs(std::span<const uint8_t> blob, uint64_t offset) {
   std::vector<Arg> out;
   if (offset >= blob.size()) return out;
   const uint8_t* p = blob.data() + offset;

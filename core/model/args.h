@@ -6,9 +6,11 @@
 // string id. Json holds the raw text of an array or object value (Kineto's
 // "Input Dims" lists repeat endlessly, so interning them is also compression).
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "model/pod_column.h"
 #include "model/string_pool.h"
 
 namespace opscope {
@@ -37,7 +39,7 @@ class ArgsWriter {
   void addNull(StringId key);
   void addBool(StringId key, bool v);
   // Appends the record to blob and returns its offset.
-  uint64_t appendTo(std::vector<uint8_t>& blob) const;
+  uint64_t appendTo(PodColumn<uint8_t>& blob) const;
   uint32_t count() const { return count_; }
 
  private:
@@ -46,7 +48,7 @@ class ArgsWriter {
   uint32_t count_ = 0;
 };
 
-std::vector<Arg> decodeArgs(const std::vector<uint8_t>& blob, uint64_t offset);
+std::vector<Arg> decodeArgs(std::span<const uint8_t> blob, uint64_t offset);
 
 // The value as JSON text (strings quoted and escaped; Json raw).
 std::string argValueToJson(const ArgValue& v, const StringPool& pool);

@@ -4,14 +4,15 @@ namespace opscope {
 
 namespace {
 template <typename T>
-void applyPermutation(std::vector<T>& column, const std::vector<uint32_t>& perm) {
+void applyPermutation(PodColumn<T>& column, const std::vector<uint32_t>& perm) {
   if (column.empty()) return;
-  std::vector<T> out(column.size());
+  PodColumn<T> out;
+  out.resize(column.size());
   for (size_t i = 0; i < perm.size(); ++i) out[i] = column[perm[i]];
   column.swap(out);
 }
 template <typename T>
-size_t bytes(const std::vector<T>& v) { return v.capacity() * sizeof(T); }
+size_t bytes(const PodColumn<T>& v) { return v.memoryBytes(); }
 }  // namespace
 
 void SliceColumns::permute(const std::vector<uint32_t>& perm) {

@@ -11,22 +11,23 @@
 #include <vector>
 
 #include "model/ids.h"
+#include "model/pod_column.h"
 
 namespace opscope {
 
 struct SliceColumns {
-  std::vector<TimeNs> start;
-  std::vector<TimeNs> dur;
-  std::vector<StringId> name;
-  std::vector<StringId> cat;
-  std::vector<SliceKind> kind;
-  std::vector<uint8_t> flags;
-  std::vector<uint16_t> depth;       // CPU: nesting depth; GPU: sub-lane
-  std::vector<int32_t> parent;       // row of the enclosing slice, -1 for roots
-  std::vector<int64_t> correlation;  // args.correlation or kNoId
-  std::vector<int64_t> externalId;   // args["External id"] / ["external id"] or kNoId
-  std::vector<uint64_t> argsOffset;
-  std::vector<uint8_t> argsBlob;
+  PodColumn<TimeNs> start;
+  PodColumn<TimeNs> dur;
+  PodColumn<StringId> name;
+  PodColumn<StringId> cat;
+  PodColumn<SliceKind> kind;
+  PodColumn<uint8_t> flags;
+  PodColumn<uint16_t> depth;       // CPU: nesting depth; GPU: sub-lane
+  PodColumn<int32_t> parent;       // row of the enclosing slice, -1 for roots
+  PodColumn<int64_t> correlation;  // args.correlation or kNoId
+  PodColumn<int64_t> externalId;   // args["External id"] / ["external id"] or kNoId
+  PodColumn<uint64_t> argsOffset;
+  PodColumn<uint8_t> argsBlob;
 
   size_t size() const { return start.size(); }
   TimeNs end(size_t i) const { return start[i] + dur[i]; }

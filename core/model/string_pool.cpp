@@ -14,23 +14,43 @@ StringPool::StringPool() {
 }
 
 uint64_t StringPool::hash(std::string_view s) {
-  // FNV-1a over 8-byte words then the tail: fast on the long templated kernel names.
-  uint64_t h = 1469598103934665603ull ^ s.size();
+  // Multiply-xorshift over 8-byte words in four independent lanes, so long strings
+  // (kernel names, "Input Dims" lists) hash at several bytes per cycle.
+  constexpr uint64_t k0 = 0x9E3779B97F4A7C15ull, k1 = 0xC2B2AE3D27D4EB4Full, k2 = 0x165667B19E3779F9ull,
+                     k3 = 0xD6E8FEB86659FD93ull;
   const char* p = s.data();
   size_t n = s.size();
-  while (n >= 8) {
+  uint64_t a = k0 ^ n, b = k1, c = k2, d = k3;
+  auto word = [](const char* q) {
     uint64_t w;
-    std::memcpy(&w, p, 8);
-    h = (h ^ w) * 1099511628211ull;
-    h ^= h >> 29;
+    std::memcpy(&w, q, 8);
+    return w;
+  };
+  while (n >= 32) {
+    a = (a ^ word(p)) * k1;
+    b = (b ^ word(p + 8)) * k2;
+    c = (c ^ word(p + 16)) * k3;
+    d = (d ^ word(p + 24)) * k0;
+    a ^= a >> 29;
+    b ^= b >> 31;
+    c ^= c >> 27;
+    d ^= d >> 33;
+    p += 32;
+    n -= 32;
+  }
+  while (n >= 8) {
+    a = (a ^ word(p)) * k1;
+    a ^= a >> 29;
     p += 8;
     n -= 8;
   }
-  while (n > 0) {
-    h = (h ^ static_cast<unsigned char>(*p++)) * 1099511628211ull;
-    --n;
-  }
-  return h ^ (h >> 32);
+  uint64_t tail = 0;
+  std::memcpy(&tail, p, n);
+  a = (a ^ tail ^ (static_cast<uint64_t>(n) << 56)) * k2;
+  uint64_t h = a ^ (b * k3) ^ (c * k0) ^ (d * k1);
+  h ^= h >> 32;
+  h *= k0;
+  return h ^ (h >> 29);
 }
 
 const char* StringPool::store(std::string_view s) {

@@ -37,8 +37,8 @@ size_t Trace::memoryBytes() const {
   size_t n = strings.memoryBytes();
   for (const auto& t : tracks) n += t.slices.memoryBytes();
   for (const auto& c : counters) n += c.ts.capacity() * 8 + c.value.capacity() * 8;
-  n += instants.capacity() * sizeof(Instant) + flows.capacity() * sizeof(Flow);
-  n += (links.gpuToLaunch.capacity() + links.launchToGpu.capacity()) * 16;
+  n += instants.capacity() * sizeof(Instant) + flows.memoryBytes();
+  n += links.gpuToLaunch.memoryBytes() + links.launchToGpu.memoryBytes();
   return n;
 }
 

@@ -80,8 +80,6 @@ struct Flow {
   StringId name = 0;
   uint64_t from = kNoRef;  // packed EventRef of the slice the start binds to
   uint64_t to = kNoRef;
-  TimeNs fromTs = 0;
-  TimeNs toTs = 0;
 };
 
 struct TraceMetadata {
@@ -101,8 +99,14 @@ struct TraceMetadata {
 // launch (cuda_runtime / cuda_driver / Runtime) <-> GPU event, joined by correlation id.
 // A launch may start several GPU events (CUDA graphs share one correlation id).
 struct LaunchLinks {
-  std::vector<std::pair<uint64_t, uint64_t>> gpuToLaunch;  // sorted by GPU ref
-  std::vector<std::pair<uint64_t, uint64_t>> launchToGpu;  // sorted by launch ref, then GPU ref
+  struct Pair {
+    uint64_t first, second;
+    friend bool operator<(const Pair& a, const Pair& b) {
+      return a.first != b.first ? a.first < b.first : a.second < b.second;
+    }
+  };
+  PodColumn<Pair> gpuToLaunch;  // sorted by GPU ref
+  PodColumn<Pair> launchToGpu;  // sorted by launch ref, then GPU ref
   uint64_t unlinkedGpuEvents = 0;  // GPU events with no launch in the trace
 };
 
@@ -120,8 +124,8 @@ class Trace {
   std::vector<Track> tracks;
   std::vector<CounterSeries> counters;
   std::vector<Instant> instants;
-  std::vector<Flow> flows;
-  std::vector<FlowPoint> unboundFlows;  // filled by importers, emptied by the hierarchy pass
+  PodColumn<Flow> flows;
+  PodColumn<FlowPoint> unboundFlows;  // filled by importers, emptied by the hierarchy pass
   TraceMetadata meta;
   Diagnostics diagnostics;
   LaunchLinks links;

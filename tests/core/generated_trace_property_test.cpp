@@ -18,7 +18,9 @@ class GeneratedTrace : public ::testing::TestWithParam<int> {};
 
 TEST_P(GeneratedTrace, PropertiesHold) {
   const std::string tool = test::sharedTool("gen_kineto_trace.py");
-  if (!std::filesystem::exists(tool)) GTEST_SKIP() << tool << " not present";
+  if (!std::filesystem::exists(tool)) {
+    GTEST_SKIP() << tool << " not present";
+  }
   const int seed = GetParam();
   const std::string out = test::tempPath("gen_" + std::to_string(seed) + ".json");
   const std::string cmd = "python3 " + tool + " --out " + out + " --mb 2 --seed " + std::to_string(seed) +

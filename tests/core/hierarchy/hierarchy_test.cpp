@@ -140,7 +140,7 @@ TEST(Hierarchy, GpuOverlapsGoToSubLanes) {
   uint16_t lanes = 0;
   assignLanes(s, lanes);
   EXPECT_EQ(lanes, 2);
-  EXPECT_EQ(s.depth, (std::vector<uint16_t>{0, 1, 1, 0}));
+  EXPECT_EQ(s.depth, (PodColumn<uint16_t>{0, 1, 1, 0}));
 }
 
 TEST(Hierarchy, NestingIsSiblingAtExactEnd) {
@@ -153,7 +153,7 @@ TEST(Hierarchy, NestingIsSiblingAtExactEnd) {
   }
   uint16_t depth = 0;
   EXPECT_EQ(nestByContainment(s, depth), 0u);
-  EXPECT_EQ(s.parent, (std::vector<int32_t>{-1, 0, 0, -1}));
+  EXPECT_EQ(s.parent, (PodColumn<int32_t>{-1, 0, 0, -1}));
   EXPECT_EQ(depth, 2);
 }
 

@@ -187,7 +187,7 @@ TEST(ChromeJson, ArgsStoredAndDecodedOnDemand) {
   EXPECT_EQ(t->tracks[k.track].device, 0);
   EXPECT_EQ(t->tracks[k.track].kind, TrackKind::GpuStream);
   EXPECT_EQ(t->trackLabel(k.track), "GPU 0 \xC2\xB7 stream 7");
-  const auto args = decodeArgs(s.argsBlob, s.argsOffset[k.index]);
+  const auto args = decodeArgs({s.argsBlob.data(), s.argsBlob.size()}, s.argsOffset[k.index]);
   ASSERT_EQ(args.size(), 10u);
   std::map<std::string, std::string> m;
   for (const Arg& a : args) m[std::string(t->str(a.key))] = argValueToJson(a.value, t->strings);

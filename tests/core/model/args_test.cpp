@@ -17,9 +17,9 @@ TEST(Args, RoundTripEveryType) {
   w.addJson(pool.intern("dims"), pool.intern("[[2, 3], []]"));
   w.addBool(pool.intern("t"), true);
   w.addNull(pool.intern("z"));
-  std::vector<uint8_t> blob{9, 9};  // records start anywhere
+  PodColumn<uint8_t> blob{9, 9};  // records start anywhere
   const uint64_t off = w.appendTo(blob);
-  const auto args = decodeArgs(blob, off);
+  const auto args = decodeArgs({blob.data(), blob.size()}, off);
   ASSERT_EQ(args.size(), 7u);
   EXPECT_EQ(pool.get(args[0].key), "neg");
   EXPECT_EQ(args[0].value.i, -123456789012345LL);
@@ -34,9 +34,9 @@ TEST(Args, RoundTripEveryType) {
 
 TEST(Args, EmptyRecord) {
   ArgsWriter w;
-  std::vector<uint8_t> blob;
+  PodColumn<uint8_t> blob;
   const uint64_t off = w.appendTo(blob);
-  EXPECT_TRUE(decodeArgs(blob, off).empty());
+  EXPECT_TRUE(decodeArgs({blob.data(), blob.size()}, off).empty());
 }
 
 TEST(Args, JsonQuoteEscapesControlCharacters) {
