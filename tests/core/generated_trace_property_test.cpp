@@ -43,7 +43,9 @@ TEST_P(GeneratedTrace, PropertiesHold) {
   for (uint32_t ti = 0; ti < t.tracks.size(); ++ti) {
     const SliceColumns& c = t.tracks[ti].slices;
     for (uint32_t i = 0; i < c.size(); ++i) {
-      if (i) ASSERT_LE(c.start[i - 1], c.start[i]);
+      if (i) {
+        ASSERT_LE(c.start[i - 1], c.start[i]);
+      }
       if (c.parent[i] < 0) continue;
       const auto p = static_cast<uint32_t>(c.parent[i]);
       ASSERT_LT(p, i);
