@@ -41,16 +41,16 @@ measure() {
   done
   local med
   med=$(printf '%s\n' "${walls[@]}" | median)
-  awk -v l="$label" -v b="$(stat -c %s "$file")" -v j="$json_bytes" -v w="$med" -v r="$rss" 'BEGIN {
-    printf "%-34s %8.1f MB  %7.2f s  %7.0f MB/s  %7.0f MiB peak RSS (%.2fx file)\n", l, b/1e6, w, j/1e6/w, r/1024, r*1024/b }'
+  awk -v l="$label" -v b="$(stat -L -c %s "$file")" -v j="$json_bytes" -v w="$med" -v r="$rss" 'BEGIN {
+    printf "%-34s %8.1f MB  %7.2f s  %7.0f MB/s  %7.0f MiB peak RSS (%.2fx the JSON)\n", l, b/1e6, w, j/1e6/w, r/1024, r*1024/j }'
 }
 
 echo "runs per figure: $RUNS (median wall time, max peak RSS); $(nproc) cores; $(date -u +%F)"
 for mb in 100 1000; do
   f="$OUT/gen_${mb}mb.json"
-  bytes=$(stat -c %s "$f")
+  bytes=$(stat -L -c %s "$f")
   measure "opscope summary ${mb} MB .json" "$f" "$bytes" "$BIN" summary --json "$f"
   measure "opscope summary ${mb} MB .json.gz" "$f.gz" "$bytes" "$BIN" summary --json "$f.gz"
 done
-RUNS=${PY_RUNS:-3} measure "python3 json.load 100 MB .json" "$OUT/gen_100mb.json" "$(stat -c %s "$OUT/gen_100mb.json")" \
+RUNS=${PY_RUNS:-3} measure "python3 json.load 100 MB .json" "$OUT/gen_100mb.json" "$(stat -L -c %s "$OUT/gen_100mb.json")" \
   python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$OUT/gen_100mb.json"
