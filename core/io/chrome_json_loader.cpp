@@ -601,7 +601,7 @@ bool Loader::argId(const RawArg& a, const RawEvent& ev, int64_t& out) {
 StringId Loader::internKey(std::string_view key) {
   if (key.size() > 16) return trace_->strings.intern(key);
   char buf[16] = {};
-  std::memcpy(buf, key.data(), key.size());
+  if (!key.empty()) std::memcpy(buf, key.data(), key.size());
   uint64_t lo, hi;
   std::memcpy(&lo, buf, 8);
   std::memcpy(&hi, buf + 8, 8);

@@ -45,7 +45,7 @@ uint64_t StringPool::hash(std::string_view s) {
     n -= 8;
   }
   uint64_t tail = 0;
-  std::memcpy(&tail, p, n);
+  if (n) std::memcpy(&tail, p, n);  // an empty view may hold a null pointer
   a = (a ^ tail ^ (static_cast<uint64_t>(n) << 56)) * k2;
   uint64_t h = a ^ (b * k3) ^ (c * k0) ^ (d * k1);
   h ^= h >> 32;
