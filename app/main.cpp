@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "hierarchy/iterations.h"
 #include "io/trace_loader.h"
 #include "report/summary_report.h"
 
@@ -23,8 +24,13 @@ const char* kUsageText =
     "usage: opscope <command> [options] FILE\n"
     "\n"
     "commands:\n"
-    "  summary [--json] FILE   what is in a trace: GPU streams and busy time, iterations,\n"
+    "  summary [--json] [--iteration-marker NAME] [--iterations FIRST[:COUNT]] FILE\n"
+    "                          what is in a trace: GPU streams and busy time, iterations,\n"
     "                          top kernels and top-level ops (JSON with --json)\n"
+    "      --iteration-marker NAME  without ProfilerStep#N, iterations start at each slice\n"
+    "                               named NAME (or containing it), e.g. \"## forward ##\"\n"
+    "      --iterations FIRST[:COUNT]  only events starting in iterations FIRST..FIRST+COUNT-1\n"
+    "                               (0-based, ProfilerStep or marker iterations; COUNT 1 by default)\n"
     "\n"
     "options:\n"
     "  -h, --help              this text\n"
@@ -46,12 +52,40 @@ int exitFor(opscope::LoadStatus s) {
   return kInternal;
 }
 
+// "3" or "3:2" -> (3, 1) or (3, 2); false when malformed.
+bool parseIterationRange(const std::string& text, size_t& first, size_t& count) {
+  const size_t colon = text.find(':');
+  try {
+    size_t used = 0;
+    const unsigned long f = std::stoul(text.substr(0, colon), &used);
+    if (used != (colon == std::string::npos ? text.size() : colon)) return false;
+    unsigned long c = 1;
+    if (colon != std::string::npos) {
+      const std::string rest = text.substr(colon + 1);
+      c = std::stoul(rest, &used);
+      if (used != rest.size() || c == 0) return false;
+    }
+    first = f;
+    count = c;
+    return text.find('-') == std::string::npos;
+  } catch (...) {
+    return false;
+  }
+}
+
 int runSummary(const std::vector<std::string>& args) {
   bool json = false;
-  std::string file;
-  for (const std::string& a : args) {
+  std::string file, marker, range;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
     if (a == "--json") {
       json = true;
+    } else if (a == "--iteration-marker" || a == "--iterations") {
+      if (i + 1 >= args.size()) {
+        std::fprintf(stderr, "opscope summary: %s needs a value\n", a.c_str());
+        return kUsage;
+      }
+      (a == "--iterations" ? range : marker) = args[++i];
     } else if (a == "-h" || a == "--help") {
       std::fputs(kUsageText, stdout);
       return kOk;
@@ -74,7 +108,26 @@ int runSummary(const std::vector<std::string>& args) {
     std::fprintf(stderr, "opscope: %s: %s\n", file.c_str(), r.error.c_str());
     return exitFor(r.status);
   }
-  const opscope::Summary s = opscope::summarize(*r.trace);
+  opscope::SummaryOptions options;
+  options.iterationMarker = marker;
+  if (!range.empty()) {
+    size_t first = 0, count = 1;
+    if (!parseIterationRange(range, first, count)) {
+      std::fprintf(stderr, "opscope summary: --iterations expects FIRST or FIRST:COUNT, got '%s'\n", range.c_str());
+      return kUsage;
+    }
+    const auto its = !r.trace->iterations.empty() || marker.empty()
+                         ? r.trace->iterations
+                         : opscope::findMarkerIterations(*r.trace, marker);
+    const auto window = opscope::iterationWindow(its, first, count);
+    if (!window) {
+      std::fprintf(stderr, "opscope: %s: no iteration %zu (the trace has %zu%s)\n", file.c_str(), first, its.size(),
+                   marker.empty() && its.empty() ? "; try --iteration-marker NAME" : "");
+      return kInvalidInput;
+    }
+    options.window = window;
+  }
+  const opscope::Summary s = opscope::summarize(*r.trace, options);
   const std::string out = json ? opscope::summaryJson(s, file) : opscope::summaryText(s, file);
   std::fwrite(out.data(), 1, out.size(), stdout);
   if (!json && r.trace->diagnostics.total() > 0)

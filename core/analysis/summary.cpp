@@ -29,10 +29,17 @@ std::vector<uint32_t> topLevelOps(const SliceColumns& s) {
 
 namespace {
 
-void countKinds(const Trace& trace, Summary& sum) {
+// Whether a slice starting at t counts, given the summary's window.
+struct Window {
+  std::optional<TimeWindow> w;
+  bool operator()(TimeNs t) const { return !w || (t >= w->start && t < w->end); }
+};
+
+void countKinds(const Trace& trace, Summary& sum, const Window& in) {
   for (const Track& t : trace.tracks) {
-    for (SliceKind k : t.slices.kind) {
-      switch (k) {
+    for (size_t i = 0; i < t.slices.size(); ++i) {
+      if (!in(t.slices.start[i])) continue;
+      switch (t.slices.kind[i]) {
         case SliceKind::CpuOp: ++sum.cpuOps; break;
         case SliceKind::Runtime:
         case SliceKind::Driver: ++sum.launches; break;
@@ -44,17 +51,17 @@ void countKinds(const Trace& trace, Summary& sum) {
     }
   }
   sum.gpuEvents = sum.kernels + sum.memcpys + sum.memsets;
-  sum.linkedGpuEvents = trace.links.gpuToLaunch.size();
+  for (const auto& link : trace.links.gpuToLaunch) sum.linkedGpuEvents += in(trace.start(EventRef::unpack(link.first)));
 }
 
-void streams(const Trace& trace, Summary& sum) {
+void streams(const Trace& trace, Summary& sum, const Window& in) {
   std::vector<std::pair<TimeNs, TimeNs>> iv;
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
     const Track& t = trace.tracks[ti];
     const SliceColumns& s = t.slices;
     iv.clear();
     for (uint32_t i = 0; i < s.size(); ++i)
-      if (isGpuKind(s.kind[i])) iv.emplace_back(s.start[i], s.end(i));
+      if (isGpuKind(s.kind[i]) && in(s.start[i])) iv.emplace_back(s.start[i], s.end(i));
     if (iv.empty()) continue;
     StreamSummary row;
     row.pid = trace.processes[t.process].pid;
@@ -75,12 +82,12 @@ void streams(const Trace& trace, Summary& sum) {
   sum.gpuStreams = sum.streams.size();
 }
 
-void topKernels(const Trace& trace, Summary& sum, size_t topN) {
+void topKernels(const Trace& trace, Summary& sum, size_t topN, const Window& in) {
   std::unordered_map<StringId, KernelTotal> byName;
   for (const Track& t : trace.tracks) {
     const SliceColumns& s = t.slices;
     for (uint32_t i = 0; i < s.size(); ++i) {
-      if (s.kind[i] != SliceKind::Kernel) continue;
+      if (s.kind[i] != SliceKind::Kernel || !in(s.start[i])) continue;
       KernelTotal& k = byName[s.name[i]];
       ++k.count;
       k.total += s.dur[i];
@@ -96,7 +103,7 @@ void topKernels(const Trace& trace, Summary& sum, size_t topN) {
   if (sum.topKernels.size() > topN) sum.topKernels.resize(topN);
 }
 
-void topOps(const Trace& trace, Summary& sum, size_t topN) {
+void topOps(const Trace& trace, Summary& sum, size_t topN, const Window& in) {
   // GPU time of one launch: its GPU events are adjacent in the sorted launchToGpu.
   const auto& l2g = trace.links.launchToGpu;
   auto gpuOfLaunch = [&](uint64_t launch) -> TimeNs {
@@ -130,6 +137,7 @@ void topOps(const Trace& trace, Summary& sum, size_t topN) {
       }
     }
     for (size_t k = 0; k < tops.size(); ++k) {
+      if (!in(s.start[tops[k]])) continue;
       OpTotal& o = byName[s.name[tops[k]]];
       ++o.count;
       o.cpu += s.dur[tops[k]];
@@ -150,8 +158,11 @@ void topOps(const Trace& trace, Summary& sum, size_t topN) {
 
 }  // namespace
 
-Summary summarize(const Trace& trace, size_t topN) {
+Summary summarize(const Trace& trace, const SummaryOptions& options) {
   Summary sum;
+  const Window in{options.window};
+  const size_t topN = options.topN;
+  sum.window = options.window;
   sum.format = trace.meta.format;
   sum.inputBytes = trace.inputBytes;
   sum.jsonBytes = trace.jsonBytes;
@@ -162,8 +173,8 @@ Summary summarize(const Trace& trace, size_t topN) {
   sum.counterSeries = trace.counters.size();
   sum.flows = trace.flows.size();
   sum.instants = trace.instants.size();
-  sum.start = trace.minTs;
-  sum.wall = trace.maxTs - trace.minTs;
+  sum.start = options.window ? options.window->start : trace.minTs;
+  sum.wall = options.window ? options.window->end - options.window->start : trace.maxTs - trace.minTs;
   sum.rank = trace.meta.rank;
   sum.worldSize = trace.meta.worldSize;
   if (!trace.meta.deviceProperties.empty()) {
@@ -174,16 +185,22 @@ Summary summarize(const Trace& trace, size_t topN) {
     } catch (...) {
     }
   }
-  countKinds(trace, sum);
-  sum.iterations = trace.iterations;
+  countKinds(trace, sum, in);
+  for (const Iteration& it : trace.iterations)
+    if (in(it.start)) sum.iterations.push_back(it);
+  if (!options.iterationMarker.empty()) {
+    sum.iterationMarker = options.iterationMarker;
+    for (const Iteration& it : findMarkerIterations(trace, options.iterationMarker))
+      if (in(it.start)) sum.markerIterations.push_back(it);
+  }
   if (!sum.iterations.empty()) {
     long double total = 0;
     for (const Iteration& it : sum.iterations) total += it.end - it.start;
     sum.iterationMeanNs = static_cast<double>(total / sum.iterations.size());
   }
-  streams(trace, sum);
-  topKernels(trace, sum, topN);
-  topOps(trace, sum, topN);
+  streams(trace, sum, in);
+  topKernels(trace, sum, topN, in);
+  topOps(trace, sum, topN, in);
   sum.warnings = trace.diagnostics.entries();
   return sum;
 }

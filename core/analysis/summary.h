@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "hierarchy/iterations.h"
 #include "model/trace.h"
 
 namespace opscope {
@@ -37,8 +38,11 @@ struct Summary {
   uint64_t processes = 0, threads = 0, gpuStreams = 0, counterSeries = 0, flows = 0, instants = 0;
   uint64_t cpuOps = 0, launches = 0, kernels = 0, memcpys = 0, memsets = 0, gpuEvents = 0, linkedGpuEvents = 0;
   TimeNs start = 0, wall = 0;
-  std::vector<Iteration> iterations;
+  std::vector<Iteration> iterations;  // ProfilerStep#N (the contract's "iterations")
   std::optional<double> iterationMeanNs;
+  std::vector<Iteration> markerIterations;  // when SummaryOptions::iterationMarker is set
+  std::string iterationMarker;
+  std::optional<TimeWindow> window;
   std::vector<StreamSummary> streams;  // busy desc
   std::vector<KernelTotal> topKernels;  // total desc, then name
   std::vector<OpTotal> topOps;          // gpu desc, cpu desc, name
@@ -47,7 +51,15 @@ struct Summary {
   std::string deviceName;  // deviceProperties[0].name when present
 };
 
-Summary summarize(const Trace& trace, size_t topN = 10);
+struct SummaryOptions {
+  size_t topN = 10;
+  // Fallback iterations for traces without ProfilerStep (see findMarkerIterations).
+  std::string iterationMarker;
+  // Only slices starting inside [start, end) count (e.g. a window of iterations).
+  std::optional<TimeWindow> window;
+};
+
+Summary summarize(const Trace& trace, const SummaryOptions& options = {});
 
 // Outermost cpu_op slices of one thread track, by time containment among cpu_ops only
 // (an op nested in a user_annotation is still top-level). Rows in start order.

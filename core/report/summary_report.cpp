@@ -50,6 +50,14 @@ std::string summaryJson(const Summary& s, const std::string& path) {
   for (const Iteration& it : s.iterations)
     its.push_back({{"step", it.number}, {"start_us", nsToUs(it.start - s.start)}, {"dur_us", nsToUs(it.end - it.start)}});
   j["iteration_list"] = its;
+  if (!s.iterationMarker.empty()) {
+    ojson marked = ojson::array();
+    for (const Iteration& it : s.markerIterations)
+      marked.push_back({{"index", it.number}, {"start_us", nsToUs(it.start - s.start)}, {"dur_us", nsToUs(it.end - it.start)}});
+    j["iteration_marker"] = s.iterationMarker;
+    j["marker_iterations"] = marked;
+  }
+  if (s.window) j["window_us"] = {{"start", nsToUs(s.window->start)}, {"end", nsToUs(s.window->end)}};
   ojson streams = ojson::array();
   for (const StreamSummary& r : s.streams) {
     ojson row;
@@ -111,6 +119,16 @@ std::string summaryText(const Summary& s, const std::string& path) {
                 static_cast<unsigned long long>(s.memsets), static_cast<unsigned long long>(s.linkedGpuEvents),
                 static_cast<unsigned long long>(s.gpuEvents));
   o << line;
+  if (s.window) o << "  restricted to events starting in a window of " << formatDuration(s.wall) << "\n";
+  if (!s.iterationMarker.empty()) {
+    o << "  " << s.markerIterations.size() << " iterations delimited by \"" << s.iterationMarker << "\"";
+    if (!s.markerIterations.empty()) {
+      long double total = 0;
+      for (const Iteration& it : s.markerIterations) total += it.end - it.start;
+      o << ", mean " << formatDuration(static_cast<TimeNs>(total / s.markerIterations.size()));
+    }
+    o << "\n";
+  }
   if (s.iterations.empty()) {
     o << "  no ProfilerStep iterations\n";
   } else {

@@ -60,5 +60,21 @@ TEST(Cli, ExitCodes) {
   std::remove(png.c_str());
 }
 
+TEST(Cli, IterationWindowAndMarker) {
+  CliRun all = runCli("summary --json " + kSample);
+  CliRun one = runCli("summary --json --iterations 1:2 " + kSample);
+  ASSERT_EQ(one.code, 0) << one.out;
+  const auto a = nlohmann::json::parse(all.out), o = nlohmann::json::parse(one.out);
+  EXPECT_EQ(o["iterations"], 2);
+  EXPECT_LT(o["kernels"].get<int>(), a["kernels"].get<int>());
+  EXPECT_TRUE(o.contains("window_us"));
+  EXPECT_EQ(runCli("summary --iterations 999 " + kSample).code, 4);
+  EXPECT_EQ(runCli("summary --iterations x " + kSample).code, 2);
+  EXPECT_EQ(runCli("summary --iterations " + kSample).code, 2);
+  CliRun marked = runCli("summary --json --iteration-marker aten::embedding " + kSample);
+  ASSERT_EQ(marked.code, 0) << marked.out;
+  EXPECT_EQ(nlohmann::json::parse(marked.out)["marker_iterations"].size(), a["iterations"].get<size_t>());
+}
+
 }  // namespace
 }  // namespace opscope

@@ -136,3 +136,45 @@ TEST(FormatDuration, AdaptiveUnits) {
 
 }  // namespace
 }  // namespace opscope
+
+namespace opscope {
+namespace {
+
+TEST(Summary, WindowKeepsOnlyEventsStartingInside) {
+  auto t = test::loadOk(kFixture);
+  ASSERT_TRUE(t);
+  SummaryOptions o;
+  o.window = iterationWindow(t->iterations, 0, 1);  // ProfilerStep#3: [0, 100) µs
+  ASSERT_TRUE(o.window);
+  const Summary s = summarize(*t, o);
+  EXPECT_EQ(s.wall, 100000);
+  EXPECT_EQ(s.iterations.size(), 1u);
+  EXPECT_EQ(s.gpuEvents, 5u);  // every GPU event of the fixture starts before 100 µs
+  o.window = TimeWindow{50000, 100000};
+  const Summary late = summarize(*t, o);
+  EXPECT_EQ(late.kernels, 1u);  // relu at 65 µs
+  ASSERT_EQ(late.topOps.size(), 1u);
+  EXPECT_EQ(late.topOps[0].count, 1u);
+  EXPECT_EQ(late.topOps[0].gpu, 5000);
+  const auto j = nlohmann::json::parse(summaryJson(late, "f"));
+  EXPECT_EQ(j["window_us"]["end"].get<double>(), 100.0);
+}
+
+TEST(Summary, MarkerIterationsAreReportedBesideTheContract) {
+  auto t = test::loadOk(R"([
+    {"ph":"X","cat":"Operator","name":"## forward ##","pid":1,"tid":1,"ts":0,"dur":5},
+    {"ph":"X","cat":"Operator","name":"## forward ##","pid":1,"tid":1,"ts":10,"dur":5}])");
+  ASSERT_TRUE(t);
+  SummaryOptions o;
+  o.iterationMarker = "## forward ##";
+  const Summary s = summarize(*t, o);
+  EXPECT_TRUE(s.iterations.empty()) << "the contract's iterations stay ProfilerStep only";
+  ASSERT_EQ(s.markerIterations.size(), 2u);
+  const auto j = nlohmann::json::parse(summaryJson(s, "f"));
+  EXPECT_EQ(j["iterations"], 0);
+  EXPECT_EQ(j["marker_iterations"].size(), 2u);
+  EXPECT_NE(summaryText(s, "f").find("2 iterations delimited by \"## forward ##\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace opscope
