@@ -46,16 +46,17 @@ std::string summaryJson(const Summary& s, const std::string& path) {
   j["cpu_ops"] = s.cpuOps;
   j["iterations"] = s.iterations.size();
   j["iteration_us_mean"] = s.iterationMeanNs ? ojson(*s.iterationMeanNs / 1000.0) : ojson(nullptr);
-  ojson its = ojson::array();
-  for (const Iteration& it : s.iterations)
-    its.push_back({{"step", it.number}, {"start_us", nsToUs(it.start - s.start)}, {"dur_us", nsToUs(it.end - it.start)}});
-  j["iteration_list"] = its;
+  // numberKey: "step" for ProfilerStep#N, "index" for marker iterations.
+  auto iterationRows = [&](const std::vector<Iteration>& list, const char* numberKey) {
+    ojson rows = ojson::array();
+    for (const Iteration& it : list)
+      rows.push_back({{numberKey, it.number}, {"start_us", nsToUs(it.start - s.start)}, {"dur_us", nsToUs(it.end - it.start)}});
+    return rows;
+  };
+  j["iteration_list"] = iterationRows(s.iterations, "step");
   if (!s.iterationMarker.empty()) {
-    ojson marked = ojson::array();
-    for (const Iteration& it : s.markerIterations)
-      marked.push_back({{"index", it.number}, {"start_us", nsToUs(it.start - s.start)}, {"dur_us", nsToUs(it.end - it.start)}});
     j["iteration_marker"] = s.iterationMarker;
-    j["marker_iterations"] = marked;
+    j["marker_iterations"] = iterationRows(s.markerIterations, "index");
   }
   if (s.window) j["window_us"] = {{"start", nsToUs(s.window->start)}, {"end", nsToUs(s.window->end)}};
   ojson streams = ojson::array();
