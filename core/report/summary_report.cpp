@@ -103,9 +103,14 @@ std::string summaryText(const Summary& s, const std::string& path) {
   std::ostringstream o;
   char line[512];
   o << path << "\n";
-  std::snprintf(line, sizeof line, "  format %s, %.1f MB on disk, %.1f MB of JSON, %llu events\n", s.format.c_str(),
-                s.inputBytes / 1e6, s.jsonBytes / 1e6, static_cast<unsigned long long>(s.eventsRead));
-  o << line;
+  auto size = [](uint64_t bytes) {
+    char b[32];
+    if (bytes >= 1000000) std::snprintf(b, sizeof b, "%.1f MB", static_cast<double>(bytes) / 1e6);
+    else std::snprintf(b, sizeof b, "%.1f kB", static_cast<double>(bytes) / 1e3);
+    return std::string(b);
+  };
+  o << "  format " << s.format << ", " << size(s.inputBytes) << " on disk, " << size(s.jsonBytes) << " of JSON, "
+    << s.eventsRead << " events\n";
   if (!s.deviceName.empty() || s.rank) {
     o << "  device " << (s.deviceName.empty() ? "?" : s.deviceName);
     if (s.rank) o << ", rank " << *s.rank << (s.worldSize ? " of " + std::to_string(*s.worldSize) : "");
