@@ -1,4 +1,5 @@
 // opscope: one binary for the headless commands (and, from the timeline issue on, the GUI).
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -31,6 +32,7 @@ const char* kUsageText =
     "                               named NAME (or containing it), e.g. \"## forward ##\"\n"
     "      --iterations FIRST[:COUNT]  only events starting in iterations FIRST..FIRST+COUNT-1\n"
     "                               (0-based, ProfilerStep or marker iterations; COUNT 1 by default)\n"
+    "      --timing                 print the time of each phase and the model's memory to stderr\n"
     "\n"
     "options:\n"
     "  -h, --help              this text\n"
@@ -74,12 +76,14 @@ bool parseIterationRange(const std::string& text, size_t& first, size_t& count) 
 }
 
 int runSummary(const std::vector<std::string>& args) {
-  bool json = false;
+  bool json = false, timing = false;
   std::string file, marker, range;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--json") {
       json = true;
+    } else if (a == "--timing") {
+      timing = true;
     } else if (a == "--iteration-marker" || a == "--iterations") {
       if (i + 1 >= args.size()) {
         std::fprintf(stderr, "opscope summary: %s needs a value\n", a.c_str());
@@ -127,7 +131,20 @@ int runSummary(const std::vector<std::string>& args) {
     }
     options.window = window;
   }
+  const auto t0 = std::chrono::steady_clock::now();
   const opscope::Summary s = opscope::summarize(*r.trace, options);
+  if (timing) {
+    const double summarySeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    size_t argsBytes = 0;
+    for (const auto& t : r.trace->tracks) argsBytes += t.slices.argsBlob.size();
+    std::fprintf(stderr,
+                 "opscope: timing: parse %.3f s, hierarchy %.3f s, summary %.3f s; model %.1f MiB for %llu slices "
+                 "(args %.1f MiB, strings %.1f MiB in %zu)\n",
+                 r.timings.parseSeconds, r.timings.hierarchySeconds, summarySeconds,
+                 static_cast<double>(r.trace->memoryBytes()) / (1 << 20),
+                 static_cast<unsigned long long>(r.trace->sliceCount()), static_cast<double>(argsBytes) / (1 << 20),
+                 static_cast<double>(r.trace->strings.memoryBytes()) / (1 << 20), r.trace->strings.size());
+  }
   const std::string out = json ? opscope::summaryJson(s, file) : opscope::summaryText(s, file);
   std::fwrite(out.data(), 1, out.size(), stdout);
   if (!json && r.trace->diagnostics.total() > 0)

@@ -29,8 +29,15 @@ enum class LoadStatus : uint8_t {
   Cancelled,
 };
 
+// Wall time of each loading phase, for benchmarks and `--timing`.
+struct LoadTimings {
+  double parseSeconds = 0;      // reading, decompressing, tokenizing, building columns
+  double hierarchySeconds = 0;  // nesting, launch links, flows, iterations
+};
+
 struct LoadResult {
   LoadStatus status = LoadStatus::Ok;
+  LoadTimings timings;
   std::string error;             // one line: what, and where (byte offset, line)
   std::unique_ptr<Trace> trace;  // set when status == Ok
 };

@@ -1,5 +1,7 @@
 #include "io/trace_loader.h"
 
+#include <chrono>
+
 #include "hierarchy/finalize.h"
 #include "io/byte_source.h"
 #include "io/chrome_json_loader.h"
@@ -7,9 +9,19 @@
 namespace opscope {
 
 namespace {
+double secondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 LoadResult loadFrom(ByteSource& src, const LoadOptions& options) {
+  auto t0 = std::chrono::steady_clock::now();
   LoadResult r = loadChromeJson(src, options);
-  if (r.status == LoadStatus::Ok && !options.skipHierarchy) buildHierarchy(*r.trace);
+  r.timings.parseSeconds = secondsSince(t0);
+  if (r.status == LoadStatus::Ok && !options.skipHierarchy) {
+    t0 = std::chrono::steady_clock::now();
+    buildHierarchy(*r.trace);
+    r.timings.hierarchySeconds = secondsSince(t0);
+  }
   return r;
 }
 }  // namespace
