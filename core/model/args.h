@@ -41,6 +41,8 @@ class ArgsWriter {
   // Appends the record to blob and returns its offset.
   uint64_t appendTo(PodColumn<uint8_t>& blob) const;
   uint32_t count() const { return count_; }
+  // Upper bound of the bytes appendTo adds.
+  size_t byteSize() const { return bytes_.size() + 10; }
 
  private:
   void header(StringId key, ArgType t);

@@ -17,6 +17,7 @@ const char* warningKindName(WarningKind k) {
     case WarningKind::DanglingFlow: return "dangling flow";
     case WarningKind::BadMetadata: return "bad metadata";
     case WarningKind::NotAnEvent: return "not an event object";
+    case WarningKind::ArgsDropped: return "args dropped";
     case WarningKind::Count_: break;
   }
   return "?";

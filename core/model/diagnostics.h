@@ -21,6 +21,7 @@ enum class WarningKind : uint8_t {
   DanglingFlow,         // flow end without a start, or whose slice cannot be found
   BadMetadata,          // unreadable M event or top-level metadata value
   NotAnEvent,           // an element of traceEvents that is not an object
+  ArgsDropped,          // a track's args beyond 4 GiB are not kept
   Count_
 };
 

@@ -5,7 +5,8 @@
 //  - rows are sorted by (start ascending, dur descending, file order) so a parent
 //    always precedes its children and the visible range is two binary searches away;
 //  - depth/parent are filled (CPU: nesting by containment; GPU: sub-lane per overlap);
-//  - args of row i are a self-delimiting record at argsBlob[argsOffset[i]] (see args.h).
+//  - args of row i are a self-delimiting record at argsBlob[argsOffset[i]] (see args.h);
+//    kNoArgs (a track past 4 GiB of args, never seen in practice) decodes as no args.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -26,7 +27,8 @@ struct SliceColumns {
   PodColumn<int32_t> parent;       // row of the enclosing slice, -1 for roots
   PodColumn<int64_t> correlation;  // args.correlation or kNoId
   PodColumn<int64_t> externalId;   // args["External id"] / ["external id"] or kNoId
-  PodColumn<uint64_t> argsOffset;
+  static constexpr uint32_t kNoArgs = 0xFFFFFFFFu;
+  PodColumn<uint32_t> argsOffset;
   PodColumn<uint8_t> argsBlob;
 
   size_t size() const { return start.size(); }

@@ -84,7 +84,12 @@ uint32_t TraceBuilder::appendRow(Track& t, const SliceInput& in, const ArgsWrite
   s.flags.push_back(in.flags);
   s.correlation.push_back(in.correlation);
   s.externalId.push_back(in.externalId);
-  s.argsOffset.push_back(args.appendTo(s.argsBlob));
+  if (s.argsBlob.size() + args.byteSize() < SliceColumns::kNoArgs) {
+    s.argsOffset.push_back(static_cast<uint32_t>(args.appendTo(s.argsBlob)));
+  } else {
+    s.argsOffset.push_back(SliceColumns::kNoArgs);
+    trace_.diagnostics.add(WarningKind::ArgsDropped, 1, "a track holds more than 4 GiB of args");
+  }
   if (isGpuKind(kind)) {
     if (t.device == kNoId) t.device = in.device;
     if (t.stream == kNoId) t.stream = in.stream;
