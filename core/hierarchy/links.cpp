@@ -87,49 +87,44 @@ void bindFlows(Trace& trace) {
     return row < 0 ? kNoRef : EventRef{p.track, static_cast<uint32_t>(row)}.packed();
   };
   // Flow ids are scoped by category ("ac2g" 5 and "fwdbwd" 5 are different flows).
-  struct Open {
-    uint64_t ref;
-    StringId name;
-  };
-  // Ends may precede their start in file order: pair them per (category, id) in time.
-  auto keyOf = [](const FlowPoint& p) { return (static_cast<uint64_t>(p.cat) << 32) | p.id; };
+  // Ends may precede their start in file order: sort by (category, id, ts), starts
+  // first at equal times, then walk each flow's points in order.
   auto phaseRank = [](char ph) { return ph == 's' ? 0 : ph == 't' ? 1 : 2; };
+  auto sameFlow = [](const FlowPoint& a, const FlowPoint& b) { return a.cat == b.cat && a.id == b.id; };
   // Points equal under this order are interchangeable, so an unstable sort is enough.
   std::sort(points.begin(), points.end(), [&](const FlowPoint& a, const FlowPoint& b) {
-    const uint64_t ka = keyOf(a), kb = keyOf(b);
-    if (ka != kb) return ka < kb;
+    if (a.cat != b.cat) return a.cat < b.cat;
+    if (a.id != b.id) return a.id < b.id;
     if (a.ts != b.ts) return a.ts < b.ts;
     return phaseRank(a.phase) < phaseRank(b.phase);
   });
-  std::unordered_map<uint64_t, Open> open;
   uint64_t dangling = 0;
   std::string example;
-  for (const FlowPoint& p : points) {
-    const uint64_t key = keyOf(p);
+  uint64_t openRef = kNoRef;  // the current flow's last bound point, kNoRef when none is open
+  for (size_t i = 0; i < points.size(); ++i) {
+    const FlowPoint& p = points[i];
+    if (i > 0 && !sameFlow(p, points[i - 1])) openRef = kNoRef;
     const uint64_t ref = refOf(p);
     if (p.phase == 's') {
-      open[key] = {ref, p.name};
+      openRef = ref;
       continue;
     }
-    auto it = open.find(key);
-    if (it == open.end() || it->second.ref == kNoRef || ref == kNoRef) {
+    if (openRef == kNoRef || ref == kNoRef) {
       ++dangling;
-      if (example.empty())
-        example = std::string(trace.str(p.cat)) + " flow " + std::string(trace.str(p.id)) + " at " +
-                  trace.trackLabel(p.track);
+      if (example.empty()) {
+        const std::string id = p.id & kStringFlowId ? std::string(trace.str(static_cast<StringId>(p.id & ~kStringFlowId)))
+                                                   : std::to_string(p.id);
+        example = std::string(trace.str(p.cat)) + " flow " + id + " at " + trace.trackLabel(p.track);
+      }
       continue;
     }
     Flow f;
     f.cat = p.cat;
     f.name = p.name;
-    f.from = it->second.ref;
+    f.from = openRef;
     f.to = ref;
     trace.flows.push_back(f);
-    if (p.phase == 't') {
-      it->second = {ref, p.name};  // a step continues the chain from here
-    } else {
-      open.erase(it);
-    }
+    openRef = p.phase == 't' ? ref : kNoRef;  // a step continues the chain from here
   }
   trace.diagnostics.add(WarningKind::DanglingFlow, dangling, example);
   trace.flows.shrink_to_fit();

@@ -807,7 +807,11 @@ void Loader::commit(RawEvent& ev) {
       fp.ts = ts;
       fp.cat = in.cat;
       fp.name = in.name;
-      fp.id = internId(ev.id);
+      int64_t numeric;
+      if (!ev.id.isString && integerText(ev.id.text, numeric) == NumberStatus::Ok && numeric >= 0)
+        fp.id = static_cast<uint64_t>(numeric);
+      else
+        fp.id = kStringFlowId | internId(ev.id);
       fp.phase = ph;
       fp.bindEnclosing = ph != 'f' || ev.bp == "e";
       builder_->addFlowPoint(fp);

@@ -64,12 +64,17 @@ struct Instant {
 
 // One end of a flow arrow before binding. Kineto's ac2g start sits on the launch,
 // its end (bp "e") on the kernel; an end without bp "e" binds to the next slice.
+constexpr uint64_t kStringFlowId = 1ull << 63;
+
 struct FlowPoint {
   uint32_t track = 0;
   TimeNs ts = 0;
   StringId cat = 0;
   StringId name = 0;
-  StringId id = 0;    // flow id as text (numbers and strings both occur)
+  // Flow id: a non-negative integer id as its value (Kineto uses the correlation id,
+  // so interning them as text would add one string per launch); any other id as
+  // kStringFlowId | its interned text.
+  uint64_t id = 0;
   char phase = 's';   // 's', 't' or 'f'
   bool bindEnclosing = true;
 };
