@@ -81,6 +81,18 @@ class Source final : public ByteSource {
   size_t read(char* dst, size_t cap) override {
     if (!error_.empty() || cap == 0) return 0;
     if (!gzip_) {
+      if (rawPos_ == rawEnd_ && cap >= raw_.size() && !eof_) {
+        // Large reads go straight into the caller's buffer: no second copy of the file.
+        const ssize_t n = in_->read(dst, cap);
+        if (n < 0) {
+          error_ = std::string("read error: ") + std::strerror(errno);
+          eof_ = true;
+          return 0;
+        }
+        rawConsumed_ += static_cast<uint64_t>(n);
+        if (n == 0) eof_ = true;
+        return static_cast<size_t>(n);
+      }
       if (rawPos_ == rawEnd_ && !fillRaw()) return 0;
       const size_t n = std::min(cap, rawEnd_ - rawPos_);
       std::memcpy(dst, raw_.data() + rawPos_, n);

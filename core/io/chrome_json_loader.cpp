@@ -32,6 +32,22 @@ uint64_t countNewlines(const char* b, const char* e) {
   return n;
 }
 
+// "-123" style integers of at most 18 digits (the common case), parsed inline;
+// anything else goes through the general converters.
+bool plainInteger(std::string_view t, int64_t& out) {
+  size_t i = t.size() > 0 && t[0] == '-' ? 1 : 0;
+  const size_t digits = t.size() - i;
+  if (digits == 0 || digits > 18) return false;
+  int64_t v = 0;
+  for (; i < t.size(); ++i) {
+    const unsigned d = static_cast<unsigned>(t[i] - '0');
+    if (d > 9) return false;
+    v = v * 10 + d;
+  }
+  out = t[0] == '-' ? -v : v;
+  return true;
+}
+
 struct RawArg {
   std::string_view key;
   char type;  // 's' string, 'n' number, 'r' raw array/object, 't' true, 'f' false, 'z' null
@@ -72,6 +88,11 @@ class Loader {
     builder_ = std::make_unique<TraceBuilder>(*trace_);
     buf_.resize(kWindowBytes + kPadding);
     keyCorrelation_ = trace_->strings.intern("correlation");
+    keyExternalId_ = trace_->strings.intern("External id");
+    keyExternalIdLegacy_ = trace_->strings.intern("external id");
+    keyStream_ = trace_->strings.intern("stream");
+    keyDevice_ = trace_->strings.intern("device");
+    keyDeviceLegacy_ = trace_->strings.intern("Device");
   }
 
   LoadResult run();
@@ -134,7 +155,7 @@ class Loader {
   bool cancelled_ = false;
   JsonScanner sc_;
   ArgsWriter argsWriter_;
-  StringId keyCorrelation_;
+  StringId keyCorrelation_, keyExternalId_, keyExternalIdLegacy_, keyStream_, keyDevice_, keyDeviceLegacy_;
   // Args keys repeat on every event: a direct-mapped cache of short keys (<= 16 bytes,
   // compared whole) skips hashing them into the pool.
   struct KeyCacheEntry {
@@ -620,6 +641,8 @@ void Loader::encodeArgs(RawEvent& ev, SliceInput& in) {
   StringPool& pool = trace_->strings;
   for (const RawArg& a : ev.args) {
     const StringId key = internKey(a.key);
+    int64_t iv = 0;
+    bool haveInt = false;
     switch (a.type) {
       case 's':
         argsWriter_.addString(key, pool.intern(a.value));
@@ -635,28 +658,25 @@ void Loader::encodeArgs(RawEvent& ev, SliceInput& in) {
         argsWriter_.addNull(key);
         break;
       default: {
-        int64_t iv;
         double dv;
-        if (integerText(a.value, iv) == NumberStatus::Ok && a.value.find_first_of(".eE") == std::string_view::npos)
+        if (plainInteger(a.value, iv)) {
+          haveInt = true;
           argsWriter_.addInt(key, iv);
-        else if (doubleText(a.value, dv) == NumberStatus::Ok && a.value.find_first_of(".eE") != std::string_view::npos)
+        } else if (a.value.find_first_of(".eE") != std::string_view::npos && doubleText(a.value, dv) == NumberStatus::Ok) {
           argsWriter_.addDouble(key, dv);
-        else
+        } else {
           argsWriter_.addJson(key, pool.intern(a.value));  // exact text of a huge integer
+        }
       }
     }
     // Columns: correlation, External id, stream, device (Kineto and legacy spellings).
-    const std::string_view k = a.key;
-    if (key == keyCorrelation_) {
-      argId(a, ev, in.correlation);
-    } else if (k == "External id" || k == "external id") {
-      argId(a, ev, in.externalId);
-    } else if (k == "stream" || k == "device" || k == "Device") {
+    if (key == keyCorrelation_ || key == keyExternalId_ || key == keyExternalIdLegacy_) {
+      int64_t& out = key == keyCorrelation_ ? in.correlation : in.externalId;
+      if (haveInt) out = iv;
+      else argId(a, ev, out);  // strings, huge or fractional ids: converted or warned
+    } else if (key == keyStream_ || key == keyDevice_ || key == keyDeviceLegacy_) {
       // ROCm launches write "stream": "0x0"; only the GPU events' numbers name tracks.
-      int64_t& out = k == "stream" ? in.stream : in.device;
-      if (a.type == 'n') {
-        if (integerText(a.value, out) != NumberStatus::Ok) out = kNoId;
-      }
+      (key == keyStream_ ? in.stream : in.device) = haveInt ? iv : kNoId;
     }
   }
 }

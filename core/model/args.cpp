@@ -6,12 +6,14 @@
 namespace opscope {
 
 namespace {
-void putVarint(std::vector<uint8_t>& out, uint64_t v) {
+// Writes v at p (at most 10 bytes) and returns the end.
+uint8_t* putVarint(uint8_t* p, uint64_t v) {
   while (v >= 0x80) {
-    out.push_back(static_cast<uint8_t>(v | 0x80));
+    *p++ = static_cast<uint8_t>(v | 0x80);
     v >>= 7;
   }
-  out.push_back(static_cast<uint8_t>(v));
+  *p++ = static_cast<uint8_t>(v);
+  return p;
 }
 uint64_t getVarint(const uint8_t*& p) {
   uint64_t v = 0;
@@ -25,43 +27,33 @@ uint64_t getVarint(const uint8_t*& p) {
 }
 }  // namespace
 
-void ArgsWriter::header(StringId key, ArgType t) {
-  putVarint(bytes_, key);
-  bytes_.push_back(static_cast<uint8_t>(t));
+// Every record is written in place: header (<= 6 bytes) + value (<= 10 bytes).
+uint8_t* ArgsWriter::header(StringId key, ArgType t) {
+  const size_t used = bytes_.size();
+  bytes_.resize(used + 16);
+  uint8_t* p = putVarint(bytes_.data() + used, key);
+  *p++ = static_cast<uint8_t>(t);
   ++count_;
+  return p;
 }
+void ArgsWriter::finish(uint8_t* end) { bytes_.resize(static_cast<size_t>(end - bytes_.data())); }
 void ArgsWriter::addInt(StringId key, int64_t v) {
-  header(key, ArgType::Int);
-  putVarint(bytes_, (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63));
+  finish(putVarint(header(key, ArgType::Int), (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63)));
 }
 void ArgsWriter::addDouble(StringId key, double v) {
-  header(key, ArgType::Double);
-  uint8_t raw[8];
-  std::memcpy(raw, &v, 8);
-  bytes_.insert(bytes_.end(), raw, raw + 8);
+  uint8_t* p = header(key, ArgType::Double);
+  std::memcpy(p, &v, 8);
+  finish(p + 8);
 }
-void ArgsWriter::addString(StringId key, StringId v) {
-  header(key, ArgType::String);
-  putVarint(bytes_, v);
-}
-void ArgsWriter::addJson(StringId key, StringId rawText) {
-  header(key, ArgType::Json);
-  putVarint(bytes_, rawText);
-}
-void ArgsWriter::addNull(StringId key) { header(key, ArgType::Null); }
-void ArgsWriter::addBool(StringId key, bool v) { header(key, v ? ArgType::True : ArgType::False); }
+void ArgsWriter::addString(StringId key, StringId v) { finish(putVarint(header(key, ArgType::String), v)); }
+void ArgsWriter::addJson(StringId key, StringId rawText) { finish(putVarint(header(key, ArgType::Json), rawText)); }
+void ArgsWriter::addNull(StringId key) { finish(header(key, ArgType::Null)); }
+void ArgsWriter::addBool(StringId key, bool v) { finish(header(key, v ? ArgType::True : ArgType::False)); }
 
 uint64_t ArgsWriter::appendTo(PodColumn<uint8_t>& blob) const {
   const uint64_t offset = blob.size();
   uint8_t head[10];
-  size_t n = 0;
-  uint64_t v = count_;
-  while (v >= 0x80) {
-    head[n++] = static_cast<uint8_t>(v | 0x80);
-    v >>= 7;
-  }
-  head[n++] = static_cast<uint8_t>(v);
-  blob.append(head, n);
+  blob.append(head, static_cast<size_t>(putVarint(head, count_) - head));
   blob.append(bytes_.data(), bytes_.size());
   return offset;
 }

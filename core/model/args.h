@@ -45,7 +45,8 @@ class ArgsWriter {
   size_t byteSize() const { return bytes_.size() + 10; }
 
  private:
-  void header(StringId key, ArgType t);
+  uint8_t* header(StringId key, ArgType t);
+  void finish(uint8_t* end);
   std::vector<uint8_t> bytes_;
   uint32_t count_ = 0;
 };

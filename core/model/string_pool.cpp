@@ -86,6 +86,21 @@ StringId StringPool::find(std::string_view s) const {
 }
 
 StringId StringPool::intern(std::string_view s) {
+  if (s.size() < 16) return internHashed(s);
+  uint64_t first, last;
+  std::memcpy(&first, s.data(), 8);
+  std::memcpy(&last, s.data() + s.size() - 8, 8);
+  const uint64_t mix = (first * 0x9E3779B97F4A7C15ull) ^ (last * 0xC2B2AE3D27D4EB4Full) ^ (s.size() * 0x165667B19E3779F9ull);
+  StringId& slot = recent_[(mix >> 40) & (kRecentSlots - 1)];
+  if (slot != kNotFound) {
+    const std::string_view v = views_[slot];
+    if (v.size() == s.size() && std::memcmp(v.data(), s.data(), s.size()) == 0) return slot;
+  }
+  slot = internHashed(s);
+  return slot;
+}
+
+StringId StringPool::internHashed(std::string_view s) {
   const uint64_t h = hash(s);
   size_t mask = slots_.size() - 1;
   size_t i = h & mask;

@@ -35,6 +35,7 @@ class StringPool {
 
  private:
   static uint64_t hash(std::string_view s);
+  StringId internHashed(std::string_view s);
   void grow();
   const char* store(std::string_view s);
 
@@ -42,6 +43,11 @@ class StringPool {
   std::vector<uint64_t> hashes_;                // id -> hash, so growing never rehashes text
   std::vector<uint32_t> slots_;                 // open addressing: id + 1, 0 = empty
   std::vector<std::unique_ptr<char[]>> blocks_; // owned text
+  // Front cache for long strings: trace names repeat endlessly (a 1 GB Kineto trace
+  // has ~1k distinct strings), so a slot picked by (length, first and last 8 bytes)
+  // and checked with one memcmp usually answers without hashing the whole text.
+  static constexpr size_t kRecentSlots = 1024;
+  std::vector<StringId> recent_ = std::vector<StringId>(kRecentSlots, kNotFound);
   char* cur_ = nullptr;                         // shared block being filled
   size_t blockUsed_ = 0;
   size_t bytes_ = 0;
