@@ -131,6 +131,10 @@ class Loader {
   void parseEvent(RawEvent& ev);
   void parseArgs(RawEvent& ev);
   RawIdText parseIdValue();
+  // The text of a number (the usual case for ts/dur) or of any other value.
+  std::string_view numberOrValue(char first) {
+    return first == '-' || (first >= '0' && first <= '9') ? sc_.number() : sc_.skipValue();
+  }
   void topLevelValue(std::string_view key);
 
   // ---- interpretation
@@ -292,7 +296,7 @@ void Loader::parseEvent(RawEvent& ev) {
             ev.ts = sc_.string();
             ev.tsIsString = true;
           } else {
-            ev.ts = sc_.skipValue();
+            ev.ts = numberOrValue(c);
           }
         } else if (k == "id") {
           ev.id = parseIdValue();
@@ -311,7 +315,7 @@ void Loader::parseEvent(RawEvent& ev) {
             ev.dur = sc_.string();
             ev.durIsString = true;
           } else {
-            ev.dur = sc_.skipValue();
+            ev.dur = numberOrValue(c);
           }
         } else if (k == "pid") {
           ev.pid = parseIdValue();
@@ -587,6 +591,7 @@ RawId Loader::rawId(const RawIdText& t, const RawEvent& ev, const char* field) {
     warn(WarningKind::MissingField, ev.at, std::string("event without ") + field);
     return id;  // 0
   }
+  if (!t.isString && plainInteger(t.text, id.num)) return id;
   if (!t.isString) {
     switch (integerText(t.text, id.num)) {
       case NumberStatus::Ok:
