@@ -144,7 +144,6 @@ class Loader {
   bool argId(const RawArg& a, const RawEvent& ev, int64_t& out);
   void encodeArgs(RawEvent& ev, SliceInput& in);
   void metadataEvent(const RawEvent& ev, uint32_t process, const RawId& pid, const RawId& tid);
-  StringId internKey(std::string_view key);
   StringId internId(const RawIdText& t);
 
   ByteSource& src_;
@@ -160,16 +159,6 @@ class Loader {
   JsonScanner sc_;
   ArgsWriter argsWriter_;
   StringId keyCorrelation_, keyExternalId_, keyExternalIdLegacy_, keyStream_, keyDevice_, keyDeviceLegacy_;
-  // Args keys repeat on every event: a direct-mapped cache of short keys (<= 16 bytes,
-  // compared whole) skips hashing them into the pool.
-  struct KeyCacheEntry {
-    uint64_t lo = 0, hi = 0;
-    uint32_t len = ~0u;
-    StringId id = 0;
-  };
-  KeyCacheEntry keyCache_[256];
-  RawId lastPid_;
-  uint32_t lastProcess_ = ~0u;
   bool sawTraceEvents_ = false;
   bool arrayForm_ = false;
   bool sawKineto_ = false, sawLegacy_ = false;
@@ -626,26 +615,12 @@ bool Loader::argId(const RawArg& a, const RawEvent& ev, int64_t& out) {
   return false;
 }
 
-StringId Loader::internKey(std::string_view key) {
-  if (key.size() > 16) return trace_->strings.intern(key);
-  char buf[16] = {};
-  if (!key.empty()) std::memcpy(buf, key.data(), key.size());
-  uint64_t lo, hi;
-  std::memcpy(&lo, buf, 8);
-  std::memcpy(&hi, buf + 8, 8);
-  const uint64_t h = (lo * 0x9E3779B97F4A7C15ull) ^ (hi * 0xC2B2AE3D27D4EB4Full) ^ key.size();
-  KeyCacheEntry& e = keyCache_[(h >> 32) & 255];
-  if (e.len == key.size() && e.lo == lo && e.hi == hi) return e.id;
-  e = {lo, hi, static_cast<uint32_t>(key.size()), trace_->strings.intern(key)};
-  return e.id;
-}
-
 // Encodes the args and lifts the ones the model indexes into columns.
 void Loader::encodeArgs(RawEvent& ev, SliceInput& in) {
   argsWriter_.clear();
   StringPool& pool = trace_->strings;
   for (const RawArg& a : ev.args) {
-    const StringId key = internKey(a.key);
+    const StringId key = pool.intern(a.key);
     int64_t iv = 0;
     bool haveInt = false;
     switch (a.type) {
@@ -734,11 +709,7 @@ void Loader::commit(RawEvent& ev) {
     warn(WarningKind::ControlCharacter, ev.at, inName ? "control character in a name" : "control character in a string");
   }
   const RawId pid = rawId(ev.pid, ev, "pid");
-  if (lastProcess_ == ~0u || !(pid == lastPid_)) {
-    lastProcess_ = builder_->process(pid);
-    lastPid_ = pid;
-  }
-  const uint32_t process = lastProcess_;
+  const uint32_t process = builder_->process(pid);
 
   if (ph == 'M') {
     const RawId tid = ev.tid.present ? rawId(ev.tid, ev, "tid") : RawId{};

@@ -86,15 +86,20 @@ StringId StringPool::find(std::string_view s) const {
 }
 
 StringId StringPool::intern(std::string_view s) {
-  if (s.size() < 16) return internHashed(s);
-  uint64_t first, last;
-  std::memcpy(&first, s.data(), 8);
-  std::memcpy(&last, s.data() + s.size() - 8, 8);
+  // Front cache: slot from (length, first and last 8 bytes; zero-padded when shorter),
+  // answer checked with one memcmp, so repeated names skip hashing their whole text.
+  uint64_t first = 0, last = 0;
+  if (s.size() >= 8) {
+    std::memcpy(&first, s.data(), 8);
+    std::memcpy(&last, s.data() + s.size() - 8, 8);
+  } else if (!s.empty()) {
+    std::memcpy(&first, s.data(), s.size());
+  }
   const uint64_t mix = (first * 0x9E3779B97F4A7C15ull) ^ (last * 0xC2B2AE3D27D4EB4Full) ^ (s.size() * 0x165667B19E3779F9ull);
   StringId& slot = recent_[(mix >> 40) & (kRecentSlots - 1)];
   if (slot != kNotFound) {
     const std::string_view v = views_[slot];
-    if (v.size() == s.size() && std::memcmp(v.data(), s.data(), s.size()) == 0) return slot;
+    if (v.size() == s.size() && (s.empty() || std::memcmp(v.data(), s.data(), s.size()) == 0)) return slot;
   }
   slot = internHashed(s);
   return slot;

@@ -43,9 +43,9 @@ class StringPool {
   std::vector<uint64_t> hashes_;                // id -> hash, so growing never rehashes text
   std::vector<uint32_t> slots_;                 // open addressing: id + 1, 0 = empty
   std::vector<std::unique_ptr<char[]>> blocks_; // owned text
-  // Front cache for long strings: trace names repeat endlessly (a 1 GB Kineto trace
-  // has ~1k distinct strings), so a slot picked by (length, first and last 8 bytes)
-  // and checked with one memcmp usually answers without hashing the whole text.
+  // Front cache: trace names and args keys repeat endlessly (a 1 GB Kineto trace has
+  // ~1k distinct strings), so a slot picked by (length, first and last 8 bytes) and
+  // checked with one memcmp usually answers without hashing the whole text.
   static constexpr size_t kRecentSlots = 1024;
   std::vector<StringId> recent_ = std::vector<StringId>(kRecentSlots, kNotFound);
   char* cur_ = nullptr;                         // shared block being filled

@@ -28,12 +28,16 @@ SliceKind classify(std::string_view c) {
 TraceBuilder::TraceBuilder(Trace& trace) : trace_(trace) {}
 
 uint32_t TraceBuilder::process(const RawId& pid) {
+  // Events come in runs of one process: the last answer usually holds.
+  if (lastProcess_ != ~0u && pid == lastProcessPid_) return lastProcess_;
   auto [it, inserted] = processByPid_.try_emplace(rawKey(0, pid), static_cast<uint32_t>(trace_.processes.size()));
   if (inserted) {
     Process p;
     p.pid = pid;
     trace_.processes.push_back(p);
   }
+  lastProcessPid_ = pid;
+  lastProcess_ = it->second;
   return it->second;
 }
 

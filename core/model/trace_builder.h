@@ -78,6 +78,8 @@ class TraceBuilder {
   std::vector<std::vector<uint32_t>> openSlices_;      // per track: rows of open B / b slices
   std::unordered_map<StringId, SliceKind> kindByCat_;
   RawId lastPid_, lastTid_;
+  RawId lastProcessPid_;
+  uint32_t lastProcess_ = ~0u;
   uint32_t lastTrack_ = ~0u;
   StringId lastCat_ = ~0u;
   SliceKind lastKind_ = SliceKind::Other;
