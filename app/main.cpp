@@ -1,4 +1,4 @@
-// opscope: one binary for the headless commands (and, from the timeline issue on, the GUI).
+// opscope: one binary for the headless commands and the GUI.
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -8,6 +8,7 @@
 #include "hierarchy/iterations.h"
 #include "io/trace_loader.h"
 #include "report/summary_report.h"
+#include "gui_main.h"
 
 namespace {
 
@@ -21,8 +22,13 @@ enum Exit : int {
   kCancelled = 5,
 };
 
+const char* kUsageHead =
+    "usage: opscope [FILE]                  the GUI\n"
+    "       opscope <command> [options] FILE  headless\n"
+    "\n"
+    "GUI:\n";
+
 const char* kUsageText =
-    "usage: opscope <command> [options] FILE\n"
     "\n"
     "commands:\n"
     "  summary [--json] [--iteration-marker NAME] [--iterations FIRST[:COUNT]] FILE\n"
@@ -43,6 +49,25 @@ const char* kUsageText =
     "\n"
     "exit codes: 0 ok, 1 internal error, 2 usage error, 3 cannot read the file,\n"
     "            4 not a trace or malformed, 5 cancelled\n";
+
+void printUsage(FILE* out) {
+  std::fputs(kUsageHead, out);
+  std::fputs(opscope::ui::kGuiUsage, out);
+  std::fputs(kUsageText, out);
+}
+
+// A first argument that names a command rather than a file to open: a plain word that
+// is not an existing path (so "opscope trace" still opens a file called trace).
+bool isCommandWord(const std::string& a) {
+  if (a.empty() || a[0] == '-') return false;
+  if (a.find_first_of("./") != std::string::npos) return false;
+  FILE* f = std::fopen(a.c_str(), "rb");
+  if (f) {
+    std::fclose(f);
+    return false;
+  }
+  return true;
+}
 
 int exitFor(opscope::LoadStatus s) {
   switch (s) {
@@ -91,7 +116,7 @@ int runSummary(const std::vector<std::string>& args) {
       }
       (a == "--iterations" ? range : marker) = args[++i];
     } else if (a == "-h" || a == "--help") {
-      std::fputs(kUsageText, stdout);
+      printUsage(stdout);
       return kOk;
     } else if (!a.empty() && a[0] == '-' && a != "-") {
       std::fprintf(stderr, "opscope summary: unknown option %s\n", a.c_str());
@@ -156,13 +181,22 @@ int runSummary(const std::vector<std::string>& args) {
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "-h" || args[0] == "--help") {
-    std::fputs(kUsageText, args.empty() ? stderr : stdout);
-    return args.empty() ? kUsage : kOk;
+  if (!args.empty() && (args[0] == "-h" || args[0] == "--help")) {
+    printUsage(stdout);
+    return kOk;
   }
   if (args[0] == "--version") {
     std::printf("opscope %s\n", OPSCOPE_VERSION);
     return kOk;
+  }
+  // No command word: the GUI (a file, options such as --screenshot, or nothing).
+  if (args.empty() || !isCommandWord(args[0])) {
+    try {
+      return opscope::ui::runGui(argc, argv, args);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "opscope: internal error: %s\n", e.what());
+      return kInternal;
+    }
   }
   const std::string command = args[0];
   args.erase(args.begin());

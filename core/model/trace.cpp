@@ -27,6 +27,13 @@ std::optional<EventRef> Trace::parent(EventRef r) const {
   return EventRef{r.track, static_cast<uint32_t>(p)};
 }
 
+std::vector<Arg> Trace::args(EventRef r) const {
+  const SliceColumns& s = tracks[r.track].slices;
+  const uint32_t offset = s.argsOffset[r.index];
+  if (offset == SliceColumns::kNoArgs) return {};
+  return decodeArgs({s.argsBlob.data(), s.argsBlob.size()}, offset);
+}
+
 uint64_t Trace::sliceCount() const {
   uint64_t n = 0;
   for (const auto& t : tracks) n += t.slices.size();
@@ -61,8 +68,14 @@ std::string Trace::trackLabel(uint32_t track) const {
     return s;
   }
   if (t.kind == TrackKind::Async) return std::string(str(t.name)) + " (async " + rawIdText(t.tid) + ")";
-  std::string s = "thread " + rawIdText(t.tid);
-  if (t.name) s += " (" + std::string(str(t.name)) + ")";
+  const std::string tid = rawIdText(t.tid);
+  std::string s = "thread " + tid;
+  if (t.name) {
+    // Kineto names threads "thread 4515 (python3.8)" already: do not repeat the id.
+    const std::string_view name = str(t.name);
+    if (name.find(tid) != std::string_view::npos) return std::string(name);
+    s += " (" + std::string(name) + ")";
+  }
   return s;
 }
 

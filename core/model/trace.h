@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/args.h"
 #include "model/diagnostics.h"
 #include "model/ids.h"
 #include "model/slice_columns.h"
@@ -152,6 +153,7 @@ class Trace {
   std::string_view name(EventRef r) const { return str(nameId(r)); }
   SliceKind kind(EventRef r) const { return tracks[r.track].slices.kind[r.index]; }
   std::optional<EventRef> parent(EventRef r) const;
+  std::vector<Arg> args(EventRef r) const;
 
   uint64_t sliceCount() const;
   size_t memoryBytes() const;

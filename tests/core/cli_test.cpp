@@ -40,7 +40,8 @@ TEST(Cli, SummaryOfTheBundledSample) {
 }
 
 TEST(Cli, ExitCodes) {
-  EXPECT_EQ(runCli("").code, 2);
+  EXPECT_EQ(runCli("--bogus").code, 2);  // no command word: GUI options, checked before any window
+  EXPECT_EQ(runCli("--screenshot").code, 2);
   EXPECT_EQ(runCli("frobnicate x").code, 2);
   EXPECT_EQ(runCli("summary").code, 2);
   EXPECT_EQ(runCli("summary --bogus " + kSample).code, 2);

@@ -1,0 +1,62 @@
+#include "analysis/find_events.h"
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+
+namespace opscope {
+
+namespace {
+
+bool containsIgnoringCase(std::string_view hay, std::string_view needle) {
+  if (needle.empty()) return true;
+  auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+  });
+  return it != hay.end();
+}
+
+}  // namespace
+
+NameMatcher matchNames(const StringPool& pool, const SearchQuery& query) {
+  NameMatcher m;
+  m.matches.assign(pool.size(), false);
+  if (query.text.empty()) return m;
+  std::optional<std::regex> re;
+  if (query.regex) {
+    auto flags = std::regex::ECMAScript | std::regex::optimize;
+    if (!query.caseSensitive) flags |= std::regex::icase;
+    re.emplace(query.text, flags);
+  }
+  // Id 0 is the empty string: never a match.
+  for (StringId id = 1; id < pool.size(); ++id) {
+    const std::string_view s = pool.get(id);
+    bool hit;
+    if (re) hit = std::regex_search(s.begin(), s.end(), *re);
+    else if (query.caseSensitive) hit = s.find(query.text) != std::string_view::npos;
+    else hit = containsIgnoringCase(s, query.text);
+    if (hit) {
+      m.matches[id] = true;
+      ++m.names;
+    }
+  }
+  return m;
+}
+
+std::vector<EventRef> findEvents(const Trace& trace, const NameMatcher& matcher, size_t limit) {
+  std::vector<EventRef> out;
+  if (!matcher.any()) return out;
+  for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
+    const SliceColumns& s = trace.tracks[t].slices;
+    for (uint32_t i = 0; i < s.size(); ++i)
+      if (matcher(s.name[i])) out.push_back({t, i});
+  }
+  std::sort(out.begin(), out.end(), [&](EventRef a, EventRef b) {
+    const TimeNs sa = trace.start(a), sb = trace.start(b);
+    return sa != sb ? sa < sb : a < b;
+  });
+  if (out.size() > limit) out.resize(limit);
+  return out;
+}
+
+}  // namespace opscope

@@ -1,0 +1,87 @@
+#include "analysis/op_tree.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace opscope {
+
+namespace {
+
+// GPU time per launch slice of one track, through the launch links.
+TimeNs gpuTimeOf(const Trace& trace, uint64_t launchRef, size_t& cursor) {
+  const auto& l2g = trace.links.launchToGpu;
+  // launchToGpu is sorted by launch ref and the caller walks refs in order.
+  while (cursor < l2g.size() && l2g[cursor].first < launchRef) ++cursor;
+  TimeNs sum = 0;
+  for (size_t k = cursor; k < l2g.size() && l2g[k].first == launchRef; ++k)
+    sum += trace.dur(EventRef::unpack(l2g[k].second));
+  return sum;
+}
+
+}  // namespace
+
+OpTree buildOpTree(const Trace& trace) {
+  OpTree tree;
+  std::unordered_map<uint64_t, uint32_t> childOf;  // (parent node << 32 | name) -> node
+  std::vector<uint32_t> nodeOfRow;
+  size_t linkCursor = 0;
+  for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
+    const Track& track = trace.tracks[t];
+    if (track.kind != TrackKind::Thread || track.slices.size() == 0) continue;
+    const SliceColumns& s = track.slices;
+    const uint32_t root = static_cast<uint32_t>(tree.nodes.size());
+    tree.nodes.push_back({});
+    tree.nodes[root].track = t;
+    tree.roots.push_back(root);
+    nodeOfRow.assign(s.size(), root);
+    for (uint32_t i = 0; i < s.size(); ++i) {
+      const int32_t p = s.parent[i];
+      const uint32_t parentNode = p >= 0 ? nodeOfRow[static_cast<size_t>(p)] : root;
+      const uint64_t key = (static_cast<uint64_t>(parentNode) << 32) | s.name[i];
+      auto [it, inserted] = childOf.try_emplace(key, static_cast<uint32_t>(tree.nodes.size()));
+      if (inserted) {
+        OpTreeNode n;
+        n.parent = parentNode;
+        n.name = s.name[i];
+        n.track = t;
+        tree.nodes.push_back(std::move(n));
+        tree.nodes[parentNode].children.push_back(it->second);
+      }
+      const uint32_t node = it->second;
+      nodeOfRow[i] = node;
+      OpTreeNode& n = tree.nodes[node];
+      ++n.calls;
+      n.total += s.dur[i];
+      n.self += s.dur[i];
+      const EventRef ref{t, i};
+      if (n.longest == kNoRef || s.dur[i] > trace.dur(EventRef::unpack(n.longest))) n.longest = ref.packed();
+      // Self time: a crossover is not contained by its parent, so only the overlap
+      // is taken from the parent's self time.
+      if (p >= 0) {
+        const TimeNs overlap = std::min(s.end(i), s.end(static_cast<size_t>(p))) - s.start[i];
+        tree.nodes[parentNode].self -= std::max<TimeNs>(0, overlap);
+      } else {
+        tree.nodes[root].total += s.dur[i];
+      }
+      if (isLaunchKind(s.kind[i])) n.gpu += gpuTimeOf(trace, ref.packed(), linkCursor);
+    }
+    // Root: total is the time of its top-level calls, calls their number, self 0.
+    for (uint32_t c : tree.nodes[root].children) tree.nodes[root].calls += tree.nodes[c].calls;
+  }
+  // Bottom-up GPU time (children always have larger indices than their parent).
+  for (size_t k = tree.nodes.size(); k-- > 0;) {
+    const OpTreeNode& n = tree.nodes[k];
+    if (n.parent != UINT32_MAX) tree.nodes[n.parent].gpu += n.gpu;
+  }
+  for (OpTreeNode& n : tree.nodes) {
+    std::sort(n.children.begin(), n.children.end(), [&](uint32_t a, uint32_t b) {
+      return tree.nodes[a].total != tree.nodes[b].total ? tree.nodes[a].total > tree.nodes[b].total : a < b;
+    });
+  }
+  std::sort(tree.roots.begin(), tree.roots.end(), [&](uint32_t a, uint32_t b) {
+    return tree.nodes[a].total != tree.nodes[b].total ? tree.nodes[a].total > tree.nodes[b].total : a < b;
+  });
+  return tree;
+}
+
+}  // namespace opscope
