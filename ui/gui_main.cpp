@@ -1,0 +1,158 @@
+#include "gui_main.h"
+
+#include <QApplication>
+#include <QFileInfo>
+#include <QImage>
+#include <QSaveFile>
+#include <QTimer>
+#include <cstdio>
+
+#include "main_window.h"
+#include "render_bench.h"
+#include "timeline/timeline_widget.h"
+
+namespace opscope::ui {
+
+const char* kGuiUsage =
+    "  opscope [FILE]          the GUI, opening FILE when given\n"
+    "  opscope --screenshot OUT.png [--select NAME] [--range START_US:END_US] [--size WxH] [--dark] FILE\n"
+    "                          load FILE, lay out the window at a fixed size (1600x1000), render, save\n"
+    "                          a PNG and exit; --select selects the longest event named NAME (or whose\n"
+    "                          name contains it), --range shows that span (µs since the trace start)\n"
+    "  opscope --bench-render [--frames N] FILE\n"
+    "                          frame times of the timeline at every zoom level (median, worst)\n";
+
+namespace {
+
+struct GuiOptions {
+  std::string file, screenshot, select, range;
+  int width = 1600, height = 1000;
+  bool dark = false, benchRender = false;
+  int frames = 15;
+};
+
+bool parseSize(const std::string& s, int& w, int& h) {
+  return std::sscanf(s.c_str(), "%dx%d", &w, &h) == 2 && w >= 320 && h >= 240 && w <= 10000 && h <= 10000;
+}
+
+bool parseRange(const std::string& s, double& a, double& b) {
+  char extra = 0;
+  return std::sscanf(s.c_str(), "%lf:%lf%c", &a, &b, &extra) == 2 && b > a;
+}
+
+int usage(const char* what, const std::string& detail) {
+  std::fprintf(stderr, "opscope: %s%s\n", what, detail.c_str());
+  return 2;
+}
+
+int screenshot(const GuiOptions& o) {
+  std::string error;
+  LoadStatus status = LoadStatus::Ok;
+  auto doc = loadDocument(o.file, error, &status);
+  if (!doc) {
+    std::fprintf(stderr, "opscope: %s: %s\n", o.file.c_str(), error.c_str());
+    return status == LoadStatus::IoError ? 3 : 4;
+  }
+  MainWindow w(/*restoreSettings=*/false);
+  if (o.dark) w.setDarkTheme(true);
+  w.resize(o.width, o.height);
+  w.show();
+  QApplication::processEvents();
+  w.setDocument(doc);
+  QApplication::processEvents();
+  if (!o.range.empty()) {
+    double a = 0, b = 0;
+    parseRange(o.range, a, b);
+    const TimeNs t0 = doc->trace->minTs;
+    w.timeline()->showRange(t0 + static_cast<TimeNs>(a * 1000), t0 + static_cast<TimeNs>(b * 1000));
+  }
+  if (!o.select.empty() && !w.selectByName(QString::fromStdString(o.select))) {
+    std::fprintf(stderr, "opscope: %s: no event named '%s'\n", o.file.c_str(), o.select.c_str());
+    return 4;
+  }
+  if (!o.range.empty() && !o.select.empty()) {
+    // The range wins over the reveal of the selection.
+    double a = 0, b = 0;
+    parseRange(o.range, a, b);
+    const TimeNs t0 = doc->trace->minTs;
+    w.timeline()->showRange(t0 + static_cast<TimeNs>(a * 1000), t0 + static_cast<TimeNs>(b * 1000));
+  }
+  for (int k = 0; k < 5; ++k) QApplication::processEvents();
+  const QImage image = w.grab().toImage();
+  QSaveFile f(QString::fromStdString(o.screenshot));
+  if (!f.open(QIODevice::WriteOnly) || !image.save(&f, "PNG") || !f.commit()) {
+    std::fprintf(stderr, "opscope: cannot write %s: %s\n", o.screenshot.c_str(), f.errorString().toLocal8Bit().constData());
+    return 3;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int runGui(int argc, char** argv, const std::vector<std::string>& args) {
+  GuiOptions o;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](std::string& out) {
+      if (i + 1 >= args.size()) return false;
+      out = args[++i];
+      return true;
+    };
+    std::string v;
+    if (a == "--screenshot") {
+      if (!value(o.screenshot)) return usage("--screenshot needs an output PNG path", "");
+    } else if (a == "--select") {
+      if (!value(o.select)) return usage("--select needs a NAME", "");
+    } else if (a == "--range") {
+      double x, y;
+      if (!value(o.range) || !parseRange(o.range, x, y)) return usage("--range expects START_US:END_US with END > START", "");
+    } else if (a == "--size") {
+      if (!value(v) || !parseSize(v, o.width, o.height)) return usage("--size expects WxH (e.g. 1600x1000)", "");
+    } else if (a == "--dark") {
+      o.dark = true;
+    } else if (a == "--bench-render") {
+      o.benchRender = true;
+    } else if (a == "--frames") {
+      if (!value(v) || (o.frames = std::atoi(v.c_str())) < 1) return usage("--frames expects a positive count", "");
+    } else if (!a.empty() && a[0] == '-') {
+      return usage("unknown option ", a + " (try opscope --help)");
+    } else if (o.file.empty()) {
+      o.file = a;
+    } else {
+      return usage("more than one FILE given: ", a);
+    }
+  }
+  if ((!o.screenshot.empty() || o.benchRender) && o.file.empty())
+    return usage(o.benchRender ? "--bench-render" : "--screenshot", " needs a FILE");
+  if ((!o.select.empty() || !o.range.empty()) && o.screenshot.empty())
+    return usage("--select and --range go with --screenshot", "");
+
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("opscope"));
+  QApplication::setApplicationName(QStringLiteral("opscope"));
+  QApplication::setStyle(QStringLiteral("Fusion"));
+
+  if (!o.screenshot.empty()) return screenshot(o);
+  if (o.benchRender) {
+    std::string error;
+    LoadStatus status = LoadStatus::Ok;
+    auto doc = loadDocument(o.file, error, &status);
+    if (!doc) {
+      std::fprintf(stderr, "opscope: %s: %s\n", o.file.c_str(), error.c_str());
+      return status == LoadStatus::IoError ? 3 : 4;
+    }
+    std::printf("loaded in %.2f s (parse %.2f, hierarchy %.2f, views %.2f)\n",
+                doc->timings.parseSeconds + doc->timings.hierarchySeconds + doc->prepareSeconds, doc->timings.parseSeconds,
+                doc->timings.hierarchySeconds, doc->prepareSeconds);
+    RenderBenchOptions bo;
+    bo.framesPerLevel = o.frames;
+    runRenderBench(doc, bo);
+    return 0;
+  }
+  MainWindow w;
+  w.show();
+  if (!o.file.empty()) w.openFile(QFileInfo(QString::fromStdString(o.file)).absoluteFilePath());
+  return app.exec();
+}
+
+}  // namespace opscope::ui

@@ -1,0 +1,73 @@
+#include "load_job.h"
+
+#include <QMetaObject>
+
+#include "io/trace_loader.h"
+
+namespace opscope::ui {
+
+LoadJob::LoadJob(QObject* parent) : QObject(parent) {}
+
+LoadJob::~LoadJob() {
+  cancel();
+  joinThread();
+}
+
+void LoadJob::joinThread() {
+  if (thread_.joinable()) thread_.join();
+}
+
+void LoadJob::wait() { joinThread(); }
+
+void LoadJob::cancel() {
+  if (cancel_) cancel_->store(true);
+}
+
+LoadJob::Progress LoadJob::progress() const {
+  return {bytesDone_.load(), bytesTotal_.load(), events_.load(), preparing_.load()};
+}
+
+void LoadJob::start(const QString& path) {
+  cancel();
+  joinThread();
+  const uint64_t gen = ++generation_;
+  cancel_ = std::make_shared<std::atomic<bool>>(false);
+  bytesDone_ = 0;
+  bytesTotal_ = 0;
+  events_ = 0;
+  preparing_ = false;
+  running_ = true;
+  auto cancelFlag = cancel_;
+  const std::string file = path.toStdString();
+  thread_ = std::thread([this, gen, cancelFlag, file, path] {
+    LoadOptions options;
+    options.progress = [this, cancelFlag](const LoadProgress& p) {
+      bytesDone_.store(p.bytesDone, std::memory_order_relaxed);
+      bytesTotal_.store(p.bytesTotal, std::memory_order_relaxed);
+      events_.store(p.events, std::memory_order_relaxed);
+      return !cancelFlag->load();
+    };
+    LoadResult r = cancelFlag->load() ? LoadResult{LoadStatus::Cancelled, {}, "cancelled", nullptr}
+                                      : loadTraceFile(file, options);
+    std::shared_ptr<const TraceDocument> doc;
+    if (r.status == LoadStatus::Ok && !cancelFlag->load()) {
+      preparing_ = true;
+      doc = prepareDocument(file, std::move(r));
+    }
+    const bool wasCancelled = cancelFlag->load() || r.status == LoadStatus::Cancelled;
+    const QString error = QString::fromStdString(r.error);
+    running_ = false;
+    // Delivered on the GUI thread; a newer start() makes this result stale.
+    QMetaObject::invokeMethod(
+        this,
+        [this, gen, doc, wasCancelled, error, path] {
+          if (gen != generation_.load()) return;
+          if (wasCancelled) emit cancelled(path);
+          else if (doc) emit loaded(doc);
+          else emit failed(path, error);
+        },
+        Qt::QueuedConnection);
+  });
+}
+
+}  // namespace opscope::ui

@@ -1,0 +1,51 @@
+#pragma once
+// Loads a trace on a background thread. Progress lives in atomics the GUI polls (a
+// timer, not a signal per chunk); cancel() makes the loader stop at its next progress
+// check; a generation counter drops the result of a load that was superseded. The
+// result arrives by queued signal on the GUI thread.
+#include <QObject>
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "trace_document.h"
+
+namespace opscope::ui {
+
+class LoadJob : public QObject {
+  Q_OBJECT
+ public:
+  explicit LoadJob(QObject* parent = nullptr);
+  ~LoadJob() override;  // cancels and joins
+
+  // Starts loading path, cancelling any load in progress.
+  void start(const QString& path);
+  void cancel();
+  bool running() const { return running_.load(); }
+  // Blocks until the current load's thread has finished (tests; the result signal is
+  // still delivered through the event loop).
+  void wait();
+
+  struct Progress {
+    uint64_t bytesDone = 0, bytesTotal = 0, events = 0;
+    bool preparing = false;  // parsing done, building the view structures
+  };
+  Progress progress() const;
+
+ signals:
+  void loaded(std::shared_ptr<const opscope::ui::TraceDocument> doc);
+  void failed(QString path, QString message);
+  void cancelled(QString path);
+
+ private:
+  void joinThread();
+  std::thread thread_;
+  std::atomic<uint64_t> generation_{0};
+  std::shared_ptr<std::atomic<bool>> cancel_;
+  std::atomic<bool> running_{false};
+  std::atomic<uint64_t> bytesDone_{0}, bytesTotal_{0}, events_{0};
+  std::atomic<bool> preparing_{false};
+};
+
+}  // namespace opscope::ui

@@ -1,0 +1,518 @@
+#include "main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyle>
+#include <QStyleFactory>
+#include <QTimer>
+#include <QToolBar>
+#include <regex>
+
+#include "load_job.h"
+#include "panels/details_panel.h"
+#include "panels/op_tree_panel.h"
+#include "panels/range_stats_panel.h"
+#include "panels/warnings_dialog.h"
+#include "timeline/timeline_widget.h"
+
+namespace opscope::ui {
+
+namespace {
+
+constexpr int kMaxRecent = 10;
+constexpr size_t kMaxMatches = 5'000'000;
+
+QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+QString megabytes(uint64_t bytes) { return QString::number(static_cast<double>(bytes) / (1 << 20), 'f', 1) + " MB"; }
+
+QPalette darkPalette() {
+  QPalette p;
+  const QColor base(36, 39, 44), window(45, 48, 54), text(220, 223, 228), dim(130, 135, 145);
+  p.setColor(QPalette::Window, window);
+  p.setColor(QPalette::WindowText, text);
+  p.setColor(QPalette::Base, base);
+  p.setColor(QPalette::AlternateBase, window);
+  p.setColor(QPalette::ToolTipBase, window);
+  p.setColor(QPalette::ToolTipText, text);
+  p.setColor(QPalette::Text, text);
+  p.setColor(QPalette::Button, window);
+  p.setColor(QPalette::ButtonText, text);
+  p.setColor(QPalette::Highlight, QColor(60, 120, 200));
+  p.setColor(QPalette::HighlightedText, Qt::white);
+  p.setColor(QPalette::Link, QColor(110, 170, 255));
+  p.setColor(QPalette::PlaceholderText, dim);
+  p.setColor(QPalette::Disabled, QPalette::Text, dim);
+  p.setColor(QPalette::Disabled, QPalette::WindowText, dim);
+  p.setColor(QPalette::Disabled, QPalette::ButtonText, dim);
+  return p;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(bool restoreSettings, QWidget* parent) : QMainWindow(parent), restoreSettings_(restoreSettings) {
+  setWindowTitle(QStringLiteral("opscope"));
+  setAcceptDrops(true);
+  timeline_ = new TimelineWidget(this);
+  setCentralWidget(timeline_);
+  job_ = new LoadJob(this);
+  buildDocks();
+  buildMenus();
+  buildToolbar();
+  buildStatusBar();
+  connect(job_, &LoadJob::loaded, this, &MainWindow::onLoaded);
+  connect(job_, &LoadJob::failed, this, &MainWindow::onFailed);
+  connect(job_, &LoadJob::cancelled, this, &MainWindow::onCancelled);
+  connect(timeline_, &TimelineWidget::selectionChanged, this, &MainWindow::onSelection);
+  connect(timeline_, &TimelineWidget::areaSelected, this, [this](TimeRange r, std::vector<uint32_t> tracks) {
+    if (!doc_) return;
+    rangeStats_->showRange(doc_->trace.get(), r.start, r.end, tracks);
+    rangeDock_->show();
+    rangeDock_->raise();
+  });
+  connect(details_, &DetailsPanel::eventLinkActivated, this, [this](EventRef r) { timeline_->select(r, true); });
+  connect(opTree_, &OpTreePanel::eventActivated, this, [this](EventRef r) { timeline_->select(r, true); });
+  resize(1400, 900);
+  rangeDock_->hide();  // shown by the first area selection
+  if (restoreSettings_) {
+    QSettings s;
+    restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    setDarkTheme(s.value(QStringLiteral("view/dark"), false).toBool());
+  }
+  updateRecentMenu();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildDocks() {
+  details_ = new DetailsPanel(this);
+  opTree_ = new OpTreePanel(this);
+  rangeStats_ = new RangeStatsPanel(this);
+  detailsDock_ = new QDockWidget(QStringLiteral("Details"), this);
+  detailsDock_->setObjectName(QStringLiteral("detailsDock"));
+  detailsDock_->setWidget(details_);
+  treeDock_ = new QDockWidget(QStringLiteral("Op tree"), this);
+  treeDock_->setObjectName(QStringLiteral("opTreeDock"));
+  treeDock_->setWidget(opTree_);
+  rangeDock_ = new QDockWidget(QStringLiteral("Area selection"), this);
+  rangeDock_->setObjectName(QStringLiteral("areaDock"));
+  rangeDock_->setWidget(rangeStats_);
+  addDockWidget(Qt::RightDockWidgetArea, detailsDock_);
+  addDockWidget(Qt::LeftDockWidgetArea, treeDock_);
+  addDockWidget(Qt::BottomDockWidgetArea, rangeDock_);
+  // Side docks run the full height; the area table sits under the timeline only.
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+  resizeDocks({detailsDock_, treeDock_}, {360, 340}, Qt::Horizontal);
+  resizeDocks({rangeDock_}, {170}, Qt::Vertical);
+}
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
+  file->addAction(QStringLiteral("&Open…"), QKeySequence::Open, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open trace"), QString(),
+                                                      QStringLiteral("Traces (*.json *.json.gz *.gz);;All files (*)"));
+    if (!path.isEmpty()) openFile(path);
+  });
+  recentMenu_ = file->addMenu(QStringLiteral("Open &recent"));
+  file->addSeparator();
+  file->addAction(QStringLiteral("Export timeline as &PNG…"), this, &MainWindow::chooseAndExportPng);
+  file->addAction(QStringLiteral("Export timeline as P&DF…"), this, &MainWindow::chooseAndExportPdf);
+  file->addSeparator();
+  file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+  QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
+  view->addAction(QStringLiteral("Fit &all"), QKeySequence(Qt::Key_0), timeline_, &TimelineWidget::fitAll);
+  view->addAction(QStringLiteral("Fit &selection"), timeline_, &TimelineWidget::fitSelection);
+  view->addSeparator();
+  darkAction_ = view->addAction(QStringLiteral("&Dark theme"));
+  darkAction_->setCheckable(true);
+  connect(darkAction_, &QAction::toggled, this, &MainWindow::setDarkTheme);
+  view->addSeparator();
+  view->addAction(detailsDock_->toggleViewAction());
+  view->addAction(treeDock_->toggleViewAction());
+  view->addAction(rangeDock_->toggleViewAction());
+
+  QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
+  help->addAction(QStringLiteral("&Keys and mouse"), this, [this] {
+    QMessageBox::information(
+        this, QStringLiteral("Keys and mouse"),
+        QStringLiteral("W / S: zoom in / out at the mouse\nA / D: pan left / right\nCtrl+wheel: zoom\n"
+                       "Wheel: scroll tracks; Shift+wheel: pan\nDrag: pan\nClick: select; double-click or F: fit "
+                       "the selection\nShift+drag: select a time range (aggregate table below)\n0 / Home: whole "
+                       "trace\nEsc: clear the selection\nCtrl+F: search; Enter / Shift+Enter: next / previous match\n"
+                       "Click a process header: fold or unfold it"));
+  });
+}
+
+void MainWindow::buildToolbar() {
+  QToolBar* bar = addToolBar(QStringLiteral("Search"));
+  bar->setObjectName(QStringLiteral("searchBar"));
+  bar->setMovable(false);
+  bar->addWidget(new QLabel(QStringLiteral(" Search "), bar));
+  searchBox_ = new QLineEdit(bar);
+  searchBox_->setPlaceholderText(QStringLiteral("event name (Enter: next, Shift+Enter: previous)"));
+  searchBox_->setClearButtonEnabled(true);
+  searchBox_->setMinimumWidth(340);
+  searchBox_->installEventFilter(this);
+  bar->addWidget(searchBox_);
+  regexBox_ = new QCheckBox(QStringLiteral("regex"), bar);
+  bar->addWidget(regexBox_);
+  searchLabel_ = new QLabel(bar);
+  searchLabel_->setMinimumWidth(220);
+  bar->addWidget(searchLabel_);
+  auto* find = new QAction(this);
+  find->setShortcut(QKeySequence::Find);
+  connect(find, &QAction::triggered, this, [this] {
+    searchBox_->setFocus();
+    searchBox_->selectAll();
+  });
+  addAction(find);
+  connect(searchBox_, &QLineEdit::textChanged, this, [this](const QString& t) { runSearch(t, regexBox_->isChecked()); });
+  connect(regexBox_, &QCheckBox::toggled, this, [this](bool on) { runSearch(searchBox_->text(), on); });
+}
+
+void MainWindow::buildStatusBar() {
+  infoLabel_ = new QLabel(this);
+  statusBar()->addWidget(infoLabel_, 1);
+  progressLabel_ = new QLabel(this);
+  progressBar_ = new QProgressBar(this);
+  progressBar_->setRange(0, 1000);
+  progressBar_->setMaximumWidth(260);
+  cancelButton_ = new QPushButton(QStringLiteral("Cancel"), this);
+  connect(cancelButton_, &QPushButton::clicked, job_, &LoadJob::cancel);
+  warningsButton_ = new QPushButton(this);
+  warningsButton_->setFlat(true);
+  warningsButton_->setStyleSheet(QStringLiteral("color: #b35900; font-weight: bold;"));
+  connect(warningsButton_, &QPushButton::clicked, this, &MainWindow::showWarnings);
+  statusBar()->addPermanentWidget(warningsButton_);
+  statusBar()->addPermanentWidget(progressLabel_);
+  statusBar()->addPermanentWidget(progressBar_);
+  statusBar()->addPermanentWidget(cancelButton_);
+  warningsButton_->hide();
+  progressTimer_ = new QTimer(this);
+  progressTimer_->setInterval(100);
+  connect(progressTimer_, &QTimer::timeout, this, &MainWindow::pollProgress);
+  setLoadingUi(false);
+  infoLabel_->setText(QStringLiteral("No trace loaded"));
+}
+
+void MainWindow::setLoadingUi(bool loading) {
+  progressBar_->setVisible(loading);
+  progressLabel_->setVisible(loading);
+  cancelButton_->setVisible(loading);
+  if (loading) {
+    progressBar_->setValue(0);
+    progressTimer_->start();
+  } else {
+    progressTimer_->stop();
+  }
+}
+
+void MainWindow::openFile(const QString& path) {
+  loadingPath_ = path;
+  infoLabel_->setText(QStringLiteral("Loading %1…").arg(QFileInfo(path).fileName()));
+  setLoadingUi(true);
+  progressLabel_->setText(QString());
+  job_->start(path);
+}
+
+void MainWindow::pollProgress() {
+  const LoadJob::Progress p = job_->progress();
+  if (p.preparing) {
+    progressBar_->setRange(0, 0);  // busy: building the view structures
+    progressLabel_->setText(QStringLiteral("%L1 events · building views").arg(p.events));
+    return;
+  }
+  progressBar_->setRange(0, 1000);
+  if (p.bytesTotal) progressBar_->setValue(static_cast<int>(1000.0 * p.bytesDone / p.bytesTotal));
+  progressLabel_->setText(QStringLiteral("%1 of %2 · %L3 events").arg(megabytes(p.bytesDone), megabytes(p.bytesTotal)).arg(p.events));
+}
+
+void MainWindow::onLoaded(std::shared_ptr<const TraceDocument> doc) {
+  setLoadingUi(false);
+  addRecent(QString::fromStdString(doc->path));
+  setDocument(std::move(doc));
+}
+
+void MainWindow::onFailed(const QString& path, const QString& message) {
+  setLoadingUi(false);
+  infoLabel_->setText(doc_ ? infoLabel_->text() : QStringLiteral("No trace loaded"));
+  QMessageBox::critical(this, QStringLiteral("Cannot open trace"),
+                        QStringLiteral("%1\n\n%2").arg(QFileInfo(path).fileName(), message));
+}
+
+void MainWindow::onCancelled(const QString& path) {
+  setLoadingUi(false);
+  statusBar()->showMessage(QStringLiteral("Loading %1 cancelled").arg(QFileInfo(path).fileName()), 5000);
+  if (!doc_) infoLabel_->setText(QStringLiteral("No trace loaded"));
+}
+
+void MainWindow::setDocument(std::shared_ptr<const TraceDocument> doc) {
+  doc_ = std::move(doc);
+  matches_.clear();
+  matcher_.reset();
+  timeline_->setDocument(doc_);
+  opTree_->setDocument(doc_);
+  rangeStats_->clear();
+  details_->showDetails(nullptr, std::nullopt);
+  if (!doc_) {
+    infoLabel_->setText(QStringLiteral("No trace loaded"));
+    warningsButton_->hide();
+    return;
+  }
+  const Trace& t = *doc_->trace;
+  setWindowTitle(QStringLiteral("%1 — opscope").arg(QFileInfo(QString::fromStdString(doc_->path)).fileName()));
+  uint64_t gpuStreams = 0;
+  for (const Track& tr : t.tracks) gpuStreams += tr.kind == TrackKind::GpuStream;
+  infoLabel_->setText(QStringLiteral("%1 · %L2 events · %3 GPU streams · %4 iterations · %5 wall · loaded in %6 s")
+                          .arg(QFileInfo(QString::fromStdString(doc_->path)).fileName())
+                          .arg(t.sliceCount())
+                          .arg(gpuStreams)
+                          .arg(t.iterations.size())
+                          .arg(qstr(formatDuration(t.maxTs - t.minTs)))
+                          .arg(doc_->timings.parseSeconds + doc_->timings.hierarchySeconds + doc_->prepareSeconds, 0, 'f', 2));
+  const uint64_t warnings = t.diagnostics.total();
+  warningsButton_->setVisible(warnings > 0);
+  if (warnings) {
+    warningsButton_->setText(QStringLiteral("\u26A0 %1").arg(qstr(t.diagnostics.oneLine())));
+    warningsButton_->setToolTip(QStringLiteral("Click for the list of warnings"));
+  }
+  if (!searchBox_->text().isEmpty()) runSearch(searchBox_->text(), regexBox_->isChecked());
+  emit documentChanged();
+}
+
+void MainWindow::onSelection(std::optional<EventRef> ref) {
+  details_->showDetails(doc_ ? doc_->trace.get() : nullptr, ref);
+  if (ref && detailsDock_->isHidden()) detailsDock_->show();
+}
+
+QString MainWindow::searchStatus() const { return searchLabel_->text(); }
+
+bool MainWindow::runSearch(const QString& text, bool regex) {
+  matches_.clear();
+  matchCursor_ = 0;
+  searchBox_->setStyleSheet(QString());
+  if (!doc_ || text.isEmpty()) {
+    matcher_.reset();
+    timeline_->setSearch(nullptr);
+    searchLabel_->setText(QString());
+    return true;
+  }
+  SearchQuery q{text.toStdString(), regex, false};
+  try {
+    matcher_ = std::make_shared<NameMatcher>(matchNames(doc_->trace->strings, q));
+  } catch (const std::regex_error& e) {
+    matcher_.reset();
+    timeline_->setSearch(nullptr);
+    searchBox_->setStyleSheet(QStringLiteral("background: #ffd6d6; color: black;"));
+    searchLabel_->setText(QStringLiteral("bad regular expression: %1").arg(QString::fromLatin1(e.what())));
+    return false;
+  }
+  matches_ = findEvents(*doc_->trace, *matcher_, kMaxMatches);
+  timeline_->setSearch(matcher_);
+  if (matches_.empty()) searchLabel_->setText(QStringLiteral("no match"));
+  else
+    searchLabel_->setText(QStringLiteral("%L1%2 matches in %L3 names · Enter to step")
+                              .arg(matches_.size())
+                              .arg(matches_.size() >= kMaxMatches ? QStringLiteral("+") : QString())
+                              .arg(matcher_->names));
+  return true;
+}
+
+void MainWindow::stepSearch(int direction) {
+  if (matches_.empty()) return;
+  if (timeline_->selected() && matchCursor_ < matches_.size() && matches_[matchCursor_] == *timeline_->selected()) {
+    matchCursor_ = (matchCursor_ + matches_.size() + static_cast<size_t>(direction > 0 ? 1 : -1)) % matches_.size();
+  } else if (direction < 0) {
+    matchCursor_ = matches_.size() - 1;
+  } else {
+    matchCursor_ = 0;
+  }
+  timeline_->select(matches_[matchCursor_], true);
+  searchLabel_->setText(QStringLiteral("%L1 of %L2 matches").arg(matchCursor_ + 1).arg(matches_.size()));
+}
+
+bool MainWindow::selectByName(const QString& name) {
+  if (!doc_) return false;
+  const Trace& t = *doc_->trace;
+  const std::string wanted = name.toStdString();
+  std::optional<EventRef> exact, partial;
+  for (uint32_t tr = 0; tr < t.tracks.size(); ++tr) {
+    const SliceColumns& s = t.tracks[tr].slices;
+    for (uint32_t i = 0; i < s.size(); ++i) {
+      const std::string_view n = t.str(s.name[i]);
+      if (n == wanted) {
+        if (!exact || s.dur[i] > t.dur(*exact)) exact = EventRef{tr, i};
+      } else if (!exact && n.find(wanted) != std::string_view::npos) {
+        if (!partial || s.dur[i] > t.dur(*partial)) partial = EventRef{tr, i};
+      }
+    }
+  }
+  const auto pick = exact ? exact : partial;
+  if (!pick) return false;
+  timeline_->select(pick, true);
+  return true;
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == searchBox_ && event->type() == QEvent::KeyPress) {
+    auto* k = static_cast<QKeyEvent*>(event);
+    if (k->key() == Qt::Key_Return || k->key() == Qt::Key_Enter) {
+      stepSearch((k->modifiers() & Qt::ShiftModifier) ? -1 : 1);
+      return true;
+    }
+    if (k->key() == Qt::Key_Escape) {
+      timeline_->setFocus();
+      return true;
+    }
+  }
+  return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::addRecent(const QString& path) {
+  QSettings s;
+  QStringList list = s.value(QStringLiteral("recent")).toStringList();
+  const QString abs = QFileInfo(path).absoluteFilePath();
+  list.removeAll(abs);
+  list.prepend(abs);
+  while (list.size() > kMaxRecent) list.removeLast();
+  s.setValue(QStringLiteral("recent"), list);
+  updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu() {
+  recentMenu_->clear();
+  const QStringList list = QSettings().value(QStringLiteral("recent")).toStringList();
+  for (const QString& p : list) recentMenu_->addAction(p, this, [this, p] { openFile(p); });
+  recentMenu_->setEnabled(!list.isEmpty());
+}
+
+void MainWindow::showWarnings() {
+  if (!doc_) return;
+  WarningsDialog d(doc_->trace->diagnostics, QFileInfo(QString::fromStdString(doc_->path)).fileName(), this);
+  d.exec();
+}
+
+void MainWindow::setDarkTheme(bool dark) {
+  if (darkAction_ && darkAction_->isChecked() != dark) darkAction_->setChecked(dark);
+  qApp->setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+  qApp->setPalette(dark ? darkPalette() : qApp->style()->standardPalette());
+  timeline_->setTheme(dark ? Theme::Dark : Theme::Light);
+  if (restoreSettings_) QSettings().setValue(QStringLiteral("view/dark"), dark);
+}
+
+bool MainWindow::exportPng(const QString& path, double scale, QString* error) {
+  const QSize size = timeline_->size();
+  QImage image(size * scale, QImage::Format_RGB32);
+  image.setDevicePixelRatio(scale);
+  {
+    QPainter p(&image);
+    p.setRenderHint(QPainter::TextAntialiasing);
+    timeline_->render(p, size);
+  }
+  // QSaveFile writes a temporary file and renames it over path on commit().
+  QSaveFile f(path);
+  if (!f.open(QIODevice::WriteOnly) || !image.save(&f, "PNG") || !f.commit()) {
+    if (error) *error = f.errorString().isEmpty() ? QStringLiteral("cannot write PNG") : f.errorString();
+    f.cancelWriting();
+    return false;
+  }
+  return true;
+}
+
+bool MainWindow::exportPdf(const QString& path, QString* error) {
+  QSaveFile f(path);
+  if (!f.open(QIODevice::WriteOnly)) {
+    if (error) *error = f.errorString();
+    return false;
+  }
+  const QSize size = timeline_->size();
+  {
+    QPdfWriter pdf(&f);
+    pdf.setResolution(96);
+    pdf.setPageSize(QPageSize(QSizeF(size), QPageSize::Point));
+    pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+    pdf.setTitle(windowTitle());
+    pdf.setCreator(QStringLiteral("opscope"));
+    QPainter p(&pdf);
+    // Page is in points (1/72 in) and the writer at 96 dpi: scale to fill it.
+    const double sx = pdf.width() / static_cast<double>(size.width());
+    p.scale(sx, sx);
+    timeline_->render(p, size);
+  }
+  if (!f.commit()) {
+    if (error) *error = f.errorString();
+    return false;
+  }
+  return true;
+}
+
+void MainWindow::chooseAndExportPng() {
+  if (!doc_) return;
+  bool ok = false;
+  const QStringList scales{QStringLiteral("1x"), QStringLiteral("2x"), QStringLiteral("3x"), QStringLiteral("4x")};
+  const QString choice = QInputDialog::getItem(this, QStringLiteral("Export PNG"), QStringLiteral("Scale"), scales, 1, false, &ok);
+  if (!ok) return;
+  const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export PNG"), QStringLiteral("timeline.png"),
+                                                    QStringLiteral("PNG images (*.png)"));
+  if (path.isEmpty()) return;
+  QString error;
+  if (!exportPng(path, choice.left(1).toDouble(), &error))
+    QMessageBox::critical(this, QStringLiteral("Export failed"), error);
+  else
+    statusBar()->showMessage(QStringLiteral("Saved %1").arg(path), 5000);
+}
+
+void MainWindow::chooseAndExportPdf() {
+  if (!doc_) return;
+  const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export PDF"), QStringLiteral("timeline.pdf"),
+                                                    QStringLiteral("PDF documents (*.pdf)"));
+  if (path.isEmpty()) return;
+  QString error;
+  if (!exportPdf(path, &error)) QMessageBox::critical(this, QStringLiteral("Export failed"), error);
+  else statusBar()->showMessage(QStringLiteral("Saved %1").arg(path), 5000);
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+  job_->cancel();
+  if (restoreSettings_) {
+    QSettings s;
+    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("window/state"), saveState());
+  }
+  QMainWindow::closeEvent(e);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+  if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+  const auto urls = e->mimeData()->urls();
+  if (!urls.isEmpty() && urls.first().isLocalFile()) openFile(urls.first().toLocalFile());
+}
+
+}  // namespace opscope::ui

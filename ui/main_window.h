@@ -1,0 +1,118 @@
+#pragma once
+// The opscope window: timeline in the middle, docked details / op tree / area
+// selection panels, search in the toolbar, loading on a worker with progress and
+// cancel in the status bar.
+#include <QMainWindow>
+#include <memory>
+#include <optional>
+
+#include "analysis/find_events.h"
+#include "trace_document.h"
+
+class QAction;
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QTimer;
+class QDockWidget;
+
+namespace opscope::ui {
+
+class DetailsPanel;
+class LoadJob;
+class OpTreePanel;
+class RangeStatsPanel;
+class TimelineWidget;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  // restoreSettings: false for automation (screenshots), so saved layouts and
+  // themes never change what a scripted run produces.
+  explicit MainWindow(bool restoreSettings = true, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  void openFile(const QString& path);  // on the worker thread
+  void setDocument(std::shared_ptr<const TraceDocument> doc);
+  const TraceDocument* document() const { return doc_.get(); }
+
+  TimelineWidget* timeline() const { return timeline_; }
+  DetailsPanel* details() const { return details_; }
+  OpTreePanel* opTree() const { return opTree_; }
+  RangeStatsPanel* rangeStats() const { return rangeStats_; }
+  LoadJob* loadJob() const { return job_; }
+  QLineEdit* searchBox() const { return searchBox_; }
+  QString searchStatus() const;
+
+  // Search as typed in the box; returns false (and says why in the status) when a
+  // regular expression does not compile.
+  bool runSearch(const QString& text, bool regex);
+  void stepSearch(int direction);  // +1 next, -1 previous
+  size_t searchMatchCount() const { return matches_.size(); }
+
+  // Selects the longest slice named exactly name (else the longest whose name contains
+  // it); false when there is none.
+  bool selectByName(const QString& name);
+
+  bool exportPng(const QString& path, double scale, QString* error = nullptr);
+  bool exportPdf(const QString& path, QString* error = nullptr);
+
+  void setDarkTheme(bool dark);
+
+ signals:
+  void documentChanged();
+
+ protected:
+  void closeEvent(QCloseEvent*) override;
+  void dragEnterEvent(QDragEnterEvent*) override;
+  void dropEvent(QDropEvent*) override;
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
+ private:
+  void buildMenus();
+  void buildToolbar();
+  void buildDocks();
+  void buildStatusBar();
+  void pollProgress();
+  void onLoaded(std::shared_ptr<const TraceDocument> doc);
+  void onFailed(const QString& path, const QString& message);
+  void onCancelled(const QString& path);
+  void onSelection(std::optional<EventRef> ref);
+  void addRecent(const QString& path);
+  void updateRecentMenu();
+  void showWarnings();
+  void chooseAndExportPng();
+  void chooseAndExportPdf();
+  void setLoadingUi(bool loading);
+
+  std::shared_ptr<const TraceDocument> doc_;
+  TimelineWidget* timeline_ = nullptr;
+  DetailsPanel* details_ = nullptr;
+  OpTreePanel* opTree_ = nullptr;
+  RangeStatsPanel* rangeStats_ = nullptr;
+  QDockWidget* detailsDock_ = nullptr;
+  QDockWidget* treeDock_ = nullptr;
+  QDockWidget* rangeDock_ = nullptr;
+  LoadJob* job_ = nullptr;
+  QTimer* progressTimer_ = nullptr;
+  QProgressBar* progressBar_ = nullptr;
+  QLabel* progressLabel_ = nullptr;
+  QPushButton* cancelButton_ = nullptr;
+  QPushButton* warningsButton_ = nullptr;
+  QLabel* infoLabel_ = nullptr;
+  QLineEdit* searchBox_ = nullptr;
+  QCheckBox* regexBox_ = nullptr;
+  QLabel* searchLabel_ = nullptr;
+  QMenu* recentMenu_ = nullptr;
+  QAction* darkAction_ = nullptr;
+  QString loadingPath_;
+  bool restoreSettings_ = true;
+  std::shared_ptr<NameMatcher> matcher_;
+  std::vector<EventRef> matches_;
+  size_t matchCursor_ = 0;
+};
+
+}  // namespace opscope::ui

@@ -1,0 +1,137 @@
+#include "panels/details_panel.h"
+
+#include <QUrl>
+
+#include "hierarchy/queries.h"
+#include "timeline/time_view.h"
+
+namespace opscope::ui {
+
+namespace {
+
+constexpr size_t kListCap = 200;
+
+QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString esc(std::string_view s) { return qstr(s).toHtmlEscaped(); }
+
+QString link(const Trace& t, EventRef r) {
+  return QStringLiteral("<a href=\"event:%1:%2\">%3</a>").arg(r.track).arg(r.index).arg(esc(t.name(r)));
+}
+
+QString durText(TimeNs ns) { return qstr(formatDuration(ns)); }
+
+void row(QString& html, const QString& key, const QString& value) {
+  html += QStringLiteral("<tr><td style=\"color:gray;padding-right:10px\">%1</td><td>%2</td></tr>").arg(key, value);
+}
+
+// A list of events with their duration and track, capped.
+void eventList(QString& html, const Trace& t, const QString& title, const std::vector<EventRef>& refs, bool withTrack) {
+  if (refs.empty()) return;
+  TimeNs total = 0;
+  for (EventRef r : refs) total += t.dur(r);
+  html += QStringLiteral("<h4>%1 (%2, %3 total)</h4><table>").arg(title).arg(refs.size()).arg(durText(total));
+  for (size_t k = 0; k < refs.size() && k < kListCap; ++k) {
+    const EventRef r = refs[k];
+    QString cell = link(t, r);
+    if (withTrack) cell += QStringLiteral(" <span style=\"color:gray\">%1</span>").arg(esc(t.trackLabel(r.track)));
+    html += QStringLiteral("<tr><td align=\"right\" style=\"padding-right:8px\">%1</td><td>%2</td></tr>")
+                .arg(durText(t.dur(r)), cell);
+  }
+  if (refs.size() > kListCap)
+    html += QStringLiteral("<tr><td></td><td style=\"color:gray\">… and %1 more</td></tr>").arg(refs.size() - kListCap);
+  html += QStringLiteral("</table>");
+}
+
+void chain(QString& html, const Trace& t, const QString& title, const std::vector<EventRef>& refs) {
+  if (refs.empty()) return;
+  html += QStringLiteral("<h4>%1</h4>").arg(title);
+  QString indent;
+  for (EventRef r : refs) {
+    html += QStringLiteral("<div>%1%2 <span style=\"color:gray\">%3</span></div>")
+                .arg(indent, link(t, r), durText(t.dur(r)));
+    indent += QStringLiteral("&nbsp;&nbsp;");
+  }
+}
+
+}  // namespace
+
+std::optional<EventRef> parseEventLink(const QUrl& url) {
+  if (url.scheme() != QLatin1String("event")) return std::nullopt;
+  const QStringList parts = url.path().split(':');
+  if (parts.size() != 2) return std::nullopt;
+  bool a = false, b = false;
+  const uint track = parts[0].toUInt(&a), index = parts[1].toUInt(&b);
+  if (!a || !b) return std::nullopt;
+  return EventRef{track, index};
+}
+
+QString detailsHtml(const Trace& t, EventRef ref) {
+  const SliceColumns& s = t.slices(ref.track);
+  const SliceKind kind = s.kind[ref.index];
+  QString html = QStringLiteral("<h3 style=\"margin-bottom:4px\">%1</h3><table>").arg(esc(t.name(ref)));
+  row(html, QStringLiteral("Track"), esc(t.trackLabel(ref.track)));
+  row(html, QStringLiteral("Process"), esc(t.processLabel(t.tracks[ref.track].process)));
+  row(html, QStringLiteral("Start"),
+      QStringLiteral("%1 <span style=\"color:gray\">(ts %2 µs)</span>")
+          .arg(durText(t.start(ref) - t.minTs))
+          .arg(QString::number(static_cast<double>(t.start(ref)) / 1000.0, 'f', 3)));
+  row(html, QStringLiteral("Duration"), durText(t.dur(ref)));
+  row(html, QStringLiteral("Category"), esc(t.str(s.cat[ref.index])));
+  row(html, QStringLiteral("Kind"), QString::fromLatin1(sliceKindName(kind)));
+  if (s.correlation[ref.index] != kNoId) row(html, QStringLiteral("Correlation"), QString::number(s.correlation[ref.index]));
+  if (s.externalId[ref.index] != kNoId) row(html, QStringLiteral("External id"), QString::number(s.externalId[ref.index]));
+  const uint8_t flags = s.flags[ref.index];
+  if (flags & kFlagCrossover) row(html, QStringLiteral("Note"), QStringLiteral("overlaps its parent's end (crossover)"));
+  if (flags & kFlagUnterminated) row(html, QStringLiteral("Note"), QStringLiteral("begin without end: closed at the track's last timestamp"));
+  if (flags & kFlagClampedDur) row(html, QStringLiteral("Note"), QStringLiteral("negative or missing duration, shown as 0"));
+  html += QStringLiteral("</table>");
+
+  if (isGpuKind(kind)) {
+    if (auto launch = launchOf(t, ref)) {
+      html += QStringLiteral("<h4>Launched by</h4><div>%1 <span style=\"color:gray\">%2 · %3</span></div>")
+                  .arg(link(t, *launch), esc(t.trackLabel(launch->track)), durText(t.dur(*launch)));
+      std::vector<EventRef> ops = ancestors(t, *launch);
+      if (ops.empty())
+        if (auto op = enclosingOp(t, *launch)) ops = {*op};
+      chain(html, t, QStringLiteral("Op chain"), ops);
+    } else {
+      html += QStringLiteral("<p style=\"color:gray\">No launch with this correlation id in the trace.</p>");
+    }
+  } else if (t.tracks[ref.track].kind == TrackKind::Thread) {
+    chain(html, t, QStringLiteral("Called from"), ancestors(t, ref));
+    if (isLaunchKind(kind)) {
+      eventList(html, t, QStringLiteral("GPU events launched"), gpuEventsOfLaunch(t, ref), true);
+    } else {
+      eventList(html, t, QStringLiteral("Children"), childrenOf(t, ref), false);
+      eventList(html, t, QStringLiteral("GPU events caused"), gpuEventsOf(t, ref), true);
+    }
+  }
+
+  const std::vector<Arg> args = t.args(ref);
+  if (!args.empty()) {
+    html += QStringLiteral("<h4>Args</h4><table>");
+    for (const Arg& a : args) row(html, esc(t.str(a.key)), esc(argValueToText(a.value, t.strings)));
+    html += QStringLiteral("</table>");
+  }
+  return html;
+}
+
+DetailsPanel::DetailsPanel(QWidget* parent) : QTextBrowser(parent) {
+  setOpenLinks(false);
+  setObjectName(QStringLiteral("details"));
+  connect(this, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+    if (auto ref = parseEventLink(url)) emit eventLinkActivated(*ref);
+  });
+  showDetails(nullptr, std::nullopt);
+}
+
+void DetailsPanel::showDetails(const Trace* trace, std::optional<EventRef> ref) {
+  if (!trace || !ref) {
+    setHtml(QStringLiteral("<p style=\"color:gray\">Click an event in the timeline to see its details, its op chain "
+                           "and the GPU events it caused.</p>"));
+    return;
+  }
+  setHtml(detailsHtml(*trace, *ref));
+}
+
+}  // namespace opscope::ui

@@ -1,0 +1,58 @@
+#include "panels/op_tree_panel.h"
+
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include "panels/op_tree_model.h"
+
+namespace opscope::ui {
+
+OpTreePanel::OpTreePanel(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  filter_ = new QLineEdit(this);
+  filter_->setPlaceholderText(QStringLiteral("Filter ops (substring)"));
+  filter_->setClearButtonEnabled(true);
+  view_ = new QTreeView(this);
+  model_ = new OpTreeModel(this);
+  proxy_ = new QSortFilterProxyModel(this);
+  proxy_->setSourceModel(model_);
+  proxy_->setSortRole(OpTreeModel::SortRole);
+  proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+  proxy_->setRecursiveFilteringEnabled(true);  // keep the path to every match
+  proxy_->setFilterKeyColumn(OpTreeModel::Name);
+  view_->setModel(proxy_);
+  view_->setSortingEnabled(true);
+  view_->sortByColumn(OpTreeModel::Total, Qt::DescendingOrder);
+  view_->setUniformRowHeights(true);
+  view_->setAlternatingRowColors(true);
+  // Names get a readable width (scroll sideways for the numbers); numbers fit their contents.
+  view_->header()->setStretchLastSection(false);
+  view_->header()->setSectionResizeMode(OpTreeModel::Name, QHeaderView::Interactive);
+  view_->header()->resizeSection(OpTreeModel::Name, 190);
+  for (int c = OpTreeModel::Calls; c < OpTreeModel::ColumnCount; ++c)
+    view_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+  view_->setTextElideMode(Qt::ElideMiddle);
+  layout->addWidget(filter_);
+  layout->addWidget(view_);
+  connect(filter_, &QLineEdit::textChanged, this, &OpTreePanel::setFilter);
+  connect(view_, &QTreeView::activated, this, [this](const QModelIndex& idx) {
+    const auto packed = idx.data(OpTreeModel::RefRole).toULongLong();
+    if (packed != kNoRef) emit eventActivated(EventRef::unpack(packed));
+  });
+}
+
+void OpTreePanel::setDocument(std::shared_ptr<const TraceDocument> doc) {
+  model_->setDocument(std::move(doc));
+}
+
+void OpTreePanel::setFilter(const QString& text) {
+  if (filter_->text() != text) filter_->setText(text);
+  proxy_->setFilterFixedString(text);
+  if (!text.isEmpty()) view_->expandAll();
+}
+
+}  // namespace opscope::ui

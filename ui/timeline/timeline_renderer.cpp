@@ -1,0 +1,395 @@
+#include "timeline/timeline_renderer.h"
+
+#include <QFontMetricsF>
+#include <QPainterPath>
+#include <algorithm>
+#include <cmath>
+
+namespace opscope::ui {
+
+namespace {
+
+QColor qcolor(Rgb c) { return QColor(c.r, c.g, c.b); }
+
+QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+constexpr double kFoldPx = 3.0;      // slices narrower than this fold with their neighbours
+constexpr double kLabelMinPx = 26.0;  // narrower items get no text
+
+}  // namespace
+
+TimelineGeometry::TimelineGeometry(QSize size) {
+  const int w = size.width(), h = size.height();
+  overview = QRect(0, 0, w, kOverviewHeight);
+  ruler = QRect(0, kOverviewHeight, w, kRulerHeight);
+  const int top = kOverviewHeight + kRulerHeight;
+  gutter = QRect(0, top, std::min(kGutterWidth, w / 3), std::max(0, h - top));
+  events = QRect(gutter.right() + 1, top, std::max(1, w - gutter.width()), std::max(0, h - top));
+}
+
+void TimelineRenderer::resetCaches(const RenderState& s) {
+  if (cachedDoc_ == s.doc && cachedTheme_ == s.theme) return;
+  cachedDoc_ = s.doc;
+  cachedTheme_ = s.theme;
+  const size_t n = s.doc ? s.doc->trace->strings.size() : 0;
+  colors_.assign(n, QColor());
+  colorReady_.assign(n, 0);
+  textWidths_.assign(n, -1.f);
+  counterRanges_.clear();
+}
+
+QColor TimelineRenderer::colorOf(const Trace& trace, StringId name, Theme theme) {
+  if (name >= colors_.size()) return qcolor(colorForName(trace.str(name), theme));
+  if (!colorReady_[name]) {
+    colors_[name] = qcolor(colorForName(trace.str(name), theme));
+    colorReady_[name] = 1;
+  }
+  return colors_[name];
+}
+
+float TimelineRenderer::textWidth(const QFontMetricsF& fm, const Trace& trace, StringId name) {
+  if (name < textWidths_.size() && textWidths_[name] >= 0) return textWidths_[name];
+  const float w = static_cast<float>(fm.horizontalAdvance(qstr(trace.str(name))));
+  if (name < textWidths_.size()) textWidths_[name] = w;
+  return w;
+}
+
+RenderStats TimelineRenderer::paint(QPainter& p, QSize size, const RenderState& s) {
+  RenderStats stats;
+  resetCaches(s);
+  const Palette& pal = paletteFor(s.theme);
+  const TimelineGeometry g(size);
+  p.fillRect(QRect(QPoint(0, 0), size), qcolor(pal.background));
+  font_ = p.font();
+  font_.setPixelSize(11);
+  p.setFont(font_);
+  if (!s.doc || !s.layout) return stats;
+  paintTracks(p, g, s, stats);
+  paintArrows(p, g, s);
+  paintRuler(p, g, s);
+  paintOverview(p, g, s);
+  return stats;
+}
+
+void TimelineRenderer::paintOverview(QPainter& p, const TimelineGeometry& g, const RenderState& s) {
+  const Palette& pal = paletteFor(s.theme);
+  const OverviewDensity& d = s.doc->overview;
+  p.fillRect(g.overview, qcolor(pal.ruler));
+  p.setPen(qcolor(pal.rulerText));
+  const QRect label(g.overview.left() + 8, g.overview.top(), g.gutter.width() - 16, g.overview.height());
+  p.drawText(label, Qt::AlignLeft | Qt::AlignVCenter, QStringLiteral("Overview  (CPU top, GPU bottom)"));
+  const QRect area(g.events.left(), g.overview.top() + 3, g.events.width(), g.overview.height() - 6);
+  if (d.bins() == 0 || area.width() <= 0) return;
+  const double half = area.height() / 2.0;
+  const double binsPerPx = static_cast<double>(d.bins()) / area.width();
+  QColor cpuColor = qcolor(pal.counterFill), gpuColor = qcolor(pal.searchHit);
+  for (int x = 0; x < area.width(); ++x) {
+    const size_t b0 = static_cast<size_t>(x * binsPerPx);
+    const size_t b1 = std::max(b0 + 1, static_cast<size_t>((x + 1) * binsPerPx));
+    float c = 0, gv = 0;
+    for (size_t b = b0; b < std::min(b1, d.bins()); ++b) {
+      c = std::max(c, d.cpu[b]);
+      gv = std::max(gv, d.gpu[b]);
+    }
+    const double ch = c * (half - 1), gh = gv * (half - 1);
+    if (ch > 0.2) p.fillRect(QRectF(area.left() + x, area.top() + half - ch, 1, ch), cpuColor);
+    if (gh > 0.2) p.fillRect(QRectF(area.left() + x, area.top() + half, 1, gh), gpuColor);
+  }
+  // Iteration boundaries.
+  const double pxPerNs = area.width() / static_cast<double>(std::max<TimeNs>(1, d.end - d.start));
+  p.setPen(QPen(qcolor(pal.gridLine).darker(130), 1));
+  for (const Iteration& it : s.doc->trace->iterations) {
+    const double x = area.left() + (it.start - d.start) * pxPerNs;
+    p.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
+  }
+  // The part of the trace on screen.
+  const double vx0 = area.left() + (s.view.start - d.start) * pxPerNs;
+  const double vx1 = area.left() + (s.view.endAt(g.events.width()) - d.start) * pxPerNs;
+  QColor frame = qcolor(pal.selection);
+  QColor fill = frame;
+  fill.setAlpha(40);
+  const QRectF viewport(std::clamp(vx0, double(area.left()), double(area.right())), g.overview.top() + 1,
+                        std::max(2.0, std::min(vx1, double(area.right())) - std::max(vx0, double(area.left()))),
+                        g.overview.height() - 2);
+  p.fillRect(viewport, fill);
+  p.setPen(QPen(frame, 1));
+  p.drawRect(viewport);
+}
+
+void TimelineRenderer::paintRuler(QPainter& p, const TimelineGeometry& g, const RenderState& s) {
+  const Palette& pal = paletteFor(s.theme);
+  p.fillRect(g.ruler, qcolor(pal.ruler));
+  p.setPen(qcolor(pal.gridLine));
+  p.drawLine(g.ruler.bottomLeft(), g.ruler.bottomRight());
+  const Ruler r = rulerTicks(s.view, g.events.width(), s.doc->trace->minTs);
+  p.setPen(qcolor(pal.rulerText));
+  p.drawText(QRect(g.ruler.left() + 8, g.ruler.top(), g.gutter.width() - 16, g.ruler.height()),
+             Qt::AlignLeft | Qt::AlignVCenter,
+             QStringLiteral("time since start · grid ") + qstr(formatDuration(r.step)));
+  p.save();
+  p.setClipRect(QRect(g.events.left(), g.ruler.top(), g.events.width(), g.ruler.height()));
+  const QFontMetricsF fm(font_);
+  for (const Tick& t : r.ticks) {
+    const double x = g.events.left() + t.x;
+    p.setPen(qcolor(pal.rulerText));
+    p.drawLine(QPointF(x, g.ruler.bottom() - 6), QPointF(x, g.ruler.bottom()));
+    const QString label = qstr(t.label);
+    // A label that would be cut by the right edge is left out rather than clipped.
+    if (x + 3 + fm.horizontalAdvance(label) > g.events.right()) continue;
+    p.drawText(QRectF(x + 3, g.ruler.top(), 200, g.ruler.height() - 2), Qt::AlignLeft | Qt::AlignVCenter, label);
+  }
+  if (s.area) {
+    const double x0 = g.events.left() + s.view.toPx(s.area->start);
+    const double x1 = g.events.left() + s.view.toPx(s.area->end);
+    QColor c = qcolor(pal.areaFill);
+    c.setAlpha(90);
+    p.fillRect(QRectF(x0, g.ruler.top(), std::max(1.0, x1 - x0), g.ruler.height()), c);
+    p.setPen(qcolor(pal.headerText));
+    p.drawText(QRectF(x0, g.ruler.top(), std::max(80.0, x1 - x0), g.ruler.height()), Qt::AlignCenter,
+               qstr(formatDuration(s.area->end - s.area->start)));
+  }
+  p.restore();
+}
+
+void TimelineRenderer::paintTracks(QPainter& p, const TimelineGeometry& g, const RenderState& s, RenderStats& stats) {
+  const Palette& pal = paletteFor(s.theme);
+  const TimelineLayout& layout = *s.layout;
+  p.save();
+  p.setClipRect(g.gutter.united(g.events));
+  p.fillRect(g.gutter, qcolor(pal.gutter));
+  // Vertical grid lines of the ruler's ticks.
+  const Ruler r = rulerTicks(s.view, g.events.width(), s.doc->trace->minTs);
+  p.setPen(qcolor(pal.gridLine));
+  for (const Tick& t : r.ticks)
+    p.drawLine(QPointF(g.events.left() + t.x, g.events.top()), QPointF(g.events.left() + t.x, g.events.bottom()));
+
+  int k = std::max(0, layout.entryAt(s.scrollY));
+  if (layout.entryAt(s.scrollY) < 0) {
+    // scrollY fell in no entry (past the end): start from the first entry below it.
+    k = 0;
+    while (k < static_cast<int>(layout.entries.size()) && layout.entries[k].bottom() <= s.scrollY) ++k;
+  }
+  QFontMetricsF fm(font_);
+  for (; k < static_cast<int>(layout.entries.size()); ++k) {
+    const LayoutEntry& e = layout.entries[k];
+    const int y0 = g.events.top() + e.y - s.scrollY;
+    if (y0 > g.events.bottom()) break;
+    switch (e.kind) {
+      case LayoutEntry::Kind::ProcessHeader: {
+        const QRect band(g.gutter.left(), y0, g.gutter.width() + g.events.width(), e.height);
+        p.fillRect(band, qcolor(pal.headerBackground));
+        p.setPen(qcolor(pal.headerText));
+        QFont bold = font_;
+        bold.setBold(true);
+        p.setFont(bold);
+        const bool collapsed = k + 1 >= static_cast<int>(layout.entries.size()) ||
+                               layout.entries[k + 1].kind == LayoutEntry::Kind::ProcessHeader;
+        const QString arrow = collapsed ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ");
+        p.drawText(band.adjusted(8, 0, -8, 0), Qt::AlignLeft | Qt::AlignVCenter, arrow + qstr(e.label));
+        p.setFont(font_);
+        break;
+      }
+      case LayoutEntry::Kind::Slices:
+        paintSlices(p, g, s, e, y0, stats);
+        break;
+      case LayoutEntry::Kind::Counter:
+        paintCounter(p, g, s, e, y0);
+        break;
+    }
+    p.setPen(qcolor(pal.gridLine));
+    p.drawLine(QPoint(g.gutter.left(), y0 + e.height - 1), QPoint(g.events.right(), y0 + e.height - 1));
+  }
+  p.setPen(qcolor(pal.gridLine));
+  p.drawLine(QPoint(g.gutter.right(), g.events.top()), QPoint(g.gutter.right(), g.events.bottom()));
+  p.restore();
+}
+
+void TimelineRenderer::paintSlices(QPainter& p, const TimelineGeometry& g, const RenderState& s,
+                                   const LayoutEntry& e, int y0, RenderStats& stats) {
+  const Palette& pal = paletteFor(s.theme);
+  const Trace& trace = *s.doc->trace;
+  const Track& track = trace.tracks[e.index];
+  const TrackRows& rows = s.doc->rows.track(e.index);
+  const SliceColumns& cols = track.slices;
+  const LayoutMetrics& m = s.metrics;
+
+  // Gutter label, elided to the gutter.
+  QFontMetricsF fm(font_);
+  p.setPen(qcolor(pal.trackText));
+  const QRectF labelRect(g.gutter.left() + 18, y0 + m.trackPadding, g.gutter.width() - 24, m.rowHeight);
+  p.drawText(labelRect, Qt::AlignLeft | Qt::AlignVCenter,
+             fm.elidedText(qstr(e.label), Qt::ElideMiddle, labelRect.width()));
+  if (track.crossovers > 0 && e.rows > 1) {
+    QColor dim = qcolor(pal.trackText);
+    dim.setAlpha(150);
+    p.setPen(dim);
+    p.drawText(QRectF(labelRect.left(), rowY(e, m, rows.rowCount - 1) - e.y + y0, labelRect.width(), m.rowHeight),
+               Qt::AlignLeft | Qt::AlignVCenter, QStringLiteral("overlapping (%1)").arg(track.crossovers));
+  }
+
+  p.save();
+  p.setClipRect(g.events);
+  const double left = g.events.left();
+  const int top = g.events.top(), bottom = g.events.bottom();
+  const QColor foldedColor = qcolor(pal.folded);
+  const QColor selectionColor = qcolor(pal.selection);
+  const QColor hitColor = qcolor(pal.searchHit);
+  for (uint32_t r = 0; r < rows.rowCount; ++r) {
+    const int ry = rowY(e, m, r) - e.y + y0;
+    if (ry + m.rowHeight < top || ry > bottom) continue;
+    const bool mayOverlap = rows.hasOverflowRow && r + 1 == rows.rowCount;
+    const auto row = rows.row(r);
+    scratch_.clear();
+    foldRow(cols, row, s.view, g.events.width(), kFoldPx, mayOverlap, scratch_);
+    for (const DrawItem& it : scratch_) {
+      const uint32_t i = row[it.first];
+      const QRectF rect(left + it.x0, ry + 1, std::max(1.0, it.x1 - it.x0), m.rowHeight - 2);
+      ++stats.drawnItems;
+      if (it.folded()) {
+        ++stats.foldedItems;
+        p.fillRect(rect, foldedColor);
+        if (rect.width() > 70) {
+          p.setPen(qcolor(textColorOn({uint8_t(foldedColor.red()), uint8_t(foldedColor.green()),
+                                       uint8_t(foldedColor.blue())})));
+          p.drawText(rect.adjusted(3, 0, -3, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                     QStringLiteral("%L1 events").arg(it.count));
+        }
+        continue;
+      }
+      const StringId name = cols.name[i];
+      const QColor fill = colorOf(trace, name, s.theme);
+      p.fillRect(rect, fill);
+      const EventRef ref{e.index, i};
+      if (s.search && (*s.search)(name)) {
+        p.setPen(QPen(hitColor, 2));
+        p.drawRect(rect.adjusted(1, 1, -1, -1));
+      }
+      if (s.selected && *s.selected == ref) {
+        p.setPen(QPen(selectionColor, 2));
+        p.drawRect(rect.adjusted(0.5, 0.5, -0.5, -0.5));
+      } else if (s.hovered && *s.hovered == ref) {
+        p.setPen(QPen(fill.darker(160), 1));
+        p.drawRect(rect.adjusted(0.5, 0.5, -0.5, -0.5));
+      }
+      if (rect.width() >= kLabelMinPx) {
+        // Text starts at the visible part of the slice, so a long op scrolled half
+        // off screen still shows its name.
+        const double x0 = std::max(rect.left(), left) + 3;
+        const double avail = rect.right() - x0 - 3;
+        if (avail < 8) continue;
+        const QColor text = fill.lightnessF() > 0.5 ? Qt::black : Qt::white;
+        p.setPen(text);
+        const QRectF tr(x0, rect.top(), avail, rect.height());
+        if (textWidth(fm, trace, name) <= avail) {
+          p.drawText(tr, Qt::AlignLeft | Qt::AlignVCenter, qstr(trace.str(name)));
+        } else {
+          p.drawText(tr, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(qstr(trace.str(name)), Qt::ElideRight, avail));
+        }
+        ++stats.labels;
+      }
+    }
+  }
+  // Area selection: the tracks inside it are shaded over the range.
+  if (s.area && std::find(s.areaTracks.begin(), s.areaTracks.end(), e.index) != s.areaTracks.end()) {
+    QColor c = qcolor(pal.areaFill);
+    c.setAlpha(45);
+    const double x0 = left + s.view.toPx(s.area->start), x1 = left + s.view.toPx(s.area->end);
+    p.fillRect(QRectF(x0, y0, std::max(1.0, x1 - x0), e.height), c);
+  }
+  p.restore();
+}
+
+void TimelineRenderer::paintCounter(QPainter& p, const TimelineGeometry& g, const RenderState& s,
+                                    const LayoutEntry& e, int y0) {
+  const Palette& pal = paletteFor(s.theme);
+  const CounterSeries& c = s.doc->trace->counters[e.index];
+  if (counterRanges_.size() != s.doc->trace->counters.size())
+    counterRanges_.assign(s.doc->trace->counters.size(), {1, -1});
+  auto& range = counterRanges_[e.index];
+  if (range.first > range.second) {
+    range = {0.0, 0.0};
+    for (double v : c.value) {
+      if (!std::isfinite(v)) continue;
+      range.first = std::min(range.first, v);
+      range.second = std::max(range.second, v);
+    }
+    if (range.second <= range.first) range.second = range.first + 1;
+  }
+  QFontMetricsF fm(font_);
+  p.setPen(qcolor(pal.trackText));
+  const QRectF labelRect(g.gutter.left() + 18, y0 + 2, g.gutter.width() - 24, 14);
+  p.drawText(labelRect, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(qstr(e.label), Qt::ElideMiddle, labelRect.width()));
+  p.drawText(QRectF(labelRect.left(), y0 + 16, labelRect.width(), 14), Qt::AlignLeft | Qt::AlignVCenter,
+             QStringLiteral("max %1").arg(range.second, 0, 'g', 4));
+
+  p.save();
+  p.setClipRect(g.events);
+  const double h = e.height - 6, base = y0 + e.height - 3;
+  const double scale = h / (range.second - range.first);
+  const int w = g.events.width();
+  QPolygonF poly;
+  poly.reserve(w + 3);
+  poly << QPointF(g.events.left(), base);
+  // Per pixel column the largest value in it (or the value holding at its left edge).
+  for (int x = 0; x <= w; x += 1) {
+    const TimeNs a = s.view.toTime(x), b = s.view.toTime(x + 1);
+    auto lo = std::upper_bound(c.ts.begin(), c.ts.end(), a);
+    double v;
+    if (lo == c.ts.begin()) v = range.first < 0 ? 0 : range.first;
+    else v = c.value[static_cast<size_t>(lo - c.ts.begin()) - 1];
+    auto hi = std::lower_bound(lo, c.ts.end(), b);
+    for (auto it = lo; it != hi && it - lo < 32; ++it) v = std::max(v, c.value[static_cast<size_t>(it - c.ts.begin())]);
+    if (lo == c.ts.end() && a > c.ts.back()) v = c.value.back();
+    if (!std::isfinite(v)) v = 0;
+    poly << QPointF(g.events.left() + x, base - (v - range.first) * scale);
+  }
+  poly << QPointF(g.events.left() + w, base);
+  QColor fill = qcolor(pal.counterFill);
+  fill.setAlpha(150);
+  p.setPen(QPen(qcolor(pal.counterFill), 1));
+  p.setBrush(fill);
+  p.drawPolygon(poly);
+  p.setBrush(Qt::NoBrush);
+  p.restore();
+}
+
+std::optional<QPointF> TimelineRenderer::anchorOf(const TimelineGeometry& g, const RenderState& s, EventRef r,
+                                                  bool atStart) const {
+  const int k = s.layout->entryOfTrack(r.track);
+  if (k < 0) return std::nullopt;
+  const LayoutEntry& e = s.layout->entries[static_cast<size_t>(k)];
+  const Trace& trace = *s.doc->trace;
+  const uint32_t row = RowIndex::rowOf(trace.tracks[r.track], s.doc->rows.track(r.track), r.index);
+  const double y = g.events.top() + rowY(e, s.metrics, row) - s.scrollY + s.metrics.rowHeight / 2.0;
+  const double x = g.events.left() + s.view.toPx(atStart ? trace.start(r) : trace.end(r));
+  return QPointF(x, y);
+}
+
+void TimelineRenderer::paintArrows(QPainter& p, const TimelineGeometry& g, const RenderState& s) {
+  if (s.arrows.empty()) return;
+  const Palette& pal = paletteFor(s.theme);
+  p.save();
+  p.setClipRect(g.events);
+  p.setRenderHint(QPainter::Antialiasing, true);
+  const QColor c = qcolor(pal.arrow);
+  for (const auto& [from, to] : s.arrows) {
+    const auto a = anchorOf(g, s, from, true);
+    const auto b = anchorOf(g, s, to, true);
+    if (!a || !b) continue;
+    QPainterPath path(*a);
+    const double dy = (b->y() - a->y()) / 2;
+    path.cubicTo(QPointF(a->x(), a->y() + dy), QPointF(b->x(), b->y() - dy), *b);
+    p.setPen(QPen(c, 1.5));
+    p.setBrush(Qt::NoBrush);
+    p.drawPath(path);
+    // Head pointing down (or up) into the target's start.
+    const double dir = b->y() >= a->y() ? -1 : 1;
+    QPolygonF head;
+    head << *b << QPointF(b->x() - 4, b->y() + dir * 7) << QPointF(b->x() + 4, b->y() + dir * 7);
+    p.setBrush(c);
+    p.drawPolygon(head);
+  }
+  p.restore();
+}
+
+}  // namespace opscope::ui

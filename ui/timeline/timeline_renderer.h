@@ -1,0 +1,81 @@
+#pragma once
+// Draws the timeline (overview strip, ruler, track gutter, rows of slices, counters,
+// selection, search hits, arrows) into any QPainter: the widget, PNG and PDF exports
+// and the render benchmark share it. Per frame it touches only what fold.h returns.
+#include <QFont>
+#include <QPainter>
+#include <QRect>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "analysis/find_events.h"
+#include "timeline/colors.h"
+#include "timeline/fold.h"
+#include "timeline/time_view.h"
+#include "timeline/track_layout.h"
+#include "trace_document.h"
+
+namespace opscope::ui {
+
+// Regions of the timeline for a given size; x of the event area starts at events.left().
+struct TimelineGeometry {
+  static constexpr int kOverviewHeight = 34;
+  static constexpr int kRulerHeight = 24;
+  static constexpr int kGutterWidth = 250;
+  QRect overview, ruler, gutter, events;
+  explicit TimelineGeometry(QSize size);
+};
+
+struct TimeRange {
+  TimeNs start = 0, end = 0;
+};
+
+struct RenderState {
+  const TraceDocument* doc = nullptr;
+  const TimelineLayout* layout = nullptr;
+  LayoutMetrics metrics;
+  TimeView view;
+  int scrollY = 0;
+  Theme theme = Theme::Light;
+  std::optional<EventRef> selected;
+  std::optional<EventRef> hovered;
+  const NameMatcher* search = nullptr;        // highlight matches when set
+  std::optional<TimeRange> area;              // Shift+drag selection
+  std::vector<uint32_t> areaTracks;           // tracks inside the area selection
+  std::vector<std::pair<EventRef, EventRef>> arrows;  // launch -> kernel, fwd -> bwd
+};
+
+struct RenderStats {
+  size_t drawnItems = 0, foldedItems = 0, labels = 0;
+};
+
+class TimelineRenderer {
+ public:
+  RenderStats paint(QPainter& p, QSize size, const RenderState& s);
+  // Colour per name id, cached for the current document and theme.
+  QColor colorOf(const Trace& trace, StringId name, Theme theme);
+
+ private:
+  void paintOverview(QPainter& p, const TimelineGeometry& g, const RenderState& s);
+  void paintRuler(QPainter& p, const TimelineGeometry& g, const RenderState& s);
+  void paintTracks(QPainter& p, const TimelineGeometry& g, const RenderState& s, RenderStats& stats);
+  void paintSlices(QPainter& p, const TimelineGeometry& g, const RenderState& s, const LayoutEntry& e, int y0,
+                   RenderStats& stats);
+  void paintCounter(QPainter& p, const TimelineGeometry& g, const RenderState& s, const LayoutEntry& e, int y0);
+  void paintArrows(QPainter& p, const TimelineGeometry& g, const RenderState& s);
+  std::optional<QPointF> anchorOf(const TimelineGeometry& g, const RenderState& s, EventRef r, bool atStart) const;
+  float textWidth(const QFontMetricsF& fm, const Trace& trace, StringId name);
+  void resetCaches(const RenderState& s);
+
+  const TraceDocument* cachedDoc_ = nullptr;
+  Theme cachedTheme_ = Theme::Light;
+  std::vector<QColor> colors_;
+  std::vector<uint8_t> colorReady_;
+  std::vector<float> textWidths_;  // < 0: not measured yet
+  std::vector<std::pair<double, double>> counterRanges_;
+  std::vector<DrawItem> scratch_;
+  QFont font_;
+};
+
+}  // namespace opscope::ui

@@ -1,0 +1,456 @@
+#include "timeline/timeline_widget.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+#include "hierarchy/queries.h"
+
+namespace opscope::ui {
+
+namespace {
+
+constexpr int kScrollBarWidth = 14;
+constexpr double kKeyZoom = 1.35;
+constexpr size_t kMaxArrows = 400;
+
+QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+}  // namespace
+
+TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
+  setFocusPolicy(Qt::StrongFocus);
+  setMouseTracking(true);
+  setMinimumSize(400, 200);
+  setAttribute(Qt::WA_OpaquePaintEvent);
+  vbar_ = new QScrollBar(Qt::Vertical, this);
+  connect(vbar_, &QScrollBar::valueChanged, this, [this](int v) {
+    if (v != state_.scrollY) {
+      state_.scrollY = v;
+      update();
+    }
+  });
+}
+
+QSize TimelineWidget::eventAreaSize() const { return QSize(std::max(1, width() - kScrollBarWidth), height()); }
+
+double TimelineWidget::eventsWidth() const { return TimelineGeometry(eventAreaSize()).events.width(); }
+
+void TimelineWidget::setDocument(std::shared_ptr<const TraceDocument> doc) {
+  doc_ = std::move(doc);
+  state_.doc = doc_.get();
+  state_.selected.reset();
+  state_.hovered.reset();
+  state_.area.reset();
+  state_.areaTracks.clear();
+  state_.arrows.clear();
+  state_.scrollY = 0;
+  collapsed_.clear();
+  search_.reset();
+  state_.search = nullptr;
+  linkFlows_.clear();
+  if (doc_) {
+    const Trace& t = *doc_->trace;
+    const StringId ac2g = t.strings.find("ac2g");
+    for (const Flow& f : t.flows)
+      if (f.cat != ac2g || ac2g == 0) linkFlows_.push_back(f);
+  }
+  relayout();
+  fitAll();
+  emit selectionChanged(std::nullopt);
+}
+
+void TimelineWidget::relayout() {
+  if (!doc_) {
+    layout_ = {};
+  } else {
+    layout_ = layoutTracks(*doc_->trace, doc_->rows, collapsed_, state_.metrics);
+  }
+  state_.layout = &layout_;
+  clampState();
+  updateScrollBar();
+  update();
+}
+
+void TimelineWidget::setProcessCollapsed(uint32_t process, bool collapsed) {
+  if (collapsed) collapsed_.insert(process);
+  else collapsed_.erase(process);
+  relayout();
+}
+
+void TimelineWidget::clampState() {
+  if (!doc_) return;
+  const Trace& t = *doc_->trace;
+  state_.view = clampView(state_.view, t.minTs, t.maxTs, eventsWidth());
+  const int visible = TimelineGeometry(eventAreaSize()).events.height();
+  state_.scrollY = std::clamp(state_.scrollY, 0, std::max(0, layout_.height - visible));
+}
+
+void TimelineWidget::updateScrollBar() {
+  const TimelineGeometry g(eventAreaSize());
+  vbar_->setGeometry(width() - kScrollBarWidth, g.events.top(), kScrollBarWidth, g.events.height());
+  vbar_->setRange(0, std::max(0, layout_.height - g.events.height()));
+  vbar_->setPageStep(std::max(1, g.events.height()));
+  vbar_->setSingleStep(state_.metrics.rowHeight);
+  vbar_->setValue(state_.scrollY);
+}
+
+void TimelineWidget::setView(const TimeView& v) {
+  state_.view = v;
+  clampState();
+  update();
+  emit viewChanged();
+}
+
+void TimelineWidget::showRange(TimeNs start, TimeNs end) { setView(fitView(start, end, eventsWidth(), 0.05)); }
+
+void TimelineWidget::fitAll() {
+  if (!doc_) return;
+  setView(fitView(doc_->trace->minTs, doc_->trace->maxTs, eventsWidth()));
+}
+
+void TimelineWidget::fitSelection() {
+  if (!doc_) return;
+  if (state_.selected) {
+    showRange(doc_->trace->start(*state_.selected), doc_->trace->end(*state_.selected));
+  } else if (state_.area) {
+    showRange(state_.area->start, state_.area->end);
+  } else {
+    fitAll();
+  }
+}
+
+void TimelineWidget::zoomAtPx(double eventX, double factor) { setView(zoomAt(state_.view, eventX, factor)); }
+
+void TimelineWidget::panPx(double dx) { setView(panBy(state_.view, dx)); }
+
+void TimelineWidget::setScrollY(int y) {
+  state_.scrollY = y;
+  clampState();
+  vbar_->setValue(state_.scrollY);
+  update();
+}
+
+void TimelineWidget::computeArrows() {
+  state_.arrows.clear();
+  if (!doc_ || !state_.selected) return;
+  const Trace& t = *doc_->trace;
+  const EventRef sel = *state_.selected;
+  const SliceKind kind = t.kind(sel);
+  if (isGpuKind(kind)) {
+    if (auto l = launchOf(t, sel)) state_.arrows.push_back({*l, sel});
+  } else if (isLaunchKind(kind)) {
+    for (EventRef g : gpuEventsOfLaunch(t, sel)) state_.arrows.push_back({sel, g});
+  } else if (t.tracks[sel.track].kind == TrackKind::Thread) {
+    for (EventRef l : launchesOf(t, sel)) {
+      for (EventRef g : gpuEventsOfLaunch(t, l)) {
+        if (state_.arrows.size() >= kMaxArrows) break;
+        state_.arrows.push_back({l, g});
+      }
+      if (state_.arrows.size() >= kMaxArrows) break;
+    }
+  }
+  for (const Flow& f : linkFlows_) {
+    if (f.from == sel.packed() || f.to == sel.packed())
+      if (f.from != kNoRef && f.to != kNoRef) state_.arrows.push_back({EventRef::unpack(f.from), EventRef::unpack(f.to)});
+  }
+}
+
+void TimelineWidget::select(std::optional<EventRef> ref, bool revealIt) {
+  if (ref && doc_ && (ref->track >= doc_->trace->tracks.size() || ref->index >= doc_->trace->slices(ref->track).size()))
+    ref.reset();
+  state_.selected = ref;
+  computeArrows();
+  if (ref && revealIt) reveal(*ref);
+  update();
+  emit selectionChanged(ref);
+}
+
+void TimelineWidget::reveal(EventRef ref) {
+  if (!doc_) return;
+  const Trace& t = *doc_->trace;
+  // Expand its process if collapsed.
+  const uint32_t process = t.tracks[ref.track].process;
+  if (collapsed_.count(process)) setProcessCollapsed(process, false);
+  const double w = eventsWidth();
+  const double x0 = state_.view.toPx(t.start(ref)), x1 = state_.view.toPx(t.end(ref));
+  if (x1 - x0 < 3 || x1 - x0 > w) {
+    // Too small to see, or wider than the screen: frame it with context on both sides.
+    const TimeNs d = std::max<TimeNs>(t.dur(ref), 1000);
+    showRange(t.start(ref) - d, t.end(ref) + d);
+  } else if (x1 < 0 || x0 > w) {
+    const TimeNs mid = t.start(ref) + t.dur(ref) / 2;
+    TimeView v = state_.view;
+    v.start = mid - static_cast<TimeNs>(w / 2 * v.nsPerPx);
+    setView(v);
+  }
+  const int k = layout_.entryOfTrack(ref.track);
+  if (k >= 0) {
+    const LayoutEntry& e = layout_.entries[static_cast<size_t>(k)];
+    const uint32_t row = RowIndex::rowOf(t.tracks[ref.track], doc_->rows.track(ref.track), ref.index);
+    const int y = rowY(e, state_.metrics, row);
+    const int visible = TimelineGeometry(eventAreaSize()).events.height();
+    if (y < state_.scrollY || y + state_.metrics.rowHeight > state_.scrollY + visible)
+      setScrollY(std::max(0, e.y - visible / 3));
+  }
+}
+
+void TimelineWidget::setSearch(std::shared_ptr<const NameMatcher> matcher) {
+  search_ = std::move(matcher);
+  state_.search = search_ && search_->any() ? search_.get() : nullptr;
+  update();
+}
+
+void TimelineWidget::setTheme(Theme theme) {
+  state_.theme = theme;
+  update();
+}
+
+std::optional<EventRef> TimelineWidget::eventAt(QPoint pos) const {
+  if (!doc_) return std::nullopt;
+  const TimelineGeometry g(eventAreaSize());
+  if (!g.events.contains(pos)) return std::nullopt;
+  const int cy = pos.y() - g.events.top() + state_.scrollY;
+  const int k = layout_.entryAt(cy);
+  if (k < 0) return std::nullopt;
+  const LayoutEntry& e = layout_.entries[static_cast<size_t>(k)];
+  if (e.kind != LayoutEntry::Kind::Slices) return std::nullopt;
+  const int inner = cy - e.y - state_.metrics.trackPadding;
+  if (inner < 0) return std::nullopt;
+  const uint32_t row = static_cast<uint32_t>(inner / state_.metrics.rowHeight);
+  const TrackRows& rows = doc_->rows.track(e.index);
+  if (row >= rows.rowCount) return std::nullopt;
+  const bool mayOverlap = rows.hasOverflowRow && row + 1 == rows.rowCount;
+  const auto hit = hitTest(doc_->trace->slices(e.index), rows.row(row), state_.view, pos.x() - g.events.left(), 2.0,
+                           mayOverlap);
+  if (!hit) return std::nullopt;
+  return EventRef{e.index, *hit};
+}
+
+std::optional<QPoint> TimelineWidget::positionOf(EventRef ref) const {
+  if (!doc_) return std::nullopt;
+  const int k = layout_.entryOfTrack(ref.track);
+  if (k < 0) return std::nullopt;
+  const TimelineGeometry g(eventAreaSize());
+  const Trace& t = *doc_->trace;
+  const LayoutEntry& e = layout_.entries[static_cast<size_t>(k)];
+  const uint32_t row = RowIndex::rowOf(t.tracks[ref.track], doc_->rows.track(ref.track), ref.index);
+  const double x0 = std::max(0.0, state_.view.toPx(t.start(ref)));
+  const double x1 = std::min<double>(g.events.width(), state_.view.toPx(t.end(ref)));
+  const int y = g.events.top() + rowY(e, state_.metrics, row) - state_.scrollY + state_.metrics.rowHeight / 2;
+  return QPoint(g.events.left() + static_cast<int>((x0 + x1) / 2), y);
+}
+
+RenderStats TimelineWidget::render(QPainter& painter, QSize size) {
+  RenderState s = state_;
+  s.layout = &layout_;
+  return renderer_.paint(painter, size, s);
+}
+
+void TimelineWidget::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  state_.layout = &layout_;
+  renderer_.paint(p, eventAreaSize(), state_);
+  // Corner above the scroll bar.
+  const TimelineGeometry g(eventAreaSize());
+  p.fillRect(QRect(width() - kScrollBarWidth, 0, kScrollBarWidth, g.events.top()),
+             QColor(paletteFor(state_.theme).ruler.r, paletteFor(state_.theme).ruler.g, paletteFor(state_.theme).ruler.b));
+  if (!doc_) {
+    p.setPen(palette().color(QPalette::Text));
+    p.drawText(rect(), Qt::AlignCenter,
+               QStringLiteral("Open a trace: File \u25B8 Open, drag and drop a file here, or pass it on the command line"));
+  }
+}
+
+void TimelineWidget::resizeEvent(QResizeEvent*) {
+  if (doc_) {
+    clampState();
+  }
+  updateScrollBar();
+}
+
+void TimelineWidget::wheelEvent(QWheelEvent* e) {
+  if (!doc_) return;
+  const TimelineGeometry g(eventAreaSize());
+  const QPoint delta = e->angleDelta();
+  const double x = e->position().x() - g.events.left();
+  if (e->modifiers() & Qt::ControlModifier) {
+    zoomAtPx(std::clamp(x, 0.0, double(g.events.width())), std::pow(1.0015, delta.y()));
+  } else if (e->modifiers() & Qt::ShiftModifier) {
+    panPx(-delta.y() * 0.5);
+  } else {
+    if (delta.x() != 0) panPx(-delta.x() * 0.5);
+    if (delta.y() != 0) setScrollY(state_.scrollY - delta.y() / 2);
+  }
+  e->accept();
+}
+
+std::vector<uint32_t> TimelineWidget::tracksBetween(int y0, int y1) const {
+  const TimelineGeometry g(eventAreaSize());
+  std::vector<uint32_t> out;
+  const int a = std::min(y0, y1) - g.events.top() + state_.scrollY;
+  const int b = std::max(y0, y1) - g.events.top() + state_.scrollY;
+  for (const LayoutEntry& e : layout_.entries)
+    if (e.kind == LayoutEntry::Kind::Slices && e.bottom() > a && e.y <= b) out.push_back(e.index);
+  return out;
+}
+
+void TimelineWidget::centreOverviewAt(int x) {
+  const TimelineGeometry g(eventAreaSize());
+  const OverviewDensity& d = doc_->overview;
+  const double frac = std::clamp((x - g.events.left()) / double(g.events.width()), 0.0, 1.0);
+  const TimeNs t = d.start + static_cast<TimeNs>(frac * double(d.end - d.start));
+  TimeView v = state_.view;
+  v.start = t - static_cast<TimeNs>(g.events.width() / 2.0 * v.nsPerPx);
+  setView(v);
+}
+
+void TimelineWidget::mousePressEvent(QMouseEvent* e) {
+  setFocus();
+  if (!doc_ || e->button() != Qt::LeftButton) return;
+  const TimelineGeometry g(eventAreaSize());
+  const QPoint pos = e->position().toPoint();
+  pressPos_ = pos;
+  pressView_ = state_.view;
+  pressScroll_ = state_.scrollY;
+  dragMoved_ = false;
+  if (g.overview.contains(pos)) {
+    drag_ = Drag::Overview;
+    centreOverviewAt(pos.x());
+    return;
+  }
+  if (g.gutter.contains(pos) || (pos.y() >= g.events.top() && !g.events.contains(pos))) {
+    const int k = layout_.entryAt(pos.y() - g.events.top() + state_.scrollY);
+    if (k >= 0 && layout_.entries[static_cast<size_t>(k)].kind == LayoutEntry::Kind::ProcessHeader) {
+      const uint32_t p = layout_.entries[static_cast<size_t>(k)].process;
+      setProcessCollapsed(p, !collapsed_.count(p));
+    }
+    drag_ = Drag::None;
+    return;
+  }
+  if (g.events.contains(pos)) {
+    const int k = layout_.entryAt(pos.y() - g.events.top() + state_.scrollY);
+    if (k >= 0 && layout_.entries[static_cast<size_t>(k)].kind == LayoutEntry::Kind::ProcessHeader &&
+        !(e->modifiers() & Qt::ShiftModifier)) {
+      const uint32_t p = layout_.entries[static_cast<size_t>(k)].process;
+      setProcessCollapsed(p, !collapsed_.count(p));
+      drag_ = Drag::None;
+      return;
+    }
+    drag_ = (e->modifiers() & Qt::ShiftModifier) ? Drag::Area : Drag::Pan;
+  }
+}
+
+void TimelineWidget::mouseMoveEvent(QMouseEvent* e) {
+  const QPoint pos = e->position().toPoint();
+  lastMouse_ = pos;
+  if (!doc_) return;
+  const TimelineGeometry g(eventAreaSize());
+  if (drag_ == Drag::Overview) {
+    centreOverviewAt(pos.x());
+    return;
+  }
+  if (drag_ != Drag::None && (pos - pressPos_).manhattanLength() > 3) dragMoved_ = true;
+  if (drag_ == Drag::Pan && dragMoved_) {
+    state_.view = panBy(pressView_, pressPos_.x() - pos.x());
+    state_.scrollY = pressScroll_ + (pressPos_.y() - pos.y());
+    clampState();
+    vbar_->setValue(state_.scrollY);
+    update();
+    emit viewChanged();
+    return;
+  }
+  if (drag_ == Drag::Area && dragMoved_) {
+    const TimeNs a = state_.view.toTime(pressPos_.x() - g.events.left());
+    const TimeNs b = state_.view.toTime(std::clamp(pos.x(), g.events.left(), g.events.right()) - g.events.left());
+    state_.area = TimeRange{std::min(a, b), std::max(a, b)};
+    state_.areaTracks = tracksBetween(pressPos_.y(), pos.y());
+    update();
+    return;
+  }
+  const auto hover = eventAt(pos);
+  if (hover != state_.hovered) {
+    state_.hovered = hover;
+    update();
+  }
+}
+
+void TimelineWidget::mouseReleaseEvent(QMouseEvent* e) {
+  if (e->button() != Qt::LeftButton) return;
+  const Drag d = drag_;
+  drag_ = Drag::None;
+  if (!doc_) return;
+  if (d == Drag::Area && dragMoved_ && state_.area) {
+    emit areaSelected(*state_.area, state_.areaTracks);
+    return;
+  }
+  if ((d == Drag::Pan || d == Drag::Area) && !dragMoved_) {
+    // A click: select what is under the mouse (nothing clears), drop the area.
+    if (state_.area) {
+      state_.area.reset();
+      state_.areaTracks.clear();
+    }
+    select(eventAt(e->position().toPoint()));
+  }
+}
+
+void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* e) {
+  if (!doc_) return;
+  if (auto hit = eventAt(e->position().toPoint())) {
+    select(hit);
+    fitSelection();
+  }
+}
+
+void TimelineWidget::keyPressEvent(QKeyEvent* e) {
+  if (!doc_) {
+    QWidget::keyPressEvent(e);
+    return;
+  }
+  const TimelineGeometry g(eventAreaSize());
+  const double w = g.events.width();
+  double cursor = w / 2;
+  if (lastMouse_.x() >= g.events.left() && lastMouse_.x() <= g.events.right()) cursor = lastMouse_.x() - g.events.left();
+  switch (e->key()) {
+    case Qt::Key_W: zoomAtPx(cursor, kKeyZoom); break;
+    case Qt::Key_S: zoomAtPx(cursor, 1 / kKeyZoom); break;
+    case Qt::Key_A: panPx(-w * 0.15); break;
+    case Qt::Key_D: panPx(w * 0.15); break;
+    case Qt::Key_F: fitSelection(); break;
+    case Qt::Key_0:
+    case Qt::Key_Home: fitAll(); break;
+    case Qt::Key_Escape:
+      state_.area.reset();
+      state_.areaTracks.clear();
+      select(std::nullopt);
+      break;
+    default: QWidget::keyPressEvent(e); return;
+  }
+  e->accept();
+}
+
+bool TimelineWidget::event(QEvent* e) {
+  if (e->type() == QEvent::ToolTip && doc_) {
+    auto* he = static_cast<QHelpEvent*>(e);
+    if (auto hit = eventAt(he->pos())) {
+      const Trace& t = *doc_->trace;
+      const QString tip =
+          QStringLiteral("<b>%1</b><br>start %2<br>duration %3<br>category %4<br>%5")
+              .arg(qstr(t.name(*hit)).toHtmlEscaped(), qstr(formatDuration(t.start(*hit) - t.minTs)),
+                   qstr(formatDuration(t.dur(*hit))), qstr(t.str(t.slices(hit->track).cat[hit->index])).toHtmlEscaped(),
+                   qstr(t.trackLabel(hit->track)).toHtmlEscaped());
+      QToolTip::showText(he->globalPos(), tip, this);
+    } else {
+      QToolTip::hideText();
+    }
+    return true;
+  }
+  return QWidget::event(e);
+}
+
+}  // namespace opscope::ui

@@ -1,0 +1,99 @@
+#pragma once
+// The timeline view: owns the zoom/scroll state and the selection, turns mouse and
+// keys into view changes (Perfetto / chrome://tracing conventions) and paints through
+// TimelineRenderer.
+#include <QScrollBar>
+#include <QWidget>
+#include <memory>
+#include <optional>
+#include <set>
+
+#include "timeline/timeline_renderer.h"
+
+namespace opscope::ui {
+
+class TimelineWidget : public QWidget {
+  Q_OBJECT
+ public:
+  explicit TimelineWidget(QWidget* parent = nullptr);
+
+  void setDocument(std::shared_ptr<const TraceDocument> doc);
+  const TraceDocument* document() const { return doc_.get(); }
+
+  const TimeView& view() const { return state_.view; }
+  void setView(const TimeView& v);
+  void showRange(TimeNs start, TimeNs end);  // fits [start, end] with a small margin
+  void fitAll();
+  void fitSelection();  // the selection, else the area selection, else everything
+  void zoomAtPx(double eventX, double factor);
+  void panPx(double dx);
+  int scrollY() const { return state_.scrollY; }
+  void setScrollY(int y);
+
+  std::optional<EventRef> selected() const { return state_.selected; }
+  // Selects ref (none clears), scrolls it into view when reveal is set.
+  void select(std::optional<EventRef> ref, bool reveal = false);
+  // Brings ref on screen vertically and horizontally, zooming in when it is too small.
+  void reveal(EventRef ref);
+
+  void setSearch(std::shared_ptr<const NameMatcher> matcher);
+  void setTheme(Theme theme);
+  Theme theme() const { return state_.theme; }
+  void setProcessCollapsed(uint32_t process, bool collapsed);
+  const TimelineLayout& layout() const { return layout_; }
+  const LayoutMetrics& metrics() const { return state_.metrics; }
+  TimelineGeometry geometryNow() const { return TimelineGeometry(eventAreaSize()); }
+
+  // The slice under a widget position, if any.
+  std::optional<EventRef> eventAt(QPoint pos) const;
+  // Widget position of the middle of a slice's visible part (tests, automation).
+  std::optional<QPoint> positionOf(EventRef ref) const;
+
+  // Paints the current view into any device: exports and the render benchmark.
+  RenderStats render(QPainter& painter, QSize size);
+  std::optional<TimeRange> areaSelection() const { return state_.area; }
+
+ signals:
+  void selectionChanged(std::optional<opscope::EventRef> ref);
+  void areaSelected(opscope::ui::TimeRange range, std::vector<uint32_t> tracks);
+  void viewChanged();
+
+ protected:
+  void paintEvent(QPaintEvent*) override;
+  void resizeEvent(QResizeEvent*) override;
+  void wheelEvent(QWheelEvent*) override;
+  void mousePressEvent(QMouseEvent*) override;
+  void mouseMoveEvent(QMouseEvent*) override;
+  void mouseReleaseEvent(QMouseEvent*) override;
+  void mouseDoubleClickEvent(QMouseEvent*) override;
+  void keyPressEvent(QKeyEvent*) override;
+  bool event(QEvent*) override;
+
+ private:
+  QSize eventAreaSize() const;  // the widget minus the vertical scroll bar
+  void relayout();
+  void clampState();
+  void updateScrollBar();
+  void computeArrows();
+  std::vector<uint32_t> tracksBetween(int y0, int y1) const;
+  void centreOverviewAt(int x);
+  double eventsWidth() const;
+
+  enum class Drag { None, Pan, Area, Overview };
+  std::shared_ptr<const TraceDocument> doc_;
+  std::shared_ptr<const NameMatcher> search_;
+  std::vector<Flow> linkFlows_;  // flows other than ac2g (fwd -> bwd), for arrows
+  RenderState state_;
+  TimelineLayout layout_;
+  std::set<uint32_t> collapsed_;
+  TimelineRenderer renderer_;
+  QScrollBar* vbar_ = nullptr;
+  Drag drag_ = Drag::None;
+  bool dragMoved_ = false;
+  QPoint pressPos_;
+  TimeView pressView_;
+  int pressScroll_ = 0;
+  QPoint lastMouse_{-1, -1};
+};
+
+}  // namespace opscope::ui

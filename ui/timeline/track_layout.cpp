@@ -1,0 +1,118 @@
+#include "timeline/track_layout.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace opscope::ui {
+
+namespace {
+
+// Sort key of a RawId: numbers before strings, numbers by value, strings by text.
+auto idKey(const Trace& trace, const RawId& id) {
+  return std::make_tuple(id.isString ? 1 : 0, id.isString ? 0 : id.num,
+                         id.isString ? trace.str(id.str) : std::string_view());
+}
+
+int kindRank(TrackKind k) {
+  switch (k) {
+    case TrackKind::Thread: return 0;
+    case TrackKind::Async: return 1;
+    case TrackKind::GpuStream: return 2;
+  }
+  return 3;
+}
+
+}  // namespace
+
+int TimelineLayout::entryAt(int y) const {
+  auto it = std::upper_bound(entries.begin(), entries.end(), y, [](int v, const LayoutEntry& e) { return v < e.y; });
+  if (it == entries.begin()) return -1;
+  --it;
+  return y < it->bottom() ? static_cast<int>(it - entries.begin()) : -1;
+}
+
+int TimelineLayout::entryOfTrack(uint32_t track) const {
+  for (size_t k = 0; k < entries.size(); ++k)
+    if (entries[k].kind == LayoutEntry::Kind::Slices && entries[k].index == track) return static_cast<int>(k);
+  return -1;
+}
+
+std::vector<uint32_t> processOrder(const Trace& trace) {
+  std::vector<uint32_t> order(trace.processes.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const Process& pa = trace.processes[a];
+    const Process& pb = trace.processes[b];
+    // Processes with a sort index first, by it (Kineto gives GPUs index 0x1000000+).
+    if (pa.hasSortIndex != pb.hasSortIndex) return pa.hasSortIndex;
+    if (pa.hasSortIndex && pa.sortIndex != pb.sortIndex) return pa.sortIndex < pb.sortIndex;
+    return idKey(trace, pa.pid) < idKey(trace, pb.pid);
+  });
+  return order;
+}
+
+TimelineLayout layoutTracks(const Trace& trace, const RowIndex& rows, const std::set<uint32_t>& collapsed,
+                            const LayoutMetrics& m) {
+  std::vector<std::vector<uint32_t>> tracksOf(trace.processes.size());
+  for (uint32_t t = 0; t < trace.tracks.size(); ++t)
+    if (trace.tracks[t].slices.size() > 0) tracksOf[trace.tracks[t].process].push_back(t);
+  std::vector<std::vector<uint32_t>> countersOf(trace.processes.size());
+  for (uint32_t c = 0; c < trace.counters.size(); ++c)
+    if (!trace.counters[c].ts.empty()) countersOf[trace.counters[c].process].push_back(c);
+
+  TimelineLayout layout;
+  int y = 0;
+  for (uint32_t p : processOrder(trace)) {
+    auto& tracks = tracksOf[p];
+    auto& counters = countersOf[p];
+    if (tracks.empty() && counters.empty()) continue;
+    std::stable_sort(tracks.begin(), tracks.end(), [&](uint32_t a, uint32_t b) {
+      const Track& ta = trace.tracks[a];
+      const Track& tb = trace.tracks[b];
+      if (kindRank(ta.kind) != kindRank(tb.kind)) return kindRank(ta.kind) < kindRank(tb.kind);
+      if (ta.hasSortIndex != tb.hasSortIndex) return ta.hasSortIndex;
+      if (ta.hasSortIndex && ta.sortIndex != tb.sortIndex) return ta.sortIndex < tb.sortIndex;
+      if (ta.kind == TrackKind::GpuStream && ta.stream != tb.stream) return ta.stream < tb.stream;
+      return idKey(trace, ta.tid) < idKey(trace, tb.tid);
+    });
+    std::sort(counters.begin(), counters.end(), [&](uint32_t a, uint32_t b) {
+      return trace.str(trace.counters[a].name) < trace.str(trace.counters[b].name);
+    });
+    LayoutEntry header;
+    header.kind = LayoutEntry::Kind::ProcessHeader;
+    header.process = p;
+    header.y = y;
+    header.height = m.headerHeight;
+    header.label = trace.processLabel(p);
+    y += header.height;
+    layout.entries.push_back(std::move(header));
+    if (collapsed.count(p)) continue;
+    for (uint32_t t : tracks) {
+      LayoutEntry e;
+      e.kind = LayoutEntry::Kind::Slices;
+      e.process = p;
+      e.index = t;
+      e.y = y;
+      e.rows = std::max<uint32_t>(1, rows.track(t).rowCount);
+      e.height = static_cast<int>(e.rows) * m.rowHeight + 2 * m.trackPadding;
+      e.label = trace.trackLabel(t);
+      y += e.height;
+      layout.entries.push_back(std::move(e));
+    }
+    for (uint32_t c : counters) {
+      LayoutEntry e;
+      e.kind = LayoutEntry::Kind::Counter;
+      e.process = p;
+      e.index = c;
+      e.y = y;
+      e.height = m.counterHeight;
+      e.label = std::string(trace.str(trace.counters[c].name));
+      y += e.height;
+      layout.entries.push_back(std::move(e));
+    }
+  }
+  layout.height = y;
+  return layout;
+}
+
+}  // namespace opscope::ui

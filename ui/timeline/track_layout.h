@@ -1,0 +1,54 @@
+#pragma once
+// Vertical layout of the timeline: process groups (collapsible headers), inside each
+// its thread tracks, GPU streams, async tracks and counters, in the order the trace's
+// metadata asks for (process_sort_index / thread_sort_index, then ids).
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "model/trace.h"
+#include "timeline/row_index.h"
+
+namespace opscope::ui {
+
+struct LayoutMetrics {
+  int rowHeight = 18;
+  int headerHeight = 22;
+  int counterHeight = 34;
+  int trackPadding = 4;  // above and below each track's rows
+};
+
+struct LayoutEntry {
+  enum class Kind : uint8_t { ProcessHeader, Slices, Counter };
+  Kind kind = Kind::Slices;
+  uint32_t process = 0;
+  uint32_t index = 0;  // track index (Slices) or counter index (Counter)
+  int y = 0;           // top, in content coordinates
+  int height = 0;
+  uint32_t rows = 0;   // Slices: rows drawn
+  std::string label;
+  int bottom() const { return y + height; }
+};
+
+struct TimelineLayout {
+  std::vector<LayoutEntry> entries;  // top to bottom
+  int height = 0;
+  // Entry under content y, or -1.
+  int entryAt(int y) const;
+  // Entry of a slice track / counter, or -1 (e.g. its process is collapsed).
+  int entryOfTrack(uint32_t track) const;
+};
+
+// Process display order: sort index when given, then numeric pids before string ones.
+std::vector<uint32_t> processOrder(const Trace& trace);
+
+TimelineLayout layoutTracks(const Trace& trace, const RowIndex& rows, const std::set<uint32_t>& collapsedProcesses,
+                            const LayoutMetrics& m = {});
+
+// y of row r inside a Slices entry.
+inline int rowY(const LayoutEntry& e, const LayoutMetrics& m, uint32_t r) {
+  return e.y + m.trackPadding + static_cast<int>(r) * m.rowHeight;
+}
+
+}  // namespace opscope::ui

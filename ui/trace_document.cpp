@@ -1,0 +1,32 @@
+#include "trace_document.h"
+
+#include <chrono>
+
+#include "io/trace_loader.h"
+
+namespace opscope::ui {
+
+std::shared_ptr<const TraceDocument> prepareDocument(std::string path, LoadResult&& loaded) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto doc = std::make_shared<TraceDocument>();
+  doc->path = std::move(path);
+  doc->trace = std::move(loaded.trace);
+  doc->timings = loaded.timings;
+  doc->rows = RowIndex(*doc->trace);
+  doc->opTree = buildOpTree(*doc->trace);
+  doc->overview = computeOverview(*doc->trace);
+  doc->prepareSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return doc;
+}
+
+std::shared_ptr<const TraceDocument> loadDocument(const std::string& path, std::string& error, LoadStatus* status) {
+  LoadResult r = loadTraceFile(path);
+  if (status) *status = r.status;
+  if (r.status != LoadStatus::Ok) {
+    error = r.error;
+    return nullptr;
+  }
+  return prepareDocument(path, std::move(r));
+}
+
+}  // namespace opscope::ui
