@@ -47,7 +47,7 @@ struct Track {
 
 struct CounterSeries {
   uint32_t process = 0;
-  StringId name = 0;  // "<event name>" or "<event name>.<arg key>" when it has several keys
+  StringId name = 0;  // "<event name>.<arg key>": one series per numeric arg
   std::vector<TimeNs> ts;
   std::vector<double> value;
 };

@@ -58,7 +58,8 @@ void foldRow(const SliceColumns& s, std::span<const uint32_t> row, const TimeVie
     double blockEnd = std::max(x1, x0 + 1);
     size_t next = k + 1;
     for (;;) {
-      const TimeNs until = v.toTime(blockEnd + minPx);
+      // Capped at the view's end so a block never takes in slices that are off screen.
+      const TimeNs until = std::min(v.toTime(blockEnd + minPx), t1);
       const size_t j = lowerBoundRow(s, row, next, until);
       if (j == next) break;
       // Slices [next, j) start within the gap; the last one may be wide.

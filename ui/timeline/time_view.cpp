@@ -92,7 +92,8 @@ std::string fixed(double value, int decimals, const char* suffix) {
 
 std::string formatTick(TimeNs t, TimeNs step) {
   if (t == 0) return "0";
-  const Unit u = unitFor(step);
+  // The unit of twice the step: 500 ns steps read 0.5 µs, 1 µs, 1.5 µs.
+  const Unit u = unitFor(step * 2);
   // Decimals so that step / scale is exact: step 500 ns in µs needs 1, 20 ns needs 2.
   int decimals = 0;
   for (double s = static_cast<double>(step) / u.scale; decimals < 9 && std::abs(s - std::round(s)) > 1e-9; s *= 10)

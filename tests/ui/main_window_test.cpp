@@ -1,0 +1,332 @@
+// Widget tests under the offscreen platform: the window on the bundled sample, zoom
+// and pan by keys, selection by mouse, the details panel, search, area selection,
+// exports and loading through the worker (including cancel and errors).
+#include <gtest/gtest.h>
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QFile>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTest>
+#include <QTreeView>
+#include <fstream>
+
+#include "hierarchy/queries.h"
+#include "load_job.h"
+#include "main_window.h"
+#include "panels/details_panel.h"
+#include "panels/op_tree_panel.h"
+#include "panels/range_stats_panel.h"
+#include "test_support.h"
+#include "timeline/timeline_widget.h"
+
+namespace opscope::ui {
+namespace {
+
+const std::string kSample = OPSCOPE_SOURCE_DIR "/resources/sample/sample.pt.trace.json.gz";
+
+std::shared_ptr<const TraceDocument> sampleDoc() {
+  std::string error;
+  auto doc = loadDocument(kSample, error);
+  EXPECT_TRUE(doc) << error;
+  return doc;
+}
+
+struct Window {
+  MainWindow w{false};
+  std::shared_ptr<const TraceDocument> doc = sampleDoc();
+  Window() {
+    w.resize(1600, 1000);
+    w.show();
+    w.setDocument(doc);
+    QApplication::processEvents();
+  }
+  TimelineWidget* tl() { return w.timeline(); }
+  const Trace& trace() { return *doc->trace; }
+};
+
+// The longest slice named name.
+EventRef longest(const Trace& t, std::string_view name) {
+  const auto refs = test::slicesNamed(t, name);
+  EXPECT_FALSE(refs.empty()) << name;
+  EventRef best = refs.front();
+  for (EventRef r : refs)
+    if (t.dur(r) > t.dur(best)) best = r;
+  return best;
+}
+
+EventRef firstKernel(const Trace& t) {
+  for (uint32_t tr = 0; tr < t.tracks.size(); ++tr)
+    for (uint32_t i = 0; i < t.slices(tr).size(); ++i)
+      if (t.slices(tr).kind[i] == SliceKind::Kernel && launchOf(t, {tr, i})) return {tr, i};
+  ADD_FAILURE() << "no linked kernel";
+  return {};
+}
+
+TEST(MainWindow, ShowsTheWholeTraceWithATrackPerThreadAndStream) {
+  Window win;
+  ASSERT_TRUE(win.doc);
+  const TimeView v = win.tl()->view();
+  const double w = win.tl()->geometryNow().events.width();
+  EXPECT_GE(v.toPx(win.trace().minTs), 0);
+  EXPECT_LE(v.toPx(win.trace().maxTs), w);
+  int gpu = 0, headers = 0;
+  for (const LayoutEntry& e : win.tl()->layout().entries) {
+    if (e.kind == LayoutEntry::Kind::ProcessHeader) ++headers;
+    if (e.kind == LayoutEntry::Kind::Slices && win.trace().tracks[e.index].kind == TrackKind::GpuStream) {
+      ++gpu;
+      EXPECT_EQ(e.label.rfind("GPU 0 \xC2\xB7 stream ", 0), 0u) << e.label;
+    }
+  }
+  EXPECT_EQ(gpu, 3);
+  EXPECT_GE(headers, 2);
+}
+
+TEST(MainWindow, KeysZoomAtTheCursorAndPan) {
+  Window win;
+  const TimeView before = win.tl()->view();
+  win.tl()->setFocus();
+  QTest::keyClick(win.tl(), Qt::Key_W);
+  QTest::keyClick(win.tl(), Qt::Key_W);
+  const TimeView zoomed = win.tl()->view();
+  EXPECT_LT(zoomed.nsPerPx, before.nsPerPx / 1.5);
+  QTest::keyClick(win.tl(), Qt::Key_D);
+  EXPECT_GT(win.tl()->view().start, zoomed.start);
+  QTest::keyClick(win.tl(), Qt::Key_A);
+  QTest::keyClick(win.tl(), Qt::Key_A);
+  EXPECT_LT(win.tl()->view().start, zoomed.start);
+  QTest::keyClick(win.tl(), Qt::Key_S);
+  EXPECT_GT(win.tl()->view().nsPerPx, zoomed.nsPerPx);
+  QTest::keyClick(win.tl(), Qt::Key_0);
+  EXPECT_EQ(win.tl()->view(), before);
+}
+
+TEST(MainWindow, ClickingAnOpSelectsItAndTheDetailsListItsChildrenAndGpuEvents) {
+  Window win;
+  const Trace& t = win.trace();
+  // An op with GPU work: the first cpu_op that launched something.
+  std::optional<EventRef> op;
+  for (EventRef r : test::slicesNamed(t, "aten::linear"))
+    if (!gpuEventsOf(t, r).empty()) {
+      op = r;
+      break;
+    }
+  ASSERT_TRUE(op);
+  win.tl()->showRange(t.start(*op), t.end(*op));
+  QApplication::processEvents();
+  const auto pos = win.tl()->positionOf(*op);
+  ASSERT_TRUE(pos);
+  EXPECT_EQ(win.tl()->eventAt(*pos), op);
+  QSignalSpy spy(win.tl(), &TimelineWidget::selectionChanged);
+  QTest::mouseClick(win.tl(), Qt::LeftButton, Qt::NoModifier, *pos);
+  ASSERT_EQ(spy.count(), 1);
+  EXPECT_EQ(win.tl()->selected(), op);
+  const QString html = win.w.details()->toHtml();
+  EXPECT_TRUE(html.contains(QStringLiteral("aten::linear")));
+  EXPECT_TRUE(html.contains(QStringLiteral("Children")));
+  EXPECT_TRUE(html.contains(QStringLiteral("GPU events caused")));
+  const EventRef gpu = gpuEventsOf(t, *op).front();
+  EXPECT_TRUE(html.contains(QStringLiteral("event:%1:%2").arg(gpu.track).arg(gpu.index))) << html.toStdString();
+  // Following the link selects the kernel, and its details name the launch.
+  emit win.w.details()->anchorClicked(QUrl(QStringLiteral("event:%1:%2").arg(gpu.track).arg(gpu.index)));
+  EXPECT_EQ(win.tl()->selected(), gpu);
+  EXPECT_TRUE(win.w.details()->toHtml().contains(QStringLiteral("Launched by")));
+  // Clicking empty space clears the selection.
+  const auto geo = win.tl()->geometryNow();
+  QTest::mouseClick(win.tl(), Qt::LeftButton, Qt::NoModifier, QPoint(geo.events.right() - 2, geo.events.bottom() - 2));
+  EXPECT_FALSE(win.tl()->selected());
+}
+
+TEST(MainWindow, AKernelShowsItsLaunchOpChainArgsAndAnArrow) {
+  Window win;
+  const Trace& t = win.trace();
+  const EventRef k = firstKernel(t);
+  win.tl()->select(k, true);
+  const QString html = win.w.details()->toHtml();
+  EXPECT_TRUE(html.contains(QStringLiteral("Launched by")));
+  EXPECT_TRUE(html.contains(QStringLiteral("Op chain")));
+  EXPECT_TRUE(html.contains(QStringLiteral("Args")));
+  EXPECT_TRUE(html.contains(QStringLiteral("grid")));
+  // The selection is on screen after reveal.
+  const auto pos = win.tl()->positionOf(k);
+  ASSERT_TRUE(pos);
+  EXPECT_TRUE(win.tl()->geometryNow().events.contains(*pos));
+  // F fits the selection.
+  win.tl()->setFocus();
+  QTest::keyClick(win.tl(), Qt::Key_F);
+  const TimeView v = win.tl()->view();
+  EXPECT_GT(v.toPx(t.end(k)) - v.toPx(t.start(k)), win.tl()->geometryNow().events.width() * 0.8);
+}
+
+TEST(MainWindow, SearchCountsMatchesAndEnterStepsThroughThem) {
+  Window win;
+  QLineEdit* box = win.w.searchBox();
+  // Counted independently: every slice whose name contains the text.
+  size_t expected = 0, steps100to103 = 0;
+  for (const Track& tr : win.trace().tracks)
+    for (size_t i = 0; i < tr.slices.size(); ++i) {
+      const std::string_view n = win.trace().str(tr.slices.name[i]);
+      expected += n.find("ProfilerStep") != std::string_view::npos;
+      steps100to103 += n == "ProfilerStep#100" || n == "ProfilerStep#101" || n == "ProfilerStep#102" || n == "ProfilerStep#103";
+    }
+  ASSERT_GE(expected, 16u);
+  box->setText(QStringLiteral("profilerstep"));  // case-insensitive
+  EXPECT_EQ(win.w.searchMatchCount(), expected);
+  EXPECT_TRUE(win.w.searchStatus().contains(QString::number(expected)));
+  box->setFocus();
+  QTest::keyClick(box, Qt::Key_Return);
+  ASSERT_TRUE(win.tl()->selected());
+  const EventRef first = *win.tl()->selected();
+  QTest::keyClick(box, Qt::Key_Return);
+  const EventRef second = *win.tl()->selected();
+  EXPECT_NE(first, second);
+  EXPECT_LE(win.trace().start(first), win.trace().start(second));
+  QTest::keyClick(box, Qt::Key_Return, Qt::ShiftModifier);
+  EXPECT_EQ(*win.tl()->selected(), first);
+  // Regular expressions; a broken one is reported, not thrown.
+  EXPECT_TRUE(win.w.runSearch(QStringLiteral("^ProfilerStep#10[0-3]$"), true));
+  EXPECT_EQ(win.w.searchMatchCount(), steps100to103);
+  EXPECT_GE(steps100to103, 4u);
+  EXPECT_FALSE(win.w.runSearch(QStringLiteral("(oops"), true));
+  EXPECT_TRUE(win.w.searchStatus().contains(QStringLiteral("bad regular expression")));
+}
+
+TEST(MainWindow, ShiftDragSelectsARangeAndFillsTheAggregateTable) {
+  Window win;
+  const auto geo = win.tl()->geometryNow();
+  const QPoint from(geo.events.left() + 40, geo.events.top() + 5);
+  const QPoint to(geo.events.left() + geo.events.width() / 2, geo.events.bottom() - 5);
+  QSignalSpy spy(win.tl(), &TimelineWidget::areaSelected);
+  QTest::mousePress(win.tl(), Qt::LeftButton, Qt::ShiftModifier, from);
+  QMouseEvent move(QEvent::MouseMove, to, win.tl()->mapToGlobal(to), Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
+  QApplication::sendEvent(win.tl(), &move);
+  QTest::mouseRelease(win.tl(), Qt::LeftButton, Qt::ShiftModifier, to);
+  ASSERT_EQ(spy.count(), 1);
+  ASSERT_TRUE(win.tl()->areaSelection());
+  RangeStatsModel* m = win.w.rangeStats()->model();
+  QAbstractItemModelTester tester(m, QAbstractItemModelTester::FailureReportingMode::Warning);
+  ASSERT_GT(m->rowCount(), 0);
+  bool sawGpu = false, sawCpu = false;
+  for (int r = 0; r < m->rowCount(); ++r) {
+    const QString kind = m->index(r, RangeStatsModel::Kind).data().toString();
+    sawGpu |= kind == QLatin1String("GPU");
+    sawCpu |= kind == QLatin1String("CPU");
+    EXPECT_GT(m->index(r, RangeStatsModel::Count).data(RangeStatsModel::SortRole).toULongLong(), 0u);
+  }
+  EXPECT_TRUE(sawCpu);
+  EXPECT_TRUE(sawGpu);
+  EXPECT_TRUE(win.w.rangeStats()->headline().contains(QStringLiteral("slices")));
+}
+
+TEST(MainWindow, OpTreeFiltersAndJumpsToTheLongestCall) {
+  Window win;
+  OpTreePanel* panel = win.w.opTree();
+  QAbstractItemModelTester tester(panel->proxy()->sourceModel(), QAbstractItemModelTester::FailureReportingMode::Warning);
+  panel->setFilter(QStringLiteral("aten::linear"));
+  QSortFilterProxyModel* proxy = panel->proxy();
+  ASSERT_GT(proxy->rowCount(), 0);
+  // Walk down to the first match.
+  QModelIndex idx = proxy->index(0, 0);
+  while (idx.isValid() && idx.data().toString() != QLatin1String("aten::linear")) idx = proxy->index(0, 0, idx);
+  ASSERT_TRUE(idx.isValid());
+  emit panel->view()->activated(idx);
+  ASSERT_TRUE(win.tl()->selected());
+  EXPECT_EQ(win.trace().name(*win.tl()->selected()), "aten::linear");
+}
+
+TEST(MainWindow, ClickingAProcessHeaderFoldsIt) {
+  Window win;
+  const int before = win.tl()->layout().height;
+  const auto geo = win.tl()->geometryNow();
+  ASSERT_EQ(win.tl()->layout().entries.front().kind, LayoutEntry::Kind::ProcessHeader);
+  const QPoint header(geo.gutter.left() + 20, geo.events.top() + win.tl()->layout().entries.front().y + 5);
+  QTest::mouseClick(win.tl(), Qt::LeftButton, Qt::NoModifier, header);
+  EXPECT_LT(win.tl()->layout().height, before);
+  // A second click later than the double-click interval unfolds it.
+  QTest::mouseClick(win.tl(), Qt::LeftButton, Qt::NoModifier, header, QApplication::doubleClickInterval() + 100);
+  EXPECT_EQ(win.tl()->layout().height, before);
+}
+
+TEST(MainWindow, ExportsPngAndPdfAtomically) {
+  Window win;
+  const QString png = QString::fromStdString(test::tempPath("timeline.png"));
+  const QString pdf = QString::fromStdString(test::tempPath("timeline.pdf"));
+  QString error;
+  ASSERT_TRUE(win.w.exportPng(png, 2.0, &error)) << error.toStdString();
+  QImage image(png);
+  EXPECT_EQ(image.width(), win.tl()->width() * 2);
+  ASSERT_TRUE(win.w.exportPdf(pdf, &error)) << error.toStdString();
+  QFile f(pdf);
+  ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+  EXPECT_TRUE(f.read(5) == "%PDF-");
+  EXPECT_GT(f.size(), 2000);
+  // A path that cannot be written fails cleanly and leaves nothing behind.
+  EXPECT_FALSE(win.w.exportPng(QStringLiteral("/nonexistent-dir/x.png"), 1.0, &error));
+  EXPECT_FALSE(error.isEmpty());
+  QFile::remove(png);
+  QFile::remove(pdf);
+}
+
+TEST(LoadJob, LoadsOnAWorkerThreadAndDeliversOnTheGuiThread) {
+  LoadJob job;
+  QSignalSpy loaded(&job, &LoadJob::loaded);
+  job.start(QString::fromStdString(kSample));
+  ASSERT_TRUE(loaded.wait(10000));
+  const auto doc = loaded.takeFirst().at(0).value<std::shared_ptr<const TraceDocument>>();
+  ASSERT_TRUE(doc);
+  EXPECT_GT(doc->trace->sliceCount(), 1000u);
+  EXPECT_EQ(job.progress().bytesDone, job.progress().bytesTotal);
+}
+
+TEST(LoadJob, CancelStopsTheLoad) {
+  // A trace large enough (about 40 MB) that loading it takes many progress steps.
+  const std::string path = test::tempPath("cancel.json");
+  {
+    std::ofstream out(path);
+    out << "{\"traceEvents\":[";
+    for (int i = 0; i < 400000; ++i)
+      out << (i ? "," : "") << R"({"ph":"X","cat":"cpu_op","name":"aten::some_long_operator_name","pid":1,"tid":1,"ts":)"
+          << i * 2 << R"(,"dur":1,"args":{"External id":)" << i << R"(,"Input Dims":[[64,128],[128]]}})";
+    out << "]}";
+  }
+  LoadJob job;
+  QSignalSpy cancelled(&job, &LoadJob::cancelled);
+  QSignalSpy loaded(&job, &LoadJob::loaded);
+  job.start(QString::fromStdString(path));
+  job.cancel();
+  job.wait();
+  EXPECT_FALSE(job.running());
+  QApplication::processEvents();
+  EXPECT_EQ(cancelled.count(), 1);
+  EXPECT_EQ(loaded.count(), 0);
+  // The job is reusable after a cancel; a superseded load never reports.
+  job.start(QString::fromStdString(path));
+  job.start(QString::fromStdString(kSample));
+  ASSERT_TRUE(loaded.wait(20000));
+  QApplication::processEvents();
+  EXPECT_EQ(loaded.count(), 1);
+  const auto doc = loaded.takeFirst().at(0).value<std::shared_ptr<const TraceDocument>>();
+  EXPECT_EQ(doc->path, kSample);
+  std::remove(path.c_str());
+}
+
+TEST(LoadJob, ABadFileReportsTheLoadersOneLineError) {
+  const std::string path = test::tempPath("bad.json");
+  {
+    std::ofstream out(path);
+    out << "{\"traceEvents\":[{\"ph\":\"X\",,}]}";
+  }
+  LoadJob job;
+  QSignalSpy failed(&job, &LoadJob::failed);
+  job.start(QString::fromStdString(path));
+  ASSERT_TRUE(failed.wait(10000));
+  const QString message = failed.takeFirst().at(1).toString();
+  EXPECT_TRUE(message.contains(QStringLiteral("byte"))) << message.toStdString();
+  EXPECT_FALSE(message.contains('\n'));
+  std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace opscope::ui

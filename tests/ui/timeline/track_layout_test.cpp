@@ -1,0 +1,64 @@
+#include "timeline/track_layout.h"
+
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+namespace opscope::ui {
+namespace {
+
+const char* kTrace = R"({"traceEvents":[
+  {"ph":"M","name":"process_name","pid":9,"tid":0,"args":{"name":"worker"}},
+  {"ph":"M","name":"process_sort_index","pid":9,"tid":0,"args":{"sort_index":1}},
+  {"ph":"M","name":"process_name","pid":0,"tid":0,"args":{"name":"GPU"}},
+  {"ph":"M","name":"process_sort_index","pid":0,"tid":0,"args":{"sort_index":5}},
+  {"ph":"M","name":"thread_sort_index","pid":9,"tid":2,"args":{"sort_index":-1}},
+  {"ph":"X","cat":"cpu_op","name":"a","pid":9,"tid":1,"ts":0,"dur":10},
+  {"ph":"X","cat":"cpu_op","name":"b","pid":9,"tid":1,"ts":1,"dur":5},
+  {"ph":"X","cat":"cpu_op","name":"c","pid":9,"tid":2,"ts":0,"dur":10},
+  {"ph":"X","cat":"kernel","name":"k","pid":0,"tid":20,"ts":0,"dur":10,"args":{"stream":20}},
+  {"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":0,"dur":10,"args":{"stream":7}},
+  {"ph":"C","name":"mem","pid":9,"ts":0,"args":{"bytes":5}},
+  {"ph":"C","name":"mem","pid":9,"ts":5,"args":{"bytes":7}}
+]})";
+
+TEST(TrackLayout, OrderFollowsSortIndexesThenIds) {
+  auto t = test::loadOk(kTrace);
+  ASSERT_TRUE(t);
+  const RowIndex rows(*t);
+  const LayoutMetrics m;
+  const TimelineLayout layout = layoutTracks(*t, rows, {}, m);
+  std::vector<std::string> labels;
+  for (const LayoutEntry& e : layout.entries) labels.push_back(e.label);
+  const std::vector<std::string> expected = {"worker (9)", "thread 2", "thread 1", "mem.bytes",
+                                             "GPU (0)", "GPU 0 \xC2\xB7 stream 7", "GPU 0 \xC2\xB7 stream 20"};
+  EXPECT_EQ(labels, expected);
+  // Heights: two depth rows for thread 1, one for thread 2; entries tile the height.
+  EXPECT_EQ(layout.entries[2].rows, 2u);
+  EXPECT_EQ(layout.entries[2].height, 2 * m.rowHeight + 2 * m.trackPadding);
+  int y = 0;
+  for (const LayoutEntry& e : layout.entries) {
+    EXPECT_EQ(e.y, y);
+    y = e.bottom();
+  }
+  EXPECT_EQ(layout.height, y);
+  EXPECT_EQ(layout.entryAt(0), 0);
+  EXPECT_EQ(layout.entryAt(layout.entries[3].y + 1), 3);
+  EXPECT_EQ(layout.entryAt(layout.height), -1);
+  EXPECT_EQ(layout.entryAt(-1), -1);
+}
+
+TEST(TrackLayout, CollapsedProcessesKeepOnlyTheirHeader) {
+  auto t = test::loadOk(kTrace);
+  ASSERT_TRUE(t);
+  const RowIndex rows(*t);
+  const auto order = processOrder(*t);
+  const TimelineLayout layout = layoutTracks(*t, rows, {order[0]});
+  ASSERT_EQ(layout.entries.size(), 4u);
+  EXPECT_EQ(layout.entries[0].kind, LayoutEntry::Kind::ProcessHeader);
+  EXPECT_EQ(layout.entries[1].kind, LayoutEntry::Kind::ProcessHeader);
+  EXPECT_EQ(layout.entryOfTrack(test::only(*t, "a").track), -1);
+}
+
+}  // namespace
+}  // namespace opscope::ui
