@@ -287,17 +287,22 @@ void MainWindow::setDocument(std::shared_ptr<const TraceDocument> doc) {
   setWindowTitle(QStringLiteral("%1 — opscope").arg(QFileInfo(QString::fromStdString(doc_->path)).fileName()));
   uint64_t gpuStreams = 0;
   for (const Track& tr : t.tracks) gpuStreams += tr.kind == TrackKind::GpuStream;
-  infoLabel_->setText(QStringLiteral("%1 · %L2 events · %3 GPU streams · %4 iterations · %5 wall · loaded in %6 s")
+  infoLabel_->setText(QStringLiteral("%1 · %L2 events · %3 GPU stream%4 · %5 iteration%6 · %7 wall · loaded in %8 s")
                           .arg(QFileInfo(QString::fromStdString(doc_->path)).fileName())
                           .arg(t.sliceCount())
                           .arg(gpuStreams)
+                          .arg(gpuStreams == 1 ? "" : "s")
                           .arg(t.iterations.size())
+                          .arg(t.iterations.size() == 1 ? "" : "s")
                           .arg(qstr(formatDuration(t.maxTs - t.minTs)))
                           .arg(doc_->timings.parseSeconds + doc_->timings.hierarchySeconds + doc_->prepareSeconds, 0, 'f', 2));
   const uint64_t warnings = t.diagnostics.total();
   warningsButton_->setVisible(warnings > 0);
   if (warnings) {
-    warningsButton_->setText(QStringLiteral("\u26A0 %1").arg(qstr(t.diagnostics.oneLine())));
+    QStringList parts;
+    for (const WarningEntry& e : t.diagnostics.entries())
+      parts << QStringLiteral("%L1 \u00D7 %2").arg(e.count).arg(QString::fromLatin1(warningKindName(e.kind)));
+    warningsButton_->setText(QStringLiteral("\u26A0 ") + parts.join(QStringLiteral(", ")));
     warningsButton_->setToolTip(QStringLiteral("Click for the list of warnings"));
   }
   if (!searchBox_->text().isEmpty()) runSearch(searchBox_->text(), regexBox_->isChecked());

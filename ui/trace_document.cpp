@@ -1,6 +1,7 @@
 #include "trace_document.h"
 
 #include <chrono>
+#include <future>
 
 #include "io/trace_loader.h"
 
@@ -12,9 +13,13 @@ std::shared_ptr<const TraceDocument> prepareDocument(std::string path, LoadResul
   doc->path = std::move(path);
   doc->trace = std::move(loaded.trace);
   doc->timings = loaded.timings;
-  doc->rows = RowIndex(*doc->trace);
-  doc->opTree = buildOpTree(*doc->trace);
-  doc->overview = computeOverview(*doc->trace);
+  // Three independent read-only passes over the trace: the op tree (the longest) on
+  // its own thread, the other two here.
+  const Trace& trace = *doc->trace;
+  auto tree = std::async(std::launch::async, [&trace] { return buildOpTree(trace); });
+  doc->rows = RowIndex(trace);
+  doc->overview = computeOverview(trace);
+  doc->opTree = tree.get();
   doc->prepareSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return doc;
 }

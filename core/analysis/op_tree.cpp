@@ -1,7 +1,7 @@
 #include "analysis/op_tree.h"
 
 #include <algorithm>
-#include <unordered_map>
+#include <string_view>
 
 namespace opscope {
 
@@ -18,11 +18,73 @@ TimeNs gpuTimeOf(const Trace& trace, uint64_t launchRef, size_t& cursor) {
   return sum;
 }
 
+// (parent node << 32 | name) -> child node: open addressing with linear probing; one
+// lookup per slice, so std::unordered_map's node allocations dominated the build.
+class ChildMap {
+ public:
+  ChildMap() : slots_(1024, Slot{kEmpty, 0}) {}
+  // Returns the node for key, inserting next when absent (inserted set accordingly).
+  uint32_t findOrInsert(uint64_t key, uint32_t next, bool& inserted) {
+    if ((used_ + 1) * 2 > slots_.size()) grow();
+    size_t mask = slots_.size() - 1;
+    for (size_t i = hash(key) & mask;; i = (i + 1) & mask) {
+      if (slots_[i].key == key) {
+        inserted = false;
+        return slots_[i].node;
+      }
+      if (slots_[i].key == kEmpty) {
+        slots_[i] = {key, next};
+        ++used_;
+        inserted = true;
+        return next;
+      }
+    }
+  }
+
+ private:
+  struct Slot {
+    uint64_t key;
+    uint32_t node;
+  };
+  static constexpr uint64_t kEmpty = ~0ull;  // parent ids stay below 2^32 - 1
+  static size_t hash(uint64_t k) {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return static_cast<size_t>(k);
+  }
+  void grow() {
+    std::vector<Slot> old(slots_.size() * 2, Slot{kEmpty, 0});
+    old.swap(slots_);
+    const size_t mask = slots_.size() - 1;
+    for (const Slot& s : old) {
+      if (s.key == kEmpty) continue;
+      size_t i = hash(s.key) & mask;
+      while (slots_[i].key != kEmpty) i = (i + 1) & mask;
+      slots_[i] = s;
+    }
+  }
+  std::vector<Slot> slots_;
+  size_t used_ = 0;
+};
+
+bool isStepName(std::string_view s) {
+  constexpr std::string_view prefix = "ProfilerStep#";
+  if (s.size() <= prefix.size() || s.substr(0, prefix.size()) != prefix) return false;
+  for (char c : s.substr(prefix.size()))
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
 }  // namespace
 
 OpTree buildOpTree(const Trace& trace) {
   OpTree tree;
-  std::unordered_map<uint64_t, uint32_t> childOf;  // (parent node << 32 | name) -> node
+  ChildMap childOf;
+  // All ProfilerStep#N names share one merge key.
+  constexpr StringId kStepKey = 0xFFFFFFFFu;
+  std::vector<uint8_t> stepName(trace.strings.size(), 0);
+  for (StringId id = 1; id < trace.strings.size(); ++id) stepName[id] = isStepName(trace.strings.get(id));
   std::vector<uint32_t> nodeOfRow;
   size_t linkCursor = 0;
   for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
@@ -37,24 +99,26 @@ OpTree buildOpTree(const Trace& trace) {
     for (uint32_t i = 0; i < s.size(); ++i) {
       const int32_t p = s.parent[i];
       const uint32_t parentNode = p >= 0 ? nodeOfRow[static_cast<size_t>(p)] : root;
-      const uint64_t key = (static_cast<uint64_t>(parentNode) << 32) | s.name[i];
-      auto [it, inserted] = childOf.try_emplace(key, static_cast<uint32_t>(tree.nodes.size()));
+      const bool step = s.name[i] < stepName.size() && stepName[s.name[i]];
+      const uint64_t key = (static_cast<uint64_t>(parentNode) << 32) | (step ? kStepKey : s.name[i]);
+      bool inserted = false;
+      const uint32_t node = childOf.findOrInsert(key, static_cast<uint32_t>(tree.nodes.size()), inserted);
       if (inserted) {
         OpTreeNode n;
         n.parent = parentNode;
         n.name = s.name[i];
+        n.allSteps = step;
         n.track = t;
         tree.nodes.push_back(std::move(n));
-        tree.nodes[parentNode].children.push_back(it->second);
+        tree.nodes[parentNode].children.push_back(node);
       }
-      const uint32_t node = it->second;
       nodeOfRow[i] = node;
       OpTreeNode& n = tree.nodes[node];
       ++n.calls;
       n.total += s.dur[i];
       n.self += s.dur[i];
       const EventRef ref{t, i};
-      if (n.longest == kNoRef || s.dur[i] > trace.dur(EventRef::unpack(n.longest))) n.longest = ref.packed();
+      if (n.longest == kNoRef || s.dur[i] > s.dur[EventRef::unpack(n.longest).index]) n.longest = ref.packed();
       // Self time: a crossover is not contained by its parent, so only the overlap
       // is taken from the parent's self time.
       if (p >= 0) {

@@ -13,6 +13,9 @@ namespace opscope {
 struct OpTreeNode {
   uint32_t parent = UINT32_MAX;   // UINT32_MAX for thread roots
   StringId name = 0;              // 0 for thread roots (label: trace.trackLabel(track))
+  // ProfilerStep#N for every N merge into one node (name is the first step's): a tree
+  // with one subtree per step would repeat the same ops for every iteration.
+  bool allSteps = false;
   uint32_t track = 0;
   uint64_t calls = 0;
   TimeNs total = 0;               // sum of the calls' durations

@@ -62,8 +62,9 @@ QVariant OpTreeModel::data(const QModelIndex& index, int role) const {
     return index.column() == Name ? QVariant() : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
   switch (index.column()) {
     case Name: {
-      const QString name = n.parent == UINT32_MAX ? qstr(t.trackLabel(n.track)) : qstr(t.str(n.name));
-      return name;
+      if (n.parent == UINT32_MAX) return qstr(t.trackLabel(n.track));
+      if (n.allSteps) return QStringLiteral("ProfilerStep#* (every step)");
+      return qstr(t.str(n.name));
     }
     case Calls: return sort ? QVariant::fromValue<qulonglong>(n.calls) : QVariant(QStringLiteral("%L1").arg(n.calls));
     case Total: return sort ? QVariant::fromValue<qlonglong>(n.total) : QVariant(qstr(formatDuration(n.total)));

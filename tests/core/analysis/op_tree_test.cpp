@@ -59,3 +59,43 @@ TEST(OpTree, CrossoversOnlyTakeTheirOverlapFromTheParentsSelfTime) {
 
 }  // namespace
 }  // namespace opscope
+
+namespace opscope {
+namespace {
+
+TEST(OpTree, EveryProfilerStepMergesIntoOneNode) {
+  auto t = test::loadOk(R"([
+    {"ph":"X","cat":"user_annotation","name":"ProfilerStep#3","pid":1,"tid":1,"ts":0,"dur":10},
+    {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":1,"dur":2},
+    {"ph":"X","cat":"user_annotation","name":"ProfilerStep#4","pid":1,"tid":1,"ts":20,"dur":30},
+    {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":21,"dur":4},
+    {"ph":"X","cat":"user_annotation","name":"ProfilerStep#x","pid":1,"tid":1,"ts":60,"dur":1}])");
+  ASSERT_TRUE(t);
+  const OpTree tree = buildOpTree(*t);
+  const OpTreeNode& root = tree.nodes[tree.roots[0]];
+  ASSERT_EQ(root.children.size(), 2u);  // every step, and the odd "ProfilerStep#x"
+  const OpTreeNode& steps = tree.nodes[root.children[0]];
+  EXPECT_TRUE(steps.allSteps);
+  EXPECT_EQ(steps.calls, 2u);
+  EXPECT_EQ(steps.total, 40'000);
+  EXPECT_EQ(t->dur(EventRef::unpack(steps.longest)), 30'000);
+  ASSERT_EQ(steps.children.size(), 1u);
+  EXPECT_EQ(tree.nodes[steps.children[0]].calls, 2u);
+  EXPECT_FALSE(tree.nodes[root.children[1]].allSteps);
+}
+
+TEST(OpTree, ManyDistinctNamesUnderOneParent) {
+  // Thousands of children of one node: the child lookup must stay a hash lookup.
+  std::string json = R"([{"ph":"X","cat":"cpu_op","name":"root","pid":1,"tid":1,"ts":0,"dur":100000})";
+  for (int i = 0; i < 5000; ++i)
+    json += R"(,{"ph":"X","cat":"cpu_op","name":"op)" + std::to_string(i) + R"(","pid":1,"tid":1,"ts":)" + std::to_string(i * 2 + 1) + R"(,"dur":1})";
+  auto t = test::loadOk(json + "]");
+  ASSERT_TRUE(t);
+  const OpTree tree = buildOpTree(*t);
+  const OpTreeNode& root = tree.nodes[tree.nodes[tree.roots[0]].children[0]];
+  EXPECT_EQ(root.children.size(), 5000u);
+  EXPECT_EQ(root.self, 100'000'000 - 5000 * 1000);
+}
+
+}  // namespace
+}  // namespace opscope
