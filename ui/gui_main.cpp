@@ -18,7 +18,8 @@ const char* kGuiUsage =
     "  opscope --screenshot OUT.png [--select NAME] [--range START_US:END_US] [--size WxH] [--dark] FILE\n"
     "                          load FILE, lay out the window at a fixed size (1600x1000), render, save\n"
     "                          a PNG and exit; --select selects the longest event named NAME (or whose\n"
-    "                          name contains it), --range shows that span (µs since the trace start)\n"
+    "                          name contains it), --range shows that span (µs since the trace start);\n"
+    "                          OUT.pdf writes the timeline as a vector PDF instead\n"
     "  opscope --bench-render [--frames N] FILE\n"
     "                          frame times of the timeline at every zoom level (median, worst)\n";
 
@@ -78,6 +79,16 @@ int screenshot(const GuiOptions& o) {
     w.timeline()->showRange(t0 + static_cast<TimeNs>(a * 1000), t0 + static_cast<TimeNs>(b * 1000));
   }
   for (int k = 0; k < 5; ++k) QApplication::processEvents();
+  const QString out = QString::fromStdString(o.screenshot);
+  if (out.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive)) {
+    // A vector PDF of the timeline (what File > Export timeline as PDF writes).
+    QString error;
+    if (!w.exportPdf(out, &error)) {
+      std::fprintf(stderr, "opscope: cannot write %s: %s\n", o.screenshot.c_str(), error.toLocal8Bit().constData());
+      return 3;
+    }
+    return 0;
+  }
   const QImage image = w.grab().toImage();
   QSaveFile f(QString::fromStdString(o.screenshot));
   if (!f.open(QIODevice::WriteOnly) || !image.save(&f, "PNG") || !f.commit()) {

@@ -92,8 +92,9 @@ std::string fixed(double value, int decimals, const char* suffix) {
 
 std::string formatTick(TimeNs t, TimeNs step) {
   if (t == 0) return "0";
-  // The unit of twice the step: 500 ns steps read 0.5 µs, 1 µs, 1.5 µs.
-  const Unit u = unitFor(step * 2);
+  // The unit of the tick itself (or of twice the step, when larger): deep in a long
+  // trace ticks read "874.9 ms", not "874900 µs"; 500 ns steps read 0.5 µs, 1.0 µs.
+  const Unit u = unitFor(std::max(t < 0 ? -t : t, step * 2));
   // Decimals so that step / scale is exact: step 500 ns in µs needs 1, 20 ns needs 2.
   int decimals = 0;
   for (double s = static_cast<double>(step) / u.scale; decimals < 9 && std::abs(s - std::round(s)) > 1e-9; s *= 10)

@@ -95,7 +95,8 @@ INSTANTIATE_TEST_SUITE_P(Cases, FormatTick,
                                            TickCase{1'500'000, 500'000, "1.5 ms"},
                                            TickCase{12'000'000, 2'000'000, "12 ms"},
                                            TickCase{3'000'000'000, 1'000'000'000, "3 s"},
-                                           TickCase{40, 20, "40 ns"}, TickCase{1020, 20, "1020 ns"}));
+                                           TickCase{40, 20, "40 ns"}, TickCase{1020, 20, "1.02 \xC2\xB5s"},
+                                           TickCase{874'900'000, 100'000, "874.9 ms"}, TickCase{-2000, 1000, "-2 \xC2\xB5s"}));
 
 struct DurCase {
   TimeNs ns;
@@ -116,7 +117,7 @@ TEST(TimeView, RulerTicksAreEvenlySpacedAndLabelledFromTheOrigin) {
   const Ruler r = rulerTicks(v, 1000, 0, 90);
   EXPECT_EQ(r.step, 100'000);  // 90 px = 90 µs -> 100 µs
   ASSERT_GE(r.ticks.size(), 9u);
-  EXPECT_EQ(r.ticks[0].label, "1000 \xC2\xB5s");
+  EXPECT_EQ(r.ticks[0].label, "1.0 ms");
   EXPECT_DOUBLE_EQ(r.ticks[0].x, 0);
   for (size_t k = 1; k < r.ticks.size(); ++k) {
     EXPECT_NEAR(r.ticks[k].x - r.ticks[k - 1].x, 100, 1e-9);
