@@ -46,14 +46,23 @@ int usage(const char* what, const std::string& detail) {
   return 2;
 }
 
-int screenshot(const GuiOptions& o) {
+// Loads synchronously for the automation modes; on failure prints the loader's line
+// and sets the exit code (3 unreadable, 4 not a trace, as `summary`).
+std::shared_ptr<const TraceDocument> loadForAutomation(const std::string& file, int& exitCode) {
   std::string error;
   LoadStatus status = LoadStatus::Ok;
-  auto doc = loadDocument(o.file, error, &status);
+  auto doc = loadDocument(file, error, &status);
   if (!doc) {
-    std::fprintf(stderr, "opscope: %s: %s\n", o.file.c_str(), error.c_str());
-    return status == LoadStatus::IoError ? 3 : 4;
+    std::fprintf(stderr, "opscope: %s: %s\n", file.c_str(), error.c_str());
+    exitCode = status == LoadStatus::IoError ? 3 : 4;
   }
+  return doc;
+}
+
+int screenshot(const GuiOptions& o) {
+  int code = 0;
+  auto doc = loadForAutomation(o.file, code);
+  if (!doc) return code;
   MainWindow w(/*restoreSettings=*/false);
   if (o.dark) w.setDarkTheme(true);
   w.resize(o.width, o.height);
@@ -145,13 +154,9 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
 
   if (!o.screenshot.empty()) return screenshot(o);
   if (o.benchRender) {
-    std::string error;
-    LoadStatus status = LoadStatus::Ok;
-    auto doc = loadDocument(o.file, error, &status);
-    if (!doc) {
-      std::fprintf(stderr, "opscope: %s: %s\n", o.file.c_str(), error.c_str());
-      return status == LoadStatus::IoError ? 3 : 4;
-    }
+    int code = 0;
+    auto doc = loadForAutomation(o.file, code);
+    if (!doc) return code;
     std::printf("loaded in %.2f s (parse %.2f, hierarchy %.2f, views %.2f)\n",
                 doc->timings.parseSeconds + doc->timings.hierarchySeconds + doc->prepareSeconds, doc->timings.parseSeconds,
                 doc->timings.hierarchySeconds, doc->prepareSeconds);

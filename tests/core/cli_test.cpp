@@ -15,7 +15,8 @@ struct CliRun {
 };
 
 CliRun runCli(const std::string& args) {
-  const std::string cmd = std::string(OPSCOPE_BINARY) + " " + args + " 2>&1";
+  // The offscreen platform: GUI modes (--screenshot) must run without a display.
+  const std::string cmd = "QT_QPA_PLATFORM=offscreen " + std::string(OPSCOPE_BINARY) + " " + args + " 2>&1";
   FILE* p = ::popen(cmd.c_str(), "r");
   std::string out;
   char buf[4096];
@@ -75,6 +76,41 @@ TEST(Cli, IterationWindowAndMarker) {
   CliRun marked = runCli("summary --json --iteration-marker aten::embedding " + kSample);
   ASSERT_EQ(marked.code, 0) << marked.out;
   EXPECT_EQ(nlohmann::json::parse(marked.out)["marker_iterations"].size(), a["iterations"].get<size_t>());
+}
+
+}  // namespace
+}  // namespace opscope
+
+namespace opscope {
+namespace {
+
+// Width and height from a PNG's IHDR chunk.
+std::pair<uint32_t, uint32_t> pngSize(const std::string& bytes) {
+  auto be32 = [&](size_t at) {
+    return (uint32_t(uint8_t(bytes[at])) << 24) | (uint32_t(uint8_t(bytes[at + 1])) << 16) |
+           (uint32_t(uint8_t(bytes[at + 2])) << 8) | uint32_t(uint8_t(bytes[at + 3]));
+  };
+  if (bytes.size() < 24 || bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0) return {0, 0};
+  return {be32(16), be32(20)};
+}
+
+TEST(Cli, ScreenshotWritesAFixedSizePngOrAVectorPdf) {
+  const std::string png = test::tempPath("shot.png"), pdf = test::tempPath("shot.pdf");
+  CliRun r = runCli("--screenshot " + png + " --select aten::linear --range 0:5000 " + kSample);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(pngSize(test::readFile(png)), (std::pair<uint32_t, uint32_t>{1600, 1000}));
+  r = runCli("--screenshot " + png + " --size 1000x700 " + kSample);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(pngSize(test::readFile(png)), (std::pair<uint32_t, uint32_t>{1000, 700}));
+  r = runCli("--screenshot " + pdf + " " + kSample);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(test::readFile(pdf).substr(0, 5), "%PDF-");
+  EXPECT_EQ(runCli("--screenshot " + png + " --select no-such-event " + kSample).code, 4);
+  EXPECT_EQ(runCli("--screenshot " + png + " /nonexistent.json").code, 3);
+  EXPECT_EQ(runCli("--screenshot " + png + " --range 5:1 " + kSample).code, 2);
+  EXPECT_EQ(runCli("--select x " + kSample).code, 2);  // only with --screenshot
+  std::remove(png.c_str());
+  std::remove(pdf.c_str());
 }
 
 }  // namespace
