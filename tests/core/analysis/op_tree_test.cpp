@@ -42,7 +42,9 @@ TEST(OpTree, MergesCallsByNamePathWithSelfAndGpuTime) {
   EXPECT_EQ(launch->calls, 3u);
   // Parents precede children: a reverse walk is bottom-up.
   for (size_t k = 0; k < tree.nodes.size(); ++k)
-    if (tree.nodes[k].parent != UINT32_MAX) EXPECT_LT(tree.nodes[k].parent, k);
+    if (tree.nodes[k].parent != UINT32_MAX) {
+      EXPECT_LT(tree.nodes[k].parent, k);
+    }
 }
 
 TEST(OpTree, CrossoversOnlyTakeTheirOverlapFromTheParentsSelfTime) {

@@ -37,7 +37,9 @@ TEST(RangeAggregate, CountsTotalsAndClippedTimeByKindAndName) {
   // CPU rows come before GPU rows, each by total descending.
   for (size_t k = 1; k < rows.size(); ++k) {
     ASSERT_LE(rows[k - 1].trackKind, rows[k].trackKind);
-    if (rows[k - 1].trackKind == rows[k].trackKind) EXPECT_GE(rows[k - 1].total, rows[k].total);
+    if (rows[k - 1].trackKind == rows[k].trackKind) {
+      EXPECT_GE(rows[k - 1].total, rows[k].total);
+    }
   }
 }
 

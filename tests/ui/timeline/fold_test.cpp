@@ -52,7 +52,9 @@ TEST_P(FoldRow, CoversEveryVisibleSliceOnceWithBoundedItems) {
     covered += items[k].count;
     anyFold |= items[k].folded();
     EXPECT_LE(items[k].x0, items[k].x1);
-    if (k) EXPECT_GE(items[k].x0, items[k - 1].x0);
+    if (k) {
+      EXPECT_GE(items[k].x0, items[k - 1].x0);
+    }
   }
   size_t visible = 0;
   for (size_t i = 0; i < s.size(); ++i)
