@@ -275,6 +275,7 @@ void MainWindow::setDocument(std::shared_ptr<const TraceDocument> doc) {
   matches_.clear();
   matcher_.reset();
   timeline_->setDocument(doc_);
+  timeline_->setFocus();  // W/S/A/D work at once, not typed into the search box
   opTree_->setDocument(doc_);
   rangeStats_->clear();
   details_->showDetails(nullptr, std::nullopt);

@@ -1,5 +1,6 @@
 #include "trace_document.h"
 
+#include <algorithm>
 #include <chrono>
 #include <future>
 
@@ -19,6 +20,10 @@ std::shared_ptr<const TraceDocument> prepareDocument(std::string path, LoadResul
   auto tree = std::async(std::launch::async, [&trace] { return buildOpTree(trace); });
   doc->rows = RowIndex(trace);
   doc->overview = computeOverview(trace);
+  doc->instantsByTime.resize(trace.instants.size());
+  for (uint32_t i = 0; i < trace.instants.size(); ++i) doc->instantsByTime[i] = i;
+  std::stable_sort(doc->instantsByTime.begin(), doc->instantsByTime.end(),
+                   [&trace](uint32_t a, uint32_t b) { return trace.instants[a].ts < trace.instants[b].ts; });
   doc->opTree = tree.get();
   doc->prepareSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return doc;

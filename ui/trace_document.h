@@ -18,6 +18,7 @@ struct TraceDocument {
   RowIndex rows;
   OpTree opTree;
   OverviewDensity overview;
+  std::vector<uint32_t> instantsByTime;  // indices into trace->instants, sorted by ts
   LoadTimings timings;
   double prepareSeconds = 0;  // row index, op tree, overview
 };

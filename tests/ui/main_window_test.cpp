@@ -330,3 +330,36 @@ TEST(LoadJob, ABadFileReportsTheLoadersOneLineError) {
 
 }  // namespace
 }  // namespace opscope::ui
+
+namespace opscope::ui {
+namespace {
+
+TEST(TimelineWidget, InstantsAreFoundUnderTheMouse) {
+  auto t = test::loadOk(R"([
+    {"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":0,"dur":100},
+    {"ph":"i","s":"g","name":"Record Window End","pid":1,"tid":1,"ts":50},
+    {"ph":"i","s":"t","name":"mark","pid":1,"tid":1,"ts":20}])");
+  ASSERT_TRUE(t);
+  LoadResult r;
+  r.trace = std::move(t);
+  auto doc = prepareDocument("inline", std::move(r));
+  TimelineWidget w;
+  w.resize(1200, 400);
+  w.setDocument(doc);
+  const auto g = w.geometryNow();
+  const Trace& trace = *doc->trace;
+  auto xOf = [&](TimeNs ns) { return g.events.left() + static_cast<int>(std::lround(w.view().toPx(trace.minTs + ns))); };
+  const auto global = w.instantAt(QPoint(xOf(50'000), g.events.bottom() - 3));
+  ASSERT_TRUE(global);
+  EXPECT_EQ(trace.str(trace.instants[*global].name), "Record Window End");
+  // The thread instant only on its own track's rows.
+  const int trackY = g.events.top() + w.layout().entries[static_cast<size_t>(w.layout().entryOfTrack(0))].y + 5;
+  const auto mark = w.instantAt(QPoint(xOf(20'000), trackY));
+  ASSERT_TRUE(mark);
+  EXPECT_EQ(trace.str(trace.instants[*mark].name), "mark");
+  EXPECT_FALSE(w.instantAt(QPoint(xOf(20'000), g.events.bottom() - 3)));
+  EXPECT_FALSE(w.instantAt(QPoint(xOf(35'000), trackY)));
+}
+
+}  // namespace
+}  // namespace opscope::ui

@@ -65,6 +65,7 @@ RenderStats TimelineRenderer::paint(QPainter& p, QSize size, const RenderState& 
   p.setFont(font_);
   if (!s.doc || !s.layout) return stats;
   paintTracks(p, g, s, stats);
+  paintInstants(p, g, s);
   paintArrows(p, g, s);
   paintRuler(p, g, s);
   paintOverview(p, g, s);
@@ -363,6 +364,77 @@ std::optional<QPointF> TimelineRenderer::anchorOf(const TimelineGeometry& g, con
   const double y = g.events.top() + rowY(e, s.metrics, row) - s.scrollY + s.metrics.rowHeight / 2.0;
   const double x = g.events.left() + s.view.toPx(atStart ? trace.start(r) : trace.end(r));
   return QPointF(x, y);
+}
+
+void TimelineRenderer::paintInstants(QPainter& p, const TimelineGeometry& g, const RenderState& s) {
+  const Trace& trace = *s.doc->trace;
+  const auto& order = s.doc->instantsByTime;
+  if (order.empty()) return;
+  const Palette& pal = paletteFor(s.theme);
+  const TimeNs t0 = s.view.toTime(0), t1 = s.view.toTime(g.events.width());
+  auto it = std::lower_bound(order.begin(), order.end(), t0,
+                             [&](uint32_t i, TimeNs t) { return trace.instants[i].ts < t; });
+  p.save();
+  p.setClipRect(g.events);
+  QColor line = qcolor(pal.arrow);
+  line.setAlpha(150);
+  p.setPen(QPen(line, 1, Qt::DashLine));
+  p.setBrush(qcolor(pal.arrow));
+  double lastX = -10;
+  for (; it != order.end() && trace.instants[*it].ts <= t1; ++it) {
+    const Instant& in = trace.instants[*it];
+    const double x = g.events.left() + s.view.toPx(in.ts);
+    // Instants closer than 2 px draw once: a frame stays bounded by the width.
+    if (x - lastX < 2) {
+      auto next = std::lower_bound(it, order.end(), s.view.toTime(x - g.events.left() + 2),
+                                   [&](uint32_t i, TimeNs t) { return trace.instants[i].ts < t; });
+      if (next != it) it = next - 1;
+      continue;
+    }
+    lastX = x;
+    int top = g.events.top(), bottom = g.events.bottom();
+    if (in.scope == InstantScope::Thread) {
+      const int k = s.layout->entryOfTrack(in.track);
+      if (k < 0) continue;
+      const LayoutEntry& e = s.layout->entries[static_cast<size_t>(k)];
+      top = g.events.top() + e.y - s.scrollY;
+      QPolygonF tri;
+      tri << QPointF(x - 4, top) << QPointF(x + 4, top) << QPointF(x, top + 7);
+      p.setPen(Qt::NoPen);
+      p.drawPolygon(tri);
+      p.setPen(QPen(line, 1, Qt::DashLine));
+      continue;
+    }
+    if (in.scope == InstantScope::Process && in.process < s.layout->processEntries.size()) {
+      const int k = s.layout->processEntries[in.process];
+      if (k < 0) continue;
+      top = g.events.top() + s.layout->entries[static_cast<size_t>(k)].y - s.scrollY;
+      bottom = g.events.top() + s.layout->processBottom[in.process] - s.scrollY;
+    }
+    p.drawLine(QPointF(x, top), QPointF(x, bottom));
+  }
+  p.restore();
+  // Global instants also get a flag in the ruler, named when there is room.
+  p.save();
+  p.setClipRect(QRect(g.events.left(), g.ruler.top(), g.events.width(), g.ruler.height()));
+  QFontMetricsF fm(font_);
+  lastX = -1e9;
+  for (auto k = std::lower_bound(order.begin(), order.end(), t0,
+                                 [&](uint32_t i, TimeNs t) { return trace.instants[i].ts < t; });
+       k != order.end() && trace.instants[*k].ts <= t1; ++k) {
+    const Instant& in = trace.instants[*k];
+    if (in.scope != InstantScope::Global) continue;
+    const double x = g.events.left() + s.view.toPx(in.ts);
+    if (x - lastX < 8) continue;
+    QPolygonF flag;
+    flag << QPointF(x, g.ruler.bottom()) << QPointF(x, g.ruler.top() + 3) << QPointF(x + 7, g.ruler.top() + 6)
+         << QPointF(x, g.ruler.top() + 9);
+    p.setPen(qcolor(pal.arrow));
+    p.setBrush(qcolor(pal.arrow));
+    p.drawPolygon(flag);
+    lastX = x;
+  }
+  p.restore();
 }
 
 void TimelineRenderer::paintArrows(QPainter& p, const TimelineGeometry& g, const RenderState& s) {

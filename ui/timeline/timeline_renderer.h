@@ -64,6 +64,7 @@ class TimelineRenderer {
                    RenderStats& stats);
   void paintCounter(QPainter& p, const TimelineGeometry& g, const RenderState& s, const LayoutEntry& e, int y0);
   void paintArrows(QPainter& p, const TimelineGeometry& g, const RenderState& s);
+  void paintInstants(QPainter& p, const TimelineGeometry& g, const RenderState& s);
   std::optional<QPointF> anchorOf(const TimelineGeometry& g, const RenderState& s, EventRef r, bool atStart) const;
   float textWidth(const QFontMetricsF& fm, const Trace& trace, StringId name);
   void resetCaches(const RenderState& s);

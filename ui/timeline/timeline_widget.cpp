@@ -232,6 +232,24 @@ std::optional<EventRef> TimelineWidget::eventAt(QPoint pos) const {
   return EventRef{e.index, *hit};
 }
 
+std::optional<uint32_t> TimelineWidget::instantAt(QPoint pos) const {
+  if (!doc_) return std::nullopt;
+  const TimelineGeometry g(eventAreaSize());
+  if (!g.events.contains(pos) && !g.ruler.contains(pos)) return std::nullopt;
+  const Trace& t = *doc_->trace;
+  const auto& order = doc_->instantsByTime;
+  const double x = pos.x() - g.events.left();
+  const TimeNs lo = state_.view.toTime(x - 3), hi = state_.view.toTime(x + 3);
+  auto it = std::lower_bound(order.begin(), order.end(), lo, [&](uint32_t i, TimeNs v) { return t.instants[i].ts < v; });
+  const int k = layout_.entryAt(pos.y() - g.events.top() + state_.scrollY);
+  for (; it != order.end() && t.instants[*it].ts <= hi; ++it) {
+    const Instant& in = t.instants[*it];
+    if (in.scope != InstantScope::Thread) return *it;
+    if (k >= 0 && layout_.entryOfTrack(in.track) == k) return *it;
+  }
+  return std::nullopt;
+}
+
 std::optional<QPoint> TimelineWidget::positionOf(EventRef ref) const {
   if (!doc_) return std::nullopt;
   const int k = layout_.entryOfTrack(ref.track);
@@ -445,6 +463,15 @@ bool TimelineWidget::event(QEvent* e) {
                    qstr(formatDuration(t.dur(*hit))), qstr(t.str(t.slices(hit->track).cat[hit->index])).toHtmlEscaped(),
                    qstr(t.trackLabel(hit->track)).toHtmlEscaped());
       QToolTip::showText(he->globalPos(), tip, this);
+    } else if (auto in = instantAt(he->pos())) {
+      const Instant& i = doc_->trace->instants[*in];
+      static const char* scopes[] = {"thread", "process", "global"};
+      QToolTip::showText(he->globalPos(),
+                         QStringLiteral("<b>%1</b><br>instant (%2 scope) at %3")
+                             .arg(qstr(doc_->trace->str(i.name)).toHtmlEscaped(),
+                                  QString::fromLatin1(scopes[static_cast<int>(i.scope)]),
+                                  qstr(formatDuration(i.ts - doc_->trace->minTs))),
+                         this);
     } else {
       QToolTip::hideText();
     }

@@ -46,6 +46,8 @@ class TimelineWidget : public QWidget {
 
   // The slice under a widget position, if any.
   std::optional<EventRef> eventAt(QPoint pos) const;
+  // An instant event drawn within 3 px of pos (thread instants: on pos's track), if any.
+  std::optional<uint32_t> instantAt(QPoint pos) const;
   // Widget position of the middle of a slice's visible part (tests, automation).
   std::optional<QPoint> positionOf(EventRef ref) const;
 

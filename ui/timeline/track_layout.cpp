@@ -32,9 +32,7 @@ int TimelineLayout::entryAt(int y) const {
 }
 
 int TimelineLayout::entryOfTrack(uint32_t track) const {
-  for (size_t k = 0; k < entries.size(); ++k)
-    if (entries[k].kind == LayoutEntry::Kind::Slices && entries[k].index == track) return static_cast<int>(k);
-  return -1;
+  return track < trackEntry.size() ? trackEntry[track] : -1;
 }
 
 std::vector<uint32_t> processOrder(const Trace& trace) {
@@ -112,6 +110,15 @@ TimelineLayout layoutTracks(const Trace& trace, const RowIndex& rows, const std:
     }
   }
   layout.height = y;
+  layout.trackEntry.assign(trace.tracks.size(), -1);
+  layout.processEntries.assign(trace.processes.size(), -1);
+  layout.processBottom.assign(trace.processes.size(), 0);
+  for (size_t k = 0; k < layout.entries.size(); ++k) {
+    const LayoutEntry& e = layout.entries[k];
+    if (e.kind == LayoutEntry::Kind::Slices) layout.trackEntry[e.index] = static_cast<int>(k);
+    if (e.kind == LayoutEntry::Kind::ProcessHeader) layout.processEntries[e.process] = static_cast<int>(k);
+    layout.processBottom[e.process] = std::max(layout.processBottom[e.process], e.bottom());
+  }
   return layout;
 }
 

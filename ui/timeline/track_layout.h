@@ -34,6 +34,9 @@ struct LayoutEntry {
 struct TimelineLayout {
   std::vector<LayoutEntry> entries;  // top to bottom
   int height = 0;
+  std::vector<int> trackEntry;     // per track: its Slices entry, or -1
+  std::vector<int> processEntries;  // per process: index of its header, or -1
+  std::vector<int> processBottom;   // per process: y below its last entry
   // Entry under content y, or -1.
   int entryAt(int y) const;
   // Entry of a slice track / counter, or -1 (e.g. its process is collapsed).
