@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QFileInfo>
 #include <QImage>
+#include <QLineEdit>
 #include <QSaveFile>
 #include <QTimer>
 #include <cstdio>
@@ -15,7 +16,8 @@ namespace opscope::ui {
 
 const char* kGuiUsage =
     "  opscope [FILE]          the GUI, opening FILE when given\n"
-    "  opscope --screenshot OUT.png [--select NAME] [--range START_US:END_US] [--size WxH] [--dark] FILE\n"
+    "  opscope --screenshot OUT.png [--select NAME] [--range START_US:END_US] [--search TEXT]\n"
+    "                          [--size WxH] [--dark] FILE\n"
     "                          load FILE, lay out the window at a fixed size (1600x1000), render, save\n"
     "                          a PNG and exit; --select selects the longest event named NAME (or whose\n"
     "                          name contains it), --range shows that span (µs since the trace start);\n"
@@ -26,7 +28,7 @@ const char* kGuiUsage =
 namespace {
 
 struct GuiOptions {
-  std::string file, screenshot, select, range;
+  std::string file, screenshot, select, range, search;
   int width = 1600, height = 1000;
   bool dark = false, benchRender = false;
   int frames = 15;
@@ -87,6 +89,7 @@ int screenshot(const GuiOptions& o) {
     const TimeNs t0 = doc->trace->minTs;
     w.timeline()->showRange(t0 + static_cast<TimeNs>(a * 1000), t0 + static_cast<TimeNs>(b * 1000));
   }
+  if (!o.search.empty()) w.searchBox()->setText(QString::fromStdString(o.search));
   for (int k = 0; k < 5; ++k) QApplication::processEvents();
   const QString out = QString::fromStdString(o.screenshot);
   if (out.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive)) {
@@ -123,6 +126,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
       if (!value(o.screenshot)) return usage("--screenshot needs an output PNG path", "");
     } else if (a == "--select") {
       if (!value(o.select)) return usage("--select needs a NAME", "");
+    } else if (a == "--search") {
+      if (!value(o.search)) return usage("--search needs a TEXT", "");
     } else if (a == "--range") {
       double x, y;
       if (!value(o.range) || !parseRange(o.range, x, y)) return usage("--range expects START_US:END_US with END > START", "");
@@ -144,8 +149,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
   }
   if ((!o.screenshot.empty() || o.benchRender) && o.file.empty())
     return usage(o.benchRender ? "--bench-render" : "--screenshot", " needs a FILE");
-  if ((!o.select.empty() || !o.range.empty()) && o.screenshot.empty())
-    return usage("--select and --range go with --screenshot", "");
+  if ((!o.select.empty() || !o.range.empty() || !o.search.empty()) && o.screenshot.empty())
+    return usage("--select, --range and --search go with --screenshot", "");
 
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("opscope"));

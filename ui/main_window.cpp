@@ -272,7 +272,7 @@ void MainWindow::onCancelled(const QString& path) {
 
 void MainWindow::setDocument(std::shared_ptr<const TraceDocument> doc) {
   doc_ = std::move(doc);
-  matches_.clear();
+  matches_ = std::make_shared<std::vector<EventRef>>();
   matcher_.reset();
   timeline_->setDocument(doc_);
   timeline_->setFocus();  // W/S/A/D work at once, not typed into the search box
@@ -318,7 +318,7 @@ void MainWindow::onSelection(std::optional<EventRef> ref) {
 QString MainWindow::searchStatus() const { return searchLabel_->text(); }
 
 bool MainWindow::runSearch(const QString& text, bool regex) {
-  matches_.clear();
+  matches_ = std::make_shared<std::vector<EventRef>>();
   matchCursor_ = 0;
   searchBox_->setStyleSheet(QString());
   if (!doc_ || text.isEmpty()) {
@@ -337,28 +337,30 @@ bool MainWindow::runSearch(const QString& text, bool regex) {
     searchLabel_->setText(QStringLiteral("bad regular expression: %1").arg(QString::fromLatin1(e.what())));
     return false;
   }
-  matches_ = findEvents(*doc_->trace, *matcher_, kMaxMatches);
-  timeline_->setSearch(matcher_);
-  if (matches_.empty()) searchLabel_->setText(QStringLiteral("no match"));
+  *matches_ = findEvents(*doc_->trace, *matcher_, kMaxMatches);
+  timeline_->setSearch(matcher_, matches_);
+  if (matches_->empty()) searchLabel_->setText(QStringLiteral("no match"));
   else
-    searchLabel_->setText(QStringLiteral("%L1%2 matches in %L3 names · Enter to step")
-                              .arg(matches_.size())
-                              .arg(matches_.size() >= kMaxMatches ? QStringLiteral("+") : QString())
-                              .arg(matcher_->names));
+    searchLabel_->setText(QStringLiteral("%L1%2 match%3 in %L4 name%5 · Enter to step")
+                              .arg(matches_->size())
+                              .arg(matches_->size() >= kMaxMatches ? QStringLiteral("+") : QString())
+                              .arg(matches_->size() == 1 ? "" : "es")
+                              .arg(matcher_->names)
+                              .arg(matcher_->names == 1 ? "" : "s"));
   return true;
 }
 
 void MainWindow::stepSearch(int direction) {
-  if (matches_.empty()) return;
-  if (timeline_->selected() && matchCursor_ < matches_.size() && matches_[matchCursor_] == *timeline_->selected()) {
-    matchCursor_ = (matchCursor_ + matches_.size() + static_cast<size_t>(direction > 0 ? 1 : -1)) % matches_.size();
+  if (matches_->empty()) return;
+  if (timeline_->selected() && matchCursor_ < matches_->size() && (*matches_)[matchCursor_] == *timeline_->selected()) {
+    matchCursor_ = (matchCursor_ + matches_->size() + static_cast<size_t>(direction > 0 ? 1 : -1)) % matches_->size();
   } else if (direction < 0) {
-    matchCursor_ = matches_.size() - 1;
+    matchCursor_ = matches_->size() - 1;
   } else {
     matchCursor_ = 0;
   }
-  timeline_->select(matches_[matchCursor_], true);
-  searchLabel_->setText(QStringLiteral("%L1 of %L2 matches").arg(matchCursor_ + 1).arg(matches_.size()));
+  timeline_->select((*matches_)[matchCursor_], true);
+  searchLabel_->setText(QStringLiteral("%L1 of %L2 matches").arg(matchCursor_ + 1).arg(matches_->size()));
 }
 
 bool MainWindow::selectByName(const QString& name) {

@@ -51,7 +51,7 @@ class MainWindow : public QMainWindow {
   // regular expression does not compile.
   bool runSearch(const QString& text, bool regex);
   void stepSearch(int direction);  // +1 next, -1 previous
-  size_t searchMatchCount() const { return matches_.size(); }
+  size_t searchMatchCount() const { return matches_->size(); }
 
   // Selects the longest slice named exactly name (else the longest whose name contains
   // it); false when there is none.
@@ -111,7 +111,7 @@ class MainWindow : public QMainWindow {
   QString loadingPath_;
   bool restoreSettings_ = true;
   std::shared_ptr<NameMatcher> matcher_;
-  std::vector<EventRef> matches_;
+  std::shared_ptr<std::vector<EventRef>> matches_ = std::make_shared<std::vector<EventRef>>();
   size_t matchCursor_ = 0;
 };
 

@@ -66,6 +66,7 @@ RenderStats TimelineRenderer::paint(QPainter& p, QSize size, const RenderState& 
   if (!s.doc || !s.layout) return stats;
   paintTracks(p, g, s, stats);
   paintInstants(p, g, s);
+  paintMatchMarks(p, g, s);
   paintArrows(p, g, s);
   paintRuler(p, g, s);
   paintOverview(p, g, s);
@@ -433,6 +434,36 @@ void TimelineRenderer::paintInstants(QPainter& p, const TimelineGeometry& g, con
     p.setBrush(qcolor(pal.arrow));
     p.drawPolygon(flag);
     lastX = x;
+  }
+  p.restore();
+}
+
+void TimelineRenderer::paintMatchMarks(QPainter& p, const TimelineGeometry& g, const RenderState& s) {
+  // Slices inside a folded block are not outlined, so every match in view also gets a
+  // tick under its row. Bounded per frame; ticks closer than 1 px on a track merge.
+  if (!s.search || !s.matches || s.matches->empty()) return;
+  constexpr size_t kMaxMarks = 20000;
+  const Trace& trace = *s.doc->trace;
+  const auto& m = *s.matches;
+  const TimeNs t0 = s.view.toTime(0), t1 = s.view.toTime(g.events.width());
+  // Matches are sorted by start; one that started before t0 may still be running, but
+  // an outline already shows it (it is at least as wide as the part in view).
+  auto it = std::lower_bound(m.begin(), m.end(), t0, [&](EventRef r, TimeNs t) { return trace.start(r) < t; });
+  lastMarkX_.assign(trace.tracks.size(), -10.0);
+  p.save();
+  p.setClipRect(g.events);
+  const QColor c = qcolor(paletteFor(s.theme).searchHit);
+  for (size_t n = 0; it != m.end() && trace.start(*it) <= t1 && n < kMaxMarks; ++it, ++n) {
+    const EventRef r = *it;
+    const double x = g.events.left() + s.view.toPx(trace.start(r));
+    if (x - lastMarkX_[r.track] < 1) continue;
+    const int k = s.layout->entryOfTrack(r.track);
+    if (k < 0) continue;
+    lastMarkX_[r.track] = x;
+    const LayoutEntry& e = s.layout->entries[static_cast<size_t>(k)];
+    const uint32_t row = RowIndex::rowOf(trace.tracks[r.track], s.doc->rows.track(r.track), r.index);
+    const double y = g.events.top() + rowY(e, s.metrics, row) - s.scrollY + s.metrics.rowHeight - 3;
+    p.fillRect(QRectF(x - 1, y, 3, 3), c);
   }
   p.restore();
 }

@@ -41,6 +41,7 @@ struct RenderState {
   std::optional<EventRef> selected;
   std::optional<EventRef> hovered;
   const NameMatcher* search = nullptr;        // highlight matches when set
+  const std::vector<EventRef>* matches = nullptr;  // the matches, by start time: marked even inside folds
   std::optional<TimeRange> area;              // Shift+drag selection
   std::vector<uint32_t> areaTracks;           // tracks inside the area selection
   std::vector<std::pair<EventRef, EventRef>> arrows;  // launch -> kernel, fwd -> bwd
@@ -65,6 +66,7 @@ class TimelineRenderer {
   void paintCounter(QPainter& p, const TimelineGeometry& g, const RenderState& s, const LayoutEntry& e, int y0);
   void paintArrows(QPainter& p, const TimelineGeometry& g, const RenderState& s);
   void paintInstants(QPainter& p, const TimelineGeometry& g, const RenderState& s);
+  void paintMatchMarks(QPainter& p, const TimelineGeometry& g, const RenderState& s);
   std::optional<QPointF> anchorOf(const TimelineGeometry& g, const RenderState& s, EventRef r, bool atStart) const;
   float textWidth(const QFontMetricsF& fm, const Trace& trace, StringId name);
   void resetCaches(const RenderState& s);
@@ -76,6 +78,7 @@ class TimelineRenderer {
   std::vector<float> textWidths_;  // < 0: not measured yet
   std::vector<std::pair<double, double>> counterRanges_;
   std::vector<DrawItem> scratch_;
+  std::vector<double> lastMarkX_;
   QFont font_;
 };
 

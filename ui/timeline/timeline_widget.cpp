@@ -52,7 +52,9 @@ void TimelineWidget::setDocument(std::shared_ptr<const TraceDocument> doc) {
   state_.scrollY = 0;
   collapsed_.clear();
   search_.reset();
+  matches_.reset();
   state_.search = nullptr;
+  state_.matches = nullptr;
   linkFlows_.clear();
   if (doc_) {
     const Trace& t = *doc_->trace;
@@ -200,9 +202,12 @@ void TimelineWidget::reveal(EventRef ref) {
   }
 }
 
-void TimelineWidget::setSearch(std::shared_ptr<const NameMatcher> matcher) {
+void TimelineWidget::setSearch(std::shared_ptr<const NameMatcher> matcher,
+                               std::shared_ptr<const std::vector<EventRef>> matches) {
   search_ = std::move(matcher);
+  matches_ = std::move(matches);
   state_.search = search_ && search_->any() ? search_.get() : nullptr;
+  state_.matches = matches_.get();
   update();
 }
 

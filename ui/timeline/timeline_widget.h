@@ -36,7 +36,8 @@ class TimelineWidget : public QWidget {
   // Brings ref on screen vertically and horizontally, zooming in when it is too small.
   void reveal(EventRef ref);
 
-  void setSearch(std::shared_ptr<const NameMatcher> matcher);
+  // Highlights the matcher's names; matches (sorted by start) are marked inside folds.
+  void setSearch(std::shared_ptr<const NameMatcher> matcher, std::shared_ptr<const std::vector<EventRef>> matches = {});
   void setTheme(Theme theme);
   Theme theme() const { return state_.theme; }
   void setProcessCollapsed(uint32_t process, bool collapsed);
@@ -84,6 +85,7 @@ class TimelineWidget : public QWidget {
   enum class Drag { None, Pan, Area, Overview };
   std::shared_ptr<const TraceDocument> doc_;
   std::shared_ptr<const NameMatcher> search_;
+  std::shared_ptr<const std::vector<EventRef>> matches_;
   std::vector<Flow> linkFlows_;  // flows other than ac2g (fwd -> bwd), for arrows
   RenderState state_;
   TimelineLayout layout_;
