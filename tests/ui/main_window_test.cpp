@@ -5,7 +5,9 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QDockWidget>
 #include <QFile>
+#include <QSettings>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -359,6 +361,45 @@ TEST(TimelineWidget, InstantsAreFoundUnderTheMouse) {
   EXPECT_EQ(trace.str(trace.instants[*mark].name), "mark");
   EXPECT_FALSE(w.instantAt(QPoint(xOf(20'000), g.events.bottom() - 3)));
   EXPECT_FALSE(w.instantAt(QPoint(xOf(35'000), trackY)));
+}
+
+}  // namespace
+}  // namespace opscope::ui
+
+namespace opscope::ui {
+namespace {
+
+TEST(MainWindow, LayoutThemeAndRecentFilesSurviveARestart) {
+  QSettings().clear();  // the tests' own organization (ui_test_main.cpp), not the user's
+  int detailsWidth = 0;
+  {
+    MainWindow w(true);
+    w.resize(1500, 900);
+    w.show();
+    QApplication::processEvents();
+    auto* dock = w.findChild<QDockWidget*>(QStringLiteral("detailsDock"));
+    ASSERT_TRUE(dock);
+    w.resizeDocks({dock}, {520}, Qt::Horizontal);
+    w.setDarkTheme(true);
+    QApplication::processEvents();
+    detailsWidth = dock->width();
+    QSignalSpy loaded(w.loadJob(), &LoadJob::loaded);
+    w.openFile(QString::fromStdString(kSample));
+    ASSERT_TRUE(loaded.wait(10000));
+    w.close();
+  }
+  MainWindow again(true);
+  again.show();
+  QApplication::processEvents();
+  auto* dock = again.findChild<QDockWidget*>(QStringLiteral("detailsDock"));
+  ASSERT_TRUE(dock);
+  EXPECT_NEAR(dock->width(), detailsWidth, 4);
+  EXPECT_EQ(again.timeline()->theme(), Theme::Dark);
+  const QStringList recent = QSettings().value(QStringLiteral("recent")).toStringList();
+  ASSERT_FALSE(recent.isEmpty());
+  EXPECT_TRUE(recent.front().endsWith(QStringLiteral("sample.pt.trace.json.gz")));
+  again.setDarkTheme(false);
+  QSettings().clear();
 }
 
 }  // namespace
