@@ -286,7 +286,12 @@ std::unique_ptr<ByteSource> ByteSource::open(const std::string& path, std::strin
     error = src->error();
     return nullptr;
   }
-  return overlapped(std::move(src));
+  auto out = overlapped(std::move(src));
+  if (S_ISREG(st.st_mode) && !out->isGzip()) {
+    out->randomAccessPath_ = path;
+    out->mtimeNs_ = static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+  }
+  return out;
 }
 
 std::unique_ptr<ByteSource> ByteSource::fromMemory(std::string bytes) {

@@ -25,12 +25,18 @@ class ByteSource {
   bool isGzip() const { return gzip_; }
   bool truncated() const { return truncated_; }
   const std::string& error() const { return error_; }
+  // The path when the stream is a regular file's own bytes (not gzip, not a pipe), so
+  // parts of it can be read again later by offset (lazy args); empty otherwise.
+  const std::string& randomAccessPath() const { return randomAccessPath_; }
+  int64_t fileMtimeNs() const { return mtimeNs_; }
 
  protected:
   uint64_t total_ = 0;
   bool gzip_ = false;
   bool truncated_ = false;
   std::string error_;
+  std::string randomAccessPath_;
+  int64_t mtimeNs_ = 0;
 };
 
 // Describes well-known binary formats from their first bytes ("PNG image", "zstd

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "io/args_text.h"
+#include "io/file_args.h"
 #include "io/json_scanner.h"
 #include "io/number_text.h"
 #include "model/trace_builder.h"
@@ -34,26 +36,6 @@ uint64_t countNewlines(const char* b, const char* e) {
 
 // "-123" style integers of at most 18 digits (the common case), parsed inline;
 // anything else goes through the general converters.
-bool plainInteger(std::string_view t, int64_t& out) {
-  size_t i = t.size() > 0 && t[0] == '-' ? 1 : 0;
-  const size_t digits = t.size() - i;
-  if (digits == 0 || digits > 18) return false;
-  int64_t v = 0;
-  for (; i < t.size(); ++i) {
-    const unsigned d = static_cast<unsigned>(t[i] - '0');
-    if (d > 9) return false;
-    v = v * 10 + d;
-  }
-  out = t[0] == '-' ? -v : v;
-  return true;
-}
-
-struct RawArg {
-  std::string_view key;
-  char type;  // 's' string, 'n' number, 'r' raw array/object, 't' true, 'f' false, 'z' null
-  std::string_view value;
-};
-
 struct RawIdText {
   bool present = false;
   bool isString = false;
@@ -68,6 +50,7 @@ struct RawEvent {
   bool tsIsString = false, durIsString = false, nameNotString = false;
   RawIdText pid, tid, id;
   std::vector<RawArg> args;
+  const char* argsAt = nullptr;  // the args object's '{', when there is one
   uint64_t controlCharsBefore = 0;
 
   void reset(const char* start, uint64_t controlChars) {
@@ -78,6 +61,7 @@ struct RawEvent {
     tsIsString = durIsString = nameNotString = false;
     pid = tid = id = {};
     args.clear();
+    argsAt = nullptr;
   }
 };
 
@@ -93,6 +77,11 @@ class Loader {
     keyStream_ = trace_->strings.intern("stream");
     keyDevice_ = trace_->strings.intern("device");
     keyDeviceLegacy_ = trace_->strings.intern("Device");
+    // Plain regular files keep args in the file: read back by offset when asked.
+    lazyArgs_ = !opts.eagerArgs && !src.randomAccessPath().empty();
+    builder_->setLazyArgs(lazyArgs_);
+    if (lazyArgs_)
+      trace_->lazyArgs = std::make_shared<FileArgs>(src.randomAccessPath(), src.totalSize(), src.fileMtimeNs());
   }
 
   LoadResult run();
@@ -143,11 +132,13 @@ class Loader {
   RawId rawId(const RawIdText& t, const RawEvent& ev, const char* field);
   bool argId(const RawArg& a, const RawEvent& ev, int64_t& out);
   void encodeArgs(RawEvent& ev, SliceInput& in);
+  void liftId(const RawArg& a, const RawEvent& ev, int64_t& out);
   void metadataEvent(const RawEvent& ev, uint32_t process, const RawId& pid, const RawId& tid);
   StringId internId(const RawIdText& t);
 
   ByteSource& src_;
   const LoadOptions& opts_;
+  bool lazyArgs_ = false;
   std::unique_ptr<Trace> trace_;
   std::unique_ptr<TraceBuilder> builder_;
   std::vector<char> buf_;
@@ -214,46 +205,8 @@ RawIdText Loader::parseIdValue() {
 }
 
 void Loader::parseArgs(RawEvent& ev) {
-  if (sc_.peek() != '{') {
-    sc_.skipValue();  // args that are not an object carry nothing usable
-    return;
-  }
-  ++sc_.p;
-  if (sc_.peek() == '}') {
-    ++sc_.p;
-    return;
-  }
-  for (;;) {
-    if (sc_.peek() != '"') sc_.fail(sc_.p, "expected '\"' to start a key in args");
-    RawArg a;
-    a.key = sc_.string();
-    sc_.expect(':', "expected ':' after a key in args");
-    const char c = sc_.peek();
-    switch (c) {
-      case '"':
-        a.type = 's';
-        a.value = sc_.string();
-        break;
-      case '{':
-      case '[':
-        a.type = 'r';
-        a.value = sc_.skipValue();
-        break;
-      case 't':
-      case 'f':
-      case 'n':
-        a.type = sc_.literal() == 'n' ? 'z' : c;
-        break;
-      default:
-        a.type = 'n';
-        a.value = sc_.number();
-    }
-    ev.args.push_back(a);
-    const char d = sc_.peek();
-    ++sc_.p;
-    if (d == '}') return;
-    if (d != ',') sc_.fail(sc_.p - 1, "expected ',' or '}' in args");
-  }
+  if (sc_.peek() == '{') ev.argsAt = sc_.p;
+  scanArgsObject(sc_, ev.args);
 }
 
 void Loader::parseEvent(RawEvent& ev) {
@@ -615,9 +568,26 @@ bool Loader::argId(const RawArg& a, const RawEvent& ev, int64_t& out) {
   return false;
 }
 
-// Encodes the args and lifts the ones the model indexes into columns.
+// Lifts the args the model indexes into columns (correlation, External id, stream,
+// device, in Kineto and legacy spellings) and encodes the rest, or, for lazy traces,
+// only notes where the args object starts in the file.
 void Loader::encodeArgs(RawEvent& ev, SliceInput& in) {
   argsWriter_.clear();
+  if (lazyArgs_) {
+    if (ev.argsAt) argsWriter_.setFileOffset(offsetOf(ev.argsAt));
+    for (const RawArg& a : ev.args) {
+      // Keys compared as text: interning every key is what lazy mode saves.
+      const std::string_view k = a.key;
+      if (k.size() < 6 || k.size() > 11) continue;
+      if (k == "correlation" || k == "External id" || k == "external id") {
+        liftId(a, ev, k == "correlation" ? in.correlation : in.externalId);
+      } else if (k == "stream" || k == "device" || k == "Device") {
+        int64_t iv = 0;
+        (k == "stream" ? in.stream : in.device) = a.type == 'n' && plainInteger(a.value, iv) ? iv : kNoId;
+      }
+    }
+    return;
+  }
   StringPool& pool = trace_->strings;
   for (const RawArg& a : ev.args) {
     const StringId key = pool.intern(a.key);
@@ -639,26 +609,36 @@ void Loader::encodeArgs(RawEvent& ev, SliceInput& in) {
         break;
       default: {
         double dv;
-        if (plainInteger(a.value, iv)) {
-          haveInt = true;
-          argsWriter_.addInt(key, iv);
-        } else if (a.value.find_first_of(".eE") != std::string_view::npos && doubleText(a.value, dv) == NumberStatus::Ok) {
-          argsWriter_.addDouble(key, dv);
-        } else {
-          argsWriter_.addJson(key, pool.intern(a.value));  // exact text of a huge integer
+        switch (classifyNumber(a.value, iv, dv)) {
+          case NumberForm::Int:
+            haveInt = true;
+            argsWriter_.addInt(key, iv);
+            break;
+          case NumberForm::Double: argsWriter_.addDouble(key, dv); break;
+          case NumberForm::Text: argsWriter_.addJson(key, pool.intern(a.value)); break;  // a huge integer
         }
       }
     }
-    // Columns: correlation, External id, stream, device (Kineto and legacy spellings).
     if (key == keyCorrelation_ || key == keyExternalId_ || key == keyExternalIdLegacy_) {
       int64_t& out = key == keyCorrelation_ ? in.correlation : in.externalId;
       if (haveInt) out = iv;
-      else argId(a, ev, out);  // strings, huge or fractional ids: converted or warned
+      else liftId(a, ev, out);
     } else if (key == keyStream_ || key == keyDevice_ || key == keyDeviceLegacy_) {
       // ROCm launches write "stream": "0x0"; only the GPU events' numbers name tracks.
       (key == keyStream_ ? in.stream : in.device) = haveInt ? iv : kNoId;
     }
   }
+}
+
+// An id arg that is not a plain integer: strings, huge or fractional ids are converted
+// where they can be, and warned about.
+void Loader::liftId(const RawArg& a, const RawEvent& ev, int64_t& out) {
+  int64_t iv = 0;
+  if (a.type == 'n' && plainInteger(a.value, iv)) {
+    out = iv;
+    return;
+  }
+  argId(a, ev, out);
 }
 
 void Loader::metadataEvent(const RawEvent& ev, uint32_t process, const RawId& pid, const RawId& tid) {

@@ -20,6 +20,9 @@ struct LoadOptions {
   std::function<bool(const LoadProgress&)> progress;
   // Skip the hierarchy pass (nesting, launch links, flows, iterations). Tests only.
   bool skipHierarchy = false;
+  // Encode every slice's args while loading even when the file could serve them later
+  // (plain files are lazy by default: Trace::args reads them back by offset).
+  bool eagerArgs = false;
 };
 
 enum class LoadStatus : uint8_t {

@@ -146,4 +146,29 @@ std::string argValueToText(const ArgValue& v, const StringPool& pool) {
   return argValueToJson(v, pool);
 }
 
+NamedArg toNamedArg(const Arg& a, const StringPool& pool) {
+  NamedArg n;
+  n.key = std::string(pool.get(a.key));
+  n.type = a.value.type;
+  n.i = a.value.i;
+  n.d = a.value.d;
+  if (a.value.type == ArgType::String || a.value.type == ArgType::Json) n.text = std::string(pool.get(a.value.s));
+  return n;
+}
+
+std::string namedArgJson(const NamedArg& a) {
+  switch (a.type) {
+    case ArgType::Null: return "null";
+    case ArgType::False: return "false";
+    case ArgType::True: return "true";
+    case ArgType::Int: return std::to_string(a.i);
+    case ArgType::Double: return doubleText(a.d);
+    case ArgType::String: return jsonQuote(a.text);
+    case ArgType::Json: return a.text;
+  }
+  return "null";
+}
+
+std::string namedArgText(const NamedArg& a) { return a.type == ArgType::String ? a.text : namedArgJson(a); }
+
 }  // namespace opscope

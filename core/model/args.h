@@ -29,9 +29,19 @@ struct Arg {
   ArgValue value;
 };
 
+// The args of the slice being built, as the importer hands them to the builder: an
+// encoded record, or (lazy mode, plain files) only where the args object starts in the
+// file, to be read again when someone asks (see LazyArgs).
 class ArgsWriter {
  public:
-  void clear() { bytes_.clear(); count_ = 0; }
+  static constexpr uint64_t kNoFileOffset = ~0ull;
+  void clear() {
+    bytes_.clear();
+    count_ = 0;
+    fileOffset_ = kNoFileOffset;
+  }
+  void setFileOffset(uint64_t offset) { fileOffset_ = offset; }
+  uint64_t fileOffset() const { return fileOffset_; }
   void addInt(StringId key, int64_t v);
   void addDouble(StringId key, double v);
   void addString(StringId key, StringId v);
@@ -49,6 +59,7 @@ class ArgsWriter {
   void finish(uint8_t* end);
   std::vector<uint8_t> bytes_;
   uint32_t count_ = 0;
+  uint64_t fileOffset_ = kNoFileOffset;
 };
 
 std::vector<Arg> decodeArgs(std::span<const uint8_t> blob, uint64_t offset);
@@ -60,5 +71,30 @@ std::string argValueToText(const ArgValue& v, const StringPool& pool);
 
 // JSON string literal for s, with control characters escaped.
 std::string jsonQuote(std::string_view s);
+
+// One arg with its strings resolved: what Trace::args returns, whether the args were
+// encoded at load or read back from the file.
+struct NamedArg {
+  std::string key;
+  ArgType type = ArgType::Null;
+  int64_t i = 0;     // Int
+  double d = 0;      // Double
+  std::string text;  // String: the string; Json: the raw JSON text
+  friend bool operator==(const NamedArg&, const NamedArg&) = default;
+};
+
+NamedArg toNamedArg(const Arg& a, const StringPool& pool);
+std::string namedArgJson(const NamedArg& a);
+std::string namedArgText(const NamedArg& a);  // strings unquoted, numbers as written
+
+// Reads the args object that starts at a byte offset of the trace file (lazy args).
+// Implemented in io/; the model only keeps the handle.
+class LazyArgs {
+ public:
+  virtual ~LazyArgs() = default;
+  // On failure (file changed or gone since loading, unreadable) returns nothing and
+  // sets error to one line.
+  virtual std::vector<NamedArg> read(uint64_t offset, std::string* error) const = 0;
+};
 
 }  // namespace opscope

@@ -27,6 +27,7 @@ void SliceColumns::permute(const std::vector<uint32_t>& perm) {
   applyPermutation(correlation, perm);
   applyPermutation(externalId, perm);
   applyPermutation(argsOffset, perm);
+  applyPermutation(argsAt, perm);
 }
 
 void SliceColumns::shrinkToFit() {
@@ -42,12 +43,13 @@ void SliceColumns::shrinkToFit() {
   externalId.shrink_to_fit();
   argsOffset.shrink_to_fit();
   argsBlob.shrink_to_fit();
+  argsAt.shrink_to_fit();
 }
 
 size_t SliceColumns::memoryBytes() const {
   return bytes(start) + bytes(dur) + bytes(name) + bytes(cat) + bytes(kind) + bytes(flags) +
          bytes(depth) + bytes(parent) + bytes(correlation) + bytes(externalId) +
-         bytes(argsOffset) + bytes(argsBlob);
+         bytes(argsOffset) + bytes(argsBlob) + bytes(argsAt);
 }
 
 }  // namespace opscope

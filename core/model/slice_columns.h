@@ -7,6 +7,8 @@
 //  - depth/parent are filled (CPU: nesting by containment; GPU: sub-lane per overlap);
 //  - args of row i are a self-delimiting record at argsBlob[argsOffset[i]] (see args.h);
 //    kNoArgs (a track past 4 GiB of args, never seen in practice) decodes as no args.
+//    Lazy traces (plain files) instead fill argsAt: the byte offset of the row's args
+//    object in the file (kNoArgsAt: none), and leave argsOffset/argsBlob empty.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -30,6 +32,8 @@ struct SliceColumns {
   static constexpr uint32_t kNoArgs = 0xFFFFFFFFu;
   PodColumn<uint32_t> argsOffset;
   PodColumn<uint8_t> argsBlob;
+  static constexpr uint64_t kNoArgsAt = ~0ull;
+  PodColumn<uint64_t> argsAt;
 
   size_t size() const { return start.size(); }
   TimeNs end(size_t i) const { return start[i] + dur[i]; }

@@ -27,11 +27,19 @@ std::optional<EventRef> Trace::parent(EventRef r) const {
   return EventRef{r.track, static_cast<uint32_t>(p)};
 }
 
-std::vector<Arg> Trace::args(EventRef r) const {
+std::vector<NamedArg> Trace::args(EventRef r, std::string* error) const {
   const SliceColumns& s = tracks[r.track].slices;
+  if (r.index < s.argsAt.size()) {
+    const uint64_t at = s.argsAt[r.index];
+    if (at == SliceColumns::kNoArgsAt || !lazyArgs) return {};
+    return lazyArgs->read(at, error);
+  }
+  if (r.index >= s.argsOffset.size()) return {};
   const uint32_t offset = s.argsOffset[r.index];
   if (offset == SliceColumns::kNoArgs) return {};
-  return decodeArgs({s.argsBlob.data(), s.argsBlob.size()}, offset);
+  std::vector<NamedArg> out;
+  for (const Arg& a : decodeArgs({s.argsBlob.data(), s.argsBlob.size()}, offset)) out.push_back(toNamedArg(a, strings));
+  return out;
 }
 
 uint64_t Trace::sliceCount() const {

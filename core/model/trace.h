@@ -3,6 +3,7 @@
 // top-level metadata and the links built by the hierarchy pass. Plain C++; every view,
 // analysis and command reads this.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -136,6 +137,8 @@ class Trace {
   Diagnostics diagnostics;
   LaunchLinks links;
   std::vector<Iteration> iterations;  // ProfilerStep#N, sorted by start
+  // Set for lazy traces: reads args objects back from the file (SliceColumns::argsAt).
+  std::shared_ptr<const LazyArgs> lazyArgs;
 
   uint64_t inputBytes = 0;   // bytes of the file on disk
   uint64_t jsonBytes = 0;    // bytes parsed (decompressed)
@@ -153,7 +156,9 @@ class Trace {
   std::string_view name(EventRef r) const { return str(nameId(r)); }
   SliceKind kind(EventRef r) const { return tracks[r.track].slices.kind[r.index]; }
   std::optional<EventRef> parent(EventRef r) const;
-  std::vector<Arg> args(EventRef r) const;
+  // A slice's args, decoded (or, for lazy traces, read back from the file); on failure
+  // (a lazy trace whose file changed since loading) empty, with error set.
+  std::vector<NamedArg> args(EventRef r, std::string* error = nullptr) const;
 
   uint64_t sliceCount() const;
   size_t memoryBytes() const;

@@ -88,7 +88,9 @@ uint32_t TraceBuilder::appendRow(Track& t, const SliceInput& in, const ArgsWrite
   s.flags.push_back(in.flags);
   s.correlation.push_back(in.correlation);
   s.externalId.push_back(in.externalId);
-  if (s.argsBlob.size() + args.byteSize() < SliceColumns::kNoArgs) {
+  if (lazyArgs_) {
+    s.argsAt.push_back(args.fileOffset());
+  } else if (s.argsBlob.size() + args.byteSize() < SliceColumns::kNoArgs) {
     s.argsOffset.push_back(static_cast<uint32_t>(args.appendTo(s.argsBlob)));
   } else {
     s.argsOffset.push_back(SliceColumns::kNoArgs);

@@ -28,6 +28,9 @@ struct SliceInput {
 class TraceBuilder {
  public:
   explicit TraceBuilder(Trace& trace);
+  // Lazy args: every slice keeps its args' file offset (ArgsWriter::fileOffset) instead
+  // of the encoded record. Set before the first slice; one mode per trace.
+  void setLazyArgs(bool on) { lazyArgs_ = on; }
 
   uint32_t process(const RawId& pid);
   uint32_t threadTrack(const RawId& pid, const RawId& tid);
@@ -54,6 +57,7 @@ class TraceBuilder {
   Trace& trace() { return trace_; }
 
  private:
+  bool lazyArgs_ = false;
   uint32_t asyncTrack(uint32_t process, StringId cat, StringId id);
   uint32_t appendRow(Track& t, const SliceInput& in, const ArgsWriter& args);
 

@@ -107,11 +107,14 @@ QString detailsHtml(const Trace& t, EventRef ref) {
     }
   }
 
-  const std::vector<Arg> args = t.args(ref);
+  std::string argsError;
+  const std::vector<NamedArg> args = t.args(ref, &argsError);
   if (!args.empty()) {
     html += QStringLiteral("<h4>Args</h4><table>");
-    for (const Arg& a : args) row(html, esc(t.str(a.key)), esc(argValueToText(a.value, t.strings)));
+    for (const NamedArg& a : args) row(html, esc(a.key), esc(namedArgText(a)));
     html += QStringLiteral("</table>");
+  } else if (!argsError.empty()) {
+    html += QStringLiteral("<h4>Args</h4><p style=\"color:#b35900\">%1</p>").arg(esc(argsError));
   }
   return html;
 }

@@ -1,0 +1,99 @@
+#include "io/args_text.h"
+
+#include "io/number_text.h"
+
+namespace opscope {
+
+void scanArgsObject(JsonScanner& sc, std::vector<RawArg>& out) {
+  if (sc.peek() != '{') {
+    sc.skipValue();
+    return;
+  }
+  ++sc.p;
+  if (sc.peek() == '}') {
+    ++sc.p;
+    return;
+  }
+  for (;;) {
+    if (sc.peek() != '"') sc.fail(sc.p, "expected '\"' to start a key in args");
+    RawArg a;
+    a.key = sc.string();
+    sc.expect(':', "expected ':' after a key in args");
+    const char c = sc.peek();
+    switch (c) {
+      case '"':
+        a.type = 's';
+        a.value = sc.string();
+        break;
+      case '{':
+      case '[':
+        a.type = 'r';
+        a.value = sc.skipValue();
+        break;
+      case 't':
+      case 'f':
+      case 'n':
+        a.type = sc.literal() == 'n' ? 'z' : c;
+        break;
+      default:
+        a.type = 'n';
+        a.value = sc.number();
+    }
+    out.push_back(a);
+    const char d = sc.peek();
+    ++sc.p;
+    if (d == '}') return;
+    if (d != ',') sc.fail(sc.p - 1, "expected ',' or '}' in args");
+  }
+}
+
+bool plainInteger(std::string_view t, int64_t& out) {
+  size_t i = t.size() > 0 && t[0] == '-' ? 1 : 0;
+  const size_t digits = t.size() - i;
+  if (digits == 0 || digits > 18) return false;
+  int64_t v = 0;
+  for (; i < t.size(); ++i) {
+    const unsigned d = static_cast<unsigned>(t[i] - '0');
+    if (d > 9) return false;
+    v = v * 10 + d;
+  }
+  out = t[0] == '-' ? -v : v;
+  return true;
+}
+
+NumberForm classifyNumber(std::string_view text, int64_t& iv, double& dv) {
+  if (plainInteger(text, iv)) return NumberForm::Int;
+  if (text.find_first_of(".eE") != std::string_view::npos && doubleText(text, dv) == NumberStatus::Ok)
+    return NumberForm::Double;
+  return NumberForm::Text;
+}
+
+NamedArg toNamedArg(const RawArg& a) {
+  NamedArg n;
+  n.key = std::string(a.key);
+  switch (a.type) {
+    case 's':
+      n.type = ArgType::String;
+      n.text = std::string(a.value);
+      break;
+    case 'r':
+      n.type = ArgType::Json;
+      n.text = std::string(a.value);
+      break;
+    case 't': n.type = ArgType::True; break;
+    case 'f': n.type = ArgType::False; break;
+    case 'z': n.type = ArgType::Null; break;
+    default:
+      switch (classifyNumber(a.value, n.i, n.d)) {
+        case NumberForm::Int: n.type = ArgType::Int; break;
+        case NumberForm::Double: n.type = ArgType::Double; break;
+        case NumberForm::Text:
+          n.type = ArgType::Json;
+          n.text = std::string(a.value);
+          break;
+      }
+  }
+  return n;
+}
+
+}  // namespace opscope

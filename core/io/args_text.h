@@ -1,0 +1,35 @@
+#pragma once
+// An event's args object as text: tokenized into (key, kind, value text) views, and the
+// rules that decide how each value is stored. The loader encodes args with these rules
+// while loading; lazily loaded traces apply the same rules when an args object is read
+// back from the file, so both give identical NamedArgs.
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "io/json_scanner.h"
+#include "model/args.h"
+
+namespace opscope {
+
+struct RawArg {
+  std::string_view key;
+  char type;  // 's' string, 'n' number, 'r' raw array/object, 't' true, 'f' false, 'z' null
+  std::string_view value;
+};
+
+// sc.p at the args value. An object is tokenized into out; anything else (args that
+// are not an object carry nothing usable) is skipped. Throws as the scanner does.
+void scanArgsObject(JsonScanner& sc, std::vector<RawArg>& out);
+
+// Decimal integer of at most 18 digits (so it cannot overflow), optional minus sign.
+bool plainInteger(std::string_view t, int64_t& out);
+
+// How a number arg is stored: Int when plainInteger, Double when it has a fraction or
+// exponent and parses, otherwise its exact text (huge integers) as Json.
+enum class NumberForm : uint8_t { Int, Double, Text };
+NumberForm classifyNumber(std::string_view text, int64_t& iv, double& dv);
+
+NamedArg toNamedArg(const RawArg& a);
+
+}  // namespace opscope

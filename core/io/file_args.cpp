@@ -1,0 +1,75 @@
+#include "io/file_args.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include "io/args_text.h"
+
+namespace opscope {
+
+namespace {
+
+// Args objects are small (Kineto: a few hundred bytes); one read usually does, and a
+// larger object doubles the read until it fits or reaches this bound.
+constexpr size_t kFirstRead = 4096;
+constexpr size_t kMaxArgsBytes = size_t{256} << 20;
+
+void setError(std::string* error, std::string text) {
+  if (error) *error = std::move(text);
+}
+
+}  // namespace
+
+std::vector<NamedArg> FileArgs::read(uint64_t offset, std::string* error) const {
+  const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    setError(error, "cannot read args from " + path_ + ": " + std::strerror(errno));
+    return {};
+  }
+  struct stat st {};
+  const int64_t mtime = ::fstat(fd, &st) == 0 ? static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec : -1;
+  if (mtime != mtimeNs_ || static_cast<uint64_t>(st.st_size) != size_ || offset >= size_) {
+    ::close(fd);
+    setError(error, path_ + " changed since it was loaded: reload it to see args");
+    return {};
+  }
+  std::vector<char> buf;
+  for (size_t want = kFirstRead;; want *= 2) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(want, size_ - offset));
+    buf.assign(n + kPadding, '\0');
+    size_t got = 0;
+    while (got < n) {
+      const ssize_t r = ::pread(fd, buf.data() + got, n - got, static_cast<off_t>(offset + got));
+      if (r <= 0) break;
+      got += static_cast<size_t>(r);
+    }
+    JsonScanner sc;
+    sc.reset(buf.data(), buf.data() + got);
+    std::vector<RawArg> raw;
+    try {
+      scanArgsObject(sc, raw);
+      ::close(fd);
+      std::vector<NamedArg> out;
+      out.reserve(raw.size());
+      for (const RawArg& a : raw) out.push_back(toNamedArg(a));
+      return out;
+    } catch (const NeedMore&) {
+      if (got < n || n == size_ - offset || want >= kMaxArgsBytes) {
+        ::close(fd);
+        setError(error, "args at byte " + std::to_string(offset) + " of " + path_ + " run past the end of the file");
+        return {};
+      }
+    } catch (const SyntaxError& e) {
+      ::close(fd);
+      setError(error, "args at byte " + std::to_string(offset) + " of " + path_ + ": " + e.expected);
+      return {};
+    }
+  }
+}
+
+}  // namespace opscope

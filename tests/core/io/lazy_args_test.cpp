@@ -1,0 +1,152 @@
+// Lazy args (plain files): every slice's args read back from the file must equal the
+// args encoded while loading the same bytes, for every kind of value.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "io/trace_loader.h"
+#include "test_support.h"
+
+namespace opscope {
+namespace {
+
+std::string writeTemp(const std::string& name, const std::string& bytes) {
+  const std::string path = test::tempPath(name);
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+// Loads path lazily and eagerly and compares every slice's args.
+void expectSameArgs(const std::string& path, size_t minSlicesWithArgs = 1) {
+  LoadResult lazy = loadTraceFile(path);
+  LoadOptions eagerOptions;
+  eagerOptions.eagerArgs = true;
+  LoadResult eager = loadTraceFile(path, eagerOptions);
+  ASSERT_EQ(lazy.status, LoadStatus::Ok) << lazy.error;
+  ASSERT_EQ(eager.status, LoadStatus::Ok) << eager.error;
+  const Trace& a = *lazy.trace;
+  const Trace& b = *eager.trace;
+  ASSERT_EQ(a.tracks.size(), b.tracks.size());
+  size_t withArgs = 0;
+  for (uint32_t t = 0; t < a.tracks.size(); ++t) {
+    ASSERT_EQ(a.slices(t).size(), b.slices(t).size());
+    for (uint32_t i = 0; i < a.slices(t).size(); ++i) {
+      std::string error;
+      const auto la = a.args({t, i}, &error);
+      ASSERT_TRUE(error.empty()) << error;
+      const auto eb = b.args({t, i});
+      ASSERT_EQ(la, eb) << "track " << t << " row " << i << " (" << a.name({t, i}) << ")";
+      // The lifted columns agree too.
+      ASSERT_EQ(a.slices(t).correlation[i], b.slices(t).correlation[i]);
+      ASSERT_EQ(a.slices(t).externalId[i], b.slices(t).externalId[i]);
+      withArgs += !la.empty();
+    }
+    ASSERT_EQ(a.tracks[t].device, b.tracks[t].device);
+    ASSERT_EQ(a.tracks[t].stream, b.tracks[t].stream);
+  }
+  EXPECT_GE(withArgs, minSlicesWithArgs);
+  EXPECT_EQ(a.diagnostics.total(), b.diagnostics.total()) << a.diagnostics.oneLine() << " / " << b.diagnostics.oneLine();
+}
+
+TEST(LazyArgs, EveryValueKindReadsBackAsEncoded) {
+  const std::string path = writeTemp("lazy_kinds.json", R"({"traceEvents":[
+    {"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":1,"dur":5,
+     "args":{"External id":7,"Input Dims":[[64,128],[128]],"Input type":["float","float"],
+             "neg":-3,"big":123456789012345678901234,"frac":0.25,"exp":1e3,"t":true,"f":false,"z":null,
+             "s":"caf\u00e9 \"q\"","obj":{"a":[1,2,{"b":null}]},"empty":""}},
+    {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":2,"dur":1,"args":{"correlation":9}},
+    {"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":3,"dur":1,
+     "args":{"correlation":9,"device":0,"stream":7,"grid":[1,2,3],"registers per thread":32}},
+    {"ph":"X","cat":"cpu_op","name":"no args","pid":1,"tid":1,"ts":10,"dur":1},
+    {"ph":"X","cat":"cpu_op","name":"empty args","pid":1,"tid":1,"ts":12,"dur":1,"args":{}},
+    {"ph":"X","cat":"cpu_op","name":"not an object","pid":1,"tid":1,"ts":14,"dur":1,"args":[1,2]},
+    {"ph":"X","cat":"cpu_op","name":"string id","pid":1,"tid":1,"ts":16,"dur":1,"args":{"External id":"42"}},
+    {"ph":"B","cat":"cpu_op","name":"begin","pid":1,"tid":2,"ts":1,"args":{"k":"v"}},
+    {"ph":"E","pid":1,"tid":2,"ts":4},
+    {"ph":"b","cat":"async","name":"a","id":5,"pid":1,"ts":1,"args":{"step":1}},
+    {"ph":"e","cat":"async","name":"a","id":5,"pid":1,"ts":3}
+  ]})");
+  expectSameArgs(path, 5);
+  LoadResult r = loadTraceFile(path);
+  const Trace& t = *r.trace;
+  const EventRef op = test::only(t, "op");
+  const auto args = t.args(op);
+  ASSERT_EQ(args.size(), 13u);
+  EXPECT_EQ(args[1].key, "Input Dims");
+  EXPECT_EQ(args[1].type, ArgType::Json);
+  EXPECT_EQ(args[1].text, "[[64,128],[128]]");
+  EXPECT_EQ(args[4].type, ArgType::Json);  // beyond int64: exact text
+  EXPECT_EQ(args[4].text, "123456789012345678901234");
+  EXPECT_EQ(args[10].text, "caf\xC3\xA9 \"q\"");
+  EXPECT_EQ(t.slices(op.track).externalId[op.index], 7);
+  EXPECT_EQ(t.slices(test::only(t, "string id").track).externalId[test::only(t, "string id").index], 42);
+  // Lazy: no encoded args kept.
+  EXPECT_EQ(t.slices(op.track).argsBlob.size(), 0u);
+  EXPECT_EQ(t.slices(op.track).argsAt.size(), t.slices(op.track).size());
+  std::remove(path.c_str());
+}
+
+TEST(LazyArgs, GzipAndMemoryInputsAreEncodedWhileLoading) {
+  const std::string json = R"([{"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":1,"dur":5,"args":{"a":1}}])";
+  const std::string gz = writeTemp("lazy.json.gz", test::gzip(json));
+  LoadResult r = loadTraceFile(gz);
+  ASSERT_EQ(r.status, LoadStatus::Ok);
+  EXPECT_TRUE(r.trace->slices(0).argsAt.empty());
+  EXPECT_FALSE(r.trace->lazyArgs);
+  ASSERT_EQ(r.trace->args({0, 0}).size(), 1u);
+  LoadResult m = loadTraceBytes(json);
+  EXPECT_TRUE(m.trace->slices(0).argsAt.empty());
+  EXPECT_EQ(m.trace->args({0, 0}), r.trace->args({0, 0}));
+  std::remove(gz.c_str());
+}
+
+TEST(LazyArgs, AFileChangedAfterLoadingSaysSoInsteadOfWrongArgs) {
+  const std::string json = R"([{"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":1,"dur":5,"args":{"a":1}}])";
+  const std::string path = writeTemp("lazy_changed.json", json);
+  LoadResult r = loadTraceFile(path);
+  ASSERT_EQ(r.status, LoadStatus::Ok);
+  ASSERT_EQ(r.trace->args({0, 0}).size(), 1u);
+  // A later modification time, as any rewrite of the file gives.
+  std::filesystem::last_write_time(path, std::filesystem::last_write_time(path) + std::chrono::seconds(5));
+  std::string error;
+  EXPECT_TRUE(r.trace->args({0, 0}, &error).empty());
+  EXPECT_NE(error.find("changed since it was loaded"), std::string::npos) << error;
+  std::remove(path.c_str());
+  error.clear();
+  EXPECT_TRUE(r.trace->args({0, 0}, &error).empty());
+  EXPECT_FALSE(error.empty());
+}
+
+TEST(LazyArgs, LargeArgsObjectsNeedSeveralReads) {
+  std::string big = R"([{"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":1,"dur":5,"args":{"Input Dims":[)";
+  for (int i = 0; i < 5000; ++i) big += (i ? "," : "") + std::string("[1,2,3,4]");
+  big += R"(],"after":"x"}}])";
+  const std::string path = writeTemp("lazy_big.json", big);
+  expectSameArgs(path);
+  std::remove(path.c_str());
+}
+
+TEST(LazyArgs, GeneratedAndRealTracesReadBackAsEncoded) {
+  const std::string tool = test::sharedTool("gen_kineto_trace.py");
+  if (!std::filesystem::exists(tool)) GTEST_SKIP() << tool << " not present";
+  const std::string out = test::tempPath("lazy_gen.json");
+  const std::string cmd = "python3 " + tool + " --out " + out + " --mb 1 --seed 4 > /dev/null";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  expectSameArgs(out, 1000);
+  std::remove(out.c_str());
+  // The public traces are gzipped: unpacked to a plain file first.
+  for (const char* name : {"recsys_rank0_cuda.json.gz", "mi250_minitoy_train_rocm.json.gz"}) {
+    const auto gz = test::sharedTrace(name);
+    if (!gz) continue;
+    const std::string plain = test::tempPath(std::string(name) + ".plain.json");
+    ASSERT_EQ(std::system(("gzip -dc " + *gz + " > " + plain).c_str()), 0);
+    expectSameArgs(plain, 100);
+    std::remove(plain.c_str());
+  }
+}
+
+}  // namespace
+}  // namespace opscope
