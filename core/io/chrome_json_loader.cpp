@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <future>
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -16,6 +17,10 @@ namespace opscope {
 namespace {
 
 constexpr size_t kWindowBytes = 4u << 20;
+// Headroom in front of a prefetched window for the unfinished event carried over from
+// the previous one (events are a few hundred bytes; larger units fall back to one
+// growing window).
+constexpr size_t kCarryBytes = 1u << 20;
 
 // '\n' bytes in [b, e): 16 bytes a step (pretty-printed traces have a newline every
 // few dozen bytes, where a memchr loop spends its time in calls).
@@ -70,7 +75,8 @@ class Loader {
   Loader(ByteSource& src, const LoadOptions& opts) : src_(src), opts_(opts) {
     trace_ = std::make_unique<Trace>();
     builder_ = std::make_unique<TraceBuilder>(*trace_);
-    buf_.resize(kWindowBytes + kPadding);
+    buf_.resize(kCarryBytes + kWindowBytes + kPadding);
+    data_ = buf_.data();
     keyCorrelation_ = trace_->strings.intern("correlation");
     keyExternalId_ = trace_->strings.intern("External id");
     keyExternalIdLegacy_ = trace_->strings.intern("external id");
@@ -91,13 +97,17 @@ class Loader {
 
   // ---- window management
   bool refill(const char* keepFrom);
-  uint64_t offsetOf(const char* at) const { return base_ + static_cast<uint64_t>(at - buf_.data()); }
+  // Uncompressed input is double-buffered: while one window is parsed, a helper thread
+  // reads the next bytes into the other (the kernel's copy runs on the second core;
+  // gzip input has its own inflating thread instead).
+  void startPrefetch();
+  uint64_t offsetOf(const char* at) const { return base_ + static_cast<uint64_t>(at - data_); }
   uint64_t lineOf(const char* at) const {
-    const char* b = buf_.data();
+    const char* b = data_;
     return linesBefore_ + 1 + countNewlines(b, at);
   }
   uint64_t columnOf(const char* at) const {
-    const char* b = buf_.data();
+    const char* b = data_;
     const char* q = at;
     while (q > b && q[-1] != '\n') --q;
     return static_cast<uint64_t>(at - q) + 1;
@@ -141,9 +151,13 @@ class Loader {
   bool lazyArgs_ = false;
   std::unique_ptr<Trace> trace_;
   std::unique_ptr<TraceBuilder> builder_;
-  std::vector<char> buf_;
-  size_t len_ = 0;          // valid bytes in buf_
-  uint64_t base_ = 0;       // stream offset of buf_[0]
+  std::vector<char> buf_;    // the window's storage
+  char* data_ = nullptr;     // the window: in buf_, after up to kCarryBytes of headroom
+  size_t len_ = 0;           // valid bytes at data_
+  uint64_t base_ = 0;        // stream offset of data_[0]
+  std::vector<char> spare_;  // the other window, being filled by the prefetch
+  std::future<size_t> pending_;  // declared after spare_: joined before it is freed
+  bool prefetch_ = false;
   uint64_t linesBefore_ = 0;
   bool eof_ = false;
   bool cancelled_ = false;
@@ -156,30 +170,80 @@ class Loader {
   std::vector<std::string> topKeys_;
 };
 
+void Loader::startPrefetch() {
+  if (eof_ || cancelled_ || src_.isGzip()) return;
+  if (!prefetch_) {
+    spare_.resize(buf_.size());
+    prefetch_ = true;
+  }
+  char* dst = spare_.data() + kCarryBytes;
+  const size_t cap = spare_.size() - kCarryBytes - kPadding;
+  pending_ = std::async(std::launch::async, [this, dst, cap] {
+    size_t got = 0;
+    while (got < cap) {
+      const size_t n = src_.read(dst + got, cap - got);
+      if (n == 0) break;
+      got += n;
+    }
+    return got;
+  });
+}
+
 bool Loader::refill(const char* keepFrom) {
   if (eof_) return false;
-  const size_t keep = static_cast<size_t>(buf_.data() + len_ - keepFrom);
+  const size_t keep = static_cast<size_t>(data_ + len_ - keepFrom);
   const size_t drop = len_ - keep;
   // Count lines in what leaves the window so error lines stay right.
-  linesBefore_ += countNewlines(buf_.data(), keepFrom);
-  std::memmove(buf_.data(), keepFrom, keep);
+  linesBefore_ += countNewlines(data_, keepFrom);
   base_ += drop;
-  len_ = keep;
-  if (len_ + kPadding + (1u << 16) > buf_.size()) {
-    // One unit (an event or a top-level value) is larger than the window: grow it.
-    buf_.resize(buf_.size() * 2);
-  }
-  while (len_ < buf_.size() - kPadding) {
-    const size_t n = src_.read(buf_.data() + len_, buf_.size() - kPadding - len_);
-    if (n == 0) {
-      eof_ = true;
-      break;
+  if (prefetch_) {
+    const size_t n = pending_.get();
+    if (keep <= kCarryBytes) {
+      // The unfinished unit goes into the headroom just before the prefetched bytes.
+      char* next = spare_.data() + kCarryBytes;
+      std::memcpy(next - keep, keepFrom, keep);
+      buf_.swap(spare_);  // storage changes owner, not place: next stays valid
+      data_ = next - keep;
+      len_ = keep + n;
+      if (n == 0) eof_ = true;
+      else startPrefetch();
+    } else {
+      // A unit larger than the headroom (rare): carry on in one growing window, unbuffered.
+      std::vector<char> big(keep + n + kWindowBytes + kPadding);
+      std::memcpy(big.data(), keepFrom, keep);
+      std::memcpy(big.data() + keep, spare_.data() + kCarryBytes, n);
+      buf_.swap(big);
+      data_ = buf_.data();
+      len_ = keep + n;
+      prefetch_ = false;
+      if (n == 0) eof_ = true;
     }
-    len_ += n;
+  } else {
+    std::memmove(buf_.data(), keepFrom, keep);
+    data_ = buf_.data();
+    len_ = keep;
   }
-  std::memset(buf_.data() + len_, 0, kPadding);
+  if (!prefetch_ && !eof_) {
+    if (len_ + kPadding + (1u << 16) > buf_.size()) {
+      // One unit (an event or a top-level value) is larger than the window: grow it.
+      buf_.resize(buf_.size() * 2);
+      data_ = buf_.data();
+    }
+    while (len_ < buf_.size() - kPadding) {
+      const size_t n = src_.read(data_ + len_, buf_.size() - kPadding - len_);
+      if (n == 0) {
+        eof_ = true;
+        break;
+      }
+      len_ += n;
+    }
+  }
+  std::memset(data_ + len_, 0, kPadding);
   if (opts_.progress) {
-    LoadProgress pr{src_.consumed(), src_.totalSize(), trace_->eventsRead};
+    // While a prefetch runs the source belongs to its thread: uncompressed input's
+    // offset is the window's end.
+    const uint64_t done = prefetch_ ? base_ + len_ : src_.consumed();
+    LoadProgress pr{done, src_.totalSize(), trace_->eventsRead};
     if (!opts_.progress(pr)) cancelled_ = true;
   }
   return !cancelled_ && (len_ > keep);
@@ -344,7 +408,8 @@ LoadResult Loader::run() {
   LoadResult result;
   State state = State::Start;
   RawEvent ev;
-  refill(buf_.data());
+  refill(data_);
+  startPrefetch();
   if (cancelled_) {
     result.status = LoadStatus::Cancelled;
     result.error = "loading cancelled";
@@ -355,8 +420,8 @@ LoadResult Loader::run() {
     result.error = src_.error().empty() ? "empty file: no JSON in it" : src_.error();
     return result;
   }
-  const char* committed = buf_.data();
-  sc_.reset(committed, buf_.data() + len_);
+  const char* committed = data_;
+  sc_.reset(committed, data_ + len_);
   bool truncated = false;
   for (;;) {
     try {
@@ -452,8 +517,8 @@ LoadResult Loader::run() {
       committed = sc_.p;
     } catch (const NeedMore&) {
       const bool more = refill(committed);
-      committed = buf_.data();
-      sc_.reset(committed, buf_.data() + len_);
+      committed = data_;
+      sc_.reset(committed, data_ + len_);
       if (cancelled_) {
         result.status = LoadStatus::Cancelled;
         result.error = "loading cancelled";
@@ -478,6 +543,7 @@ LoadResult Loader::run() {
     }
   }
 finished:
+  if (pending_.valid()) pending_.wait();  // the source is ours again
   if (!src_.error().empty()) {
     result.status = LoadStatus::IoError;
     result.error = src_.error();
