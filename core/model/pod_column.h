@@ -91,6 +91,12 @@ class PodColumn {
     if (n > size_) std::memset(static_cast<void*>(data_ + size_), 0, (n - size_) * sizeof(T));
     size_ = n;
   }
+  // Grows to n elements whose new values are unspecified: for a caller that writes
+  // every one of them next (zeroing first would touch the memory twice).
+  void resizeForOverwrite(size_t n) {
+    reserve(n);
+    size_ = n;
+  }
   void assign(size_t n, const T& v) {
     size_ = 0;
     reserve(n);

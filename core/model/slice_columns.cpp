@@ -7,7 +7,7 @@ template <typename T>
 void applyPermutation(PodColumn<T>& column, const std::vector<uint32_t>& perm) {
   if (column.empty()) return;
   PodColumn<T> out;
-  out.resize(column.size());
+  out.resizeForOverwrite(column.size());
   for (size_t i = 0; i < perm.size(); ++i) out[i] = column[perm[i]];
   column.swap(out);
 }
