@@ -1,4 +1,7 @@
 // opscope: one binary for the headless commands and the GUI.
+#include <dlfcn.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -8,7 +11,6 @@
 #include "hierarchy/iterations.h"
 #include "io/trace_loader.h"
 #include "report/summary_report.h"
-#include "gui_main.h"
 
 namespace {
 
@@ -27,6 +29,17 @@ const char* kUsageHead =
     "       opscope <command> [options] FILE  headless\n"
     "\n"
     "GUI:\n";
+
+const char* kGuiUsage =
+    "  opscope [FILE]          the GUI, opening FILE when given\n"
+    "  opscope --screenshot OUT.png [--select NAME] [--range START_US:END_US] [--search TEXT]\n"
+    "                          [--size WxH] [--dark] FILE\n"
+    "                          load FILE, lay out the window at a fixed size (1600x1000), render, save\n"
+    "                          a PNG and exit; --select selects the longest event named NAME (or whose\n"
+    "                          name contains it), --range shows that span (µs since the trace start);\n"
+    "                          OUT.pdf writes the timeline as a vector PDF instead\n"
+    "  opscope --bench-render [--frames N] FILE\n"
+    "                          frame times of the timeline at every zoom level (median, worst)\n";
 
 const char* kUsageText =
     "\n"
@@ -50,9 +63,42 @@ const char* kUsageText =
     "exit codes: 0 ok, 1 internal error, 2 usage error, 3 cannot read the file,\n"
     "            4 not a trace or malformed, 5 cancelled\n";
 
+// The GUI lives in a module loaded only here, so headless commands never load Qt: next
+// to the binary in a build tree, under lib/opscope when installed.
+int runGui(int argc, char** argv, const std::vector<std::string>& args) {
+  std::string dir;
+  char self[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    dir.assign(self, static_cast<size_t>(n));
+    dir.erase(dir.find_last_of('/') + 1);
+  }
+  std::string tried;
+  void* module = nullptr;
+  for (const std::string& path : {dir + "opscope-gui.so", dir + OPSCOPE_GUI_DIR_FROM_BIN "/opscope-gui.so"}) {
+    module = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (module) break;
+    tried += (tried.empty() ? "" : "; ") + std::string(::dlerror());
+  }
+  if (!module) {
+    std::fprintf(stderr, "opscope: cannot load the GUI module: %s\n", tried.c_str());
+    return kInternal;
+  }
+  using Entry = int (*)(int, char**, const char* const*, int);
+  auto entry = reinterpret_cast<Entry>(::dlsym(module, "opscope_gui_main"));
+  if (!entry) {
+    std::fprintf(stderr, "opscope: the GUI module has no entry point: %s\n", ::dlerror());
+    return kInternal;
+  }
+  std::vector<const char*> raw;
+  for (const std::string& a : args) raw.push_back(a.c_str());
+  // The module stays loaded until exit: Qt's atexit handlers live in it.
+  return entry(argc, argv, raw.data(), static_cast<int>(raw.size()));
+}
+
 void printUsage(FILE* out) {
   std::fputs(kUsageHead, out);
-  std::fputs(opscope::ui::kGuiUsage, out);
+  std::fputs(kGuiUsage, out);
   std::fputs(kUsageText, out);
 }
 
@@ -192,7 +238,7 @@ int main(int argc, char** argv) {
   // No command word: the GUI (a file, options such as --screenshot, or nothing).
   if (args.empty() || !isCommandWord(args[0])) {
     try {
-      return opscope::ui::runGui(argc, argv, args);
+      return runGui(argc, argv, args);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "opscope: internal error: %s\n", e.what());
       return kInternal;

@@ -9,6 +9,4 @@ namespace opscope::ui {
 // args excludes argv[0]. Returns the process exit code (2 on a usage error).
 int runGui(int argc, char** argv, const std::vector<std::string>& args);
 
-extern const char* kGuiUsage;
-
 }  // namespace opscope::ui

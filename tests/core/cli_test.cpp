@@ -115,3 +115,28 @@ TEST(Cli, ScreenshotWritesAFixedSizePngOrAVectorPdf) {
 
 }  // namespace
 }  // namespace opscope
+
+namespace opscope {
+namespace {
+
+TEST(Cli, HeadlessCommandsNeedNoGuiModuleAndItsAbsenceIsOneLine) {
+  // The binary alone, without opscope-gui.so beside it.
+  const std::string dir = test::tempPath("lonely");
+  ASSERT_EQ(std::system(("mkdir -p " + dir + " && cp " + std::string(OPSCOPE_BINARY) + " " + dir + "/").c_str()), 0);
+  const std::string bin = dir + "/opscope";
+  FILE* p = ::popen((bin + " summary --json " + kSample + " 2>&1").c_str(), "r");
+  char buf[256];
+  std::string out;
+  while (size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  EXPECT_EQ(WEXITSTATUS(::pclose(p)), 0) << out;
+  p = ::popen((bin + " --screenshot " + dir + "/x.png " + kSample + " 2>&1").c_str(), "r");
+  out.clear();
+  while (size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  EXPECT_EQ(WEXITSTATUS(::pclose(p)), 1);
+  EXPECT_NE(out.find("cannot load the GUI module"), std::string::npos) << out;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+  std::system(("rm -rf " + dir).c_str());
+}
+
+}  // namespace
+}  // namespace opscope

@@ -49,16 +49,6 @@ struct Window {
   const Trace& trace() { return *doc->trace; }
 };
 
-// The longest slice named name.
-EventRef longest(const Trace& t, std::string_view name) {
-  const auto refs = test::slicesNamed(t, name);
-  EXPECT_FALSE(refs.empty()) << name;
-  EventRef best = refs.front();
-  for (EventRef r : refs)
-    if (t.dur(r) > t.dur(best)) best = r;
-  return best;
-}
-
 EventRef firstKernel(const Trace& t) {
   for (uint32_t tr = 0; tr < t.tracks.size(); ++tr)
     for (uint32_t i = 0; i < t.slices(tr).size(); ++i)

@@ -122,7 +122,10 @@ TEST(LazyArgs, AFileChangedAfterLoadingSaysSoInsteadOfWrongArgs) {
 
 TEST(LazyArgs, LargeArgsObjectsNeedSeveralReads) {
   std::string big = R"([{"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":1,"dur":5,"args":{"Input Dims":[)";
-  for (int i = 0; i < 5000; ++i) big += (i ? "," : "") + std::string("[1,2,3,4]");
+  for (int i = 0; i < 5000; ++i) {
+    if (i) big += ',';
+    big += "[1,2,3,4]";
+  }
   big += R"(],"after":"x"}}])";
   const std::string path = writeTemp("lazy_big.json", big);
   expectSameArgs(path);
