@@ -1,33 +1,40 @@
 #include "model/slice_columns.h"
 
+#include <cstring>
+
 namespace opscope {
 
 namespace {
+// Gathers into one scratch buffer shared by all columns, then copies back: the
+// columns keep their (already faulted-in) memory, and fresh pages are touched once
+// for the scratch instead of once per column.
 template <typename T>
-void applyPermutation(PodColumn<T>& column, const std::vector<uint32_t>& perm) {
+void applyPermutation(PodColumn<T>& column, const std::vector<uint32_t>& perm, PodColumn<uint64_t>& scratch) {
   if (column.empty()) return;
-  PodColumn<T> out;
-  out.resizeForOverwrite(column.size());
+  static_assert(sizeof(T) <= sizeof(uint64_t));
+  T* out = reinterpret_cast<T*>(scratch.data());
   for (size_t i = 0; i < perm.size(); ++i) out[i] = column[perm[i]];
-  column.swap(out);
+  std::memcpy(static_cast<void*>(column.data()), out, perm.size() * sizeof(T));
 }
 template <typename T>
 size_t bytes(const PodColumn<T>& v) { return v.memoryBytes(); }
 }  // namespace
 
 void SliceColumns::permute(const std::vector<uint32_t>& perm) {
-  applyPermutation(start, perm);
-  applyPermutation(dur, perm);
-  applyPermutation(name, perm);
-  applyPermutation(cat, perm);
-  applyPermutation(kind, perm);
-  applyPermutation(flags, perm);
-  applyPermutation(depth, perm);
-  applyPermutation(parent, perm);
-  applyPermutation(correlation, perm);
-  applyPermutation(externalId, perm);
-  applyPermutation(argsOffset, perm);
-  applyPermutation(argsAt, perm);
+  PodColumn<uint64_t> scratch;
+  scratch.resizeForOverwrite(perm.size());
+  applyPermutation(start, perm, scratch);
+  applyPermutation(dur, perm, scratch);
+  applyPermutation(name, perm, scratch);
+  applyPermutation(cat, perm, scratch);
+  applyPermutation(kind, perm, scratch);
+  applyPermutation(flags, perm, scratch);
+  applyPermutation(depth, perm, scratch);
+  applyPermutation(parent, perm, scratch);
+  applyPermutation(correlation, perm, scratch);
+  applyPermutation(externalId, perm, scratch);
+  applyPermutation(argsOffset, perm, scratch);
+  applyPermutation(argsAt, perm, scratch);
 }
 
 void SliceColumns::shrinkToFit() {
