@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
-#include <future>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <vector>
@@ -57,6 +59,70 @@ class RawBuffer {
 
  private:
   PodColumn<char> bytes_;
+};
+
+// One helper thread that fills a buffer from the source on request, reused for every
+// window (a thread per window cost a spawn each, 250 of them per GB).
+class ReadAhead {
+ public:
+  explicit ReadAhead(ByteSource& src) : src_(src), thread_([this] { loop(); }) {}
+  ~ReadAhead() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+  // Reads up to cap bytes into dst (until the source ends) in the background.
+  void start(char* dst, size_t cap) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      dst_ = dst;
+      cap_ = cap;
+      busy_ = true;
+    }
+    cv_.notify_all();
+  }
+  // Waits for the read started last; returns its byte count (0 at the end).
+  size_t wait() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    cv_.wait(lock, [this] { return !busy_; });
+    return got_;
+  }
+  bool busy() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return busy_;
+  }
+
+ private:
+  void loop() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      cv_.wait(lock, [this] { return busy_ || stop_; });
+      if (stop_) return;
+      char* dst = dst_;
+      const size_t cap = cap_;
+      lock.unlock();
+      size_t got = 0;
+      while (got < cap) {
+        const size_t n = src_.read(dst + got, cap - got);
+        if (n == 0) break;
+        got += n;
+      }
+      lock.lock();
+      got_ = got;
+      busy_ = false;
+      cv_.notify_all();
+    }
+  }
+  ByteSource& src_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  char* dst_ = nullptr;
+  size_t cap_ = 0, got_ = 0;
+  bool busy_ = false, stop_ = false;
+  std::thread thread_;  // last: starts once the state above exists
 };
 
 struct RawIdText {
@@ -174,7 +240,7 @@ class Loader {
   size_t len_ = 0;           // valid bytes at data_
   uint64_t base_ = 0;        // stream offset of data_[0]
   RawBuffer spare_;          // the other window, being filled by the prefetch
-  std::future<size_t> pending_;  // declared after spare_: joined before it is freed
+  std::unique_ptr<ReadAhead> readAhead_;  // declared after spare_: joined before it is freed
   bool prefetch_ = false;
   uint64_t linesBefore_ = 0;
   bool eof_ = false;
@@ -192,19 +258,10 @@ void Loader::startPrefetch() {
   if (eof_ || cancelled_ || src_.isGzip()) return;
   if (!prefetch_) {
     spare_.resize(buf_.size());
+    readAhead_ = std::make_unique<ReadAhead>(src_);
     prefetch_ = true;
   }
-  char* dst = spare_.data() + kCarryBytes;
-  const size_t cap = spare_.size() - kCarryBytes - kPadding;
-  pending_ = std::async(std::launch::async, [this, dst, cap] {
-    size_t got = 0;
-    while (got < cap) {
-      const size_t n = src_.read(dst + got, cap - got);
-      if (n == 0) break;
-      got += n;
-    }
-    return got;
-  });
+  readAhead_->start(spare_.data() + kCarryBytes, spare_.size() - kCarryBytes - kPadding);
 }
 
 bool Loader::refill(const char* keepFrom) {
@@ -215,7 +272,7 @@ bool Loader::refill(const char* keepFrom) {
   linesBefore_ += countNewlines(data_, keepFrom);
   base_ += drop;
   if (prefetch_) {
-    const size_t n = pending_.get();
+    const size_t n = readAhead_->wait();
     if (keep <= kCarryBytes) {
       // The unfinished unit goes into the headroom just before the prefetched bytes.
       char* next = spare_.data() + kCarryBytes;
@@ -561,7 +618,7 @@ LoadResult Loader::run() {
     }
   }
 finished:
-  if (pending_.valid()) pending_.wait();  // the source is ours again
+  if (readAhead_) readAhead_->wait();  // the source is ours again
   if (!src_.error().empty()) {
     result.status = LoadStatus::IoError;
     result.error = src_.error();
