@@ -1,0 +1,140 @@
+#include "analysis/kernel_stats.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "test_support.h"
+
+namespace opscope {
+namespace {
+
+struct ClassCase {
+  const char* kernel;
+  const char* cls;
+};
+
+class BuiltinKernelClasses : public ::testing::TestWithParam<ClassCase> {};
+
+TEST_P(BuiltinKernelClasses, ShortClassForRealKernelNames) {
+  EXPECT_EQ(KernelClassifier::builtin().classify(GetParam().kernel), GetParam().cls) << GetParam().kernel;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Names, BuiltinKernelClasses,
+    ::testing::Values(
+        ClassCase{"void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x64_16x6_tn_align4>(Params)", "gemm"},
+        ClassCase{"volta_sgemm_128x64_nn", "gemm"}, ClassCase{"ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_tn", "gemm"},
+        ClassCase{"void gemv2T_kernel_val<int, int, float, float, float, 128, 16, 4, 4, false>", "gemv"},
+        ClassCase{"void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>>", "elementwise"},
+        ClassCase{"void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float>>", "reduce"},
+        ClassCase{"ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)", "nccl"},
+        ClassCase{"Memcpy HtoD (Pageable -> Device)", "memcpy"}, ClassCase{"Memset (Device)", "memset"},
+        ClassCase{"void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned int, 2, 64, 64>", "concat"},
+        ClassCase{"void cunn_SoftMaxForward<4, float, float, float, Epilogue>", "softmax"},
+        ClassCase{"void fbgemm_gpu::split_embedding_codegen_forward_unweighted_kernel<float>", "embedding fwd"},
+        ClassCase{"void fbgemm_gpu::split_embedding_backward_codegen_rowwise_adagrad_kernel", "embedding bwd"},
+        ClassCase{"void implicit_convolve_sgemm<float, float, 128, 5, 5, 3, 3, 3, 1>", "conv"},
+        ClassCase{"Cijk_Alik_Bljk_SB_Bias_AS_SAV_UserArgs_MT64x16x32_MI16x16x1_SN_LDSB0", "gemm"},  // ROCm Tensile
+        ClassCase{"void at::native::(anonymous namespace)::max_pool_forward_nchw<float, float>", "pool"},
+        ClassCase{"void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true>", "transpose"},
+        ClassCase{"triton__0d1d2d3d", "fused (triton)"},
+        ClassCase{"void cub::DeviceScanKernel<cub::AgentScanPolicy<128, 15, int>>", "scan"},
+        ClassCase{"void permute_pooled_embs_kernel<float>(float const*, long const*)", "transpose"},
+        ClassCase{"some_custom_thing", "other"}));
+
+TEST(KernelClasses, RulesComeFromJsonAndBadOnesAreNamed) {
+  std::string error;
+  auto k = KernelClassifier::fromJson(R"({"rules":[{"class":"mine","pattern":"^my_"},{"class":"gemm","pattern":"gemm"}]})", error);
+  ASSERT_TRUE(k) << error;
+  EXPECT_EQ(k->classify("my_gemm"), "mine");
+  EXPECT_EQ(k->classify("sgemm"), "gemm");
+  EXPECT_FALSE(KernelClassifier::fromJson(R"({"rules":[{"class":"x","pattern":"(bad"}]})", error));
+  EXPECT_NE(error.find("rule 0 (x)"), std::string::npos) << error;
+  EXPECT_FALSE(KernelClassifier::fromJson(R"({"rules":[{"class":1}]})", error));
+  EXPECT_FALSE(KernelClassifier::fromJson("not json", error));
+  EXPECT_FALSE(KernelClassifier::fromJson("[]", error));
+}
+
+TEST(KernelClasses, UserFileIsTriedFirst) {
+  const std::string dir = test::tempPath("xdg");
+  std::filesystem::create_directories(dir + "/opscope");
+  std::ofstream(dir + "/opscope/kernel_classes.json") << R"({"rules":[{"class":"my gemm","pattern":"volta_sgemm"}]})";
+  ::setenv("XDG_CONFIG_HOME", dir.c_str(), 1);
+  std::string error;
+  const KernelClassifier k = KernelClassifier::withUserOverrides(error);
+  EXPECT_TRUE(error.empty()) << error;
+  EXPECT_EQ(k.classify("volta_sgemm_128x64_nn"), "my gemm");
+  EXPECT_EQ(k.classify("ampere_sgemm_128x64_nn"), "gemm");  // built-in rules still apply
+  std::ofstream(dir + "/opscope/kernel_classes.json") << "{broken";
+  const KernelClassifier fallback = KernelClassifier::withUserOverrides(error);
+  EXPECT_NE(error.find("kernel_classes.json"), std::string::npos);
+  EXPECT_EQ(fallback.classify("volta_sgemm_128x64_nn"), "gemm");
+  ::unsetenv("XDG_CONFIG_HOME");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(KernelStats, CountsTotalsSpreadAndShares) {
+  auto t = test::loadOk(R"([
+    {"ph":"X","cat":"kernel","name":"sgemm_a","pid":0,"tid":7,"ts":0,"dur":10,"args":{"stream":7}},
+    {"ph":"X","cat":"kernel","name":"sgemm_a","pid":0,"tid":7,"ts":20,"dur":30,"args":{"stream":7}},
+    {"ph":"X","cat":"kernel","name":"relu_elementwise","pid":0,"tid":7,"ts":60,"dur":5,"args":{"stream":7}},
+    {"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD","pid":0,"tid":8,"ts":0,"dur":5,"args":{"stream":8}},
+    {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":0,"dur":100}])");
+  ASSERT_TRUE(t);
+  const KernelStats s = kernelStatistics(*t, KernelClassifier::builtin());
+  EXPECT_EQ(s.gpuEvents, 4u);
+  EXPECT_EQ(s.gpuTotal, 50'000);
+  ASSERT_EQ(s.kernels.size(), 3u);
+  const KernelStat& gemm = s.kernels[0];
+  EXPECT_EQ(t->str(gemm.name), "sgemm_a");
+  EXPECT_EQ(gemm.count, 2u);
+  EXPECT_EQ(gemm.total, 40'000);
+  EXPECT_EQ(gemm.min, 10'000);
+  EXPECT_EQ(gemm.max, 30'000);
+  EXPECT_DOUBLE_EQ(gemm.mean, 20'000);
+  EXPECT_DOUBLE_EQ(gemm.stddev, 10'000);  // population: sqrt(((10-20)^2 + (30-20)^2) / 2) µs
+  EXPECT_DOUBLE_EQ(gemm.share, 0.8);
+  EXPECT_EQ(s.classes[static_cast<size_t>(gemm.cls)], "gemm");
+  ASSERT_EQ(s.classTotals.size(), 3u);
+  EXPECT_EQ(s.classTotals[0].name, "gemm");
+  EXPECT_DOUBLE_EQ(s.classTotals[0].share, 0.8);
+  double shares = 0;
+  for (const ClassTotal& c : s.classTotals) shares += c.share;
+  EXPECT_NEAR(shares, 1.0, 1e-12);
+  // A window keeps the events that start inside it.
+  const KernelStats w = kernelStatistics(*t, KernelClassifier::builtin(), TimeWindow{15'000, 70'000});
+  EXPECT_EQ(w.gpuEvents, 2u);
+  EXPECT_EQ(w.gpuTotal, 35'000);
+}
+
+TEST(KernelStats, RealTraceTotalsMatchTheSummary) {
+  const auto path = test::sharedTrace("recsys_rank0_cuda.json.gz");
+  if (!path) GTEST_SKIP() << "../shared/traces/recsys_rank0_cuda.json.gz not present";
+  LoadResult r = loadTraceFile(*path);
+  ASSERT_EQ(r.status, LoadStatus::Ok);
+  const KernelStats s = kernelStatistics(*r.trace, KernelClassifier::builtin());
+  uint64_t events = 0;
+  TimeNs total = 0;
+  for (const KernelStat& k : s.kernels) {
+    events += k.count;
+    total += k.total;
+    EXPECT_LE(k.min, k.max);
+    EXPECT_LE(static_cast<double>(k.min), k.mean + 1e-6);
+    EXPECT_GE(static_cast<double>(k.max), k.mean - 1e-6);
+  }
+  EXPECT_EQ(events, s.gpuEvents);
+  EXPECT_EQ(total, s.gpuTotal);
+  EXPECT_GT(s.classTotals.size(), 3u);
+  // Most GPU time in this recommendation model is classified (not "other").
+  TimeNs other = 0;
+  for (const ClassTotal& c : s.classTotals)
+    if (c.name == "other") other = c.total;
+  EXPECT_LT(static_cast<double>(other), 0.5 * static_cast<double>(s.gpuTotal));
+}
+
+}  // namespace
+}  // namespace opscope
