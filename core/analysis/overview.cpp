@@ -1,0 +1,135 @@
+#include "analysis/overview.h"
+
+#include <algorithm>
+
+#include "analysis/interval_set.h"
+
+namespace opscope {
+
+const char* stepPartName(StepPart p) {
+  switch (p) {
+    case StepPart::Kernel: return "kernel";
+    case StepPart::Memcpy: return "memcpy";
+    case StepPart::Memset: return "memset";
+    case StepPart::Communication: return "communication";
+    case StepPart::Runtime: return "runtime";
+    case StepPart::DataLoading: return "data loading";
+    case StepPart::Cpu: return "cpu";
+    case StepPart::Idle: return "idle";
+    case StepPart::Count_: break;
+  }
+  return "?";
+}
+
+namespace {
+
+bool isStepName(std::string_view s) {
+  constexpr std::string_view prefix = "ProfilerStep#";
+  return s.size() > prefix.size() && s.substr(0, prefix.size()) == prefix;
+}
+
+}  // namespace
+
+Overview computeOverview(const Trace& trace, const OverviewOptions& options) {
+  Overview o;
+  o.start = options.window ? options.window->start : trace.minTs;
+  o.end = options.window ? options.window->end : trace.maxTs;
+  o.wall = std::max<TimeNs>(0, o.end - o.start);
+  const KernelClassifier& classifier = options.classifier ? *options.classifier : KernelClassifier::builtin();
+  std::vector<int32_t> classOfName;
+  const std::vector<std::string> classes = classifyGpuNames(trace, classifier, classOfName);
+  const auto nccl = std::find(classes.begin(), classes.end(), "nccl");
+  const int32_t ncclClass = nccl == classes.end() ? -2 : static_cast<int32_t>(nccl - classes.begin());
+  // Names that mark data loading or iterations, decided once per string.
+  std::vector<uint8_t> loaderName(trace.strings.size(), 0), stepName(trace.strings.size(), 0);
+  for (StringId id = 1; id < trace.strings.size(); ++id) {
+    const std::string_view n = trace.strings.get(id);
+    loaderName[id] = !options.dataLoaderMarker.empty() && n.find(options.dataLoaderMarker) != std::string_view::npos;
+    stepName[id] = isStepName(n);
+  }
+
+  constexpr size_t kParts = static_cast<size_t>(StepPart::Count_);
+  std::array<IntervalSet, kParts> parts;
+  IntervalSet allGpu;
+  std::vector<IntervalSet::Interval> scratch[kParts];
+  for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
+    const Track& track = trace.tracks[t];
+    const SliceColumns& s = track.slices;
+    for (auto& v : scratch) v.clear();
+    uint64_t streamEvents = 0;
+    // Slices that started before the window may reach into it: scan from the start of
+    // the track up to the window's end (rows are sorted by start).
+    const size_t last = s.lowerBound(o.end);
+    for (size_t i = 0; i < last; ++i) {
+      const TimeNs a = std::max(s.start[i], o.start), b = std::min(s.end(i), o.end);
+      const bool inside = s.start[i] >= o.start;  // counted once, where it starts
+      const SliceKind k = s.kind[i];
+      StepPart part = StepPart::Count_;
+      if (track.kind == TrackKind::GpuStream && isGpuKind(k)) {
+        if (inside) {
+          ++streamEvents;
+          o.kernels += k == SliceKind::Kernel;
+          o.memcpys += k == SliceKind::Memcpy;
+          o.memsets += k == SliceKind::Memset;
+        }
+        part = k == SliceKind::Memcpy   ? StepPart::Memcpy
+               : k == SliceKind::Memset ? StepPart::Memset
+               : classOfName[s.name[i]] == ncclClass ? StepPart::Communication
+                                                     : StepPart::Kernel;
+      } else if (track.kind == TrackKind::Thread) {
+        if (isLaunchKind(k)) {
+          part = StepPart::Runtime;
+          o.launches += inside;
+        } else if (loaderName[s.name[i]]) {
+          part = StepPart::DataLoading;
+        } else if (isOpKind(k)) {
+          part = StepPart::Cpu;
+          o.ops += inside;
+        }
+        if (inside && stepName[s.name[i]] && k != SliceKind::GpuUserAnnotation) ++o.iterations;
+      }
+      if (part != StepPart::Count_ && b > a) scratch[static_cast<size_t>(part)].emplace_back(a, b);
+    }
+    // Within a track rows are sorted by start, so each track's union is linear; the
+    // clipped starts keep that order (clipping only raises starts before the window).
+    IntervalSet streamBusy;
+    for (size_t p = 0; p < kParts; ++p) {
+      if (scratch[p].empty()) continue;
+      IntervalSet u = IntervalSet::fromSortedByStart(scratch[p]);
+      if (track.kind == TrackKind::GpuStream) streamBusy = streamBusy.unite(u);
+      parts[p] = parts[p].unite(u);
+    }
+    if (track.kind == TrackKind::GpuStream && streamEvents + streamBusy.intervals().size() > 0) {
+      StreamActivity a;
+      a.track = t;
+      a.label = trace.trackLabel(t);
+      a.events = streamEvents;
+      a.busy = streamBusy.length();
+      a.utilisation = o.wall ? static_cast<double>(a.busy) / static_cast<double>(o.wall) : 0;
+      o.streams.push_back(std::move(a));
+      allGpu = allGpu.unite(streamBusy);
+    }
+  }
+  std::sort(o.streams.begin(), o.streams.end(), [](const StreamActivity& a, const StreamActivity& b) {
+    return a.busy != b.busy ? a.busy > b.busy : a.track < b.track;
+  });
+  o.gpuActive = allGpu.length();
+  o.gpuIdle = o.wall - o.gpuActive;
+  o.gpuUtilisation = o.wall ? static_cast<double>(o.gpuActive) / static_cast<double>(o.wall) : 0;
+  o.dataLoading = parts[static_cast<size_t>(StepPart::DataLoading)].length();
+  o.hostRuntime = o.wall - o.dataLoading;
+  if (options.batchSize && o.iterations > 0 && o.hostRuntime > 0)
+    o.samplesPerSecond = static_cast<double>(o.iterations * *options.batchSize) * 1e9 / static_cast<double>(o.hostRuntime);
+  // Priority sweep: each part gets the time it covers that no earlier part covers.
+  IntervalSet covered;
+  TimeNs assigned = 0;
+  for (size_t p = 0; p + 1 < kParts; ++p) {
+    o.breakdown[p] = parts[p].lengthOutside(covered);
+    assigned += o.breakdown[p];
+    covered = covered.unite(parts[p]);
+  }
+  o.breakdown[static_cast<size_t>(StepPart::Idle)] = o.wall - assigned;
+  return o;
+}
+
+}  // namespace opscope
