@@ -10,6 +10,10 @@
 
 #include "hierarchy/iterations.h"
 #include "io/trace_loader.h"
+#include "analysis/kernel_stats.h"
+#include "analysis/overview.h"
+#include "io/atomic_file.h"
+#include "report/analysis_report.h"
 #include "report/summary_report.h"
 
 namespace {
@@ -52,6 +56,15 @@ const char* kUsageText =
     "      --iterations FIRST[:COUNT]  only events starting in iterations FIRST..FIRST+COUNT-1\n"
     "                               (0-based, ProfilerStep or marker iterations; COUNT 1 by default)\n"
     "      --timing                 print the time of each phase and the model's memory to stderr\n"
+    "  export --chart {overview,kernel-stats} --format {json,csv} [--iteration N] [--batch-size B]\n"
+    "         [--top N] FILE -o OUT\n"
+    "                          the data behind an analysis (OUT '-' for standard output; written\n"
+    "                          to a temporary file and renamed); overview: wall, host runtime,\n"
+    "                          GPU activity per stream, step-time breakdown; kernel-stats: per\n"
+    "                          kernel count/total/mean/min/max/std/share and kernel classes\n"
+    "      --iteration N            only iteration N (0-based ProfilerStep)\n"
+    "      --batch-size B           samples per iteration, for samples/s (overview)\n"
+    "      --top N                  the N kernels with the largest total (kernel-stats)\n"
     "\n"
     "options:\n"
     "  -h, --help              this text\n"
@@ -144,6 +157,100 @@ bool parseIterationRange(const std::string& text, size_t& first, size_t& count) 
   } catch (...) {
     return false;
   }
+}
+
+// `opscope export`: the data behind an analysis as JSON or CSV, written atomically.
+int runExport(const std::vector<std::string>& args) {
+  std::string chart, format, file, out, iteration, batch, top;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    std::string* value = a == "--chart" ? &chart : a == "--format" ? &format : a == "-o" ? &out
+                         : a == "--iteration" ? &iteration : a == "--batch-size" ? &batch : a == "--top" ? &top : nullptr;
+    if (value) {
+      if (i + 1 >= args.size()) {
+        std::fprintf(stderr, "opscope export: %s needs a value\n", a.c_str());
+        return kUsage;
+      }
+      *value = args[++i];
+    } else if (a == "-h" || a == "--help") {
+      printUsage(stdout);
+      return kOk;
+    } else if (!a.empty() && a[0] == '-' && a != "-") {
+      std::fprintf(stderr, "opscope export: unknown option %s\n", a.c_str());
+      return kUsage;
+    } else if (file.empty()) {
+      file = a;
+    } else {
+      std::fprintf(stderr, "opscope export: more than one FILE given (%s)\n", a.c_str());
+      return kUsage;
+    }
+  }
+  if (chart != "overview" && chart != "kernel-stats") {
+    std::fprintf(stderr, "opscope export: --chart must be overview or kernel-stats (got '%s')\n", chart.c_str());
+    return kUsage;
+  }
+  if (format != "json" && format != "csv") {
+    std::fprintf(stderr, "opscope export: --format must be json or csv (got '%s')\n", format.c_str());
+    return kUsage;
+  }
+  if (file.empty() || out.empty()) {
+    std::fputs("opscope export: needs FILE and -o OUT (- for standard output)\n", stderr);
+    return kUsage;
+  }
+  auto number = [](const std::string& text, const char* what, uint64_t& v) {
+    try {
+      size_t used = 0;
+      v = std::stoull(text, &used);
+      if (used == text.size() && text.find('-') == std::string::npos) return true;
+    } catch (...) {
+    }
+    std::fprintf(stderr, "opscope export: %s expects a non-negative integer, got '%s'\n", what, text.c_str());
+    return false;
+  };
+  uint64_t iterationIndex = 0, batchSize = 0, topN = 0;
+  if (!iteration.empty() && !number(iteration, "--iteration", iterationIndex)) return kUsage;
+  if (!batch.empty() && !number(batch, "--batch-size", batchSize)) return kUsage;
+  if (!top.empty() && !number(top, "--top", topN)) return kUsage;
+
+  opscope::LoadResult r = opscope::loadTraceFile(file == "-" ? "/dev/stdin" : file);
+  if (r.status != opscope::LoadStatus::Ok) {
+    std::fprintf(stderr, "opscope: %s: %s\n", file.c_str(), r.error.c_str());
+    return exitFor(r.status);
+  }
+  std::optional<opscope::TimeWindow> window;
+  if (!iteration.empty()) {
+    window = opscope::iterationWindow(r.trace->iterations, iterationIndex, 1);
+    if (!window) {
+      std::fprintf(stderr, "opscope: %s: no iteration %llu (the trace has %zu)\n", file.c_str(),
+                   static_cast<unsigned long long>(iterationIndex), r.trace->iterations.size());
+      return kInvalidInput;
+    }
+  }
+  std::string classesError;
+  const opscope::KernelClassifier classifier = opscope::KernelClassifier::withUserOverrides(classesError);
+  if (!classesError.empty()) std::fprintf(stderr, "opscope: %s (using the built-in kernel classes)\n", classesError.c_str());
+  std::string text;
+  if (chart == "overview") {
+    opscope::OverviewOptions options;
+    options.window = window;
+    if (!batch.empty()) options.batchSize = batchSize;
+    options.classifier = &classifier;
+    const opscope::Overview o = opscope::computeOverview(*r.trace, options);
+    text = format == "json" ? opscope::overviewJson(o, *r.trace, file) : opscope::overviewCsv(o);
+  } else {
+    const opscope::KernelStats k = opscope::kernelStatistics(*r.trace, classifier, window);
+    text = format == "json" ? opscope::kernelStatsJson(k, *r.trace, file, topN) : opscope::kernelStatsCsv(k, *r.trace, topN);
+  }
+  if (out == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return std::fflush(stdout) == 0 ? kOk : kIoError;
+  }
+  std::string error;
+  if (!opscope::writeFileAtomically(out, text, error)) {
+    std::fprintf(stderr, "opscope: %s\n", error.c_str());
+    return kIoError;
+  }
+  return kOk;
 }
 
 int runSummary(const std::vector<std::string>& args) {
@@ -248,6 +355,7 @@ int main(int argc, char** argv) {
   args.erase(args.begin());
   try {
     if (command == "summary") return runSummary(args);
+    if (command == "export") return runExport(args);
   } catch (const std::bad_alloc&) {
     std::fputs("opscope: out of memory\n", stderr);
     return kInternal;

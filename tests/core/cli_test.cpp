@@ -140,3 +140,45 @@ TEST(Cli, HeadlessCommandsNeedNoGuiModuleAndItsAbsenceIsOneLine) {
 
 }  // namespace
 }  // namespace opscope
+
+namespace opscope {
+namespace {
+
+TEST(Cli, ExportWritesAnalysisDataAsJsonAndCsv) {
+  CliRun r = runCli("export --chart overview --format json --batch-size 64 " + kSample + " -o -");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  double parts = 0;
+  for (const auto& p : j["breakdown"]) parts += p["us"].get<double>();
+  EXPECT_NEAR(parts, j["wall_us"].get<double>(), 1e-6);
+  EXPECT_EQ(j["iterations"], 16);
+  EXPECT_GT(j["samples_per_second"].get<double>(), 0);
+  EXPECT_EQ(j["streams"].size(), 3u);
+
+  const std::string dir = test::tempPath("export_dir");
+  ASSERT_EQ(std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str()), 0);
+  const std::string csv = dir + "/kernels.csv";
+  r = runCli("export --chart kernel-stats --format csv --top 4 --iteration 3 " + kSample + " -o " + csv);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const std::string text = test::readFile(csv);
+  EXPECT_EQ(text.rfind("name,kind,class,count,total_us,mean_us,min_us,max_us,std_us,share\n", 0), 0u) << text;
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 5);
+  // Written through a temporary file: nothing else is left in the folder.
+  FILE* ls = ::popen(("ls -A " + dir).c_str(), "r");
+  char buf[512];
+  std::string listing;
+  while (size_t n = std::fread(buf, 1, sizeof buf, ls)) listing.append(buf, n);
+  ::pclose(ls);
+  EXPECT_EQ(listing, "kernels.csv\n");
+
+  EXPECT_EQ(runCli("export --chart pie --format json " + kSample + " -o -").code, 2);
+  EXPECT_EQ(runCli("export --chart overview --format svg " + kSample + " -o -").code, 2);
+  EXPECT_EQ(runCli("export --chart overview --format json " + kSample).code, 2);  // no -o
+  EXPECT_EQ(runCli("export --chart overview --format json --iteration 99 " + kSample + " -o -").code, 4);
+  EXPECT_EQ(runCli("export --chart overview --format json /nonexistent.json -o -").code, 3);
+  EXPECT_EQ(runCli("export --chart overview --format json " + kSample + " -o /nonexistent-dir/x.json").code, 3);
+  std::system(("rm -rf " + dir).c_str());
+}
+
+}  // namespace
+}  // namespace opscope

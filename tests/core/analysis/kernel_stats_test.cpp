@@ -138,3 +138,35 @@ TEST(KernelStats, RealTraceTotalsMatchTheSummary) {
 
 }  // namespace
 }  // namespace opscope
+
+#include <nlohmann/json.hpp>
+
+#include "report/analysis_report.h"
+
+namespace opscope {
+namespace {
+
+TEST(AnalysisReport, CsvFieldsAreQuotedOnlyWhenNeeded) {
+  EXPECT_EQ(csvField("volta_sgemm"), "volta_sgemm");
+  EXPECT_EQ(csvField("f(int, float)"), "\"f(int, float)\"");
+  EXPECT_EQ(csvField("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(csvField("two\nlines"), "\"two\nlines\"");
+}
+
+TEST(AnalysisReport, KernelStatsJsonHoldsEveryKernelAndClass) {
+  auto t = test::loadOk(R"json([
+    {"ph":"X","cat":"kernel","name":"sgemm_a","pid":0,"tid":7,"ts":0,"dur":10.5,"args":{"stream":7}},
+    {"ph":"X","cat":"gpu_memset","name":"Memset (Device)","pid":0,"tid":7,"ts":20,"dur":1,"args":{"stream":7}}])json");
+  ASSERT_TRUE(t);
+  const KernelStats k = kernelStatistics(*t, KernelClassifier::builtin());
+  const auto j = nlohmann::json::parse(kernelStatsJson(k, *t, "x.json"));
+  ASSERT_EQ(j["kernels"].size(), 2u);
+  EXPECT_EQ(j["kernels"][0]["name"], "sgemm_a");
+  EXPECT_EQ(j["kernels"][0]["total_us"], 10.5);
+  EXPECT_EQ(j["kernels"][1]["kind"], "memset");
+  EXPECT_EQ(j["gpu_total_us"], 11.5);
+  EXPECT_EQ(j["classes"].size(), 2u);
+}
+
+}  // namespace
+}  // namespace opscope

@@ -1,0 +1,130 @@
+#include "report/analysis_report.h"
+
+#include <algorithm>
+#include <charconv>
+#include <nlohmann/json.hpp>
+
+#include "report/summary_report.h"
+
+namespace opscope {
+
+namespace {
+
+// Shortest text that reads back as the same double (5.1, not 5.0999999999999996).
+std::string number(double v) {
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+std::string us(TimeNs ns) { return number(nsToUs(ns)); }
+
+const char* kindName(SliceKind k) {
+  return k == SliceKind::Memcpy ? "memcpy" : k == SliceKind::Memset ? "memset" : "kernel";
+}
+
+}  // namespace
+
+std::string csvField(std::string_view s) {
+  if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string overviewJson(const Overview& o, const Trace& trace, const std::string& path) {
+  nlohmann::ordered_json j;
+  j["file"] = path;
+  j["start_us"] = nsToUs(o.start - trace.minTs);
+  j["end_us"] = nsToUs(o.end - trace.minTs);
+  j["wall_us"] = nsToUs(o.wall);
+  j["host_runtime_us"] = nsToUs(o.hostRuntime);
+  j["data_loading_us"] = nsToUs(o.dataLoading);
+  j["gpu_active_us"] = nsToUs(o.gpuActive);
+  j["gpu_idle_us"] = nsToUs(o.gpuIdle);
+  j["gpu_utilisation"] = o.gpuUtilisation;
+  j["iterations"] = o.iterations;
+  j["samples_per_second"] = o.samplesPerSecond ? nlohmann::ordered_json(*o.samplesPerSecond) : nlohmann::ordered_json();
+  j["counts"] = {{"ops", o.ops}, {"launches", o.launches}, {"kernels", o.kernels}, {"memcpys", o.memcpys},
+                 {"memsets", o.memsets}};
+  auto streams = nlohmann::ordered_json::array();
+  for (const StreamActivity& s : o.streams)
+    streams.push_back({{"stream", s.label}, {"events", s.events}, {"busy_us", nsToUs(s.busy)}, {"utilisation", s.utilisation}});
+  j["streams"] = streams;
+  auto parts = nlohmann::ordered_json::array();
+  for (size_t p = 0; p < o.breakdown.size(); ++p)
+    parts.push_back({{"part", stepPartName(static_cast<StepPart>(p))},
+                     {"us", nsToUs(o.breakdown[p])},
+                     {"share", o.wall ? static_cast<double>(o.breakdown[p]) / static_cast<double>(o.wall) : 0.0}});
+  j["breakdown"] = parts;
+  return j.dump(2) + "\n";
+}
+
+std::string overviewCsv(const Overview& o) {
+  std::string out = "metric,value\n";
+  auto row = [&](std::string_view k, const std::string& v) { out += csvField(k) + "," + v + "\n"; };
+  row("wall_us", us(o.wall));
+  row("host_runtime_us", us(o.hostRuntime));
+  row("data_loading_us", us(o.dataLoading));
+  row("gpu_active_us", us(o.gpuActive));
+  row("gpu_idle_us", us(o.gpuIdle));
+  row("gpu_utilisation", number(o.gpuUtilisation));
+  row("iterations", std::to_string(o.iterations));
+  row("samples_per_second", o.samplesPerSecond ? number(*o.samplesPerSecond) : "");
+  row("ops", std::to_string(o.ops));
+  row("launches", std::to_string(o.launches));
+  row("kernels", std::to_string(o.kernels));
+  row("memcpys", std::to_string(o.memcpys));
+  row("memsets", std::to_string(o.memsets));
+  for (size_t p = 0; p < o.breakdown.size(); ++p) {
+    std::string key = std::string("breakdown.") + stepPartName(static_cast<StepPart>(p)) + "_us";
+    std::replace(key.begin(), key.end(), ' ', '_');
+    row(key, us(o.breakdown[p]));
+  }
+  for (const StreamActivity& s : o.streams) row("stream." + s.label + ".busy_us", us(s.busy));
+  return out;
+}
+
+std::string kernelStatsJson(const KernelStats& k, const Trace& trace, const std::string& path, size_t limit) {
+  nlohmann::ordered_json j;
+  j["file"] = path;
+  j["gpu_events"] = k.gpuEvents;
+  j["gpu_total_us"] = nsToUs(k.gpuTotal);
+  auto kernels = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < k.kernels.size() && (limit == 0 || i < limit); ++i) {
+    const KernelStat& s = k.kernels[i];
+    kernels.push_back({{"name", std::string(trace.str(s.name))},
+                       {"kind", kindName(s.kind)},
+                       {"class", s.cls >= 0 ? k.classes[static_cast<size_t>(s.cls)] : "other"},
+                       {"count", s.count},
+                       {"total_us", nsToUs(s.total)},
+                       {"mean_us", s.mean / 1000.0},
+                       {"min_us", nsToUs(s.min)},
+                       {"max_us", nsToUs(s.max)},
+                       {"std_us", s.stddev / 1000.0},
+                       {"share", s.share}});
+  }
+  j["kernels"] = kernels;
+  auto classes = nlohmann::ordered_json::array();
+  for (const ClassTotal& c : k.classTotals)
+    classes.push_back({{"class", c.name}, {"count", c.count}, {"total_us", nsToUs(c.total)}, {"share", c.share}});
+  j["classes"] = classes;
+  return j.dump(2) + "\n";
+}
+
+std::string kernelStatsCsv(const KernelStats& k, const Trace& trace, size_t limit) {
+  std::string out = "name,kind,class,count,total_us,mean_us,min_us,max_us,std_us,share\n";
+  for (size_t i = 0; i < k.kernels.size() && (limit == 0 || i < limit); ++i) {
+    const KernelStat& s = k.kernels[i];
+    out += csvField(trace.str(s.name)) + "," + kindName(s.kind) + "," +
+           csvField(s.cls >= 0 ? k.classes[static_cast<size_t>(s.cls)] : "other") + "," + std::to_string(s.count) + "," +
+           us(s.total) + "," + number(s.mean / 1000.0) + "," + us(s.min) + "," + us(s.max) + "," +
+           number(s.stddev / 1000.0) + "," + number(s.share) + "\n";
+  }
+  return out;
+}
+
+}  // namespace opscope
