@@ -14,16 +14,18 @@ std::shared_ptr<const TraceDocument> prepareDocument(std::string path, LoadResul
   doc->path = std::move(path);
   doc->trace = std::move(loaded.trace);
   doc->timings = loaded.timings;
-  // Three independent read-only passes over the trace: the op tree (the longest) on
-  // its own thread, the other two here.
+  // Independent read-only passes over the trace: the op tree (the longest) on its own
+  // thread, the others here.
   const Trace& trace = *doc->trace;
   auto tree = std::async(std::launch::async, [&trace] { return buildOpTree(trace); });
   doc->rows = RowIndex(trace);
-  doc->overview = computeOverview(trace);
+  doc->overview = computeDensity(trace);
   doc->instantsByTime.resize(trace.instants.size());
   for (uint32_t i = 0; i < trace.instants.size(); ++i) doc->instantsByTime[i] = i;
   std::stable_sort(doc->instantsByTime.begin(), doc->instantsByTime.end(),
                    [&trace](uint32_t a, uint32_t b) { return trace.instants[a].ts < trace.instants[b].ts; });
+  doc->traceOverview = opscope::computeOverview(trace);
+  doc->kernelStats = kernelStatistics(trace, KernelClassifier::builtin());
   doc->opTree = tree.get();
   doc->prepareSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return doc;

@@ -4,7 +4,7 @@
 
 namespace opscope::ui {
 
-OverviewDensity computeOverview(const Trace& trace, size_t bins) {
+OverviewDensity computeDensity(const Trace& trace, size_t bins) {
   OverviewDensity d;
   d.start = trace.minTs;
   d.end = std::max(trace.maxTs, trace.minTs + 1);

@@ -16,6 +16,6 @@ struct OverviewDensity {
   size_t bins() const { return cpu.size(); }
 };
 
-OverviewDensity computeOverview(const Trace& trace, size_t bins = 1024);
+OverviewDensity computeDensity(const Trace& trace, size_t bins = 1024);
 
 }  // namespace opscope::ui
