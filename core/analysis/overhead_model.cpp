@@ -1,0 +1,153 @@
+#include "analysis/overhead_model.h"
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/sample_stats.h"
+
+namespace opscope {
+
+namespace {
+
+MeanStd meanStd(const std::vector<double>& v) {
+  const SampleStats s = describe(v);
+  return {s.mean, s.stddev, s.count};
+}
+
+nlohmann::json pair(const MeanStd& m) { return nlohmann::json::array({m.mean, m.std}); }
+
+// Reads [mean, std] (the count comes from "counts" when present).
+bool readPair(const nlohmann::json& j, const std::string& where, MeanStd& out, std::string& error) {
+  if (!j.is_array() || j.size() < 2 || !j[0].is_number() || !j[1].is_number()) {
+    error = "overheads JSON: " + where + ": expected [mean, std] as numbers";
+    return false;
+  }
+  out.mean = j[0].get<double>();
+  out.std = j[1].get<double>();
+  return true;
+}
+
+}  // namespace
+
+OverheadModel overheadModel(const Overheads& o) {
+  OverheadModel m;
+  m.t1 = meanStd(o.t1);
+  for (const OpOverheads& op : o.ops) {
+    if (!op.t2.empty()) m.t2[op.name] = meanStd(op.t2);
+    if (!op.t3.empty()) m.t3[op.name] = meanStd(op.t3);
+    if (!op.t5.empty()) m.t5[op.name] = meanStd(op.t5);
+    if (!op.launchSequence.empty()) m.launches[op.name] = op.launchSequence;
+  }
+  for (const LaunchOverheads& l : o.t4) m.t4[l.name] = meanStd(l.t4);
+  m.costs = o.costs;
+  return m;
+}
+
+std::string overheadModelJson(const OverheadModel& m) {
+  using nlohmann::json;
+  json j = json::object();
+  json counts = json::object();
+  j["t1"] = pair(m.t1);
+  counts["t1"] = m.t1.count;
+  const std::pair<const char*, const std::map<std::string, MeanStd>*> maps[] = {
+      {"t2", &m.t2}, {"t3", &m.t3}, {"t4", &m.t4}, {"t5", &m.t5}};
+  for (const auto& [key, map] : maps) {
+    json values = json::object(), n = json::object();
+    for (const auto& [name, v] : *map) {
+      values[name] = pair(v);
+      n[name] = v.count;
+    }
+    j[key] = std::move(values);
+    counts[key] = std::move(n);
+  }
+  j["launches"] = m.launches;
+  j["counts"] = std::move(counts);
+  if (m.costs)
+    j["profiler_costs"] = {{"cpu_event_overhead_us", m.costs->cpuEvent},
+                           {"gpu_event_overhead_us", m.costs->gpuEvent},
+                           {"kernel_launch_length_us", m.costs->launchLength}};
+  return j.dump(1) + "\n";
+}
+
+std::optional<OverheadModel> parseOverheadModel(const std::string& text, std::string& error) {
+  using nlohmann::json;
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    error = "overheads JSON: syntax error at byte " + std::to_string(e.byte);
+    return std::nullopt;
+  }
+  if (!j.is_object()) {
+    error = "overheads JSON: the top level is not an object";
+    return std::nullopt;
+  }
+  OverheadModel m;
+  if (!j.contains("t1")) {
+    error = "overheads JSON: field t1 is missing";
+    return std::nullopt;
+  }
+  if (!readPair(j["t1"], "t1", m.t1, error)) return std::nullopt;
+  const json* counts = j.contains("counts") && j["counts"].is_object() ? &j["counts"] : nullptr;
+  if (counts && counts->contains("t1") && (*counts)["t1"].is_number_unsigned()) m.t1.count = (*counts)["t1"].get<uint64_t>();
+  const std::pair<const char*, std::map<std::string, MeanStd>*> maps[] = {
+      {"t2", &m.t2}, {"t3", &m.t3}, {"t4", &m.t4}, {"t5", &m.t5}};
+  for (const auto& [key, map] : maps) {
+    if (!j.contains(key)) {
+      error = std::string("overheads JSON: field ") + key + " is missing";
+      return std::nullopt;
+    }
+    const json& v = j[key];
+    if (!v.is_object()) {
+      error = std::string("overheads JSON: ") + key + ": expected an object of name: [mean, std]";
+      return std::nullopt;
+    }
+    for (const auto& [name, p] : v.items()) {
+      MeanStd ms;
+      if (!readPair(p, std::string(key) + "[\"" + name + "\"]", ms, error)) return std::nullopt;
+      if (counts && counts->contains(key) && (*counts)[key].is_object() && (*counts)[key].contains(name) &&
+          (*counts)[key][name].is_number_unsigned())
+        ms.count = (*counts)[key][name].get<uint64_t>();
+      (*map)[name] = ms;
+    }
+  }
+  if (j.contains("launches")) {
+    const json& l = j["launches"];
+    if (!l.is_object()) {
+      error = "overheads JSON: launches: expected an object of op: [launch names]";
+      return std::nullopt;
+    }
+    for (const auto& [name, seq] : l.items()) {
+      if (!seq.is_array()) {
+        error = "overheads JSON: launches[\"" + name + "\"]: expected a list of names";
+        return std::nullopt;
+      }
+      auto& out = m.launches[name];
+      for (const json& s : seq) {
+        if (!s.is_string()) {
+          error = "overheads JSON: launches[\"" + name + "\"]: expected a list of names";
+          return std::nullopt;
+        }
+        out.push_back(s.get<std::string>());
+      }
+    }
+  }
+  if (j.contains("profiler_costs") && j["profiler_costs"].is_object()) {
+    const json& c = j["profiler_costs"];
+    ProfilerCosts pc;
+    const std::pair<const char*, double*> fields[] = {{"cpu_event_overhead_us", &pc.cpuEvent},
+                                                      {"gpu_event_overhead_us", &pc.gpuEvent},
+                                                      {"kernel_launch_length_us", &pc.launchLength}};
+    for (const auto& [key, out] : fields) {
+      if (!c.contains(key)) continue;
+      if (!c[key].is_number()) {
+        error = std::string("overheads JSON: profiler_costs.") + key + ": expected a number";
+        return std::nullopt;
+      }
+      *out = c[key].get<double>();
+    }
+    m.costs = pc;
+  }
+  return m;
+}
+
+}  // namespace opscope

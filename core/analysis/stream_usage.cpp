@@ -1,0 +1,114 @@
+#include "analysis/stream_usage.h"
+
+#include <algorithm>
+
+#include "analysis/interval_set.h"
+#include "hierarchy/queries.h"
+
+namespace opscope {
+
+StreamUsageReport streamUsage(const Trace& trace, const KernelClassifier& classifier,
+                              std::optional<TimeWindow> window, size_t bins) {
+  StreamUsageReport r;
+  r.start = window ? window->start : trace.minTs;
+  r.end = window ? window->end : trace.maxTs;
+  r.wall = std::max<TimeNs>(0, r.end - r.start);
+  std::vector<int32_t> classOfName;
+  const std::vector<std::string> classes = classifyGpuNames(trace, classifier, classOfName);
+  const auto nccl = std::find(classes.begin(), classes.end(), "nccl");
+  const int32_t ncclClass = nccl == classes.end() ? -2 : static_cast<int32_t>(nccl - classes.begin());
+
+  std::vector<IntervalSet> busySets;
+  IntervalSet comm, comp;
+  std::vector<IntervalSet::Interval> all, commSpans, compSpans;
+  for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
+    if (trace.tracks[t].kind != TrackKind::GpuStream) continue;
+    const SliceColumns& s = trace.tracks[t].slices;
+    const size_t first = s.lowerBound(r.start), last = s.lowerBound(r.end);
+    StreamUsage u;
+    u.track = t;
+    all.clear();
+    commSpans.clear();
+    compSpans.clear();
+    TimeNs freeAt = r.start;  // when the stream last became free
+    for (size_t i = first; i < last; ++i) {
+      if (!isGpuKind(s.kind[i])) continue;
+      ++u.events;
+      const TimeNs a = s.start[i], b = std::min(s.end(i), r.end);
+      if (a > freeAt) {
+        TimeNs hostWait = 0;
+        if (auto launch = launchOf(trace, {t, static_cast<uint32_t>(i)}))
+          hostWait = std::clamp<TimeNs>(trace.end(*launch) - freeAt, 0, a - freeAt);
+        u.idleHostWait += hostWait;
+      }
+      freeAt = std::max(freeAt, b);
+      all.emplace_back(a, b);
+      const bool isComm = s.kind[i] == SliceKind::Kernel && classOfName[s.name[i]] == ncclClass;
+      (isComm ? commSpans : compSpans).emplace_back(a, b);
+    }
+    if (u.events == 0) continue;
+    const IntervalSet busy = IntervalSet::fromSortedByStart(all);
+    const IntervalSet c = IntervalSet::fromSortedByStart(commSpans);
+    u.label = trace.trackLabel(t);
+    u.busy = busy.length();
+    u.idle = r.wall - u.busy;
+    u.idleHostWait = std::min(u.idleHostWait, u.idle);
+    u.idleOther = u.idle - u.idleHostWait;
+    u.communication = c.length();
+    u.utilisation = r.wall ? static_cast<double>(u.busy) / static_cast<double>(r.wall) : 0;
+    comm = comm.unite(c);
+    comp = comp.unite(IntervalSet::fromSortedByStart(compSpans));
+    r.streams.push_back(std::move(u));
+    busySets.push_back(busy);
+  }
+  std::vector<size_t> order(r.streams.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&r](size_t a, size_t b) {
+    return r.streams[a].busy != r.streams[b].busy ? r.streams[a].busy > r.streams[b].busy
+                                                  : r.streams[a].track < r.streams[b].track;
+  });
+  std::vector<StreamUsage> sorted;
+  std::vector<IntervalSet> sets;
+  for (size_t i : order) {
+    sorted.push_back(std::move(r.streams[i]));
+    sets.push_back(std::move(busySets[i]));
+  }
+  r.streams = std::move(sorted);
+  const size_t n = r.streams.size();
+  r.overlap.assign(n * n, 0);
+  IntervalSet active;
+  for (size_t i = 0; i < n; ++i) {
+    active = active.unite(sets[i]);
+    r.overlap[i * n + i] = sets[i].length();
+    for (size_t j = i + 1; j < n; ++j) r.overlap[i * n + j] = r.overlap[j * n + i] = sets[i].lengthInside(sets[j]);
+  }
+  r.gpuActive = active.length();
+  r.communication = comm.length();
+  r.computation = comp.length();
+  r.commHidden = comm.lengthInside(comp);
+  r.commHiddenShare = r.communication ? static_cast<double>(r.commHidden) / static_cast<double>(r.communication) : 0;
+  if (bins > 0 && r.wall > 0) {
+    r.binWidth = std::max<TimeNs>(1, (r.wall + static_cast<TimeNs>(bins) - 1) / static_cast<TimeNs>(bins));
+    const size_t nb = static_cast<size_t>((r.wall + r.binWidth - 1) / r.binWidth);
+    std::vector<TimeNs> covered(nb, 0);
+    const IntervalSet clipped = active.clip(r.start, r.end);
+    for (const auto& [a, b] : clipped.intervals()) {
+      for (TimeNs x = a; x < b;) {
+        const size_t bin = static_cast<size_t>((x - r.start) / r.binWidth);
+        const TimeNs binEnd = r.start + static_cast<TimeNs>(bin + 1) * r.binWidth;
+        const TimeNs y = std::min(b, binEnd);
+        covered[bin] += y - x;
+        x = y;
+      }
+    }
+    r.utilisation.resize(nb);
+    for (size_t i = 0; i < nb; ++i) {
+      const TimeNs binStart = r.start + static_cast<TimeNs>(i) * r.binWidth;
+      const TimeNs width = std::min(r.binWidth, r.end - binStart);
+      r.utilisation[i] = width > 0 ? static_cast<double>(covered[i]) / static_cast<double>(width) : 0;
+    }
+  }
+  return r;
+}
+
+}  // namespace opscope
