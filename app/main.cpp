@@ -1,7 +1,4 @@
 // opscope: one binary for the headless commands and the GUI.
-#include <dlfcn.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -10,23 +7,14 @@
 
 #include "hierarchy/iterations.h"
 #include "io/trace_loader.h"
-#include "analysis/kernel_stats.h"
-#include "analysis/overview.h"
-#include "io/atomic_file.h"
-#include "report/analysis_report.h"
 #include "report/summary_report.h"
+
+#include "cli_common.h"
+#include "export_command.h"
 
 namespace {
 
-// Exit codes, documented in README and --help.
-enum Exit : int {
-  kOk = 0,
-  kInternal = 1,
-  kUsage = 2,
-  kIoError = 3,
-  kInvalidInput = 4,
-  kCancelled = 5,
-};
+using namespace opscope::app;
 
 const char* kUsageHead =
     "usage: opscope [FILE]                  the GUI\n"
@@ -56,15 +44,25 @@ const char* kUsageText =
     "      --iterations FIRST[:COUNT]  only events starting in iterations FIRST..FIRST+COUNT-1\n"
     "                               (0-based, ProfilerStep or marker iterations; COUNT 1 by default)\n"
     "      --timing                 print the time of each phase and the model's memory to stderr\n"
-    "  export --chart {overview,kernel-stats} --format {json,csv} [--iteration N] [--batch-size B]\n"
-    "         [--top N] FILE -o OUT\n"
-    "                          the data behind an analysis (OUT '-' for standard output; written\n"
-    "                          to a temporary file and renamed); overview: wall, host runtime,\n"
-    "                          GPU activity per stream, step-time breakdown; kernel-stats: per\n"
-    "                          kernel count/total/mean/min/max/std/share and kernel classes\n"
+    "  export --chart CHART --format {pdf,png,svg,csv,json} [options] FILE -o OUT\n"
+    "                          a chart as a picture (PDF vector, PNG, SVG; drawn offscreen, no\n"
+    "                          display needed) or the data behind it (CSV, JSON; OUT '-' for\n"
+    "                          standard output); always written to a temporary file and renamed\n"
+    "      CHART: overview      wall, host runtime, GPU activity, step-time breakdown\n"
+    "             breakdown     device time per stream: ops -> sub-ops -> kernels\n"
+    "             op-kernels    kernel mix of the ops with the most device time (stacked bars)\n"
+    "             kernel-stats  per kernel count/total/mean/min/max/std/share, classes\n"
+    "             overheads     T1-T5 CPU overheads (JSON: the notebook's overheads file)\n"
+    "             streams       busy/idle/overlap per stream, utilisation over time\n"
     "      --iteration N            only iteration N (0-based ProfilerStep)\n"
     "      --batch-size B           samples per iteration, for samples/s (overview)\n"
-    "      --top N                  the N kernels with the largest total (kernel-stats)\n"
+    "      --top N                  bars or rows to keep (kernel-stats, op-kernels)\n"
+    "      --op NAME [--by-shape]   op-kernels: the kernels of one op, grouped by Input Dims\n"
+    "      --cpu-event-overhead-us X, --gpu-event-overhead-us X, --launch-length-us X\n"
+    "                               the profiler's costs (default: estimated from the trace)\n"
+    "      --t1-max-gap-us X        longer gaps between ops are data loading, not T1 (200)\n"
+    "      --log                    histogram counts on a log scale (overheads)\n"
+    "      --size WxH, --dpi N, --dark  picture size (1200x800), PNG resolution (96), theme\n"
     "\n"
     "options:\n"
     "  -h, --help              this text\n"
@@ -76,44 +74,26 @@ const char* kUsageText =
     "exit codes: 0 ok, 1 internal error, 2 usage error, 3 cannot read the file,\n"
     "            4 not a trace or malformed, 5 cancelled\n";
 
-// The GUI lives in a module loaded only here, so headless commands never load Qt: next
-// to the binary in a build tree, under lib/opscope when installed.
 int runGui(int argc, char** argv, const std::vector<std::string>& args) {
-  std::string dir;
-  char self[4096];
-  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n > 0) {
-    dir.assign(self, static_cast<size_t>(n));
-    dir.erase(dir.find_last_of('/') + 1);
-  }
-  std::string tried;
-  void* module = nullptr;
-  for (const std::string& path : {dir + "opscope-gui.so", dir + OPSCOPE_GUI_DIR_FROM_BIN "/opscope-gui.so"}) {
-    module = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (module) break;
-    tried += (tried.empty() ? "" : "; ") + std::string(::dlerror());
-  }
-  if (!module) {
-    std::fprintf(stderr, "opscope: cannot load the GUI module: %s\n", tried.c_str());
-    return kInternal;
-  }
   using Entry = int (*)(int, char**, const char* const*, int);
-  auto entry = reinterpret_cast<Entry>(::dlsym(module, "opscope_gui_main"));
-  if (!entry) {
-    std::fprintf(stderr, "opscope: the GUI module has no entry point: %s\n", ::dlerror());
-    return kInternal;
-  }
+  auto entry = reinterpret_cast<Entry>(opscope::app::guiModuleSymbol("opscope_gui_main"));
+  if (!entry) return kInternal;
   std::vector<const char*> raw;
   for (const std::string& a : args) raw.push_back(a.c_str());
-  // The module stays loaded until exit: Qt's atexit handlers live in it.
   return entry(argc, argv, raw.data(), static_cast<int>(raw.size()));
 }
 
+}  // namespace
+
+namespace opscope::app {
 void printUsage(FILE* out) {
   std::fputs(kUsageHead, out);
   std::fputs(kGuiUsage, out);
   std::fputs(kUsageText, out);
 }
+}  // namespace opscope::app
+
+namespace {
 
 // A first argument that names a command rather than a file to open: a plain word that
 // is not an existing path (so "opscope trace" still opens a file called trace).
@@ -126,16 +106,6 @@ bool isCommandWord(const std::string& a) {
     return false;
   }
   return true;
-}
-
-int exitFor(opscope::LoadStatus s) {
-  switch (s) {
-    case opscope::LoadStatus::Ok: return kOk;
-    case opscope::LoadStatus::IoError: return kIoError;
-    case opscope::LoadStatus::InvalidInput: return kInvalidInput;
-    case opscope::LoadStatus::Cancelled: return kCancelled;
-  }
-  return kInternal;
 }
 
 // "3" or "3:2" -> (3, 1) or (3, 2); false when malformed.
@@ -157,100 +127,6 @@ bool parseIterationRange(const std::string& text, size_t& first, size_t& count) 
   } catch (...) {
     return false;
   }
-}
-
-// `opscope export`: the data behind an analysis as JSON or CSV, written atomically.
-int runExport(const std::vector<std::string>& args) {
-  std::string chart, format, file, out, iteration, batch, top;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    std::string* value = a == "--chart" ? &chart : a == "--format" ? &format : a == "-o" ? &out
-                         : a == "--iteration" ? &iteration : a == "--batch-size" ? &batch : a == "--top" ? &top : nullptr;
-    if (value) {
-      if (i + 1 >= args.size()) {
-        std::fprintf(stderr, "opscope export: %s needs a value\n", a.c_str());
-        return kUsage;
-      }
-      *value = args[++i];
-    } else if (a == "-h" || a == "--help") {
-      printUsage(stdout);
-      return kOk;
-    } else if (!a.empty() && a[0] == '-' && a != "-") {
-      std::fprintf(stderr, "opscope export: unknown option %s\n", a.c_str());
-      return kUsage;
-    } else if (file.empty()) {
-      file = a;
-    } else {
-      std::fprintf(stderr, "opscope export: more than one FILE given (%s)\n", a.c_str());
-      return kUsage;
-    }
-  }
-  if (chart != "overview" && chart != "kernel-stats") {
-    std::fprintf(stderr, "opscope export: --chart must be overview or kernel-stats (got '%s')\n", chart.c_str());
-    return kUsage;
-  }
-  if (format != "json" && format != "csv") {
-    std::fprintf(stderr, "opscope export: --format must be json or csv (got '%s')\n", format.c_str());
-    return kUsage;
-  }
-  if (file.empty() || out.empty()) {
-    std::fputs("opscope export: needs FILE and -o OUT (- for standard output)\n", stderr);
-    return kUsage;
-  }
-  auto number = [](const std::string& text, const char* what, uint64_t& v) {
-    try {
-      size_t used = 0;
-      v = std::stoull(text, &used);
-      if (used == text.size() && text.find('-') == std::string::npos) return true;
-    } catch (...) {
-    }
-    std::fprintf(stderr, "opscope export: %s expects a non-negative integer, got '%s'\n", what, text.c_str());
-    return false;
-  };
-  uint64_t iterationIndex = 0, batchSize = 0, topN = 0;
-  if (!iteration.empty() && !number(iteration, "--iteration", iterationIndex)) return kUsage;
-  if (!batch.empty() && !number(batch, "--batch-size", batchSize)) return kUsage;
-  if (!top.empty() && !number(top, "--top", topN)) return kUsage;
-
-  opscope::LoadResult r = opscope::loadTraceFile(file == "-" ? "/dev/stdin" : file);
-  if (r.status != opscope::LoadStatus::Ok) {
-    std::fprintf(stderr, "opscope: %s: %s\n", file.c_str(), r.error.c_str());
-    return exitFor(r.status);
-  }
-  std::optional<opscope::TimeWindow> window;
-  if (!iteration.empty()) {
-    window = opscope::iterationWindow(r.trace->iterations, iterationIndex, 1);
-    if (!window) {
-      std::fprintf(stderr, "opscope: %s: no iteration %llu (the trace has %zu)\n", file.c_str(),
-                   static_cast<unsigned long long>(iterationIndex), r.trace->iterations.size());
-      return kInvalidInput;
-    }
-  }
-  std::string classesError;
-  const opscope::KernelClassifier classifier = opscope::KernelClassifier::withUserOverrides(classesError);
-  if (!classesError.empty()) std::fprintf(stderr, "opscope: %s (using the built-in kernel classes)\n", classesError.c_str());
-  std::string text;
-  if (chart == "overview") {
-    opscope::OverviewOptions options;
-    options.window = window;
-    if (!batch.empty()) options.batchSize = batchSize;
-    options.classifier = &classifier;
-    const opscope::Overview o = opscope::computeOverview(*r.trace, options);
-    text = format == "json" ? opscope::overviewJson(o, *r.trace, file) : opscope::overviewCsv(o);
-  } else {
-    const opscope::KernelStats k = opscope::kernelStatistics(*r.trace, classifier, window);
-    text = format == "json" ? opscope::kernelStatsJson(k, *r.trace, file, topN) : opscope::kernelStatsCsv(k, *r.trace, topN);
-  }
-  if (out == "-") {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    return std::fflush(stdout) == 0 ? kOk : kIoError;
-  }
-  std::string error;
-  if (!opscope::writeFileAtomically(out, text, error)) {
-    std::fprintf(stderr, "opscope: %s\n", error.c_str());
-    return kIoError;
-  }
-  return kOk;
 }
 
 int runSummary(const std::vector<std::string>& args) {

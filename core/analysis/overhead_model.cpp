@@ -13,7 +13,7 @@ MeanStd meanStd(const std::vector<double>& v) {
   return {s.mean, s.stddev, s.count};
 }
 
-nlohmann::json pair(const MeanStd& m) { return nlohmann::json::array({m.mean, m.std}); }
+nlohmann::ordered_json pair(const MeanStd& m) { return nlohmann::ordered_json::array({m.mean, m.std}); }
 
 // Reads [mean, std] (the count comes from "counts" when present).
 bool readPair(const nlohmann::json& j, const std::string& where, MeanStd& out, std::string& error) {
@@ -42,8 +42,10 @@ OverheadModel overheadModel(const Overheads& o) {
   return m;
 }
 
-std::string overheadModelJson(const OverheadModel& m) {
-  using nlohmann::json;
+std::string overheadModelJson(const OverheadModel& m) { return overheadModelValue(m).dump(1) + "\n"; }
+
+nlohmann::ordered_json overheadModelValue(const OverheadModel& m) {
+  using json = nlohmann::ordered_json;
   json j = json::object();
   json counts = json::object();
   j["t1"] = pair(m.t1);
@@ -65,7 +67,7 @@ std::string overheadModelJson(const OverheadModel& m) {
     j["profiler_costs"] = {{"cpu_event_overhead_us", m.costs->cpuEvent},
                            {"gpu_event_overhead_us", m.costs->gpuEvent},
                            {"kernel_launch_length_us", m.costs->launchLength}};
-  return j.dump(1) + "\n";
+  return j;
 }
 
 std::optional<OverheadModel> parseOverheadModel(const std::string& text, std::string& error) {

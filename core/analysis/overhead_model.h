@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "analysis/overheads.h"
 
 namespace opscope {
@@ -30,6 +32,7 @@ struct OverheadModel {
 
 OverheadModel overheadModel(const Overheads& overheads);
 std::string overheadModelJson(const OverheadModel& model);
+nlohmann::ordered_json overheadModelValue(const OverheadModel& model);
 // Reads the notebook's files and ours; on failure nullopt and one line naming the
 // field (or the byte offset of a syntax error).
 std::optional<OverheadModel> parseOverheadModel(const std::string& text, std::string& error);

@@ -1,23 +1,17 @@
 #include "report/analysis_report.h"
 
 #include <algorithm>
-#include <charconv>
 #include <nlohmann/json.hpp>
 
+#include "report/report_numbers.h"
 #include "report/summary_report.h"
 
 namespace opscope {
 
 namespace {
 
-// Shortest text that reads back as the same double (5.1, not 5.0999999999999996).
-std::string number(double v) {
-  char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
-}
-
-std::string us(TimeNs ns) { return number(nsToUs(ns)); }
+std::string number(double v) { return shortestNumber(v); }
+std::string us(TimeNs ns) { return usText(ns); }
 
 const char* kindName(SliceKind k) {
   return k == SliceKind::Memcpy ? "memcpy" : k == SliceKind::Memset ? "memset" : "kernel";

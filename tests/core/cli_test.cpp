@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "analysis/overhead_model.h"
 #include "test_support.h"
 
 namespace opscope {
@@ -178,6 +179,62 @@ TEST(Cli, ExportWritesAnalysisDataAsJsonAndCsv) {
   EXPECT_EQ(runCli("export --chart overview --format json /nonexistent.json -o -").code, 3);
   EXPECT_EQ(runCli("export --chart overview --format json " + kSample + " -o /nonexistent-dir/x.json").code, 3);
   std::system(("rm -rf " + dir).c_str());
+}
+
+TEST(Cli, ExportEveryChartsDataAgreesAcrossCharts) {
+  const std::string it = " --iteration 2 " + kSample + " -o -";
+  CliRun b = runCli("export --chart breakdown --format json" + it);
+  ASSERT_EQ(b.code, 0) << b.out;
+  CliRun k = runCli("export --chart kernel-stats --format json" + it);
+  ASSERT_EQ(k.code, 0) << k.out;
+  const auto bj = nlohmann::json::parse(b.out), kj = nlohmann::json::parse(k.out);
+  // Two analyses, one device time: the tree's total is the kernel statistics' total.
+  EXPECT_NEAR(bj["device_time_us"].get<double>(), kj["gpu_total_us"].get<double>(), 1e-6);
+  double streams = 0;
+  for (const auto& s : bj["streams"]) streams += s["time_us"].get<double>();
+  EXPECT_NEAR(streams, bj["device_time_us"].get<double>(), 1e-6);
+
+  CliRun m = runCli("export --chart op-kernels --format json --top 3" + it);
+  ASSERT_EQ(m.code, 0) << m.out;
+  const auto mj = nlohmann::json::parse(m.out);
+  ASSERT_EQ(mj["ops"].size(), 3u);
+  for (const auto& op : mj["ops"])
+    for (const auto& v : op["variants"]) {
+      double f = 0;
+      for (const auto& seg : v["segments"]) f += seg["fraction"].get<double>();
+      EXPECT_NEAR(f, 1.0, 1e-9);
+    }
+  CliRun table = runCli("export --chart op-kernels --op aten::linear --by-shape --format csv" + it);
+  ASSERT_EQ(table.code, 0) << table.out;
+  EXPECT_EQ(table.out.rfind("shapes,calls,cpu_time_us,gpu_time_us,kernel,class,count,total_us,mean_us\n", 0), 0u);
+
+  CliRun o = runCli("export --chart overheads --format json --cpu-event-overhead-us 1.5" + it);
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto oj = nlohmann::json::parse(o.out);
+  EXPECT_TRUE(oj["t1"].is_array());
+  EXPECT_EQ(oj["t1"].size(), 2u);
+  EXPECT_TRUE(oj["t2"].is_object());
+  EXPECT_TRUE(oj["t4"].is_object());
+  EXPECT_TRUE(oj["launches"].is_object());
+  EXPECT_DOUBLE_EQ(oj["profiler_costs"]["cpu_event_overhead_us"].get<double>(), 1.5);
+  EXPECT_EQ(oj["profiler_costs_estimate"]["cpu_event_overhead"], "given");
+  // The saved file loads back as the prediction pane will read it.
+  const std::string saved = test::tempPath("overheads.json");
+  ASSERT_EQ(runCli("export --chart overheads --format json" + std::string(" ") + kSample + " -o " + saved).code, 0);
+  std::string error;
+  EXPECT_TRUE(parseOverheadModel(test::readFile(saved), error)) << error;
+  std::remove(saved.c_str());
+
+  CliRun s = runCli("export --chart streams --format json" + it);
+  ASSERT_EQ(s.code, 0) << s.out;
+  const auto sj = nlohmann::json::parse(s.out);
+  for (const auto& st : sj["streams"])
+    EXPECT_NEAR(st["busy_us"].get<double>() + st["idle_us"].get<double>(), sj["wall_us"].get<double>(), 1e-6);
+
+  EXPECT_EQ(runCli("export --chart overheads --format json --cpu-event-overhead-us -1" + it).code, 2);
+  EXPECT_EQ(runCli("export --chart overview --format json --op x" + it).code, 2);
+  EXPECT_EQ(runCli("export --chart op-kernels --format json --by-shape" + it).code, 2);
+  EXPECT_EQ(runCli("export --chart streams --format png --size 10x10 " + kSample + " -o /tmp/x.png").code, 2);
 }
 
 }  // namespace

@@ -1,0 +1,47 @@
+#include "cli_common.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+
+namespace opscope::app {
+
+int exitFor(LoadStatus s) {
+  switch (s) {
+    case LoadStatus::Ok: return kOk;
+    case LoadStatus::IoError: return kIoError;
+    case LoadStatus::InvalidInput: return kInvalidInput;
+    case LoadStatus::Cancelled: return kCancelled;
+  }
+  return kInternal;
+}
+
+void* guiModuleSymbol(const char* name) {
+  static void* module = nullptr;
+  if (!module) {
+    std::string dir;
+    char self[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+      dir.assign(self, static_cast<size_t>(n));
+      dir.erase(dir.find_last_of('/') + 1);
+    }
+    std::string tried;
+    for (const std::string& path : {dir + "opscope-gui.so", dir + OPSCOPE_GUI_DIR_FROM_BIN "/opscope-gui.so"}) {
+      module = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (module) break;
+      tried += (tried.empty() ? "" : "; ") + std::string(::dlerror());
+    }
+    if (!module) {
+      std::fprintf(stderr, "opscope: cannot load the GUI module: %s\n", tried.c_str());
+      return nullptr;
+    }
+  }
+  void* symbol = ::dlsym(module, name);
+  if (!symbol) std::fprintf(stderr, "opscope: the GUI module has no entry point %s: %s\n", name, ::dlerror());
+  return symbol;
+}
+
+}  // namespace opscope::app

@@ -1,0 +1,60 @@
+#include "export_command.h"
+
+#include <cstdio>
+
+#include "analysis/kernel_classes.h"
+#include "cli_common.h"
+#include "io/atomic_file.h"
+#include "io/trace_loader.h"
+#include "report/export_request.h"
+
+namespace opscope::app {
+
+void printUsage(FILE* out);
+
+int runExport(const std::vector<std::string>& args) {
+  std::string error;
+  bool help = false;
+  const auto request = parseExportArgs(args, error, help);
+  if (help) {
+    printUsage(stdout);
+    return kOk;
+  }
+  if (!request) {
+    std::fprintf(stderr, "opscope export: %s\n", error.c_str());
+    return kUsage;
+  }
+  if (isPicture(request->format)) {
+    using Entry = int (*)(const char* const*, int);
+    auto entry = reinterpret_cast<Entry>(guiModuleSymbol("opscope_export_chart"));
+    if (!entry) return kInternal;
+    std::vector<const char*> raw;
+    for (const std::string& a : args) raw.push_back(a.c_str());
+    return entry(raw.data(), static_cast<int>(raw.size()));
+  }
+  LoadResult r = loadTraceFile(request->file == "-" ? "/dev/stdin" : request->file);
+  if (r.status != LoadStatus::Ok) {
+    std::fprintf(stderr, "opscope: %s: %s\n", request->file.c_str(), r.error.c_str());
+    return exitFor(r.status);
+  }
+  std::optional<TimeWindow> window;
+  if (!exportWindow(*r.trace, *request, window, error)) {
+    std::fprintf(stderr, "opscope: %s: %s\n", request->file.c_str(), error.c_str());
+    return kInvalidInput;
+  }
+  std::string classesError;
+  const KernelClassifier classifier = KernelClassifier::withUserOverrides(classesError);
+  if (!classesError.empty()) std::fprintf(stderr, "opscope: %s (using the built-in kernel classes)\n", classesError.c_str());
+  const std::string text = exportDataText(*r.trace, *request, classifier);
+  if (request->out == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return std::fflush(stdout) == 0 ? kOk : kIoError;
+  }
+  if (!writeFileAtomically(request->out, text, error)) {
+    std::fprintf(stderr, "opscope: %s\n", error.c_str());
+    return kIoError;
+  }
+  return kOk;
+}
+
+}  // namespace opscope::app
