@@ -11,3 +11,11 @@ extern "C" __attribute__((visibility("default"))) int opscope_gui_main(int argc,
   std::vector<std::string> a(args, args + nargs);
   return opscope::ui::runGui(argc, argv, a);
 }
+
+#include "charts/headless_export.h"
+
+// `opscope export --format pdf|png|svg`: the charts need Qt, so they are drawn here.
+extern "C" __attribute__((visibility("default"))) int opscope_export_chart(const char* const* args, int nargs) {
+  std::vector<std::string> a(args, args + nargs);
+  return opscope::ui::exportChartHeadless(a);
+}

@@ -21,7 +21,7 @@ double median(std::vector<double> v) { return describe(v).median; }
 ProfilerCostEstimate estimateProfilerCosts(const Trace& trace, std::optional<TimeWindow> window) {
   ProfilerCostEstimate e;
   const OpIndex index(trace);
-  std::vector<double> siblingGaps, launchDur, otherRuntimeDur;
+  std::vector<double> siblingGaps, launchDur;
   std::vector<TimeNs> lastChildEnd;
   for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
     if (trace.tracks[t].kind != TrackKind::Thread) continue;
@@ -29,7 +29,7 @@ ProfilerCostEstimate estimateProfilerCosts(const Trace& trace, std::optional<Tim
     lastChildEnd.assign(s.size(), -1);
     for (uint32_t j = 0; j < s.size(); ++j) {
       if (!inWindow(window, s.start[j])) continue;
-      if (isLaunchKind(s.kind[j])) (index.isLaunch({t, j}) ? launchDur : otherRuntimeDur).push_back(us(s.dur[j]));
+      if (isLaunchKind(s.kind[j]) && index.isLaunch({t, j})) launchDur.push_back(us(s.dur[j]));
       const int32_t p = s.parent[j];
       if (p < 0 || index.topOp(t, j) < 0 || index.isTopOp(t, j)) continue;  // only sub-events of ops
       TimeNs& last = lastChildEnd[static_cast<uint32_t>(p)];
@@ -52,14 +52,11 @@ ProfilerCostEstimate estimateProfilerCosts(const Trace& trace, std::optional<Tim
   } else {
     e.launchLengthMethod = "default (no launches)";
   }
-  const double diff = launchDur.empty() || otherRuntimeDur.empty() ? 0 : e.costs.launchLength - median(otherRuntimeDur);
-  if (diff > 0) {
-    e.costs.gpuEvent = diff;
-    e.gpuEventMethod = "median launch minus median of " + std::to_string(otherRuntimeDur.size()) +
-                       " runtime calls that start no GPU work";
-  } else {
-    e.gpuEventMethod = "default (no runtime calls without GPU work to compare with)";
-  }
+  // What CUPTI adds to a launch cannot be told apart from the launch's own work in one
+  // trace (a cheap runtime call is cheap because it does less, not because it is
+  // recorded differently): 0 unless the user sets it.
+  e.costs.gpuEvent = 0;
+  e.gpuEventMethod = "not separable from the launch in one trace: 0 unless set (the notebook used 4 on a V100)";
   return e;
 }
 

@@ -43,10 +43,10 @@ struct ProfilerCostEstimate {
   uint64_t cpuEventSamples = 0, launchSamples = 0;
 };
 // cpuEvent: 10th percentile of the gaps between consecutive sibling sub-events inside
-// ops (two back-to-back recorded calls are at least one recording apart); launchLength:
-// median launch duration; gpuEvent: median launch duration minus the median of runtime
-// calls that start no GPU work (both pay the host-side recording, only launches the
-// activity record), else the default. Fields without samples keep the defaults.
+// ops (two back-to-back recorded calls are at least one recording apart; 0 when the
+// trace's clock does not resolve it); launchLength: median launch duration; gpuEvent:
+// 0, since one trace cannot separate CUPTI's cost from the launch's own (the user sets
+// it). Fields without samples keep the defaults.
 ProfilerCostEstimate estimateProfilerCosts(const Trace& trace, std::optional<TimeWindow> window = std::nullopt);
 
 struct OpOverheads {

@@ -1,0 +1,497 @@
+#include "charts/analysis_charts.h"
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "analysis/sample_stats.h"
+
+namespace opscope::ui {
+
+namespace {
+
+double ms(TimeNs ns) { return static_cast<double>(ns) / 1e6; }
+
+QString durationText(double ns) {
+  if (ns >= 1e9) return QString::number(ns / 1e9, 'f', 3) + " s";
+  if (ns >= 1e6) return QString::number(ns / 1e6, 'f', 2) + " ms";
+  if (ns >= 1e3) return QString::number(ns / 1e3, 'f', 1) + " µs";
+  return QString::number(ns, 'f', 0) + " ns";
+}
+
+QString percent(double f) { return QString::number(100.0 * f, 'f', 1) + " %"; }
+
+void addTitle(QCustomPlot* plot, int row, const QString& text, const ChartTheme& theme, int pointSize = 11) {
+  auto* t = new QCPTextElement(plot, text, QFont(QStringLiteral("Sans"), pointSize, QFont::Bold));
+  t->setTextColor(theme.text());
+  plot->plotLayout()->addElement(row, 0, t);
+}
+
+QCPAxisRect* addRect(QCustomPlot* plot, int row, int col, const ChartTheme& theme) {
+  auto* rect = new QCPAxisRect(plot);
+  plot->plotLayout()->addElement(row, col, rect);
+  styleAxisRect(rect, theme);
+  return rect;
+}
+
+// Horizontal bars, one plottable per bar (each its own colour), first label on top,
+// with a value text at the end of each bar.
+void horizontalBars(QCPAxisRect* rect, const QStringList& labels, const std::vector<double>& values,
+                    const std::vector<QColor>& colors, const QStringList& valueTexts, const QStringList& tips,
+                    const QString& axisLabel, const ChartTheme& theme) {
+  QCPAxis* keyAxis = rect->axis(QCPAxis::atLeft);
+  QCPAxis* valueAxis = rect->axis(QCPAxis::atBottom);
+  auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+  const int n = static_cast<int>(labels.size());
+  double maxValue = 0;
+  for (int i = 0; i < n; ++i) {
+    const double key = n - i;  // first on top
+    ticker->addTick(key, labels[i]);
+    auto* bars = new QCPBars(keyAxis, valueAxis);
+    bars->setWidth(0.7);
+    bars->setPen(Qt::NoPen);
+    bars->setBrush(colors[static_cast<size_t>(i)]);
+    bars->addData(key, values[static_cast<size_t>(i)]);
+    bars->setProperty("tips", QStringList{tips.value(i)});
+    maxValue = std::max(maxValue, values[static_cast<size_t>(i)]);
+    auto* text = new QCPItemText(rect->parentPlot());
+    text->setClipToAxisRect(true);
+    text->setClipAxisRect(rect);
+    text->position->setAxes(valueAxis, keyAxis);
+    text->position->setCoords(values[static_cast<size_t>(i)], key);
+    text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    text->setPadding(QMargins(4, 0, 0, 0));
+    text->setText(valueTexts.value(i));
+    text->setColor(theme.text());
+    text->setFont(QFont(QStringLiteral("Sans"), 8));
+  }
+  keyAxis->setTicker(ticker);
+  keyAxis->setRange(0.4, n + 0.6);
+  keyAxis->grid()->setVisible(false);
+  keyAxis->setTickLabelFont(QFont(QStringLiteral("Sans"), 8));
+  valueAxis->setRange(0, maxValue > 0 ? maxValue * 1.22 : 1);  // room for the value texts
+  valueAxis->setLabel(axisLabel);
+  valueAxis->setTickLabelFont(QFont(QStringLiteral("Sans"), 8));
+}
+
+void emptyNote(QCPAxisRect* rect, const QString& text, const ChartTheme& theme) {
+  auto* item = new QCPItemText(rect->parentPlot());
+  item->setClipAxisRect(rect);
+  item->position->setType(QCPItemPosition::ptAxisRectRatio);
+  item->position->setAxisRect(rect);
+  item->position->setCoords(0.5, 0.5);
+  item->setText(text);
+  item->setColor(theme.text());
+}
+
+}  // namespace
+
+void plotOverview(QCustomPlot* plot, const Overview& o, const ChartTheme& theme, const QString& title) {
+  resetPlot(plot, theme);
+  addTitle(plot, 0, title, theme);
+  QString figures = QStringLiteral("wall %1 · host runtime %2 · GPU active %3 (%4) · %5 iterations")
+                        .arg(durationText(static_cast<double>(o.wall)), durationText(static_cast<double>(o.hostRuntime)),
+                             durationText(static_cast<double>(o.gpuActive)), percent(o.gpuUtilisation))
+                        .arg(o.iterations);
+  if (o.samplesPerSecond) figures += QStringLiteral(" · %1 samples/s").arg(*o.samplesPerSecond, 0, 'f', 1);
+  auto* sub = new QCPTextElement(plot, figures, QFont(QStringLiteral("Sans"), 9));
+  sub->setTextColor(theme.text());
+  plot->plotLayout()->addElement(1, 0, sub);
+
+  QCPAxisRect* parts = addRect(plot, 2, 0, theme);
+  QStringList labels, texts, tips;
+  std::vector<double> values;
+  std::vector<QColor> colors;
+  for (size_t p = 0; p < o.breakdown.size(); ++p) {
+    const QString name = QString::fromLatin1(stepPartName(static_cast<StepPart>(p)));
+    const double share = o.wall ? static_cast<double>(o.breakdown[p]) / static_cast<double>(o.wall) : 0;
+    labels << name;
+    values.push_back(ms(o.breakdown[p]));
+    colors.push_back(classColor(name));
+    texts << durationText(static_cast<double>(o.breakdown[p])) + " · " + percent(share);
+    tips << QStringLiteral("%1: %2 of the step (%3)").arg(name, durationText(static_cast<double>(o.breakdown[p])), percent(share));
+  }
+  horizontalBars(parts, labels, values, colors, texts, tips, QStringLiteral("step time by part, by priority (ms)"), theme);
+
+  QCPAxisRect* streams = addRect(plot, 3, 0, theme);
+  labels.clear();
+  texts.clear();
+  tips.clear();
+  values.clear();
+  colors.clear();
+  for (size_t i = 0; i < o.streams.size() && i < 12; ++i) {
+    const StreamActivity& s = o.streams[i];
+    labels << QString::fromStdString(s.label);
+    values.push_back(100.0 * s.utilisation);
+    colors.push_back(paletteColor(static_cast<int>(i)));
+    texts << percent(s.utilisation) + " · " + durationText(static_cast<double>(s.busy));
+    tips << QStringLiteral("%1: busy %2, %L3 events").arg(QString::fromStdString(s.label), durationText(static_cast<double>(s.busy))).arg(s.events);
+  }
+  if (labels.isEmpty()) emptyNote(streams, QStringLiteral("no GPU events"), theme);
+  else horizontalBars(streams, labels, values, colors, texts, tips, QStringLiteral("GPU stream utilisation (%)"), theme);
+  plot->plotLayout()->setRowStretchFactors({0.01, 0.01, 1.0, std::max(0.4, 0.08 * static_cast<double>(labels.size()))});
+  plot->replot();
+}
+
+void plotBreakdown(QCustomPlot* plot, const DeviceBreakdown& b, const Trace& trace, const ChartTheme& theme,
+                   const QString& title, int topN) {
+  resetPlot(plot, theme);
+  addTitle(plot, 0, title, theme);
+  QCPAxisRect* rect = addRect(plot, 1, 0, theme);
+  // The first level of ops under each stream; a merged ProfilerStep#* level that holds
+  // everything is looked through.
+  struct Entry {
+    uint32_t node;
+    uint32_t streamRank;
+  };
+  std::vector<Entry> entries;
+  for (uint32_t r = 0; r < b.roots.size(); ++r) {
+    std::vector<uint32_t> level = b.nodes[b.roots[r]].children;
+    std::vector<uint32_t> expanded;
+    for (uint32_t c : level) {
+      if (b.nodes[c].allSteps) expanded.insert(expanded.end(), b.nodes[c].children.begin(), b.nodes[c].children.end());
+      else expanded.push_back(c);
+    }
+    for (uint32_t c : expanded) entries.push_back({c, r});
+  }
+  std::sort(entries.begin(), entries.end(),
+            [&b](const Entry& x, const Entry& y) { return b.nodes[x.node].time > b.nodes[y.node].time; });
+  if (entries.size() > static_cast<size_t>(topN)) entries.resize(static_cast<size_t>(topN));
+  QStringList labels, texts, tips;
+  std::vector<double> values;
+  std::vector<QColor> colors;
+  for (const Entry& e : entries) {
+    const BreakdownNode& n = b.nodes[e.node];
+    const QString name = QString::fromStdString(breakdownLabel(trace, n));
+    const QString stream = QString::fromStdString(trace.trackLabel(n.stream));
+    labels << (n.kind == BreakdownKind::Gpu ? shortKernelName(name, 44) : shortOpName(name, 44)) + QStringLiteral("  [") +
+                  stream.section(QStringLiteral("· "), -1) + "]";
+    values.push_back(ms(n.time));
+    colors.push_back(paletteColor(static_cast<int>(e.streamRank)));
+    texts << durationText(static_cast<double>(n.time)) + " · " + percent(n.share);
+    tips << QStringLiteral("%1\n%2\n%3 of the stream's device time, %L4 GPU events")
+                .arg(name, stream, percent(n.share))
+                .arg(n.count);
+  }
+  if (labels.isEmpty()) emptyNote(rect, QStringLiteral("no GPU events"), theme);
+  else horizontalBars(rect, labels, values, colors, texts, tips, QStringLiteral("device time (ms), colour = stream"), theme);
+  plot->replot();
+}
+
+void plotOpKernelMix(QCustomPlot* plot, const OpKernelMixes& m, const Trace& trace, const ChartTheme& theme,
+                     const QString& title) {
+  resetPlot(plot, theme);
+  addTitle(plot, 0, title, theme);
+  QCPAxisRect* rect = addRect(plot, 1, 0, theme);
+  QCPAxis* x = rect->axis(QCPAxis::atBottom);
+  QCPAxis* y = rect->axis(QCPAxis::atLeft);
+  auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+  // Bar positions: the variants of one op side by side, a gap between ops.
+  struct Bar {
+    double key;
+    int op, variant;
+  };
+  std::vector<Bar> bars;
+  double key = 1;
+  for (size_t i = 0; i < m.ops.size(); ++i) {
+    const OpMix& op = m.ops[i];
+    for (size_t v = 0; v < op.variants.size(); ++v) {
+      bars.push_back({key, static_cast<int>(i), static_cast<int>(v)});
+      const QString name = shortOpName(QString::fromStdString(std::string(trace.str(op.name))), 30);
+      ticker->addTick(key, op.variants.size() > 1 ? QStringLiteral("%1 · v%2 (%L3×)").arg(name).arg(v + 1).arg(op.variants[v].calls)
+                                                  : QStringLiteral("%1 (%L2×)").arg(name).arg(op.variants[v].calls));
+      key += 1;
+    }
+    key += 0.6;
+  }
+  // One stacked plottable per kernel class, classes ordered by their total time.
+  std::map<int32_t, TimeNs> classTime;
+  for (const OpMix& op : m.ops)
+    for (const OpVariant& v : op.variants)
+      for (const MixSegment& s : v.segments) classTime[s.cls] += s.time;
+  std::vector<std::pair<int32_t, TimeNs>> order(classTime.begin(), classTime.end());
+  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  auto* legend = new QCPLegend;
+  rect->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
+  legend->setLayer(QStringLiteral("legend"));
+  legend->setFont(QFont(QStringLiteral("Sans"), 8));
+  legend->setBrush(QColor(theme.background().red(), theme.background().green(), theme.background().blue(), 220));
+  legend->setTextColor(theme.text());
+  legend->setBorderPen(QPen(theme.grid()));
+  QCPBars* below = nullptr;
+  for (const auto& [cls, total] : order) {
+    const QString clsName = cls >= 0 ? QString::fromStdString(m.classes[static_cast<size_t>(cls)]) : QStringLiteral("other");
+    auto* b = new QCPBars(x, y);
+    b->setName(clsName);
+    b->setWidth(0.8);
+    b->setPen(QPen(theme.background(), 0.5));
+    b->setBrush(classColor(clsName));
+    QStringList tips;
+    QVariantList segments;
+    for (const Bar& bar : bars) {
+      const OpVariant& v = m.ops[static_cast<size_t>(bar.op)].variants[static_cast<size_t>(bar.variant)];
+      double fraction = 0;
+      QString tip;
+      for (const MixSegment& s : v.segments) {
+        if (s.cls != cls) continue;
+        fraction += s.fraction;
+        tip += QStringLiteral("%1\n   %2 · %3 · %L4×\n")
+                   .arg(QString::fromStdString(std::string(trace.str(s.kernel))), durationText(static_cast<double>(s.time)), percent(s.fraction))
+                   .arg(s.count);
+      }
+      b->addData(bar.key, fraction);
+      tips << (fraction > 0 ? QStringLiteral("%1 · %2 of this variant\n%3").arg(clsName, percent(fraction), tip.trimmed()) : QString());
+      segments << QPoint(bar.op * 64 + bar.variant, cls);
+    }
+    b->setProperty("tips", tips);
+    b->setProperty("segments", segments);
+    if (below) b->moveAbove(below);
+    below = b;
+    b->addToLegend(legend);
+  }
+  x->setTicker(ticker);
+  x->setTickLabelRotation(35);
+  x->setTickLabelFont(QFont(QStringLiteral("Sans"), 8));
+  x->setRange(0.4, std::max(2.0, key - 0.6));
+  x->grid()->setVisible(false);
+  y->setRange(0, 1.0);
+  auto percentTicker = QSharedPointer<QCPAxisTickerText>::create();
+  for (int p = 0; p <= 100; p += 20) percentTicker->addTick(p / 100.0, QStringLiteral("%1 %").arg(p));
+  y->setTicker(percentTicker);
+  y->setLabel(QStringLiteral("share of the variant's device time"));
+  if (bars.empty()) emptyNote(rect, QStringLiteral("no op launched GPU work"), theme);
+  // Room on the right for the legend: bars never hide under it.
+  if (!bars.empty()) x->setRange(0.4, key - 0.6 + std::max(1.5, 0.28 * (key - 0.6)));
+  plot->replot();
+}
+
+void plotKernelStats(QCustomPlot* plot, const KernelStats& k, const Trace& trace, const ChartTheme& theme,
+                     const QString& title, int topN) {
+  resetPlot(plot, theme);
+  addTitle(plot, 0, title, theme);
+  auto fill = [&](QCPAxisRect* rect, bool byMean) {
+    std::vector<const KernelStat*> rows;
+    for (const KernelStat& s : k.kernels) rows.push_back(&s);
+    if (byMean)
+      std::stable_sort(rows.begin(), rows.end(), [](const KernelStat* a, const KernelStat* b) { return a->mean > b->mean; });
+    if (rows.size() > static_cast<size_t>(topN)) rows.resize(static_cast<size_t>(topN));
+    QStringList labels, texts, tips;
+    std::vector<double> values;
+    std::vector<QColor> colors;
+    for (const KernelStat* s : rows) {
+      const QString name = QString::fromStdString(std::string(trace.str(s->name)));
+      const QString cls = s->cls >= 0 ? QString::fromStdString(k.classes[static_cast<size_t>(s->cls)]) : QStringLiteral("other");
+      labels << shortKernelName(name, 56);
+      values.push_back(byMean ? s->mean / 1e3 : ms(s->total));
+      colors.push_back(classColor(cls));
+      texts << (byMean ? durationText(s->mean) + QStringLiteral(" ± ") + durationText(s->stddev)
+                       : durationText(static_cast<double>(s->total)) + " · " + percent(s->share));
+      tips << QStringLiteral("%1\nclass %2 · %L3 calls\ntotal %4 (%5) · mean %6 · min %7 · max %8 · std %9")
+                  .arg(name, cls)
+                  .arg(s->count)
+                  .arg(durationText(static_cast<double>(s->total)), percent(s->share), durationText(s->mean),
+                       durationText(static_cast<double>(s->min)), durationText(static_cast<double>(s->max)),
+                       durationText(s->stddev));
+    }
+    if (labels.isEmpty()) emptyNote(rect, QStringLiteral("no GPU events"), theme);
+    else horizontalBars(rect, labels, values, colors, texts, tips,
+                        byMean ? QStringLiteral("top %1 by mean duration (µs), colour = kernel class").arg(topN)
+                               : QStringLiteral("top %1 by total time (ms), colour = kernel class").arg(topN),
+                        theme);
+  };
+  fill(addRect(plot, 1, 0, theme), false);
+  fill(addRect(plot, 2, 0, theme), true);
+  plot->replot();
+}
+
+void plotOverheads(QCustomPlot* plot, const Overheads& o, const ChartTheme& theme, const QString& title,
+                   bool logScale, const QString& opName) {
+  resetPlot(plot, theme);
+  addTitle(plot, 0, title, theme);
+  auto* grid = new QCPLayoutGrid;
+  plot->plotLayout()->addElement(2, 0, grid);
+  std::vector<double> t2, t3, t4, t5;
+  for (const OpOverheads& op : o.ops) {
+    if (!opName.isEmpty() && QString::fromStdString(op.name) != opName) continue;
+    t2.insert(t2.end(), op.t2.begin(), op.t2.end());
+    t3.insert(t3.end(), op.t3.begin(), op.t3.end());
+    t5.insert(t5.end(), op.t5.begin(), op.t5.end());
+  }
+  for (const LaunchOverheads& l : o.t4) t4.insert(t4.end(), l.t4.begin(), l.t4.end());
+  const QString scope = opName.isEmpty() ? QStringLiteral("all ops") : opName;
+  const struct {
+    QString name;
+    const std::vector<double>* v;
+  } types[] = {{QStringLiteral("T1 · between ops"), &o.t1},
+               {QStringLiteral("T2 · op start → first launch (%1)").arg(scope), &t2},
+               {QStringLiteral("T3 · last launch → op end (%1)").arg(scope), &t3},
+               {QStringLiteral("T4 · launch calls"), &t4},
+               {QStringLiteral("T5 · between launches (%1)").arg(scope), &t5}};
+  int index = 0;
+  for (const auto& type : types) {
+    auto* rect = new QCPAxisRect(plot);
+    grid->addElement(index / 3, index % 3, rect);
+    styleAxisRect(rect, theme);
+    QCPAxis* x = rect->axis(QCPAxis::atBottom);
+    QCPAxis* y = rect->axis(QCPAxis::atLeft);
+    x->setLabel(elideMiddle(type.name, 46) + QStringLiteral(" (µs)"));
+    y->setLabel(QStringLiteral("count"));
+    x->setTickLabelFont(QFont(QStringLiteral("Sans"), 8));
+    y->setTickLabelFont(QFont(QStringLiteral("Sans"), 8));
+    const SampleStats s = describe(*type.v);
+    if (s.count == 0) {
+      emptyNote(rect, QStringLiteral("no samples"), theme);
+      ++index;
+      continue;
+    }
+    // 30 bins over [min, p99]: a few huge gaps must not squash the rest into one bin;
+    // larger values go to the last bin.
+    std::vector<double> sorted(*type.v);
+    std::sort(sorted.begin(), sorted.end());
+    const double lo = sorted.front();
+    double hi = sorted[static_cast<size_t>(0.99 * static_cast<double>(sorted.size() - 1))];
+    if (hi <= lo) hi = lo + 1;
+    constexpr int kBins = 30;
+    const double width = (hi - lo) / kBins;
+    std::vector<double> counts(kBins, 0);
+    for (double v : sorted) counts[static_cast<size_t>(std::clamp(static_cast<int>((v - lo) / width), 0, kBins - 1))] += 1;
+    auto* bars = new QCPBars(x, y);
+    bars->setWidth(width * 0.92);
+    bars->setPen(Qt::NoPen);
+    bars->setBrush(paletteColor(index));
+    QStringList tips;
+    double peak = 0;
+    for (int b = 0; b < kBins; ++b) {
+      bars->addData(lo + (b + 0.5) * width, counts[static_cast<size_t>(b)]);
+      tips << QStringLiteral("%1 … %2 µs%3: %L4 samples")
+                  .arg(lo + b * width, 0, 'f', 1)
+                  .arg(lo + (b + 1) * width, 0, 'f', 1)
+                  .arg(b == kBins - 1 ? QStringLiteral(" and above") : QString())
+                  .arg(counts[static_cast<size_t>(b)]);
+      peak = std::max(peak, counts[static_cast<size_t>(b)]);
+    }
+    bars->setProperty("tips", tips);
+    x->setRange(lo - width, hi + width);
+    if (logScale) {
+      y->setScaleType(QCPAxis::stLogarithmic);
+      y->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+      y->setRange(0.8, std::max(10.0, peak * 3));
+      bars->setBaseValue(0.8);
+    } else {
+      y->setRange(0, peak * 1.35);
+    }
+    auto* legend = new QCPItemText(plot);
+    legend->setClipAxisRect(rect);
+    legend->position->setType(QCPItemPosition::ptAxisRectRatio);
+    legend->position->setAxisRect(rect);
+    legend->position->setCoords(0.98, 0.03);
+    legend->setPositionAlignment(Qt::AlignTop | Qt::AlignRight);
+    legend->setTextAlignment(Qt::AlignRight);
+    legend->setFont(QFont(QStringLiteral("Sans"), 8));
+    legend->setColor(theme.text());
+    legend->setText(QStringLiteral("n = %L1\nmean %2 · std %3\nmedian %4 · p90 %5")
+                        .arg(s.count)
+                        .arg(s.mean, 0, 'f', 2)
+                        .arg(s.stddev, 0, 'f', 2)
+                        .arg(s.median, 0, 'f', 2)
+                        .arg(s.p90, 0, 'f', 2));
+    ++index;
+  }
+  // Under the title: the profiler costs the samples were corrected with.
+  auto* costs = new QCPTextElement(plot,
+                                   QStringLiteral("corrected for the profiler's own cost (µs): CPU event %1 · GPU event %2 · "
+                                                  "launch length %3 · T1 gaps ≥ %4 µs are data loading, skipped")
+                                       .arg(o.costs.cpuEvent, 0, 'f', 2)
+                                       .arg(o.costs.gpuEvent, 0, 'f', 2)
+                                       .arg(o.costs.launchLength, 0, 'f', 2)
+                                       .arg(o.t1MaxGapUs, 0, 'f', 0),
+                                   QFont(QStringLiteral("Sans"), 9));
+  costs->setTextColor(theme.text());
+  plot->plotLayout()->addElement(1, 0, costs);
+  plot->plotLayout()->setRowStretchFactors({0.01, 0.01, 1.0});
+  plot->replot();
+}
+
+void plotStreams(QCustomPlot* plot, const StreamUsageReport& r, const ChartTheme& theme, const QString& title) {
+  resetPlot(plot, theme);
+  addTitle(plot, 0, title, theme);
+  QCPAxisRect* rect = addRect(plot, 1, 0, theme);
+  QCPAxis* key = rect->axis(QCPAxis::atLeft);
+  QCPAxis* value = rect->axis(QCPAxis::atBottom);
+  auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+  const int n = static_cast<int>(std::min<size_t>(r.streams.size(), 12));
+  const QString partNames[] = {QStringLiteral("busy"), QStringLiteral("idle: waiting for the host"),
+                               QStringLiteral("idle: other")};
+  const QColor partColors[] = {paletteColor(0), paletteColor(1), theme.dark ? QColor(0x55, 0x57, 0x5e) : QColor(0xd0, 0xd0, 0xd0)};
+  // The legend in a row of its own between the title and the bars, laid out in one line.
+  auto* legend = new QCPLegend;
+  plot->plotLayout()->insertRow(1);
+  plot->plotLayout()->addElement(1, 0, legend);
+  legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  legend->setLayer(QStringLiteral("legend"));
+  legend->setFont(QFont(QStringLiteral("Sans"), 8));
+  legend->setTextColor(theme.text());
+  legend->setBrush(QColor(theme.background().red(), theme.background().green(), theme.background().blue(), 220));
+  legend->setBorderPen(QPen(theme.grid()));
+  QCPBars* below = nullptr;
+  for (int p = 0; p < 3; ++p) {
+    auto* bars = new QCPBars(key, value);
+    bars->setName(partNames[p]);
+    bars->setWidth(0.65);
+    bars->setPen(Qt::NoPen);
+    bars->setBrush(partColors[p]);
+    QStringList tips;
+    for (int i = 0; i < n; ++i) {
+      const StreamUsage& s = r.streams[static_cast<size_t>(i)];
+      const TimeNs v = p == 0 ? s.busy : p == 1 ? s.idleHostWait : s.idleOther;
+      bars->addData(n - i, ms(v));
+      tips.prepend(QStringLiteral("%1\n%2: %3 (%4 of the window)")
+                       .arg(QString::fromStdString(s.label), partNames[p], durationText(static_cast<double>(v)),
+                            percent(r.wall ? static_cast<double>(v) / static_cast<double>(r.wall) : 0)));
+      if (p == 0) ticker->addTick(n - i, QString::fromStdString(s.label) + QStringLiteral(" · ") + percent(s.utilisation));
+    }
+    bars->setProperty("tips", tips);  // key order: bottom stream first
+    if (below) bars->moveAbove(below);
+    below = bars;
+    bars->addToLegend(legend);
+  }
+  key->setTicker(ticker);
+  key->setRange(0.4, n + 0.6);
+  key->grid()->setVisible(false);
+  key->setTickLabelFont(QFont(QStringLiteral("Sans"), 8));
+  value->setRange(0, std::max(1e-3, ms(r.wall)));
+  value->setLabel(r.communication > 0 ? QStringLiteral("ms of the window · communication %1, %2 of it hidden under compute")
+                                            .arg(durationText(static_cast<double>(r.communication)), percent(r.commHiddenShare))
+                                      : QStringLiteral("ms of the window"));
+  if (n == 0) emptyNote(rect, QStringLiteral("no GPU events"), theme);
+
+  QCPAxisRect* util = addRect(plot, 3, 0, theme);
+  auto* graph = new QCPGraph(util->axis(QCPAxis::atBottom), util->axis(QCPAxis::atLeft));
+  graph->setPen(QPen(paletteColor(0), 1.5));
+  graph->setBrush(QColor(paletteColor(0).red(), paletteColor(0).green(), paletteColor(0).blue(), 60));
+  graph->setLineStyle(QCPGraph::lsStepLeft);
+  for (size_t i = 0; i < r.utilisation.size(); ++i)
+    graph->addData(ms(static_cast<TimeNs>(i) * r.binWidth), 100.0 * r.utilisation[i]);
+  if (!r.utilisation.empty()) graph->addData(ms(r.wall), 100.0 * r.utilisation.back());
+  util->axis(QCPAxis::atBottom)->setRange(0, std::max(1e-3, ms(r.wall)));
+  util->axis(QCPAxis::atBottom)->setLabel(QStringLiteral("ms from the window's start"));
+  util->axis(QCPAxis::atLeft)->setRange(0, 105);
+  util->axis(QCPAxis::atLeft)->setLabel(QStringLiteral("GPU busy (%)"));
+  plot->plotLayout()->setRowStretchFactors({0.01, 0.01, 1.0, 0.6});
+  plot->replot();
+}
+
+std::vector<EventRef> mixSegmentEvents(const OpKernelMixes& m, int opVariant, int cls) {
+  std::vector<EventRef> out;
+  const size_t op = static_cast<size_t>(opVariant / 64), variant = static_cast<size_t>(opVariant % 64);
+  if (op >= m.ops.size() || variant >= m.ops[op].variants.size()) return out;
+  const OpVariant& v = m.ops[op].variants[variant];
+  for (const MixSegment& s : v.segments)
+    if (s.cls == cls)
+      for (uint32_t i = s.firstEvent; i < s.endEvent; ++i) out.push_back(EventRef::unpack(v.events[i]));
+  return out;
+}
+
+}  // namespace opscope::ui

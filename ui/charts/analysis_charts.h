@@ -1,0 +1,39 @@
+#pragma once
+// The analysis charts, drawn into a QCustomPlot from the core's plain results. The
+// panels and `opscope export --format pdf|png|svg` call the same functions, so a
+// picture exported headless is the one the GUI shows.
+//
+// Hover and click: every bar plottable carries the property "tips" (QStringList, one
+// tooltip per data point, in key order); the op-kernel chart's bars also carry
+// "segments" (QVariantList of QPoint(op * 64 + variant, class) per data point) that
+// say which GPU events a click selects.
+#include <QString>
+
+#include "analysis/device_breakdown.h"
+#include "analysis/kernel_stats.h"
+#include "analysis/op_kernel_mix.h"
+#include "analysis/overheads.h"
+#include "analysis/overview.h"
+#include "analysis/stream_usage.h"
+#include "charts/chart_theme.h"
+
+class QCustomPlot;
+
+namespace opscope::ui {
+
+void plotOverview(QCustomPlot* plot, const Overview& o, const ChartTheme& theme, const QString& title);
+void plotBreakdown(QCustomPlot* plot, const DeviceBreakdown& b, const Trace& trace, const ChartTheme& theme,
+                   const QString& title, int topN = 15);
+void plotOpKernelMix(QCustomPlot* plot, const OpKernelMixes& m, const Trace& trace, const ChartTheme& theme,
+                     const QString& title);
+void plotKernelStats(QCustomPlot* plot, const KernelStats& k, const Trace& trace, const ChartTheme& theme,
+                     const QString& title, int topN = 12);
+// opName: T2, T3 and T5 of that op only; empty: all ops pooled.
+void plotOverheads(QCustomPlot* plot, const Overheads& o, const ChartTheme& theme, const QString& title,
+                   bool logScale, const QString& opName = {});
+void plotStreams(QCustomPlot* plot, const StreamUsageReport& r, const ChartTheme& theme, const QString& title);
+
+// The events behind a clicked op-kernel bar segment (see "segments").
+std::vector<EventRef> mixSegmentEvents(const OpKernelMixes& m, int opVariant, int cls);
+
+}  // namespace opscope::ui

@@ -1,0 +1,81 @@
+#include "charts/chart_export.h"
+
+#include <qcustomplot.h>
+
+#include <QFileInfo>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+
+namespace opscope::ui {
+
+bool pictureFormatFromSuffix(const QString& path, PictureFormat& format) {
+  const QString s = QFileInfo(path).suffix().toLower();
+  if (s == QLatin1String("pdf")) format = PictureFormat::Pdf;
+  else if (s == QLatin1String("png")) format = PictureFormat::Png;
+  else if (s == QLatin1String("svg")) format = PictureFormat::Svg;
+  else return false;
+  return true;
+}
+
+bool saveChart(QCustomPlot* plot, const QString& path, PictureFormat format, int width, int height, int dpi,
+               QString* error) {
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) {
+    if (error) *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    return false;
+  }
+  const QSize oldSize = plot->size();
+  bool ok = true;
+  if (format == PictureFormat::Png) {
+    const double scale = dpi / 96.0;
+    QImage image = plot->toPixmap(width, height, scale).toImage();
+    image.setDotsPerMeterX(static_cast<int>(dpi / 0.0254));
+    image.setDotsPerMeterY(static_cast<int>(dpi / 0.0254));
+    ok = !image.isNull() && image.save(&file, "PNG");
+  } else if (format == PictureFormat::Pdf) {
+    QPdfWriter writer(&file);
+    writer.setCreator(QStringLiteral("opscope"));
+    writer.setResolution(96);
+    writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+    writer.setPageSize(QPageSize(QSizeF(width, height) / 96.0, QPageSize::Inch));
+    QCPPainter painter;
+    ok = painter.begin(&writer);
+    if (ok) {
+      painter.setMode(QCPPainter::pmVectorized);
+      painter.setMode(QCPPainter::pmNoCaching);
+      painter.setWindow(0, 0, width, height);
+      plot->toPainter(&painter, width, height);
+      painter.end();
+    }
+  } else {
+    QSvgGenerator svg;
+    svg.setOutputDevice(&file);
+    svg.setSize(QSize(width, height));
+    svg.setViewBox(QRect(0, 0, width, height));
+    svg.setTitle(QStringLiteral("opscope chart"));
+    QCPPainter painter;
+    ok = painter.begin(&svg);
+    if (ok) {
+      painter.setMode(QCPPainter::pmVectorized);
+      painter.setMode(QCPPainter::pmNoCaching);
+      plot->toPainter(&painter, width, height);
+      painter.end();
+    }
+  }
+  // toPainter / toPixmap lay the plot out at the export size; restore the widget's.
+  if (plot->size() != oldSize) plot->resize(oldSize);
+  plot->replot(QCustomPlot::rpQueuedReplot);
+  if (!ok) {
+    file.cancelWriting();
+    if (error) *error = QStringLiteral("cannot draw the chart into %1").arg(path);
+    return false;
+  }
+  if (!file.commit()) {
+    if (error) *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace opscope::ui

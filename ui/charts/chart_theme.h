@@ -1,0 +1,35 @@
+#pragma once
+// Look of the analysis charts, shared by the panels and headless export so both draw
+// the same pictures: light or dark axes and text, one colour per kernel class and per
+// step part, short kernel names for axis labels.
+#include <QColor>
+#include <QString>
+
+class QCustomPlot;
+class QCPAxisRect;
+
+namespace opscope::ui {
+
+struct ChartTheme {
+  bool dark = false;
+  QColor background() const { return dark ? QColor(0x1e, 0x1f, 0x22) : QColor(Qt::white); }
+  QColor text() const { return dark ? QColor(0xdd, 0xdd, 0xdd) : QColor(0x20, 0x20, 0x20); }
+  QColor grid() const { return dark ? QColor(0x3a, 0x3b, 0x40) : QColor(0xe4, 0xe4, 0xe4); }
+};
+
+// Clears the plot (graphs, items, extra axis rects) and applies the theme.
+void resetPlot(QCustomPlot* plot, const ChartTheme& theme);
+void styleAxisRect(QCPAxisRect* rect, const ChartTheme& theme);
+
+// Stable colours: the same class or part gets the same colour in every chart.
+QColor classColor(const QString& cls);
+QColor paletteColor(int index);
+
+// "void at::native::foo<float>(int, ...)" -> "at::native::foo<float>", elided in the
+// middle to at most maxChars.
+QString shortKernelName(const QString& name, int maxChars = 48);
+QString elideMiddle(const QString& s, int maxChars);
+// "autograd::engine::evaluate_function: MulBackward0" -> "MulBackward0 (bwd)", elided.
+QString shortOpName(const QString& name, int maxChars = 36);
+
+}  // namespace opscope::ui
