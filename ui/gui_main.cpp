@@ -1,14 +1,19 @@
 #include "gui_main.h"
 
 #include <QApplication>
+#include <QDockWidget>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QImage>
 #include <QLineEdit>
 #include <QSaveFile>
+#include <QThread>
 #include <QTimer>
 #include <cstdio>
 
 #include "main_window.h"
+#include "panels/analysis_panel.h"
+#include "report/export_request.h"
 #include "render_bench.h"
 #include "timeline/timeline_widget.h"
 
@@ -18,7 +23,8 @@ namespace opscope::ui {
 namespace {
 
 struct GuiOptions {
-  std::string file, screenshot, select, range, search;
+  std::string file, screenshot, select, range, search, analysis;
+  int iteration = -1;
   int width = 1600, height = 1000;
   bool dark = false, benchRender = false;
   int frames = 15;
@@ -80,6 +86,24 @@ int screenshot(const GuiOptions& o) {
     w.timeline()->showRange(t0 + static_cast<TimeNs>(a * 1000), t0 + static_cast<TimeNs>(b * 1000));
   }
   if (!o.search.empty()) w.searchBox()->setText(QString::fromStdString(o.search));
+  if (!o.analysis.empty()) {
+    // The Analysis dock on the given tab, once its worker has delivered.
+    std::vector<std::string> args{"--chart", o.analysis, "--format", "json", o.file, "-o", "-"};
+    std::string error;
+    bool help = false;
+    const auto request = parseExportArgs(args, error, help);
+    w.analysisDock()->show();
+    w.analysisDock()->raise();
+    w.resizeDocks({w.analysisDock()}, {o.height * 11 / 20}, Qt::Vertical);
+    w.analysis()->showChart(request->chart);
+    if (o.iteration >= 0) w.analysis()->setScope(o.iteration);
+    QElapsedTimer t;
+    t.start();
+    while ((w.analysis()->busy() || !w.analysis()->results()) && t.elapsed() < 120000) {
+      QApplication::processEvents(QEventLoop::AllEvents, 50);
+      QThread::msleep(5);
+    }
+  }
   for (int k = 0; k < 5; ++k) QApplication::processEvents();
   const QString out = QString::fromStdString(o.screenshot);
   if (out.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive)) {
@@ -125,6 +149,13 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
       if (!value(v) || !parseSize(v, o.width, o.height)) return usage("--size expects WxH (e.g. 1600x1000)", "");
     } else if (a == "--dark") {
       o.dark = true;
+    } else if (a == "--analysis") {
+      std::string e;
+      bool h = false;
+      if (!value(o.analysis) || !parseExportArgs({"--chart", o.analysis, "--format", "json", "x", "-o", "-"}, e, h))
+        return usage("--analysis expects a chart: overview, breakdown, op-kernels, kernel-stats, overheads, streams", "");
+    } else if (a == "--iteration") {
+      if (!value(v) || (o.iteration = std::atoi(v.c_str())) < 0) return usage("--iteration expects a 0-based index", "");
     } else if (a == "--bench-render") {
       o.benchRender = true;
     } else if (a == "--frames") {
@@ -139,8 +170,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
   }
   if ((!o.screenshot.empty() || o.benchRender) && o.file.empty())
     return usage(o.benchRender ? "--bench-render" : "--screenshot", " needs a FILE");
-  if ((!o.select.empty() || !o.range.empty() || !o.search.empty()) && o.screenshot.empty())
-    return usage("--select, --range and --search go with --screenshot", "");
+  if ((!o.select.empty() || !o.range.empty() || !o.search.empty() || !o.analysis.empty()) && o.screenshot.empty())
+    return usage("--select, --range, --search and --analysis go with --screenshot", "");
 
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("opscope"));

@@ -30,6 +30,7 @@
 #include <regex>
 
 #include "load_job.h"
+#include "panels/analysis_panel.h"
 #include "panels/details_panel.h"
 #include "panels/op_tree_panel.h"
 #include "panels/range_stats_panel.h"
@@ -93,6 +94,11 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent) : QMainWindow(pare
   });
   connect(details_, &DetailsPanel::eventLinkActivated, this, [this](EventRef r) { timeline_->select(r, true); });
   connect(opTree_, &OpTreePanel::eventActivated, this, [this](EventRef r) { timeline_->select(r, true); });
+  connect(analysis_, &AnalysisPanel::eventsActivated, this, &MainWindow::markEvents);
+  connect(analysis_, &AnalysisPanel::nameActivated, this, [this](const QString& name) {
+    searchBox_->setText(name);
+    if (runSearch(name, false)) stepSearch(+1);
+  });
   resize(1400, 900);
   rangeDock_->hide();  // shown by the first area selection
   if (restoreSettings_) {
@@ -122,6 +128,12 @@ void MainWindow::buildDocks() {
   addDockWidget(Qt::RightDockWidgetArea, detailsDock_);
   addDockWidget(Qt::LeftDockWidgetArea, treeDock_);
   addDockWidget(Qt::BottomDockWidgetArea, rangeDock_);
+  analysis_ = new AnalysisPanel(this);
+  analysisDock_ = new QDockWidget(QStringLiteral("Analysis"), this);
+  analysisDock_->setObjectName(QStringLiteral("analysisDock"));
+  analysisDock_->setWidget(analysis_);
+  addDockWidget(Qt::BottomDockWidgetArea, analysisDock_);
+  tabifyDockWidget(rangeDock_, analysisDock_);
   // Side docks run the full height; the area table sits under the timeline only.
   setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
   setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
@@ -154,6 +166,7 @@ void MainWindow::buildMenus() {
   view->addAction(detailsDock_->toggleViewAction());
   view->addAction(treeDock_->toggleViewAction());
   view->addAction(rangeDock_->toggleViewAction());
+  view->addAction(analysisDock_->toggleViewAction());
 
   QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
   help->addAction(QStringLiteral("&Keys and mouse"), this, [this] {
@@ -277,6 +290,7 @@ void MainWindow::setDocument(std::shared_ptr<const TraceDocument> doc) {
   timeline_->setDocument(doc_);
   timeline_->setFocus();  // W/S/A/D work at once, not typed into the search box
   opTree_->setDocument(doc_);
+  analysis_->setDocument(doc_);
   rangeStats_->clear();
   details_->showDetails(nullptr, std::nullopt);
   if (!doc_) {
@@ -348,6 +362,23 @@ bool MainWindow::runSearch(const QString& text, bool regex) {
                               .arg(matcher_->names)
                               .arg(matcher_->names == 1 ? "" : "s"));
   return true;
+}
+
+void MainWindow::markEvents(const QString& what, std::vector<EventRef> events) {
+  if (!doc_ || events.empty()) return;
+  const Trace& t = *doc_->trace;
+  std::sort(events.begin(), events.end(), [&t](EventRef a, EventRef b) {
+    return t.start(a) != t.start(b) ? t.start(a) < t.start(b) : a < b;
+  });
+  matcher_.reset();
+  matches_ = std::make_shared<std::vector<EventRef>>(std::move(events));
+  matchCursor_ = 0;
+  timeline_->setSearch(nullptr, matches_);
+  timeline_->select(matches_->front(), true);
+  searchLabel_->setText(QStringLiteral("%L1 event%2 of %3 · Enter to step")
+                            .arg(matches_->size())
+                            .arg(matches_->size() == 1 ? "" : "s")
+                            .arg(what.size() > 60 ? what.left(57) + QStringLiteral("…") : what));
 }
 
 void MainWindow::stepSearch(int direction) {
@@ -429,6 +460,7 @@ void MainWindow::setDarkTheme(bool dark) {
   qApp->setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
   qApp->setPalette(dark ? darkPalette() : qApp->style()->standardPalette());
   timeline_->setTheme(dark ? Theme::Dark : Theme::Light);
+  analysis_->setDark(dark);
   if (restoreSettings_) QSettings().setValue(QStringLiteral("view/dark"), dark);
 }
 

@@ -18,6 +18,9 @@ class QProgressBar;
 class QPushButton;
 class QTimer;
 class QDockWidget;
+namespace opscope::ui {
+class AnalysisPanel;
+}
 
 namespace opscope::ui {
 
@@ -43,6 +46,11 @@ class MainWindow : public QMainWindow {
   DetailsPanel* details() const { return details_; }
   OpTreePanel* opTree() const { return opTree_; }
   RangeStatsPanel* rangeStats() const { return rangeStats_; }
+  AnalysisPanel* analysis() const { return analysis_; }
+  QDockWidget* analysisDock() const { return analysisDock_; }
+  // Marks events found by an analysis like search matches (Enter steps through them)
+  // and selects the first.
+  void markEvents(const QString& what, std::vector<EventRef> events);
   LoadJob* loadJob() const { return job_; }
   QLineEdit* searchBox() const { return searchBox_; }
   QString searchStatus() const;
@@ -96,6 +104,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* detailsDock_ = nullptr;
   QDockWidget* treeDock_ = nullptr;
   QDockWidget* rangeDock_ = nullptr;
+  QDockWidget* analysisDock_ = nullptr;
+  AnalysisPanel* analysis_ = nullptr;
   LoadJob* job_ = nullptr;
   QTimer* progressTimer_ = nullptr;
   QProgressBar* progressBar_ = nullptr;

@@ -24,8 +24,6 @@ std::shared_ptr<const TraceDocument> prepareDocument(std::string path, LoadResul
   for (uint32_t i = 0; i < trace.instants.size(); ++i) doc->instantsByTime[i] = i;
   std::stable_sort(doc->instantsByTime.begin(), doc->instantsByTime.end(),
                    [&trace](uint32_t a, uint32_t b) { return trace.instants[a].ts < trace.instants[b].ts; });
-  doc->traceOverview = opscope::computeOverview(trace);
-  doc->kernelStats = kernelStatistics(trace, KernelClassifier::builtin());
   doc->opTree = tree.get();
   doc->prepareSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return doc;

@@ -4,9 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "analysis/kernel_stats.h"
 #include "analysis/op_tree.h"
-#include "analysis/overview.h"
 #include "io/load_result.h"
 #include "model/trace.h"
 #include "timeline/overview.h"
@@ -21,8 +19,6 @@ struct TraceDocument {
   OpTree opTree;
   OverviewDensity overview;
   std::vector<uint32_t> instantsByTime;  // indices into trace->instants, sorted by ts
-  Overview traceOverview;   // whole trace (the analysis panel recomputes per iteration)
-  KernelStats kernelStats;  // whole trace, built-in kernel classes
   LoadTimings timings;
   double prepareSeconds = 0;  // row index, op tree, overview
 };

@@ -237,5 +237,45 @@ TEST(Cli, ExportEveryChartsDataAgreesAcrossCharts) {
   EXPECT_EQ(runCli("export --chart streams --format png --size 10x10 " + kSample + " -o /tmp/x.png").code, 2);
 }
 
+TEST(Cli, ExportDrawsChartsHeadlessAsPdfPngAndSvg) {
+  const std::string dir = test::tempPath("export_pictures");
+  ASSERT_EQ(std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str()), 0);
+  for (const char* chart : {"overview", "breakdown", "op-kernels", "kernel-stats", "overheads", "streams"}) {
+    for (const char* format : {"pdf", "png", "svg"}) {
+      const std::string out = dir + "/" + chart + "." + format;
+      // No display: the module switches to the offscreen platform itself.
+      CliRun r = runCli(std::string("export --chart ") + chart + " --format " + format + " --size 1000x700 " + kSample +
+                        " -o " + out);
+      ASSERT_EQ(r.code, 0) << chart << " " << format << ": " << r.out;
+      const std::string bytes = test::readFile(out);
+      EXPECT_GT(bytes.size(), 2000u) << out;
+      if (std::string(format) == "pdf") {
+        EXPECT_EQ(bytes.rfind("%PDF-", 0), 0u);
+      }
+      if (std::string(format) == "png") {
+        EXPECT_EQ(bytes.rfind("\x89PNG", 0), 0u);
+        // IHDR width and height, big-endian at bytes 16..23.
+        auto be = [&](size_t at) {
+          return (static_cast<uint32_t>(static_cast<uint8_t>(bytes[at])) << 24) |
+                 (static_cast<uint32_t>(static_cast<uint8_t>(bytes[at + 1])) << 16) |
+                 (static_cast<uint32_t>(static_cast<uint8_t>(bytes[at + 2])) << 8) | static_cast<uint8_t>(bytes[at + 3]);
+        };
+        EXPECT_EQ(be(16), 1000u);
+        EXPECT_EQ(be(20), 700u);
+      }
+      if (std::string(format) == "svg") {
+        EXPECT_NE(bytes.find("<svg"), std::string::npos);
+      }
+    }
+  }
+  // --dpi scales the PNG's pixels.
+  const std::string big = dir + "/big.png";
+  ASSERT_EQ(runCli("export --chart overview --format png --size 1000x700 --dpi 192 " + kSample + " -o " + big).code, 0);
+  const std::string bytes = test::readFile(big);
+  EXPECT_EQ(static_cast<uint8_t>(bytes[18]) * 256 + static_cast<uint8_t>(bytes[19]), 2000);
+  EXPECT_EQ(runCli("export --chart overview --format pdf " + kSample + " -o /nonexistent-dir/x.pdf").code, 3);
+  std::system(("rm -rf " + dir).c_str());
+}
+
 }  // namespace
 }  // namespace opscope

@@ -441,7 +441,8 @@ void TimelineRenderer::paintInstants(QPainter& p, const TimelineGeometry& g, con
 void TimelineRenderer::paintMatchMarks(QPainter& p, const TimelineGeometry& g, const RenderState& s) {
   // Slices inside a folded block are not outlined, so every match in view also gets a
   // tick under its row. Bounded per frame; ticks closer than 1 px on a track merge.
-  if (!s.search || !s.matches || s.matches->empty()) return;
+  // Matches come from the search box or from an analysis that marked events.
+  if (!s.matches || s.matches->empty()) return;
   constexpr size_t kMaxMarks = 20000;
   const Trace& trace = *s.doc->trace;
   const auto& m = *s.matches;

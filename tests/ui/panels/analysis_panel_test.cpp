@@ -1,0 +1,155 @@
+// The Analysis dock on the offscreen platform: results for the whole trace and an
+// iteration, tables filled, hover tips and click-to-mark, every export format.
+#include <gtest/gtest.h>
+
+#include <qcustomplot.h>
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QImage>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QThread>
+#include <QTreeWidget>
+
+#include "charts/analysis_charts.h"
+#include "main_window.h"
+#include "panels/analysis_panel.h"
+#include "test_support.h"
+#include "timeline/timeline_widget.h"
+
+namespace opscope::ui {
+namespace {
+
+const std::string kSample = OPSCOPE_SOURCE_DIR "/resources/sample/sample.pt.trace.json.gz";
+
+bool waitForResults(AnalysisPanel* p) {
+  QElapsedTimer t;
+  t.start();
+  while ((p->busy() || !p->results()) && t.elapsed() < 60000) {
+    QApplication::processEvents(QEventLoop::AllEvents, 20);
+    QThread::msleep(2);
+  }
+  return !p->busy() && p->results();
+}
+
+struct Fixture {
+  MainWindow w{false};
+  std::shared_ptr<const TraceDocument> doc;
+  Fixture() {
+    std::string error;
+    doc = loadDocument(kSample, error);
+    w.resize(1600, 1000);
+    w.show();
+    w.setDocument(doc);
+    w.analysisDock()->show();
+    w.analysisDock()->raise();
+  }
+  AnalysisPanel* panel() { return w.analysis(); }
+};
+
+TEST(AnalysisPanel, ComputesEveryAnalysisAndFillsEveryTable) {
+  Fixture f;
+  ASSERT_TRUE(f.doc);
+  ASSERT_TRUE(waitForResults(f.panel()));
+  const AnalysisResults& r = *f.panel()->results();
+  EXPECT_FALSE(r.window);
+  EXPECT_GT(r.overview.gpuActive, 0);
+  EXPECT_FALSE(r.breakdown.roots.empty());
+  EXPECT_FALSE(r.mixes.ops.empty());
+  EXPECT_FALSE(r.kernels.kernels.empty());
+  EXPECT_GT(r.overheads.topLevelOps, 0u);
+  EXPECT_FALSE(r.streams.streams.empty());
+  for (QTableWidget* t : f.panel()->findChildren<QTableWidget*>()) {
+    EXPECT_GT(t->rowCount(), 0) << t->horizontalHeaderItem(0)->text().toStdString();
+  }
+  auto* tree = f.panel()->findChild<QTreeWidget*>();
+  ASSERT_TRUE(tree);
+  EXPECT_EQ(tree->topLevelItemCount(), static_cast<int>(r.breakdown.roots.size()));
+  // Every chart drew something.
+  for (ChartKind c : {ChartKind::Overview, ChartKind::Breakdown, ChartKind::OpKernels, ChartKind::KernelStats,
+                      ChartKind::Overheads, ChartKind::Streams})
+    EXPECT_GT(f.panel()->plot(c)->plottableCount(), 0) << chartName(c);
+}
+
+TEST(AnalysisPanel, IterationScopeUsesItsWindow) {
+  Fixture f;
+  ASSERT_TRUE(waitForResults(f.panel()));
+  const TimeNs whole = f.panel()->results()->overview.wall;
+  f.panel()->setScope(2);
+  ASSERT_TRUE(waitForResults(f.panel()));
+  const AnalysisResults& r = *f.panel()->results();
+  ASSERT_TRUE(r.window);
+  EXPECT_EQ(r.window->start, f.doc->trace->iterations[2].start);
+  EXPECT_LT(r.overview.wall, whole);
+  EXPECT_EQ(r.overview.iterations, 1u);
+}
+
+TEST(AnalysisPanel, ClickingAnOpKernelSegmentMarksItsKernels) {
+  Fixture f;
+  ASSERT_TRUE(waitForResults(f.panel()));
+  const OpKernelMixes& m = f.panel()->results()->mixes;
+  ASSERT_FALSE(m.ops.empty());
+  const MixSegment& seg = m.ops[0].variants[0].segments[0];
+  const std::vector<EventRef> events = mixSegmentEvents(m, 0, seg.cls);
+  ASSERT_GE(events.size(), seg.count);
+  f.w.markEvents(QStringLiteral("test"), events);
+  ASSERT_TRUE(f.w.timeline()->selected());
+  EXPECT_EQ(f.w.searchMatchCount(), events.size());
+  EXPECT_TRUE(f.w.searchStatus().contains(QStringLiteral("test")));
+  // Hover texts exist for the bars.
+  QCustomPlot* plot = f.panel()->plot(ChartKind::OpKernels);
+  bool tipped = false;
+  for (int i = 0; i < plot->plottableCount(); ++i)
+    for (const QString& t : plot->plottable(i)->property("tips").toStringList()) {
+      tipped = tipped || !t.isEmpty();
+    }
+  EXPECT_TRUE(tipped);
+}
+
+TEST(AnalysisPanel, ExportsEveryChartAsPdfPngSvgCsvAndJson) {
+  Fixture f;
+  ASSERT_TRUE(waitForResults(f.panel()));
+  QApplication::processEvents();
+  const std::string dir = test::tempPath("analysis_exports");
+  ASSERT_EQ(std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str()), 0);
+  for (ChartKind c : {ChartKind::Overview, ChartKind::Breakdown, ChartKind::OpKernels, ChartKind::KernelStats,
+                      ChartKind::Overheads, ChartKind::Streams}) {
+    for (const char* suffix : {"pdf", "png", "svg", "csv", "json"}) {
+      const QString path = QString::fromStdString(dir) + "/" + chartName(c) + "." + suffix;
+      QString error;
+      ASSERT_TRUE(f.panel()->exportChart(c, path, &error)) << error.toStdString();
+      QFile file(path);
+      ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+      const QByteArray head = file.read(8);
+      EXPECT_GT(file.size(), 200) << path.toStdString();
+      if (QLatin1String(suffix) == QLatin1String("pdf")) {
+        EXPECT_TRUE(head.startsWith("%PDF-"));
+      }
+      if (QLatin1String(suffix) == QLatin1String("svg")) {
+        EXPECT_TRUE(head.startsWith("<?xml"));
+      }
+      if (QLatin1String(suffix) == QLatin1String("png")) {
+        const QImage image(path);
+        ASSERT_FALSE(image.isNull());
+        EXPECT_GE(image.width(), 900);
+        // Not blank: more than the background colour.
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7) {
+          for (int x = 0; x < image.width(); x += 7) colours.insert(image.pixel(x, y));
+        }
+        EXPECT_GT(colours.size(), 5) << path.toStdString();
+      }
+    }
+  }
+  QString error;
+  EXPECT_FALSE(f.panel()->exportChart(ChartKind::Overview, QString::fromStdString(dir) + "/x.bmp", &error));
+  EXPECT_FALSE(error.isEmpty());
+  EXPECT_FALSE(f.panel()->exportChart(ChartKind::Overview, QStringLiteral("/nonexistent-dir/x.pdf"), &error));
+  std::system(("rm -rf " + dir).c_str());
+}
+
+}  // namespace
+}  // namespace opscope::ui

@@ -1,0 +1,584 @@
+#include "panels/analysis_panel.h"
+
+#include <qcustomplot.h>
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPointer>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QThreadPool>
+#include <QToolTip>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include "analysis/overhead_model.h"
+#include "analysis/sample_stats.h"
+#include "charts/analysis_charts.h"
+#include "charts/chart_builder.h"
+#include "charts/chart_export.h"
+#include "io/atomic_file.h"
+#include "report/analysis_report.h"
+#include "report/breakdown_report.h"
+
+namespace opscope::ui {
+
+namespace {
+
+constexpr ChartKind kCharts[] = {ChartKind::Overview,    ChartKind::Breakdown, ChartKind::OpKernels,
+                                 ChartKind::KernelStats, ChartKind::Overheads, ChartKind::Streams};
+const char* const kTabNames[] = {"Overview", "Breakdown", "Op kernels", "Kernels", "Overheads", "Streams"};
+
+int chartIndex(ChartKind c) {
+  for (int i = 0; i < 6; ++i)
+    if (kCharts[i] == c) return i;
+  return 0;
+}
+
+double ms(TimeNs ns) { return static_cast<double>(ns) / 1e6; }
+
+// A table cell that sorts by number, shown with the given precision.
+QTableWidgetItem* numberItem(double v, int decimals) {
+  auto* item = new QTableWidgetItem;
+  item->setData(Qt::DisplayRole, QString::number(v, 'f', decimals).toDouble());
+  item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+  return item;
+}
+
+QTableWidget* makeTable(const QStringList& headers) {
+  auto* t = new QTableWidget;
+  t->setColumnCount(static_cast<int>(headers.size()));
+  t->setHorizontalHeaderLabels(headers);
+  t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  t->setSelectionBehavior(QAbstractItemView::SelectRows);
+  t->verticalHeader()->hide();
+  t->horizontalHeader()->setStretchLastSection(true);
+  t->setAlternatingRowColors(true);
+  t->setWordWrap(false);
+  return t;
+}
+
+void fillRow(QTableWidget* t, int row, const QList<QTableWidgetItem*>& items) {
+  for (int c = 0; c < items.size(); ++c) t->setItem(row, c, items[c]);
+}
+
+QTableWidgetItem* textItem(const QString& s) {
+  auto* item = new QTableWidgetItem(s);
+  item->setToolTip(s);
+  return item;
+}
+
+std::shared_ptr<AnalysisResults> compute(const Trace& trace, std::optional<TimeWindow> window, QString label,
+                                         std::optional<uint64_t> batch, std::optional<OverheadOptions> costs) {
+  auto r = std::make_shared<AnalysisResults>();
+  r->window = window;
+  r->scopeLabel = std::move(label);
+  const KernelClassifier& classifier = KernelClassifier::builtin();
+  OverviewOptions o;
+  o.window = window;
+  o.batchSize = batch;
+  r->overview = computeOverview(trace, o);
+  r->breakdown = deviceBreakdown(trace, window);
+  r->mixes = opKernelMixes(trace, classifier, window, 8, 3);
+  r->kernels = kernelStatistics(trace, classifier, window);
+  r->estimate = estimateProfilerCosts(trace, window);
+  OverheadOptions oo = costs ? *costs : OverheadOptions{};
+  if (!costs) oo.costs = r->estimate.costs;
+  oo.window = window;
+  r->overheads = computeOverheads(trace, oo);
+  r->streams = streamUsage(trace, classifier, window);
+  return r;
+}
+
+}  // namespace
+
+AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  auto* bar = new QHBoxLayout;
+  scope_ = new QComboBox;
+  scope_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  scope_->setMinimumContentsLength(12);
+  scope_->setToolTip(QStringLiteral("What the analyses cover: the whole trace or one ProfilerStep iteration"));
+  batch_ = new QSpinBox;
+  batch_->setRange(0, 1 << 30);
+  batch_->setSpecialValueText(QStringLiteral("batch size: —"));
+  batch_->setPrefix(QStringLiteral("batch size: "));
+  batch_->setToolTip(QStringLiteral("Samples per iteration, for the throughput in samples/s"));
+  status_ = new QLabel;
+  bar->addWidget(new QLabel(QStringLiteral("Scope:")));
+  bar->addWidget(scope_);
+  bar->addWidget(batch_);
+  bar->addWidget(status_, 1);
+  layout->addLayout(bar);
+  tabs_ = new QTabWidget;
+  layout->addWidget(tabs_, 1);
+
+  for (int i = 0; i < 6; ++i) {
+    auto* plot = new QCustomPlot;
+    plot->setMinimumHeight(120);
+    plot->setContextMenuPolicy(Qt::CustomContextMenu);
+    plot->setMouseTracking(true);
+    plots_[i] = plot;
+    const ChartKind chart = kCharts[i];
+    connect(plot, &QWidget::customContextMenuRequested, this, [this, chart](const QPoint& p) { plotContextMenu(chart, p); });
+    connect(plot, &QCustomPlot::mouseMove, this, [this, plot](QMouseEvent* e) { hoverTip(plot, e); });
+    connect(plot, &QCustomPlot::plottableClick, this, [this, chart](QCPAbstractPlottable* p, int index, QMouseEvent*) {
+      if (!results_) return;
+      if (chart == ChartKind::OpKernels) {
+        const QVariantList segments = p->property("segments").toList();
+        if (index < 0 || index >= segments.size()) return;
+        const QPoint s = segments[index].toPoint();
+        auto events = mixSegmentEvents(results_->mixes, s.x(), s.y());
+        if (!events.empty()) emit eventsActivated(p->name() + QStringLiteral(" kernels of this variant"), std::move(events));
+        return;
+      }
+      const QStringList tips = p->property("tips").toStringList();
+      if (index >= 0 && index < tips.size() && (chart == ChartKind::KernelStats || chart == ChartKind::Breakdown))
+        emit nameActivated(tips[index].section('\n', 0, 0));
+    });
+  }
+  auto page = [this](int i, QWidget* below, QWidget* above = nullptr) {
+    auto* w = new QWidget;
+    auto* v = new QVBoxLayout(w);
+    v->setContentsMargins(0, 0, 0, 0);
+    if (above) v->addWidget(above);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(plots_[i]);
+    split->addWidget(below);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    v->addWidget(split, 1);
+    tabs_->addTab(w, QString::fromLatin1(kTabNames[i]));
+  };
+  overviewTable_ = makeTable({QStringLiteral("Figure"), QStringLiteral("Value")});
+  page(0, overviewTable_);
+
+  auto* bw = new QWidget;
+  auto* bv = new QVBoxLayout(bw);
+  bv->setContentsMargins(0, 0, 0, 0);
+  breakdownFilter_ = new QLineEdit;
+  breakdownFilter_->setPlaceholderText(QStringLiteral("Filter ops and kernels…"));
+  breakdownFilter_->setClearButtonEnabled(true);
+  breakdownTree_ = new QTreeWidget;
+  breakdownTree_->setHeaderLabels({QStringLiteral("Stream / op / kernel"), QStringLiteral("Device time (ms)"),
+                                   QStringLiteral("Share of stream"), QStringLiteral("GPU events")});
+  breakdownTree_->setSortingEnabled(true);
+  breakdownTree_->sortByColumn(1, Qt::DescendingOrder);
+  breakdownTree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+  breakdownTree_->header()->setStretchLastSection(false);
+  breakdownTree_->setToolTip(QStringLiteral("Activate a row to mark its GPU events in the timeline"));
+  bv->addWidget(breakdownFilter_);
+  bv->addWidget(breakdownTree_, 1);
+  page(1, bw);
+  connect(breakdownFilter_, &QLineEdit::textChanged, this, [this](const QString& text) {
+    // Shows matching rows and the path to them.
+    std::function<bool(QTreeWidgetItem*)> apply = [&](QTreeWidgetItem* item) {
+      bool any = text.isEmpty() || item->text(0).contains(text, Qt::CaseInsensitive);
+      for (int c = 0; c < item->childCount(); ++c) any = apply(item->child(c)) || any;
+      item->setHidden(!any);
+      return any;
+    };
+    for (int i = 0; i < breakdownTree_->topLevelItemCount(); ++i) apply(breakdownTree_->topLevelItem(i));
+    if (!text.isEmpty()) breakdownTree_->expandAll();
+  });
+  connect(breakdownTree_, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
+    if (!results_) return;
+    const BreakdownNode& n = results_->breakdown.nodes[item->data(0, Qt::UserRole).toUInt()];
+    std::vector<EventRef> events;
+    for (uint32_t i = n.firstEvent; i < n.endEvent; ++i) events.push_back(EventRef::unpack(results_->breakdown.events[i]));
+    emit eventsActivated(item->text(0), std::move(events));
+  });
+
+  mixTable_ = makeTable({QStringLiteral("Op"), QStringLiteral("Variant"), QStringLiteral("Calls"), QStringLiteral("Kernel"),
+                         QStringLiteral("Class"), QStringLiteral("Time (ms)"), QStringLiteral("Share of variant (%)")});
+  page(2, mixTable_);
+  kernelTable_ = makeTable({QStringLiteral("Kernel"), QStringLiteral("Class"), QStringLiteral("Count"),
+                            QStringLiteral("Total (ms)"), QStringLiteral("Mean (µs)"), QStringLiteral("Min (µs)"),
+                            QStringLiteral("Max (µs)"), QStringLiteral("Std (µs)"), QStringLiteral("Share (%)")});
+  kernelTable_->setSortingEnabled(true);
+  kernelTable_->setToolTip(QStringLiteral("Activate a row to search that kernel in the timeline"));
+  connect(kernelTable_, &QTableWidget::itemActivated, this,
+          [this](QTableWidgetItem* item) { emit nameActivated(kernelTable_->item(item->row(), 0)->text()); });
+  page(3, kernelTable_);
+
+  auto* controls = new QWidget;
+  auto* ch = new QHBoxLayout(controls);
+  ch->setContentsMargins(0, 0, 0, 0);
+  auto spin = [&](const QString& label, const QString& tip) {
+    auto* s = new QDoubleSpinBox;
+    s->setRange(0, 10000);
+    s->setDecimals(2);
+    s->setSingleStep(0.5);
+    s->setSuffix(QStringLiteral(" µs"));
+    s->setToolTip(tip);
+    ch->addWidget(new QLabel(label));
+    ch->addWidget(s);
+    connect(s, &QDoubleSpinBox::editingFinished, this, [this] {
+      costsEdited_ = true;
+      recompute();
+    });
+    return s;
+  };
+  cpuCost_ = spin(QStringLiteral("CPU event"), QStringLiteral("CPU_EVENT_OVERHEAD: the profiler's cost per recorded host event"));
+  gpuCost_ = spin(QStringLiteral("GPU event"), QStringLiteral("GPU_EVENT_OVERHEAD: CUPTI's cost per launch (not measurable from one trace)"));
+  launchCost_ = spin(QStringLiteral("launch"), QStringLiteral("KERNEL_LAUNCH_LENGTH: a launch call as recorded"));
+  t1Gap_ = spin(QStringLiteral("T1 gaps below"), QStringLiteral("Longer gaps between ops are data loading, not T1"));
+  logScale_ = new QCheckBox(QStringLiteral("log counts"));
+  connect(logScale_, &QCheckBox::toggled, this, [this] { redraw(); });
+  overheadOp_ = new QComboBox;
+  overheadOp_->setToolTip(QStringLiteral("T2, T3 and T5 of one op, or of all ops"));
+  connect(overheadOp_, &QComboBox::currentIndexChanged, this, [this] { redraw(); });
+  auto* save = new QPushButton(QStringLiteral("Save overheads…"));
+  save->setToolTip(QStringLiteral("The overheads JSON the prediction pane and the notebook read"));
+  connect(save, &QPushButton::clicked, this, [this] {
+    if (!results_) return;
+    const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save overheads"), QStringLiteral("overheads.json"),
+                                                      QStringLiteral("JSON (*.json)"));
+    if (path.isEmpty()) return;
+    std::string error;
+    if (!writeFileAtomically(path.toStdString(), overheadModelJson(overheadModel(results_->overheads)), error))
+      QMessageBox::warning(this, QStringLiteral("Save overheads"), QString::fromStdString(error));
+  });
+  ch->addWidget(logScale_);
+  ch->addWidget(overheadOp_, 1);
+  ch->addWidget(save);
+  overheadTable_ = makeTable({QStringLiteral("Type"), QStringLiteral("Op / launch"), QStringLiteral("Samples"),
+                              QStringLiteral("Mean (µs)"), QStringLiteral("Std (µs)"), QStringLiteral("Median (µs)"),
+                              QStringLiteral("p90 (µs)")});
+  overheadTable_->setSortingEnabled(true);
+  // The cost controls scroll sideways in a narrow dock instead of widening the window.
+  auto* controlsScroll = new QScrollArea;
+  controlsScroll->setWidget(controls);
+  controlsScroll->setWidgetResizable(true);
+  controlsScroll->setFrameShape(QFrame::NoFrame);
+  controlsScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  controlsScroll->setFixedHeight(controls->sizeHint().height() + 14);
+  page(4, overheadTable_, controlsScroll);
+  streamTable_ = makeTable({QStringLiteral("Stream"), QStringLiteral("Events"), QStringLiteral("Busy (ms)"),
+                            QStringLiteral("Idle (ms)"), QStringLiteral("Host wait (ms)"), QStringLiteral("Other idle (ms)"),
+                            QStringLiteral("Utilisation (%)"), QStringLiteral("Communication (ms)")});
+  page(5, streamTable_);
+
+  connect(scope_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
+  connect(batch_, &QSpinBox::editingFinished, this, [this] { recompute(); });
+}
+
+AnalysisPanel::~AnalysisPanel() = default;
+
+QCustomPlot* AnalysisPanel::plot(ChartKind chart) const { return plots_[chartIndex(chart)]; }
+
+void AnalysisPanel::setDocument(std::shared_ptr<const TraceDocument> doc) {
+  doc_ = std::move(doc);
+  results_.reset();
+  costsEdited_ = false;
+  QSignalBlocker block(scope_);
+  scope_->clear();
+  scope_->addItem(QStringLiteral("Whole trace"), -1);
+  if (doc_)
+    for (size_t i = 0; i < doc_->trace->iterations.size(); ++i)
+      scope_->addItem(QStringLiteral("Iteration %1 (ProfilerStep#%2)").arg(i).arg(doc_->trace->iterations[i].number),
+                      static_cast<int>(i));
+  recompute();
+}
+
+void AnalysisPanel::setDark(bool dark) {
+  theme_.dark = dark;
+  redraw();
+}
+
+void AnalysisPanel::setScope(int iteration) {
+  const int index = scope_->findData(iteration);
+  if (index >= 0) scope_->setCurrentIndex(index);
+}
+
+void AnalysisPanel::showChart(ChartKind chart) { tabs_->setCurrentIndex(chartIndex(chart)); }
+
+OverheadOptions AnalysisPanel::overheadOptions() const {
+  OverheadOptions o;
+  o.costs.cpuEvent = cpuCost_->value();
+  o.costs.gpuEvent = gpuCost_->value();
+  o.costs.launchLength = launchCost_->value();
+  o.t1MaxGapUs = t1Gap_->value();
+  return o;
+}
+
+void AnalysisPanel::recompute() {
+  const quint64 generation = ++generation_;
+  if (!doc_) {
+    for (QCustomPlot* p : plots_) {
+      resetPlot(p, theme_);
+      p->replot();
+    }
+    status_->setText(QString());
+    return;
+  }
+  const int iteration = scope_->currentData().toInt();
+  std::optional<TimeWindow> window;
+  QString label = QStringLiteral("whole trace");
+  if (iteration >= 0) {
+    window = iterationWindow(doc_->trace->iterations, static_cast<size_t>(iteration), 1);
+    label = QStringLiteral("iteration %1").arg(iteration);
+  }
+  std::optional<uint64_t> batch;
+  if (batch_->value() > 0) batch = static_cast<uint64_t>(batch_->value());
+  std::optional<OverheadOptions> costs;
+  if (costsEdited_) costs = overheadOptions();
+  ++pending_;
+  status_->setText(QStringLiteral("computing…"));
+  QPointer<AnalysisPanel> guard(this);
+  std::shared_ptr<const TraceDocument> doc = doc_;
+  QThreadPool::globalInstance()->start([guard, doc, window, label, batch, costs, generation] {
+    std::shared_ptr<const AnalysisResults> r = compute(*doc->trace, window, label, batch, costs);
+    // Delivered on the GUI thread through the application object, which outlives the panel.
+    QMetaObject::invokeMethod(qApp, [guard, r, generation] {
+      if (guard) guard->onResults(generation, r);
+    }, Qt::QueuedConnection);
+  });
+}
+
+void AnalysisPanel::onResults(quint64 generation, std::shared_ptr<const AnalysisResults> results) {
+  --pending_;
+  if (generation != generation_) return;  // superseded
+  results_ = std::move(results);
+  {
+    const ProfilerCosts& c = results_->overheads.costs;
+    const QSignalBlocker b1(cpuCost_), b2(gpuCost_), b3(launchCost_), b4(t1Gap_), b5(overheadOp_);
+    cpuCost_->setValue(c.cpuEvent);
+    gpuCost_->setValue(c.gpuEvent);
+    launchCost_->setValue(c.launchLength);
+    t1Gap_->setValue(results_->overheads.t1MaxGapUs);
+    cpuCost_->setToolTip(QStringLiteral("CPU_EVENT_OVERHEAD, estimated: %1").arg(QString::fromStdString(results_->estimate.cpuEventMethod)));
+    gpuCost_->setToolTip(QStringLiteral("GPU_EVENT_OVERHEAD: %1").arg(QString::fromStdString(results_->estimate.gpuEventMethod)));
+    launchCost_->setToolTip(QStringLiteral("KERNEL_LAUNCH_LENGTH, estimated: %1").arg(QString::fromStdString(results_->estimate.launchLengthMethod)));
+    const QString current = overheadOp_->currentText();
+    overheadOp_->clear();
+    overheadOp_->addItem(QStringLiteral("all ops"));
+    for (const OpOverheads& op : results_->overheads.ops) overheadOp_->addItem(QString::fromStdString(op.name));
+    const int keep = overheadOp_->findText(current);
+    overheadOp_->setCurrentIndex(keep > 0 ? keep : 0);
+  }
+  status_->setText(QStringLiteral("%1 · GPU %2 % busy · costs %3").arg(results_->scopeLabel)
+                       .arg(100.0 * results_->overview.gpuUtilisation, 0, 'f', 1)
+                       .arg(costsEdited_ ? QStringLiteral("as set") : QStringLiteral("estimated from the trace")));
+  fillTables();
+  redraw();
+  emit resultsReady();
+}
+
+void AnalysisPanel::redraw() {
+  if (!results_ || !doc_) return;
+  const AnalysisResults& r = *results_;
+  const Trace& trace = *doc_->trace;
+  const QString file = QFileInfo(QString::fromStdString(doc_->path)).fileName();
+  auto title = [&](ChartKind c) { return chartTitle(c, r.scopeLabel, file); };
+  plotOverview(plots_[0], r.overview, theme_, title(ChartKind::Overview));
+  plotBreakdown(plots_[1], r.breakdown, trace, theme_, title(ChartKind::Breakdown));
+  plotOpKernelMix(plots_[2], r.mixes, trace, theme_, title(ChartKind::OpKernels));
+  plotKernelStats(plots_[3], r.kernels, trace, theme_, title(ChartKind::KernelStats));
+  const QString op = overheadOp_->currentIndex() > 0 ? overheadOp_->currentText() : QString();
+  plotOverheads(plots_[4], r.overheads, theme_, title(ChartKind::Overheads), logScale_->isChecked(), op);
+  plotStreams(plots_[5], r.streams, theme_, title(ChartKind::Streams));
+}
+
+void AnalysisPanel::fillTables() {
+  const AnalysisResults& r = *results_;
+  const Trace& trace = *doc_->trace;
+  // Overview.
+  const Overview& o = r.overview;
+  QList<QPair<QString, QString>> figures = {
+      {QStringLiteral("Wall time"), QStringLiteral("%1 ms").arg(ms(o.wall), 0, 'f', 3)},
+      {QStringLiteral("Host runtime (without data loading)"), QStringLiteral("%1 ms").arg(ms(o.hostRuntime), 0, 'f', 3)},
+      {QStringLiteral("Data loading"), QStringLiteral("%1 ms").arg(ms(o.dataLoading), 0, 'f', 3)},
+      {QStringLiteral("GPU active (union of all streams)"), QStringLiteral("%1 ms").arg(ms(o.gpuActive), 0, 'f', 3)},
+      {QStringLiteral("GPU idle"), QStringLiteral("%1 ms").arg(ms(o.gpuIdle), 0, 'f', 3)},
+      {QStringLiteral("GPU utilisation"), QStringLiteral("%1 %").arg(100 * o.gpuUtilisation, 0, 'f', 1)},
+      {QStringLiteral("Iterations"), QString::number(o.iterations)},
+      {QStringLiteral("Throughput"), o.samplesPerSecond ? QStringLiteral("%1 samples/s").arg(*o.samplesPerSecond, 0, 'f', 1)
+                                                        : QStringLiteral("set a batch size")},
+      {QStringLiteral("Ops · launches"), QStringLiteral("%L1 · %L2").arg(o.ops).arg(o.launches)},
+      {QStringLiteral("Kernels · memcpys · memsets"), QStringLiteral("%L1 · %L2 · %L3").arg(o.kernels).arg(o.memcpys).arg(o.memsets)}};
+  for (size_t p = 0; p < o.breakdown.size(); ++p)
+    figures.append({QStringLiteral("Step time: %1").arg(QString::fromLatin1(stepPartName(static_cast<StepPart>(p)))),
+                    QStringLiteral("%1 ms (%2 %)").arg(ms(o.breakdown[p]), 0, 'f', 3)
+                        .arg(o.wall ? 100.0 * static_cast<double>(o.breakdown[p]) / static_cast<double>(o.wall) : 0, 0, 'f', 1)});
+  for (const StreamActivity& s : o.streams)
+    figures.append({QString::fromStdString(s.label), QStringLiteral("busy %1 ms (%2 %), %L3 events").arg(ms(s.busy), 0, 'f', 3)
+                                                         .arg(100 * s.utilisation, 0, 'f', 1).arg(s.events)});
+  overviewTable_->setRowCount(static_cast<int>(figures.size()));
+  for (int i = 0; i < figures.size(); ++i) fillRow(overviewTable_, i, {textItem(figures[i].first), textItem(figures[i].second)});
+  overviewTable_->resizeColumnToContents(0);
+
+  // Breakdown tree.
+  breakdownTree_->setSortingEnabled(false);
+  breakdownTree_->clear();
+  const DeviceBreakdown& b = r.breakdown;
+  std::function<void(QTreeWidgetItem*, uint32_t)> add = [&](QTreeWidgetItem* parent, uint32_t n) {
+    const BreakdownNode& node = b.nodes[n];
+    auto* item = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(breakdownTree_);
+    const QString label = QString::fromStdString(breakdownLabel(trace, node));
+    item->setText(0, label);
+    item->setToolTip(0, label);
+    item->setData(0, Qt::UserRole, n);
+    item->setData(1, Qt::DisplayRole, QString::number(ms(node.time), 'f', 3).toDouble());
+    item->setData(2, Qt::DisplayRole, QString::number(100 * node.share, 'f', 1).toDouble());
+    item->setData(3, Qt::DisplayRole, static_cast<qulonglong>(node.count));
+    for (int c = 1; c < 4; ++c) item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
+    for (uint32_t c : node.children) add(item, c);
+  };
+  for (uint32_t root : b.roots) add(nullptr, root);
+  breakdownTree_->setSortingEnabled(true);
+  for (int i = 0; i < breakdownTree_->topLevelItemCount(); ++i) breakdownTree_->topLevelItem(i)->setExpanded(true);
+
+  // Op kernel mixes.
+  int rows = 0;
+  for (const OpMix& op : r.mixes.ops)
+    for (const OpVariant& v : op.variants) rows += static_cast<int>(v.segments.size());
+  mixTable_->setRowCount(rows);
+  int row = 0;
+  for (const OpMix& op : r.mixes.ops)
+    for (size_t v = 0; v < op.variants.size(); ++v)
+      for (const MixSegment& s : op.variants[v].segments) {
+        fillRow(mixTable_, row++, {textItem(QString::fromStdString(std::string(trace.str(op.name)))),
+                                   numberItem(static_cast<double>(v + 1), 0), numberItem(static_cast<double>(op.variants[v].calls), 0),
+                                   textItem(QString::fromStdString(std::string(trace.str(s.kernel)))),
+                                   textItem(s.cls >= 0 ? QString::fromStdString(r.mixes.classes[static_cast<size_t>(s.cls)]) : "other"),
+                                   numberItem(ms(s.time), 3), numberItem(100 * s.fraction, 1)});
+      }
+
+  // Kernel statistics.
+  kernelTable_->setSortingEnabled(false);
+  kernelTable_->setRowCount(static_cast<int>(r.kernels.kernels.size()));
+  row = 0;
+  for (const KernelStat& k : r.kernels.kernels)
+    fillRow(kernelTable_, row++, {textItem(QString::fromStdString(std::string(trace.str(k.name)))),
+                                  textItem(k.cls >= 0 ? QString::fromStdString(r.kernels.classes[static_cast<size_t>(k.cls)]) : "other"),
+                                  numberItem(static_cast<double>(k.count), 0), numberItem(ms(k.total), 3),
+                                  numberItem(k.mean / 1e3, 2), numberItem(static_cast<double>(k.min) / 1e3, 2),
+                                  numberItem(static_cast<double>(k.max) / 1e3, 2), numberItem(k.stddev / 1e3, 2),
+                                  numberItem(100 * k.share, 2)});
+  kernelTable_->setSortingEnabled(true);
+  kernelTable_->sortByColumn(3, Qt::DescendingOrder);
+  kernelTable_->setColumnWidth(0, 420);
+
+  // Overheads.
+  overheadTable_->setSortingEnabled(false);
+  overheadTable_->setRowCount(0);
+  auto addStats = [&](const QString& type, const QString& name, const std::vector<double>& v) {
+    if (v.empty()) return;
+    const SampleStats s = describe(v);
+    const int at = overheadTable_->rowCount();
+    overheadTable_->insertRow(at);
+    fillRow(overheadTable_, at, {textItem(type), textItem(name), numberItem(static_cast<double>(s.count), 0),
+                                 numberItem(s.mean, 2), numberItem(s.stddev, 2), numberItem(s.median, 2), numberItem(s.p90, 2)});
+  };
+  addStats(QStringLiteral("T1"), QStringLiteral("(between ops)"), r.overheads.t1);
+  for (const OpOverheads& op : r.overheads.ops) {
+    addStats(QStringLiteral("T2"), QString::fromStdString(op.name), op.t2);
+    addStats(QStringLiteral("T3"), QString::fromStdString(op.name), op.t3);
+    addStats(QStringLiteral("T5"), QString::fromStdString(op.name), op.t5);
+  }
+  for (const LaunchOverheads& l : r.overheads.t4) addStats(QStringLiteral("T4"), QString::fromStdString(l.name), l.t4);
+  overheadTable_->setSortingEnabled(true);
+  overheadTable_->setColumnWidth(1, 360);
+
+  // Streams.
+  streamTable_->setRowCount(static_cast<int>(r.streams.streams.size()));
+  row = 0;
+  for (const StreamUsage& s : r.streams.streams)
+    fillRow(streamTable_, row++, {textItem(QString::fromStdString(s.label)), numberItem(static_cast<double>(s.events), 0),
+                                  numberItem(ms(s.busy), 3), numberItem(ms(s.idle), 3), numberItem(ms(s.idleHostWait), 3),
+                                  numberItem(ms(s.idleOther), 3), numberItem(100 * s.utilisation, 1),
+                                  numberItem(ms(s.communication), 3)});
+  streamTable_->resizeColumnToContents(0);
+}
+
+void AnalysisPanel::hoverTip(QCustomPlot* plot, QMouseEvent* e) {
+  int index = -1;
+  QCPAbstractPlottable* p = plot->plottableAt(e->pos(), true, &index);
+  QString tip;
+  if (p) {
+    const QStringList tips = p->property("tips").toStringList();
+    if (index >= 0 && index < tips.size()) tip = tips[index];
+  }
+  if (tip.isEmpty()) QToolTip::hideText();
+  else QToolTip::showText(e->globalPosition().toPoint(), tip, plot);
+}
+
+QString AnalysisPanel::dataText(ChartKind chart, bool json) const {
+  const AnalysisResults& r = *results_;
+  const Trace& trace = *doc_->trace;
+  const std::string& path = doc_->path;
+  std::string text;
+  switch (chart) {
+    case ChartKind::Overview: text = json ? overviewJson(r.overview, trace, path) : overviewCsv(r.overview); break;
+    case ChartKind::Breakdown: text = json ? deviceBreakdownJson(r.breakdown, trace, path) : deviceBreakdownCsv(r.breakdown, trace); break;
+    case ChartKind::OpKernels: text = json ? opKernelMixJson(r.mixes, trace, path) : opKernelMixCsv(r.mixes, trace); break;
+    case ChartKind::KernelStats: text = json ? kernelStatsJson(r.kernels, trace, path) : kernelStatsCsv(r.kernels, trace); break;
+    case ChartKind::Overheads: text = json ? overheadsJson(r.overheads, &r.estimate) : overheadsCsv(r.overheads); break;
+    case ChartKind::Streams: text = json ? streamUsageJson(r.streams, trace, path) : streamUsageCsv(r.streams); break;
+  }
+  return QString::fromStdString(text);
+}
+
+bool AnalysisPanel::exportChart(ChartKind chart, const QString& path, QString* error) {
+  if (!results_) {
+    if (error) *error = QStringLiteral("no analysis yet");
+    return false;
+  }
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix == QLatin1String("csv") || suffix == QLatin1String("json")) {
+    std::string e;
+    if (!writeFileAtomically(path.toStdString(), dataText(chart, suffix == QLatin1String("json")).toStdString(), e)) {
+      if (error) *error = QString::fromStdString(e);
+      return false;
+    }
+    return true;
+  }
+  PictureFormat format;
+  if (!pictureFormatFromSuffix(path, format)) {
+    if (error) *error = QStringLiteral("%1: choose .pdf, .png, .svg, .csv or .json").arg(path);
+    return false;
+  }
+  QCustomPlot* p = plot(chart);
+  const int w = std::max(p->width(), 900), h = std::max(p->height(), 560);
+  return saveChart(p, path, format, w, h, format == PictureFormat::Png ? 144 : 96, error);
+}
+
+void AnalysisPanel::plotContextMenu(ChartKind chart, const QPoint& pos) {
+  QMenu menu(this);
+  const QString base = QString::fromLatin1(chartName(chart));
+  const struct {
+    const char* label;
+    const char* suffix;
+  } items[] = {{"Export chart as PDF (vector)…", "pdf"}, {"Export chart as PNG…", "png"}, {"Export chart as SVG…", "svg"},
+               {"Export data as CSV…", "csv"},          {"Export data as JSON…", "json"}};
+  for (const auto& item : items) {
+    const QString suffix = QString::fromLatin1(item.suffix);
+    menu.addAction(QString::fromUtf8(item.label), this, [this, chart, base, suffix] {
+      const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export %1").arg(base), base + "." + suffix,
+                                                        suffix.toUpper() + QStringLiteral(" (*.") + suffix + ")");
+      if (path.isEmpty()) return;
+      QString error;
+      if (!exportChart(chart, path, &error)) QMessageBox::warning(this, QStringLiteral("Export"), error);
+    });
+  }
+  menu.exec(plot(chart)->mapToGlobal(pos));
+}
+
+}  // namespace opscope::ui

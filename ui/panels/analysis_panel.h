@@ -1,0 +1,105 @@
+#pragma once
+// The Analysis dock: one tab per chart (overview, device-time breakdown, op kernel
+// mixes, kernel statistics, T1-T5 overheads, streams), each a chart over the table of
+// the same figures, for the whole trace or one iteration. Analyses run on a worker
+// thread over the shared, immutable document; a newer request supersedes older ones.
+// Every chart's context menu exports it (PDF, PNG, SVG) and its data (CSV, JSON).
+#include <QWidget>
+#include <memory>
+#include <optional>
+
+#include "analysis/device_breakdown.h"
+#include "analysis/kernel_stats.h"
+#include "analysis/op_kernel_mix.h"
+#include "analysis/overheads.h"
+#include "analysis/overview.h"
+#include "analysis/stream_usage.h"
+#include "charts/chart_theme.h"
+#include "report/export_request.h"
+#include "trace_document.h"
+
+class QComboBox;
+class QCustomPlot;
+class QDoubleSpinBox;
+class QCheckBox;
+class QSpinBox;
+class QTabWidget;
+class QTableWidget;
+class QTreeWidget;
+class QLineEdit;
+class QLabel;
+
+namespace opscope::ui {
+
+// Everything the tabs show, computed together for one scope.
+struct AnalysisResults {
+  std::optional<TimeWindow> window;
+  QString scopeLabel;
+  Overview overview;
+  DeviceBreakdown breakdown;
+  OpKernelMixes mixes;
+  KernelStats kernels;
+  ProfilerCostEstimate estimate;
+  Overheads overheads;
+  StreamUsageReport streams;
+};
+
+class AnalysisPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit AnalysisPanel(QWidget* parent = nullptr);
+  ~AnalysisPanel() override;
+
+  void setDocument(std::shared_ptr<const TraceDocument> doc);
+  void setDark(bool dark);
+  // -1: whole trace; else the 0-based iteration.
+  void setScope(int iteration);
+  void showChart(ChartKind chart);
+  bool busy() const { return pending_ > 0; }
+  const AnalysisResults* results() const { return results_.get(); }
+  QCustomPlot* plot(ChartKind chart) const;
+  // Exports the chart (by suffix: pdf, png, svg) or its data (csv, json).
+  bool exportChart(ChartKind chart, const QString& path, QString* error = nullptr);
+
+ signals:
+  void eventsActivated(const QString& what, std::vector<opscope::EventRef> events);
+  void nameActivated(const QString& name);
+  void resultsReady();
+
+ private:
+  void recompute();
+  void onResults(quint64 generation, std::shared_ptr<const AnalysisResults> results);
+  void redraw();
+  void fillTables();
+  void plotContextMenu(ChartKind chart, const QPoint& pos);
+  void hoverTip(QCustomPlot* plot, QMouseEvent* e);
+  QString dataText(ChartKind chart, bool json) const;
+  OverheadOptions overheadOptions() const;
+
+  std::shared_ptr<const TraceDocument> doc_;
+  std::shared_ptr<const AnalysisResults> results_;
+  quint64 generation_ = 0;
+  int pending_ = 0;
+  ChartTheme theme_;
+  QComboBox* scope_ = nullptr;
+  QSpinBox* batch_ = nullptr;
+  QLabel* status_ = nullptr;
+  QTabWidget* tabs_ = nullptr;
+  QCustomPlot* plots_[6] = {};
+  QTableWidget* overviewTable_ = nullptr;
+  QTreeWidget* breakdownTree_ = nullptr;
+  QLineEdit* breakdownFilter_ = nullptr;
+  QTableWidget* mixTable_ = nullptr;
+  QTableWidget* kernelTable_ = nullptr;
+  QTableWidget* overheadTable_ = nullptr;
+  QTableWidget* streamTable_ = nullptr;
+  QDoubleSpinBox* cpuCost_ = nullptr;
+  QDoubleSpinBox* gpuCost_ = nullptr;
+  QDoubleSpinBox* launchCost_ = nullptr;
+  QDoubleSpinBox* t1Gap_ = nullptr;
+  QCheckBox* logScale_ = nullptr;
+  QComboBox* overheadOp_ = nullptr;
+  bool costsEdited_ = false;
+};
+
+}  // namespace opscope::ui
