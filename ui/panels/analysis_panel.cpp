@@ -162,7 +162,8 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
     split->addWidget(plots_[i]);
     split->addWidget(below);
     split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(1, 1);
+    split->setSizes({600, 200});  // the chart first; the table is for reading off figures
     v->addWidget(split, 1);
     tabs_->addTab(w, QString::fromLatin1(kTabNames[i]));
   };
