@@ -9,11 +9,6 @@ namespace opscope {
 
 namespace {
 
-bool isStepName(std::string_view s) {
-  constexpr std::string_view prefix = "ProfilerStep#";
-  return s.size() > prefix.size() && s.substr(0, prefix.size()) == prefix;
-}
-
 struct ChildKey {
   uint32_t parent;
   StringId name;
@@ -44,7 +39,7 @@ DeviceBreakdown deviceBreakdown(const Trace& trace, std::optional<TimeWindow> wi
   DeviceBreakdown b;
   std::unordered_map<ChildKey, uint32_t, ChildKeyHash> childOf;
   std::vector<uint8_t> stepName(trace.strings.size(), 0);
-  for (StringId id = 1; id < trace.strings.size(); ++id) stepName[id] = isStepName(trace.strings.get(id));
+  for (StringId id = 1; id < trace.strings.size(); ++id) stepName[id] = isProfilerStepName(trace.strings.get(id));
   StringId firstStep = 0;
 
   auto child = [&](uint32_t parent, BreakdownKind kind, StringId name, uint32_t stream) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string_view>
 
+#include "hierarchy/iterations.h"
+
 namespace opscope {
 
 namespace {
@@ -68,14 +70,6 @@ class ChildMap {
   size_t used_ = 0;
 };
 
-bool isStepName(std::string_view s) {
-  constexpr std::string_view prefix = "ProfilerStep#";
-  if (s.size() <= prefix.size() || s.substr(0, prefix.size()) != prefix) return false;
-  for (char c : s.substr(prefix.size()))
-    if (c < '0' || c > '9') return false;
-  return true;
-}
-
 }  // namespace
 
 OpTree buildOpTree(const Trace& trace) {
@@ -84,7 +78,7 @@ OpTree buildOpTree(const Trace& trace) {
   // All ProfilerStep#N names share one merge key.
   constexpr StringId kStepKey = 0xFFFFFFFFu;
   std::vector<uint8_t> stepName(trace.strings.size(), 0);
-  for (StringId id = 1; id < trace.strings.size(); ++id) stepName[id] = isStepName(trace.strings.get(id));
+  for (StringId id = 1; id < trace.strings.size(); ++id) stepName[id] = isProfilerStepName(trace.strings.get(id));
   std::vector<uint32_t> nodeOfRow;
   size_t linkCursor = 0;
   for (uint32_t t = 0; t < trace.tracks.size(); ++t) {

@@ -21,15 +21,6 @@ const char* stepPartName(StepPart p) {
   return "?";
 }
 
-namespace {
-
-bool isStepName(std::string_view s) {
-  constexpr std::string_view prefix = "ProfilerStep#";
-  return s.size() > prefix.size() && s.substr(0, prefix.size()) == prefix;
-}
-
-}  // namespace
-
 Overview computeOverview(const Trace& trace, const OverviewOptions& options) {
   Overview o;
   o.start = options.window ? options.window->start : trace.minTs;
@@ -45,7 +36,7 @@ Overview computeOverview(const Trace& trace, const OverviewOptions& options) {
   for (StringId id = 1; id < trace.strings.size(); ++id) {
     const std::string_view n = trace.strings.get(id);
     loaderName[id] = !options.dataLoaderMarker.empty() && n.find(options.dataLoaderMarker) != std::string_view::npos;
-    stepName[id] = isStepName(n);
+    stepName[id] = isProfilerStepName(n);
   }
 
   constexpr size_t kParts = static_cast<size_t>(StepPart::Count_);

@@ -10,6 +10,7 @@ namespace opscope {
 
 // "ProfilerStep#12" -> 12; nullopt for anything else (the whole name must match ^ProfilerStep#\d+$).
 std::optional<int64_t> profilerStepNumber(std::string_view name);
+inline bool isProfilerStepName(std::string_view name) { return profilerStepNumber(name).has_value(); }
 
 // Host-side ProfilerStep#N slices (not their gpu_user_annotation copies), by start.
 std::vector<Iteration> findProfilerSteps(const Trace& trace);

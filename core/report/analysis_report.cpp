@@ -10,8 +10,6 @@ namespace opscope {
 
 namespace {
 
-std::string number(double v) { return shortestNumber(v); }
-std::string us(TimeNs ns) { return usText(ns); }
 
 const char* kindName(SliceKind k) {
   return k == SliceKind::Memcpy ? "memcpy" : k == SliceKind::Memset ? "memset" : "kernel";
@@ -60,14 +58,14 @@ std::string overviewJson(const Overview& o, const Trace& trace, const std::strin
 std::string overviewCsv(const Overview& o) {
   std::string out = "metric,value\n";
   auto row = [&](std::string_view k, const std::string& v) { out += csvField(k) + "," + v + "\n"; };
-  row("wall_us", us(o.wall));
-  row("host_runtime_us", us(o.hostRuntime));
-  row("data_loading_us", us(o.dataLoading));
-  row("gpu_active_us", us(o.gpuActive));
-  row("gpu_idle_us", us(o.gpuIdle));
-  row("gpu_utilisation", number(o.gpuUtilisation));
+  row("wall_us", usText(o.wall));
+  row("host_runtime_us", usText(o.hostRuntime));
+  row("data_loading_us", usText(o.dataLoading));
+  row("gpu_active_us", usText(o.gpuActive));
+  row("gpu_idle_us", usText(o.gpuIdle));
+  row("gpu_utilisation", shortestNumber(o.gpuUtilisation));
   row("iterations", std::to_string(o.iterations));
-  row("samples_per_second", o.samplesPerSecond ? number(*o.samplesPerSecond) : "");
+  row("samples_per_second", o.samplesPerSecond ? shortestNumber(*o.samplesPerSecond) : "");
   row("ops", std::to_string(o.ops));
   row("launches", std::to_string(o.launches));
   row("kernels", std::to_string(o.kernels));
@@ -76,9 +74,9 @@ std::string overviewCsv(const Overview& o) {
   for (size_t p = 0; p < o.breakdown.size(); ++p) {
     std::string key = std::string("breakdown.") + stepPartName(static_cast<StepPart>(p)) + "_us";
     std::replace(key.begin(), key.end(), ' ', '_');
-    row(key, us(o.breakdown[p]));
+    row(key, usText(o.breakdown[p]));
   }
-  for (const StreamActivity& s : o.streams) row("stream." + s.label + ".busy_us", us(s.busy));
+  for (const StreamActivity& s : o.streams) row("stream." + s.label + ".busy_us", usText(s.busy));
   return out;
 }
 
@@ -115,8 +113,8 @@ std::string kernelStatsCsv(const KernelStats& k, const Trace& trace, size_t limi
     const KernelStat& s = k.kernels[i];
     out += csvField(trace.str(s.name)) + "," + kindName(s.kind) + "," +
            csvField(s.cls >= 0 ? k.classes[static_cast<size_t>(s.cls)] : "other") + "," + std::to_string(s.count) + "," +
-           us(s.total) + "," + number(s.mean / 1000.0) + "," + us(s.min) + "," + us(s.max) + "," +
-           number(s.stddev / 1000.0) + "," + number(s.share) + "\n";
+           usText(s.total) + "," + shortestNumber(s.mean / 1000.0) + "," + usText(s.min) + "," + usText(s.max) + "," +
+           shortestNumber(s.stddev / 1000.0) + "," + shortestNumber(s.share) + "\n";
   }
   return out;
 }

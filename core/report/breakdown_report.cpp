@@ -6,14 +6,13 @@
 #include "analysis/sample_stats.h"
 #include "report/analysis_report.h"
 #include "report/report_numbers.h"
+#include "report/summary_report.h"
 
 namespace opscope {
 
 namespace {
 
 using ojson = nlohmann::ordered_json;
-
-double us(TimeNs ns) { return static_cast<double>(ns) / 1000.0; }
 
 const char* breakdownKindName(const BreakdownNode& n) {
   switch (n.kind) {
@@ -33,7 +32,7 @@ std::string className(const std::vector<std::string>& classes, int32_t cls) {
 ojson breakdownNode(const DeviceBreakdown& b, const Trace& trace, uint32_t n) {
   const BreakdownNode& node = b.nodes[n];
   ojson j = {{"name", breakdownLabel(trace, node)}, {"kind", breakdownKindName(node)}, {"count", node.count},
-             {"time_us", us(node.time)}, {"share", node.share}};
+             {"time_us", nsToUs(node.time)}, {"share", node.share}};
   if (!node.children.empty()) {
     ojson children = ojson::array();
     for (uint32_t c : node.children) children.push_back(breakdownNode(b, trace, c));
@@ -60,7 +59,7 @@ std::string statsRow(const char* type, std::string_view name, const std::vector<
 std::string deviceBreakdownJson(const DeviceBreakdown& b, const Trace& trace, const std::string& path) {
   ojson j;
   j["file"] = path;
-  j["device_time_us"] = us(b.total);
+  j["device_time_us"] = nsToUs(b.total);
   ojson streams = ojson::array();
   for (uint32_t r : b.roots) streams.push_back(breakdownNode(b, trace, r));
   j["streams"] = std::move(streams);
@@ -95,7 +94,7 @@ std::string deviceBreakdownCsv(const DeviceBreakdown& b, const Trace& trace) {
 std::string opKernelMixJson(const OpKernelMixes& m, const Trace& trace, const std::string& path) {
   ojson j;
   j["file"] = path;
-  j["device_time_us"] = us(m.total);
+  j["device_time_us"] = nsToUs(m.total);
   ojson ops = ojson::array();
   for (const OpMix& op : m.ops) {
     ojson variants = ojson::array();
@@ -103,12 +102,12 @@ std::string opKernelMixJson(const OpKernelMixes& m, const Trace& trace, const st
       ojson segments = ojson::array();
       for (const MixSegment& s : v.segments)
         segments.push_back({{"kernel", std::string(trace.str(s.kernel))}, {"class", className(m.classes, s.cls)},
-                            {"count", s.count}, {"time_us", us(s.time)}, {"fraction", s.fraction}});
-      variants.push_back({{"calls", v.calls}, {"time_us", us(v.time)}, {"segments", std::move(segments)}});
+                            {"count", s.count}, {"time_us", nsToUs(s.time)}, {"fraction", s.fraction}});
+      variants.push_back({{"calls", v.calls}, {"time_us", nsToUs(v.time)}, {"segments", std::move(segments)}});
     }
-    ops.push_back({{"op", std::string(trace.str(op.name))}, {"calls", op.calls}, {"time_us", us(op.time)},
+    ops.push_back({{"op", std::string(trace.str(op.name))}, {"calls", op.calls}, {"time_us", nsToUs(op.time)},
                    {"variants", std::move(variants)}, {"hidden_variants", op.hiddenVariants},
-                   {"hidden_time_us", us(op.hiddenTime)}});
+                   {"hidden_time_us", nsToUs(op.hiddenTime)}});
   }
   j["ops"] = std::move(ops);
   return j.dump(2) + "\n";
@@ -135,9 +134,9 @@ std::string opKernelTableJson(const OpKernelTable& t, const Trace& trace, const 
     ojson kernels = ojson::array();
     for (const OpKernelRow& k : g.kernels)
       kernels.push_back({{"kernel", std::string(trace.str(k.kernel))}, {"class", className(t.classes, k.cls)},
-                         {"count", k.count}, {"total_us", us(k.total)}, {"mean_us", k.mean / 1000.0}});
-    groups.push_back({{"input_dims", g.shapes}, {"calls", g.calls}, {"cpu_time_us", us(g.cpuTime)},
-                      {"gpu_time_us", us(g.gpuTime)}, {"kernels", std::move(kernels)}});
+                         {"count", k.count}, {"total_us", nsToUs(k.total)}, {"mean_us", k.mean / 1000.0}});
+    groups.push_back({{"input_dims", g.shapes}, {"calls", g.calls}, {"cpu_time_us", nsToUs(g.cpuTime)},
+                      {"gpu_time_us", nsToUs(g.gpuTime)}, {"kernels", std::move(kernels)}});
   }
   j["groups"] = std::move(groups);
   if (!t.error.empty()) j["error"] = t.error;
@@ -190,26 +189,26 @@ std::string overheadsCsv(const Overheads& o) {
 std::string streamUsageJson(const StreamUsageReport& r, const Trace& trace, const std::string& path) {
   ojson j;
   j["file"] = path;
-  j["start_us"] = us(r.start - trace.minTs);
-  j["wall_us"] = us(r.wall);
-  j["gpu_active_us"] = us(r.gpuActive);
-  j["communication_us"] = us(r.communication);
-  j["computation_us"] = us(r.computation);
-  j["communication_hidden_us"] = us(r.commHidden);
+  j["start_us"] = nsToUs(r.start - trace.minTs);
+  j["wall_us"] = nsToUs(r.wall);
+  j["gpu_active_us"] = nsToUs(r.gpuActive);
+  j["communication_us"] = nsToUs(r.communication);
+  j["computation_us"] = nsToUs(r.computation);
+  j["communication_hidden_us"] = nsToUs(r.commHidden);
   j["communication_hidden_share"] = r.commHiddenShare;
   ojson streams = ojson::array();
   for (size_t i = 0; i < r.streams.size(); ++i) {
     const StreamUsage& s = r.streams[i];
     ojson overlap = ojson::object();
     for (size_t k = 0; k < r.streams.size(); ++k)
-      if (k != i) overlap[r.streams[k].label] = us(r.overlapOf(i, k));
-    streams.push_back({{"stream", s.label}, {"events", s.events}, {"busy_us", us(s.busy)}, {"idle_us", us(s.idle)},
-                       {"idle_host_wait_us", us(s.idleHostWait)}, {"idle_other_us", us(s.idleOther)},
-                       {"communication_us", us(s.communication)}, {"utilisation", s.utilisation},
+      if (k != i) overlap[r.streams[k].label] = nsToUs(r.overlapOf(i, k));
+    streams.push_back({{"stream", s.label}, {"events", s.events}, {"busy_us", nsToUs(s.busy)}, {"idle_us", nsToUs(s.idle)},
+                       {"idle_host_wait_us", nsToUs(s.idleHostWait)}, {"idle_other_us", nsToUs(s.idleOther)},
+                       {"communication_us", nsToUs(s.communication)}, {"utilisation", s.utilisation},
                        {"overlap_us", std::move(overlap)}});
   }
   j["streams"] = std::move(streams);
-  j["utilisation_bin_us"] = us(r.binWidth);
+  j["utilisation_bin_us"] = nsToUs(r.binWidth);
   j["utilisation"] = r.utilisation;
   return j.dump(2) + "\n";
 }

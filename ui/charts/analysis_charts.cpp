@@ -76,6 +76,16 @@ void horizontalBars(QCPAxisRect* rect, const QStringList& labels, const std::vec
   valueAxis->setTickLabelFont(QFont(QStringLiteral("Sans"), 8));
 }
 
+// A legend in the chart's colours, with no plottables yet.
+QCPLegend* themedLegend(const ChartTheme& theme) {
+  auto* legend = new QCPLegend;
+  legend->setFont(QFont(QStringLiteral("Sans"), 8));
+  legend->setTextColor(theme.text());
+  legend->setBrush(QColor(theme.background().red(), theme.background().green(), theme.background().blue(), 220));
+  legend->setBorderPen(QPen(theme.grid()));
+  return legend;
+}
+
 void emptyNote(QCPAxisRect* rect, const QString& text, const ChartTheme& theme) {
   auto* item = new QCPItemText(rect->parentPlot());
   item->setClipAxisRect(rect);
@@ -213,13 +223,9 @@ void plotOpKernelMix(QCustomPlot* plot, const OpKernelMixes& m, const Trace& tra
       for (const MixSegment& s : v.segments) classTime[s.cls] += s.time;
   std::vector<std::pair<int32_t, TimeNs>> order(classTime.begin(), classTime.end());
   std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-  auto* legend = new QCPLegend;
+  QCPLegend* legend = themedLegend(theme);
   rect->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
   legend->setLayer(QStringLiteral("legend"));
-  legend->setFont(QFont(QStringLiteral("Sans"), 8));
-  legend->setBrush(QColor(theme.background().red(), theme.background().green(), theme.background().blue(), 220));
-  legend->setTextColor(theme.text());
-  legend->setBorderPen(QPen(theme.grid()));
   QCPBars* below = nullptr;
   for (const auto& [cls, total] : order) {
     const QString clsName = cls >= 0 ? QString::fromStdString(m.classes[static_cast<size_t>(cls)]) : QStringLiteral("other");
@@ -426,15 +432,11 @@ void plotStreams(QCustomPlot* plot, const StreamUsageReport& r, const ChartTheme
                                QStringLiteral("idle: other")};
   const QColor partColors[] = {paletteColor(0), paletteColor(1), theme.dark ? QColor(0x55, 0x57, 0x5e) : QColor(0xd0, 0xd0, 0xd0)};
   // The legend in a row of its own between the title and the bars, laid out in one line.
-  auto* legend = new QCPLegend;
+  QCPLegend* legend = themedLegend(theme);
   plot->plotLayout()->insertRow(1);
   plot->plotLayout()->addElement(1, 0, legend);
   legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
   legend->setLayer(QStringLiteral("legend"));
-  legend->setFont(QFont(QStringLiteral("Sans"), 8));
-  legend->setTextColor(theme.text());
-  legend->setBrush(QColor(theme.background().red(), theme.background().green(), theme.background().blue(), 220));
-  legend->setBorderPen(QPen(theme.grid()));
   QCPBars* below = nullptr;
   for (int p = 0; p < 3; ++p) {
     auto* bars = new QCPBars(key, value);
