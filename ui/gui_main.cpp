@@ -97,6 +97,9 @@ int screenshot(const GuiOptions& o) {
     w.resizeDocks({w.analysisDock()}, {o.height * 11 / 20}, Qt::Vertical);
     w.analysis()->showChart(request->chart);
     if (o.iteration >= 0) w.analysis()->setScope(o.iteration);
+  }
+  if (w.analysisDock()->isVisible()) {
+    // What a user sees once the dock's worker has delivered, not its "computing" state.
     QElapsedTimer t;
     t.start();
     while ((w.analysis()->busy() || !w.analysis()->results()) && t.elapsed() < 120000) {

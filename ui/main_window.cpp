@@ -101,6 +101,9 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent) : QMainWindow(pare
   });
   resize(1400, 900);
   rangeDock_->hide();  // shown by the first area selection
+  // Without a saved layout the analyses get about two fifths of the height; their charts
+  // scroll rather than squash below their minimum height.
+  resizeDocks({analysisDock_}, {360}, Qt::Vertical);
   if (restoreSettings_) {
     QSettings s;
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <future>
 
+#include "analysis/utilisation_counters.h"
 #include "io/trace_loader.h"
 
 namespace opscope::ui {
@@ -14,6 +15,8 @@ std::shared_ptr<const TraceDocument> prepareDocument(std::string path, LoadResul
   doc->path = std::move(path);
   doc->trace = std::move(loaded.trace);
   doc->timings = loaded.timings;
+  // A derived counter track per GPU device, drawn with the trace's own counters.
+  addGpuUtilisationCounters(*doc->trace);
   // Independent read-only passes over the trace: the op tree (the longest) on its own
   // thread, the others here.
   const Trace& trace = *doc->trace;

@@ -76,6 +76,11 @@ void horizontalBars(QCPAxisRect* rect, const QStringList& labels, const std::vec
   valueAxis->setTickLabelFont(QFont(QStringLiteral("Sans"), 8));
 }
 
+// The height below which a chart's labels would overlap; the panel scrolls instead of
+// squashing it (see chartMinimumHeight).
+void setMinimumChartHeight(QCustomPlot* plot, int px) { plot->setProperty("minHeight", px); }
+int barsHeight(int bars) { return 50 + 17 * std::max(1, bars); }  // axis, label, one text line a bar
+
 // A legend in the chart's colours, with no plottables yet.
 QCPLegend* themedLegend(const ChartTheme& theme) {
   auto* legend = new QCPLegend;
@@ -142,6 +147,7 @@ void plotOverview(QCustomPlot* plot, const Overview& o, const ChartTheme& theme,
   if (labels.isEmpty()) emptyNote(streams, QStringLiteral("no GPU events"), theme);
   else horizontalBars(streams, labels, values, colors, texts, tips, QStringLiteral("GPU stream utilisation (%)"), theme);
   plot->plotLayout()->setRowStretchFactors({0.01, 0.01, 1.0, std::max(0.4, 0.08 * static_cast<double>(labels.size()))});
+  setMinimumChartHeight(plot, 60 + barsHeight(static_cast<int>(o.breakdown.size())) + barsHeight(static_cast<int>(labels.size())));
   plot->replot();
 }
 
@@ -187,6 +193,7 @@ void plotBreakdown(QCustomPlot* plot, const DeviceBreakdown& b, const Trace& tra
   }
   if (labels.isEmpty()) emptyNote(rect, QStringLiteral("no GPU events"), theme);
   else horizontalBars(rect, labels, values, colors, texts, tips, QStringLiteral("device time (ms), colour = stream"), theme);
+  setMinimumChartHeight(plot, 30 + barsHeight(static_cast<int>(labels.size())));
   plot->replot();
 }
 
@@ -270,6 +277,7 @@ void plotOpKernelMix(QCustomPlot* plot, const OpKernelMixes& m, const Trace& tra
   if (bars.empty()) emptyNote(rect, QStringLiteral("no op launched GPU work"), theme);
   // Room on the right for the legend: bars never hide under it.
   if (!bars.empty()) x->setRange(0.4, key - 0.6 + std::max(1.5, 0.28 * (key - 0.6)));
+  setMinimumChartHeight(plot, 360);
   plot->replot();
 }
 
@@ -309,6 +317,7 @@ void plotKernelStats(QCustomPlot* plot, const KernelStats& k, const Trace& trace
   };
   fill(addRect(plot, 1, 0, theme), false);
   fill(addRect(plot, 2, 0, theme), true);
+  setMinimumChartHeight(plot, 30 + 2 * barsHeight(topN));
   plot->replot();
 }
 
@@ -417,6 +426,7 @@ void plotOverheads(QCustomPlot* plot, const Overheads& o, const ChartTheme& them
   costs->setTextColor(theme.text());
   plot->plotLayout()->addElement(1, 0, costs);
   plot->plotLayout()->setRowStretchFactors({0.01, 0.01, 1.0});
+  setMinimumChartHeight(plot, 60 + 2 * 170);
   plot->replot();
 }
 
@@ -482,8 +492,11 @@ void plotStreams(QCustomPlot* plot, const StreamUsageReport& r, const ChartTheme
   util->axis(QCPAxis::atLeft)->setRange(0, 105);
   util->axis(QCPAxis::atLeft)->setLabel(QStringLiteral("GPU busy (%)"));
   plot->plotLayout()->setRowStretchFactors({0.01, 0.01, 1.0, 0.6});
+  setMinimumChartHeight(plot, 50 + barsHeight(n) + 160);
   plot->replot();
 }
+
+int chartMinimumHeight(const QCustomPlot* plot) { return plot->property("minHeight").toInt(); }
 
 std::vector<EventRef> mixSegmentEvents(const OpKernelMixes& m, int opVariant, int cls) {
   std::vector<EventRef> out;

@@ -33,6 +33,10 @@ void plotOverheads(QCustomPlot* plot, const Overheads& o, const ChartTheme& them
                    bool logScale, const QString& opName = {});
 void plotStreams(QCustomPlot* plot, const StreamUsageReport& r, const ChartTheme& theme, const QString& title);
 
+// Height in pixels below which the last plotted chart's labels would overlap (0 before
+// any chart); a view shows it in a scroll area at least this tall rather than squash it.
+int chartMinimumHeight(const QCustomPlot* plot);
+
 // The events behind a clicked op-kernel bar segment (see "segments").
 std::vector<EventRef> mixSegmentEvents(const OpKernelMixes& m, int opVariant, int cls);
 

@@ -14,6 +14,15 @@ void resetPlot(QCustomPlot* plot, const ChartTheme& theme) {
   plot->setAntialiasedElements(QCP::aeAll);
   plot->setNoAntialiasingOnDrag(true);
   plot->setAutoAddPlottableToLegend(false);  // legends are built per chart
+  plot->setProperty("minHeight", 0);
+}
+
+void showPlotMessage(QCustomPlot* plot, const QString& text, const ChartTheme& theme) {
+  resetPlot(plot, theme);
+  auto* t = new QCPTextElement(plot, text, QFont(QStringLiteral("Sans"), 10));
+  t->setTextColor(theme.text());
+  plot->plotLayout()->addElement(0, 0, t);
+  plot->replot();
 }
 
 void styleAxisRect(QCPAxisRect* rect, const ChartTheme& theme) {

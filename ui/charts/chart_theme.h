@@ -19,6 +19,9 @@ struct ChartTheme {
 
 // Clears the plot (graphs, items, extra axis rects) and applies the theme.
 void resetPlot(QCustomPlot* plot, const ChartTheme& theme);
+// An empty plot holding one centred line of text ("computing…", "no trace") instead
+// of QCustomPlot's default empty axes.
+void showPlotMessage(QCustomPlot* plot, const QString& text, const ChartTheme& theme);
 void styleAxisRect(QCPAxisRect* rect, const ChartTheme& theme);
 
 // Stable colours: the same class or part gets the same colour in every chart.

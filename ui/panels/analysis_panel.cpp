@@ -135,6 +135,7 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
     plot->setContextMenuPolicy(Qt::CustomContextMenu);
     plot->setMouseTracking(true);
     plots_[i] = plot;
+    showPlotMessage(plot, QStringLiteral("No trace loaded"), theme_);
     const ChartKind chart = kCharts[i];
     connect(plot, &QWidget::customContextMenuRequested, this, [this, chart](const QPoint& p) { plotContextMenu(chart, p); });
     connect(plot, &QCustomPlot::mouseMove, this, [this, plot](QMouseEvent* e) { hoverTip(plot, e); });
@@ -159,7 +160,13 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
     v->setContentsMargins(0, 0, 0, 0);
     if (above) v->addWidget(above);
     auto* split = new QSplitter(Qt::Vertical);
-    split->addWidget(plots_[i]);
+    // A small dock scrolls the chart instead of squashing its labels together.
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(plots_[i]);
+    split->addWidget(scroll);
     split->addWidget(below);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
@@ -322,10 +329,7 @@ OverheadOptions AnalysisPanel::overheadOptions() const {
 void AnalysisPanel::recompute() {
   const quint64 generation = ++generation_;
   if (!doc_) {
-    for (QCustomPlot* p : plots_) {
-      resetPlot(p, theme_);
-      p->replot();
-    }
+    for (QCustomPlot* p : plots_) showPlotMessage(p, QStringLiteral("No trace loaded"), theme_);
     status_->setText(QString());
     return;
   }
@@ -342,6 +346,8 @@ void AnalysisPanel::recompute() {
   if (costsEdited_) costs = overheadOptions();
   ++pending_;
   status_->setText(QStringLiteral("computing…"));
+  if (!results_)  // a new scope keeps the previous charts until its results arrive
+    for (QCustomPlot* p : plots_) showPlotMessage(p, QStringLiteral("Computing the analyses…"), theme_);
   QPointer<AnalysisPanel> guard(this);
   std::shared_ptr<const TraceDocument> doc = doc_;
   QThreadPool::globalInstance()->start([guard, doc, window, label, batch, costs, generation] {
@@ -395,6 +401,7 @@ void AnalysisPanel::redraw() {
   const QString op = overheadOp_->currentIndex() > 0 ? overheadOp_->currentText() : QString();
   plotOverheads(plots_[4], r.overheads, theme_, title(ChartKind::Overheads), logScale_->isChecked(), op);
   plotStreams(plots_[5], r.streams, theme_, title(ChartKind::Streams));
+  for (QCustomPlot* p : plots_) p->setMinimumHeight(std::max(120, chartMinimumHeight(p)));
 }
 
 void AnalysisPanel::fillTables() {
