@@ -13,6 +13,7 @@
 
 #include "main_window.h"
 #include "panels/analysis_panel.h"
+#include "panels/op_kernels_view.h"
 #include "report/export_request.h"
 #include "render_bench.h"
 #include "timeline/timeline_widget.h"
@@ -23,7 +24,7 @@ namespace opscope::ui {
 namespace {
 
 struct GuiOptions {
-  std::string file, screenshot, select, range, search, analysis;
+  std::string file, screenshot, select, range, search, analysis, op;
   int iteration = -1;
   int width = 1600, height = 1000;
   bool dark = false, benchRender = false;
@@ -106,6 +107,12 @@ int screenshot(const GuiOptions& o) {
       QApplication::processEvents(QEventLoop::AllEvents, 50);
       QThread::msleep(5);
     }
+    OpKernelsView* view = w.analysis()->opKernels();
+    if (!o.op.empty()) w.analysis()->showOpKernels(QString::fromStdString(o.op), true);
+    while (view->busy() && t.elapsed() < 120000) {
+      QApplication::processEvents(QEventLoop::AllEvents, 50);
+      QThread::msleep(5);
+    }
   }
   for (int k = 0; k < 5; ++k) QApplication::processEvents();
   const QString out = QString::fromStdString(o.screenshot);
@@ -157,6 +164,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
       bool h = false;
       if (!value(o.analysis) || !parseExportArgs({"--chart", o.analysis, "--format", "json", "x", "-o", "-"}, e, h))
         return usage("--analysis expects a chart: overview, breakdown, op-kernels, kernel-stats, overheads, streams", "");
+    } else if (a == "--op") {
+      if (!value(o.op)) return usage("--op needs an op NAME", "");
     } else if (a == "--iteration") {
       if (!value(v) || (o.iteration = std::atoi(v.c_str())) < 0) return usage("--iteration expects a 0-based index", "");
     } else if (a == "--bench-render") {
@@ -173,6 +182,7 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
   }
   if ((!o.screenshot.empty() || o.benchRender) && o.file.empty())
     return usage(o.benchRender ? "--bench-render" : "--screenshot", " needs a FILE");
+  if (!o.op.empty() && o.analysis != "op-kernels") return usage("--op goes with --analysis op-kernels", "");
   if ((!o.select.empty() || !o.range.empty() || !o.search.empty() || !o.analysis.empty()) && o.screenshot.empty())
     return usage("--select, --range, --search and --analysis go with --screenshot", "");
 

@@ -32,6 +32,7 @@
 #include "charts/analysis_charts.h"
 #include "charts/chart_builder.h"
 #include "charts/chart_export.h"
+#include "panels/op_kernels_view.h"
 #include "io/atomic_file.h"
 #include "report/analysis_report.h"
 #include "report/breakdown_report.h"
@@ -184,6 +185,7 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
   breakdownFilter_->setPlaceholderText(QStringLiteral("Filter ops and kernels…"));
   breakdownFilter_->setClearButtonEnabled(true);
   breakdownTree_ = new QTreeWidget;
+  breakdownTree_->setObjectName(QStringLiteral("breakdownTree"));
   breakdownTree_->setHeaderLabels({QStringLiteral("Stream / op / kernel"), QStringLiteral("Device time (ms)"),
                                    QStringLiteral("Share of stream"), QStringLiteral("GPU events")});
   breakdownTree_->setSortingEnabled(true);
@@ -215,7 +217,13 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
 
   mixTable_ = makeTable({QStringLiteral("Op"), QStringLiteral("Variant"), QStringLiteral("Calls"), QStringLiteral("Kernel"),
                          QStringLiteral("Class"), QStringLiteral("Time (ms)"), QStringLiteral("Share of variant (%)")});
-  page(2, mixTable_);
+  opKernels_ = new OpKernelsView;
+  connect(opKernels_, &OpKernelsView::nameActivated, this, &AnalysisPanel::nameActivated);
+  mixTabs_ = new QTabWidget;
+  mixTabs_->setDocumentMode(true);
+  mixTabs_->addTab(mixTable_, QStringLiteral("Variants"));
+  mixTabs_->addTab(opKernels_, QStringLiteral("Kernels of one op, by input shape"));
+  page(2, mixTabs_);
   kernelTable_ = makeTable({QStringLiteral("Kernel"), QStringLiteral("Class"), QStringLiteral("Count"),
                             QStringLiteral("Total (ms)"), QStringLiteral("Mean (µs)"), QStringLiteral("Min (µs)"),
                             QStringLiteral("Max (µs)"), QStringLiteral("Std (µs)"), QStringLiteral("Share (%)")});
@@ -317,6 +325,12 @@ void AnalysisPanel::setScope(int iteration) {
 
 void AnalysisPanel::showChart(ChartKind chart) { tabs_->setCurrentIndex(chartIndex(chart)); }
 
+void AnalysisPanel::showOpKernels(const QString& op, bool byShape) {
+  showChart(ChartKind::OpKernels);
+  mixTabs_->setCurrentWidget(opKernels_);
+  opKernels_->setOp(op, byShape);
+}
+
 OverheadOptions AnalysisPanel::overheadOptions() const {
   OverheadOptions o;
   o.costs.cpuEvent = cpuCost_->value();
@@ -385,6 +399,9 @@ void AnalysisPanel::onResults(quint64 generation, std::shared_ptr<const Analysis
                        .arg(costsEdited_ ? QStringLiteral("as set") : QStringLiteral("estimated from the trace")));
   fillTables();
   redraw();
+  QStringList ops;
+  for (const OpMix& m : results_->mixes.ops) ops << QString::fromUtf8(doc_->trace->str(m.name));
+  opKernels_->setScope(doc_, results_->window, ops);
   emit resultsReady();
 }
 

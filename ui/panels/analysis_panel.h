@@ -30,6 +30,10 @@ class QLineEdit;
 class QLabel;
 
 namespace opscope::ui {
+class OpKernelsView;
+}
+
+namespace opscope::ui {
 
 // Everything the tabs show, computed together for one scope.
 struct AnalysisResults {
@@ -58,6 +62,9 @@ class AnalysisPanel : public QWidget {
   bool busy() const { return pending_ > 0; }
   const AnalysisResults* results() const { return results_.get(); }
   QCustomPlot* plot(ChartKind chart) const;
+  OpKernelsView* opKernels() const { return opKernels_; }
+  // The Op kernels tab showing the kernels of op (grouped by input shape when byShape).
+  void showOpKernels(const QString& op, bool byShape);
   // Exports the chart (by suffix: pdf, png, svg) or its data (csv, json).
   bool exportChart(ChartKind chart, const QString& path, QString* error = nullptr);
 
@@ -90,6 +97,8 @@ class AnalysisPanel : public QWidget {
   QTreeWidget* breakdownTree_ = nullptr;
   QLineEdit* breakdownFilter_ = nullptr;
   QTableWidget* mixTable_ = nullptr;
+  OpKernelsView* opKernels_ = nullptr;
+  QTabWidget* mixTabs_ = nullptr;
   QTableWidget* kernelTable_ = nullptr;
   QTableWidget* overheadTable_ = nullptr;
   QTableWidget* streamTable_ = nullptr;

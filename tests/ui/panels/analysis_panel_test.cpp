@@ -17,6 +17,7 @@
 #include "charts/analysis_charts.h"
 #include "main_window.h"
 #include "panels/analysis_panel.h"
+#include "panels/op_kernels_view.h"
 #include "test_support.h"
 #include "timeline/timeline_widget.h"
 
@@ -65,13 +66,83 @@ TEST(AnalysisPanel, ComputesEveryAnalysisAndFillsEveryTable) {
   for (QTableWidget* t : f.panel()->findChildren<QTableWidget*>()) {
     EXPECT_GT(t->rowCount(), 0) << t->horizontalHeaderItem(0)->text().toStdString();
   }
-  auto* tree = f.panel()->findChild<QTreeWidget*>();
+  auto* tree = f.panel()->findChild<QTreeWidget*>(QStringLiteral("breakdownTree"));
   ASSERT_TRUE(tree);
   EXPECT_EQ(tree->topLevelItemCount(), static_cast<int>(r.breakdown.roots.size()));
   // Every chart drew something.
   for (ChartKind c : {ChartKind::Overview, ChartKind::Breakdown, ChartKind::OpKernels, ChartKind::KernelStats,
                       ChartKind::Overheads, ChartKind::Streams})
     EXPECT_GT(f.panel()->plot(c)->plottableCount(), 0) << chartName(c);
+}
+
+TEST(AnalysisPanel, KernelsOfOneOpByInputShapeMatchTheCore) {
+  Fixture f;
+  ASSERT_TRUE(waitForResults(f.panel()));
+  OpKernelsView* view = f.panel()->opKernels();
+  ASSERT_TRUE(view);
+  auto waitTable = [view] {
+    QElapsedTimer t;
+    t.start();
+    while ((view->busy() || !view->table()) && t.elapsed() < 60000) {
+      QApplication::processEvents(QEventLoop::AllEvents, 20);
+      QThread::msleep(2);
+    }
+    return !view->busy() && view->table();
+  };
+  // Offered by default: the op with the most device time.
+  ASSERT_TRUE(waitTable());
+  EXPECT_FALSE(view->table()->groups.empty());
+
+  view->setOp(QStringLiteral("aten::layer_norm"), true);
+  ASSERT_TRUE(waitTable());
+  const OpKernelTable expected = opKernelTable(*f.doc->trace, KernelClassifier::builtin(), "aten::layer_norm", true);
+  ASSERT_GT(expected.groups.size(), 0u);
+  ASSERT_EQ(view->tree()->topLevelItemCount(), static_cast<int>(expected.groups.size()));
+  uint64_t calls = 0;
+  int kernels = 0;
+  for (int i = 0; i < view->tree()->topLevelItemCount(); ++i) {
+    QTreeWidgetItem* g = view->tree()->topLevelItem(i);
+    EXPECT_TRUE(g->text(0).startsWith(QLatin1Char('['))) << g->text(0).toStdString();  // shapes as JSON
+    calls += static_cast<uint64_t>(g->data(1, Qt::UserRole).toDouble());
+    kernels += g->childCount();
+  }
+  uint64_t expectedCalls = 0;
+  size_t expectedKernels = 0;
+  for (const OpShapeGroup& g : expected.groups) {
+    expectedCalls += g.calls;
+    expectedKernels += g.kernels.size();
+  }
+  EXPECT_EQ(calls, expectedCalls);
+  EXPECT_EQ(static_cast<size_t>(kernels), expectedKernels);
+
+  // Ungrouped: one group holding every call.
+  view->setOp(QStringLiteral("aten::layer_norm"), false);
+  ASSERT_TRUE(waitTable());
+  ASSERT_EQ(view->tree()->topLevelItemCount(), 1);
+  EXPECT_EQ(static_cast<uint64_t>(view->tree()->topLevelItem(0)->data(1, Qt::UserRole).toDouble()), expectedCalls);
+
+  // Activating a kernel searches it.
+  QSignalSpy spy(f.panel(), &AnalysisPanel::nameActivated);
+  QTreeWidgetItem* kernel = view->tree()->topLevelItem(0)->child(0);
+  ASSERT_TRUE(kernel);
+  emit view->tree()->itemActivated(kernel, 0);
+  ASSERT_EQ(spy.count(), 1);
+  EXPECT_EQ(spy.at(0).at(0).toString(), kernel->text(0));
+
+  view->setOp(QStringLiteral("no::such_op"), true);
+  ASSERT_TRUE(waitTable());
+  EXPECT_EQ(view->tree()->topLevelItemCount(), 0);
+}
+
+TEST(AnalysisPanel, ChartsKeepAReadableMinimumHeight) {
+  Fixture f;
+  ASSERT_TRUE(waitForResults(f.panel()));
+  for (ChartKind c : {ChartKind::Overview, ChartKind::Breakdown, ChartKind::OpKernels, ChartKind::KernelStats,
+                      ChartKind::Overheads, ChartKind::Streams}) {
+    QCustomPlot* p = f.panel()->plot(c);
+    EXPECT_GE(chartMinimumHeight(p), 200) << chartName(c);
+    EXPECT_GE(p->minimumHeight(), chartMinimumHeight(p)) << chartName(c);
+  }
 }
 
 TEST(AnalysisPanel, IterationScopeUsesItsWindow) {

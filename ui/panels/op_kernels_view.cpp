@@ -1,0 +1,170 @@
+#include "panels/op_kernels_view.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPointer>
+#include <QThreadPool>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include "analysis/kernel_classes.h"
+
+namespace opscope::ui {
+
+namespace {
+
+// Sorts numeric columns by value, not by text.
+class Item : public QTreeWidgetItem {
+ public:
+  using QTreeWidgetItem::QTreeWidgetItem;
+  bool operator<(const QTreeWidgetItem& other) const override {
+    const int c = treeWidget() ? treeWidget()->sortColumn() : 0;
+    if (c == 0) return text(0) < other.text(0);
+    return data(c, Qt::UserRole).toDouble() < other.data(c, Qt::UserRole).toDouble();
+  }
+};
+
+void setNumber(QTreeWidgetItem* item, int column, double value, int decimals) {
+  item->setText(column, QString::number(value, 'f', decimals));
+  item->setData(column, Qt::UserRole, value);
+  item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
+}
+
+double ms(TimeNs ns) { return static_cast<double>(ns) / 1e6; }
+
+}  // namespace
+
+OpKernelsView::OpKernelsView(QWidget* parent) : QWidget(parent) {
+  auto* v = new QVBoxLayout(this);
+  v->setContentsMargins(0, 0, 0, 0);
+  auto* bar = new QHBoxLayout;
+  op_ = new QComboBox;
+  op_->setEditable(true);
+  op_->setInsertPolicy(QComboBox::NoInsert);
+  op_->setMinimumContentsLength(24);
+  op_->setToolTip(QStringLiteral("Op name (exact); the ops with the most device time are listed"));
+  byShape_ = new QCheckBox(QStringLiteral("by input shape"));
+  byShape_->setChecked(true);
+  byShape_->setToolTip(QStringLiteral("Group the calls by their recorded Input Dims (record_shapes=True)"));
+  status_ = new QLabel;
+  bar->addWidget(new QLabel(QStringLiteral("Kernels of op")));
+  bar->addWidget(op_);
+  bar->addWidget(byShape_);
+  bar->addWidget(status_, 1);
+  v->addLayout(bar);
+  tree_ = new QTreeWidget;
+  tree_->setHeaderLabels({QStringLiteral("Input shapes / kernel"), QStringLiteral("Calls / count"),
+                          QStringLiteral("CPU (ms)"), QStringLiteral("GPU (ms)"), QStringLiteral("Mean (µs)"),
+                          QStringLiteral("Class")});
+  tree_->setSortingEnabled(true);
+  tree_->sortByColumn(3, Qt::DescendingOrder);
+  tree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+  tree_->header()->setStretchLastSection(false);
+  tree_->setToolTip(QStringLiteral("Activate a kernel to search it in the timeline"));
+  v->addWidget(tree_, 1);
+  connect(op_, &QComboBox::activated, this, [this] { recompute(); });
+  connect(op_->lineEdit(), &QLineEdit::returnPressed, this, [this] { recompute(); });
+  connect(byShape_, &QCheckBox::toggled, this, [this] { recompute(); });
+  connect(tree_, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
+    if (item->parent()) emit nameActivated(item->toolTip(0));
+  });
+}
+
+void OpKernelsView::setScope(std::shared_ptr<const TraceDocument> doc, std::optional<TimeWindow> window,
+                             const QStringList& ops) {
+  // The user's own choice survives a change of scope, not of trace.
+  const QString current = doc == doc_ ? op_->currentText() : QString();
+  doc_ = std::move(doc);
+  window_ = window;
+  {
+    const QSignalBlocker block(op_);
+    op_->clear();
+    op_->addItems(ops);
+    op_->setCurrentText(!current.isEmpty() ? current : ops.value(0));
+  }
+  recompute();
+}
+
+void OpKernelsView::setOp(const QString& op, bool byShape) {
+  {
+    const QSignalBlocker b1(op_), b2(byShape_);
+    op_->setCurrentText(op);
+    byShape_->setChecked(byShape);
+  }
+  recompute();
+}
+
+void OpKernelsView::recompute() {
+  const quint64 generation = ++generation_;
+  const std::string op = op_->currentText().trimmed().toStdString();
+  if (!doc_ || op.empty()) {
+    table_.reset();
+    tree_->clear();
+    status_->setText(doc_ ? QStringLiteral("type an op name") : QString());
+    return;
+  }
+  ++pending_;
+  status_->setText(QStringLiteral("computing…"));
+  QPointer<OpKernelsView> guard(this);
+  std::shared_ptr<const TraceDocument> doc = doc_;
+  const std::optional<TimeWindow> window = window_;
+  const bool byShape = byShape_->isChecked();
+  QThreadPool::globalInstance()->start([guard, doc, window, op, byShape, generation] {
+    auto table = std::make_shared<const OpKernelTable>(
+        opKernelTable(*doc->trace, KernelClassifier::builtin(), op, byShape, window));
+    QMetaObject::invokeMethod(qApp, [guard, table, generation] {
+      if (guard) guard->onTable(generation, table);
+    }, Qt::QueuedConnection);
+  });
+}
+
+void OpKernelsView::onTable(quint64 generation, std::shared_ptr<const OpKernelTable> table) {
+  --pending_;
+  if (generation != generation_) return;  // superseded by a newer request
+  table_ = std::move(table);
+  const Trace& trace = *doc_->trace;
+  tree_->setSortingEnabled(false);
+  tree_->clear();
+  uint64_t calls = 0;
+  TimeNs gpu = 0;
+  for (const OpShapeGroup& g : table_->groups) {
+    calls += g.calls;
+    gpu += g.gpuTime;
+    auto* group = new Item(tree_);
+    const QString shapes = g.shapes.empty() ? QStringLiteral("(no shapes recorded)") : QString::fromStdString(g.shapes);
+    group->setText(0, byShape_->isChecked() ? shapes : QStringLiteral("all calls"));
+    group->setToolTip(0, group->text(0));
+    setNumber(group, 1, static_cast<double>(g.calls), 0);
+    setNumber(group, 2, ms(g.cpuTime), 3);
+    setNumber(group, 3, ms(g.gpuTime), 3);
+    setNumber(group, 4, g.calls ? static_cast<double>(g.gpuTime) / 1e3 / static_cast<double>(g.calls) : 0, 2);
+    for (const OpKernelRow& k : g.kernels) {
+      auto* row = new Item(group);
+      const QString name = QString::fromUtf8(trace.str(k.kernel));
+      row->setText(0, name);
+      row->setToolTip(0, name);
+      setNumber(row, 1, static_cast<double>(k.count), 0);
+      setNumber(row, 3, ms(k.total), 3);
+      setNumber(row, 4, k.mean / 1e3, 2);
+      if (k.cls >= 0) row->setText(5, QString::fromStdString(table_->classes[static_cast<size_t>(k.cls)]));
+    }
+  }
+  tree_->setSortingEnabled(true);
+  if (tree_->topLevelItemCount() == 1) tree_->expandAll();
+  const QString op = op_->currentText();
+  if (!table_->error.empty())
+    status_->setText(QString::fromStdString(table_->error));
+  else if (table_->groups.empty())
+    status_->setText(QStringLiteral("no call of %1 in this scope").arg(op));
+  else
+    status_->setText(QStringLiteral("%L1 calls in %L2 groups · GPU %3 ms (group mean: GPU µs per call)")
+                         .arg(calls).arg(table_->groups.size()).arg(ms(gpu), 0, 'f', 3));
+  emit tableReady();
+}
+
+}  // namespace opscope::ui

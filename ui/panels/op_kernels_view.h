@@ -1,0 +1,51 @@
+#pragma once
+// The kernels of one op name, optionally grouped by the input shapes the profiler
+// recorded ("Input Dims"): a tree of shape groups (calls, CPU and GPU time) over the
+// kernels each group launched. Computed on a worker: grouping by shape reads every
+// call's args, which for a lazily loaded trace means reading them back from the file.
+#include <QWidget>
+#include <memory>
+#include <optional>
+
+#include "analysis/op_kernel_mix.h"
+#include "trace_document.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QTreeWidget;
+
+namespace opscope::ui {
+
+class OpKernelsView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit OpKernelsView(QWidget* parent = nullptr);
+
+  // ops: names offered first (the ops with the most device time); any name can be typed.
+  void setScope(std::shared_ptr<const TraceDocument> doc, std::optional<TimeWindow> window, const QStringList& ops);
+  void setOp(const QString& op, bool byShape);
+  bool busy() const { return pending_ > 0; }
+  const OpKernelTable* table() const { return table_.get(); }
+  QTreeWidget* tree() const { return tree_; }
+
+ signals:
+  void nameActivated(const QString& name);
+  void tableReady();
+
+ private:
+  void recompute();
+  void onTable(quint64 generation, std::shared_ptr<const OpKernelTable> table);
+
+  std::shared_ptr<const TraceDocument> doc_;
+  std::optional<TimeWindow> window_;
+  std::shared_ptr<const OpKernelTable> table_;
+  quint64 generation_ = 0;
+  int pending_ = 0;
+  QComboBox* op_ = nullptr;
+  QCheckBox* byShape_ = nullptr;
+  QLabel* status_ = nullptr;
+  QTreeWidget* tree_ = nullptr;
+};
+
+}  // namespace opscope::ui
