@@ -1,5 +1,6 @@
 #include "export_command.h"
 
+#include <chrono>
 #include <cstdio>
 
 #include "analysis/kernel_classes.h"
@@ -32,6 +33,7 @@ int runExport(const std::vector<std::string>& args) {
     for (const std::string& a : args) raw.push_back(a.c_str());
     return entry(raw.data(), static_cast<int>(raw.size()));
   }
+  const auto t0 = std::chrono::steady_clock::now();
   LoadResult r = loadTraceFile(request->file == "-" ? "/dev/stdin" : request->file);
   if (r.status != LoadStatus::Ok) {
     std::fprintf(stderr, "opscope: %s: %s\n", request->file.c_str(), r.error.c_str());
@@ -45,7 +47,13 @@ int runExport(const std::vector<std::string>& args) {
   std::string classesError;
   const KernelClassifier classifier = KernelClassifier::withUserOverrides(classesError);
   if (!classesError.empty()) std::fprintf(stderr, "opscope: %s (using the built-in kernel classes)\n", classesError.c_str());
+  const auto t1 = std::chrono::steady_clock::now();
   const std::string text = exportDataText(*r.trace, *request, classifier);
+  if (request->timing) {
+    const auto t2 = std::chrono::steady_clock::now();
+    std::fprintf(stderr, "opscope: timing: load %.3f s, %s %.3f s\n", std::chrono::duration<double>(t1 - t0).count(),
+                 chartName(request->chart), std::chrono::duration<double>(t2 - t1).count());
+  }
   if (request->out == "-") {
     std::fwrite(text.data(), 1, text.size(), stdout);
     return std::fflush(stdout) == 0 ? kOk : kIoError;

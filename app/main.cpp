@@ -65,6 +65,7 @@ const char* kUsageText =
     "      --t1-max-gap-us X        longer gaps between ops are data loading, not T1 (200)\n"
     "      --log                    histogram counts on a log scale (overheads)\n"
     "      --size WxH, --dpi N, --dark  picture size (1200x800), PNG resolution (96), theme\n"
+    "      --timing                 csv/json: seconds to load and to analyse, to stderr\n"
     "\n"
     "options:\n"
     "  -h, --help              this text\n"

@@ -135,6 +135,8 @@ std::optional<ExportRequest> parseExportArgs(const std::vector<std::string>& arg
       r.logScale = true;
     } else if (a == "--dark") {
       r.dark = true;
+    } else if (a == "--timing") {
+      r.timing = true;
     } else if (a == "-h" || a == "--help") {
       help = true;
       return std::nullopt;

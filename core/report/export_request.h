@@ -31,6 +31,7 @@ struct ExportRequest {
   int width = 1200, height = 800;  // pictures, in logical pixels
   int dpi = 96;                    // PNG: device pixels per inch (96 = 1:1)
   bool dark = false;
+  bool timing = false;  // data exports: load and analysis seconds to stderr
 };
 
 bool isPicture(ExportFormat f);
