@@ -152,25 +152,33 @@ void plotOverview(QCustomPlot* plot, const Overview& o, const ChartTheme& theme,
 }
 
 void plotBreakdown(QCustomPlot* plot, const DeviceBreakdown& b, const Trace& trace, const ChartTheme& theme,
-                   const QString& title, int topN) {
+                   const QString& title, int topN, uint32_t focus) {
   resetPlot(plot, theme);
-  addTitle(plot, 0, title, theme);
+  const bool focused = focus < b.nodes.size();
+  addTitle(plot, 0, focused ? title + QStringLiteral(" · inside ") + shortOpName(QString::fromStdString(breakdownLabel(trace, b.nodes[focus])), 60) : title, theme);
   QCPAxisRect* rect = addRect(plot, 1, 0, theme);
-  // The first level of ops under each stream; a merged ProfilerStep#* level that holds
-  // everything is looked through.
+  // The first level of ops under each stream (or the children of the focus node); a
+  // merged ProfilerStep#* level that holds everything is looked through.
   struct Entry {
     uint32_t node;
     uint32_t streamRank;
   };
   std::vector<Entry> entries;
-  for (uint32_t r = 0; r < b.roots.size(); ++r) {
-    std::vector<uint32_t> level = b.nodes[b.roots[r]].children;
-    std::vector<uint32_t> expanded;
-    for (uint32_t c : level) {
-      if (b.nodes[c].allSteps) expanded.insert(expanded.end(), b.nodes[c].children.begin(), b.nodes[c].children.end());
-      else expanded.push_back(c);
+  auto addLevel = [&](uint32_t parent, uint32_t rank) {
+    for (uint32_t c : b.nodes[parent].children) {
+      if (b.nodes[c].allSteps)
+        for (uint32_t g : b.nodes[c].children) entries.push_back({g, rank});
+      else
+        entries.push_back({c, rank});
     }
-    for (uint32_t c : expanded) entries.push_back({c, r});
+  };
+  if (focused) {
+    uint32_t root = focus;
+    while (b.nodes[root].parent != UINT32_MAX) root = b.nodes[root].parent;
+    const auto rank = std::find(b.roots.begin(), b.roots.end(), root) - b.roots.begin();
+    addLevel(focus, static_cast<uint32_t>(rank));
+  } else {
+    for (uint32_t r = 0; r < b.roots.size(); ++r) addLevel(b.roots[r], r);
   }
   std::sort(entries.begin(), entries.end(),
             [&b](const Entry& x, const Entry& y) { return b.nodes[x.node].time > b.nodes[y.node].time; });

@@ -22,8 +22,9 @@ class QCustomPlot;
 namespace opscope::ui {
 
 void plotOverview(QCustomPlot* plot, const Overview& o, const ChartTheme& theme, const QString& title);
+// focus: a node of b whose children are drawn instead of every stream's first level.
 void plotBreakdown(QCustomPlot* plot, const DeviceBreakdown& b, const Trace& trace, const ChartTheme& theme,
-                   const QString& title, int topN = 15);
+                   const QString& title, int topN = 15, uint32_t focus = UINT32_MAX);
 void plotOpKernelMix(QCustomPlot* plot, const OpKernelMixes& m, const Trace& trace, const ChartTheme& theme,
                      const QString& title);
 void plotKernelStats(QCustomPlot* plot, const KernelStats& k, const Trace& trace, const ChartTheme& theme,

@@ -207,6 +207,22 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
     for (int i = 0; i < breakdownTree_->topLevelItemCount(); ++i) apply(breakdownTree_->topLevelItem(i));
     if (!text.isEmpty()) breakdownTree_->expandAll();
   });
+  // The chart follows the tree: a selected row with children shows them as bars.
+  connect(breakdownTree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
+    if (!results_ || !doc_) return;
+    uint32_t focus = UINT32_MAX;
+    if (item) {
+      const uint32_t node = item->data(0, Qt::UserRole).toUInt();
+      if (!results_->breakdown.nodes[node].children.empty()) focus = node;
+      else if (results_->breakdown.nodes[node].parent != UINT32_MAX) focus = results_->breakdown.nodes[node].parent;
+    }
+    if (focus == breakdownFocus_) return;
+    breakdownFocus_ = focus;
+    const QString file = QFileInfo(QString::fromStdString(doc_->path)).fileName();
+    plotBreakdown(plots_[1], results_->breakdown, *doc_->trace, theme_,
+                  chartTitle(ChartKind::Breakdown, results_->scopeLabel, file), 15, breakdownFocus_);
+    plots_[1]->setMinimumHeight(std::max(120, chartMinimumHeight(plots_[1])));
+  });
   connect(breakdownTree_, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
     if (!results_) return;
     const BreakdownNode& n = results_->breakdown.nodes[item->data(0, Qt::UserRole).toUInt()];
@@ -377,6 +393,7 @@ void AnalysisPanel::onResults(quint64 generation, std::shared_ptr<const Analysis
   --pending_;
   if (generation != generation_) return;  // superseded
   results_ = std::move(results);
+  breakdownFocus_ = UINT32_MAX;  // node ids belong to the previous results
   {
     const ProfilerCosts& c = results_->overheads.costs;
     const QSignalBlocker b1(cpuCost_), b2(gpuCost_), b3(launchCost_), b4(t1Gap_), b5(overheadOp_);
@@ -412,7 +429,7 @@ void AnalysisPanel::redraw() {
   const QString file = QFileInfo(QString::fromStdString(doc_->path)).fileName();
   auto title = [&](ChartKind c) { return chartTitle(c, r.scopeLabel, file); };
   plotOverview(plots_[0], r.overview, theme_, title(ChartKind::Overview));
-  plotBreakdown(plots_[1], r.breakdown, trace, theme_, title(ChartKind::Breakdown));
+  plotBreakdown(plots_[1], r.breakdown, trace, theme_, title(ChartKind::Breakdown), 15, breakdownFocus_);
   plotOpKernelMix(plots_[2], r.mixes, trace, theme_, title(ChartKind::OpKernels));
   plotKernelStats(plots_[3], r.kernels, trace, theme_, title(ChartKind::KernelStats));
   const QString op = overheadOp_->currentIndex() > 0 ? overheadOp_->currentText() : QString();

@@ -96,6 +96,7 @@ class AnalysisPanel : public QWidget {
   QTableWidget* overviewTable_ = nullptr;
   QTreeWidget* breakdownTree_ = nullptr;
   QLineEdit* breakdownFilter_ = nullptr;
+  uint32_t breakdownFocus_ = UINT32_MAX;  // node whose children the chart shows
   QTableWidget* mixTable_ = nullptr;
   OpKernelsView* opKernels_ = nullptr;
   QTabWidget* mixTabs_ = nullptr;

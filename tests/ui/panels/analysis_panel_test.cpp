@@ -134,6 +134,32 @@ TEST(AnalysisPanel, KernelsOfOneOpByInputShapeMatchTheCore) {
   EXPECT_EQ(view->tree()->topLevelItemCount(), 0);
 }
 
+TEST(AnalysisPanel, BreakdownChartFollowsTheTreeSelection) {
+  Fixture f;
+  ASSERT_TRUE(waitForResults(f.panel()));
+  const DeviceBreakdown& b = f.panel()->results()->breakdown;
+  auto* tree = f.panel()->findChild<QTreeWidget*>(QStringLiteral("breakdownTree"));
+  ASSERT_TRUE(tree);
+  // The first op row under the first stream that has sub-levels of its own.
+  QTreeWidgetItem* pick = nullptr;
+  for (int i = 0; i < tree->topLevelItemCount() && !pick; ++i)
+    for (int c = 0; c < tree->topLevelItem(i)->childCount() && !pick; ++c)
+      if (tree->topLevelItem(i)->child(c)->childCount() > 0) pick = tree->topLevelItem(i)->child(c);
+  ASSERT_TRUE(pick);
+  const BreakdownNode& node = b.nodes[pick->data(0, Qt::UserRole).toUInt()];
+  size_t expected = 0;  // children, looking through merged ProfilerStep levels
+  for (uint32_t c : node.children) expected += b.nodes[c].allSteps ? b.nodes[c].children.size() : 1;
+  tree->setCurrentItem(pick);
+  QCustomPlot* plot = f.panel()->plot(ChartKind::Breakdown);
+  EXPECT_EQ(plot->plottableCount(), static_cast<int>(std::min<size_t>(expected, 15)));
+  auto* title = qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0));
+  ASSERT_TRUE(title);
+  EXPECT_TRUE(title->text().contains(QStringLiteral("inside"))) << title->text().toStdString();
+  // A stream row shows that stream's first level only.
+  tree->setCurrentItem(tree->topLevelItem(0));
+  EXPECT_GT(plot->plottableCount(), 0);
+}
+
 TEST(AnalysisPanel, ChartsKeepAReadableMinimumHeight) {
   Fixture f;
   ASSERT_TRUE(waitForResults(f.panel()));
