@@ -11,6 +11,7 @@
 
 #include "cli_common.h"
 #include "export_command.h"
+#include "predict_command.h"
 
 namespace {
 
@@ -66,6 +67,17 @@ const char* kUsageText =
     "      --log                    histogram counts on a log scale (overheads)\n"
     "      --size WxH, --dpi N, --dark  picture size (1200x800), PNG resolution (96), theme\n"
     "      --timing                 csv/json: seconds to load and to analyse, to stderr\n"
+    "  predict [--gpu NAME] [--gpu-file SPECS.json] [--overheads FILE] [--microbench CSV]\n"
+    "          [--replay] [--json|--csv] [-o OUT] FILE\n"
+    "                          per-op GPU time from performance models of a GPU and each\n"
+    "                          ProfilerStep iteration simulated end to end (critical path)\n"
+    "      --gpu NAME               a preset (see --list-gpus; default: the trace's device)\n"
+    "      --gpu-file SPECS.json    GPUs of your own (resources/gpu/gpu_specs.json's shape)\n"
+    "      --overheads FILE         T1-T5 statistics (export --chart overheads --format json);\n"
+    "                               default: measured on this trace\n"
+    "      --microbench CSV         measured GEMMs: batch_size,M,N,K,kernel_runtime (us)\n"
+    "      --replay                 measured kernel times and overheads: the simulator's self-check\n"
+    "      --list-gpus              the presets and exit\n"
     "\n"
     "options:\n"
     "  -h, --help              this text\n"
@@ -235,6 +247,7 @@ int main(int argc, char** argv) {
   try {
     if (command == "summary") return runSummary(args);
     if (command == "export") return runExport(args);
+    if (command == "predict") return runPredict(args);
   } catch (const std::bad_alloc&) {
     std::fputs("opscope: out of memory\n", stderr);
     return kInternal;

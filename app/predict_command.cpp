@@ -1,0 +1,173 @@
+#include "predict_command.h"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "cli_common.h"
+#include "io/atomic_file.h"
+#include "io/trace_loader.h"
+#include "perf/prediction.h"
+#include "report/predict_report.h"
+
+namespace opscope::app {
+
+void printUsage(FILE* out);
+
+namespace {
+
+bool readText(const std::string& path, std::string& text, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = path + ": cannot open";
+    return false;
+  }
+  std::ostringstream s;
+  s << in.rdbuf();
+  text = s.str();
+  return true;
+}
+
+}  // namespace
+
+int runPredict(const std::vector<std::string>& args) {
+  std::string file, gpuName, gpuFile, overheadsFile, microbenchFile, out = "-";
+  bool replay = false, json = false, csv = false, listGpus = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](std::string& v) {
+      if (i + 1 >= args.size()) return false;
+      v = args[++i];
+      return true;
+    };
+    bool ok = true;
+    if (a == "--gpu") ok = value(gpuName);
+    else if (a == "--gpu-file") ok = value(gpuFile);
+    else if (a == "--overheads") ok = value(overheadsFile);
+    else if (a == "--microbench") ok = value(microbenchFile);
+    else if (a == "-o") ok = value(out);
+    else if (a == "--replay") replay = true;
+    else if (a == "--json") json = true;
+    else if (a == "--csv") csv = true;
+    else if (a == "--list-gpus") listGpus = true;
+    else if (a == "-h" || a == "--help") {
+      printUsage(stdout);
+      return kOk;
+    } else if (!a.empty() && a[0] == '-' && a != "-") {
+      std::fprintf(stderr, "opscope predict: unknown option %s (try opscope --help)\n", a.c_str());
+      return kUsage;
+    } else if (file.empty()) {
+      file = a;
+    } else {
+      std::fprintf(stderr, "opscope predict: more than one FILE given: %s\n", a.c_str());
+      return kUsage;
+    }
+    if (!ok) {
+      std::fprintf(stderr, "opscope predict: %s needs a value\n", a.c_str());
+      return kUsage;
+    }
+  }
+  if (json && csv) {
+    std::fprintf(stderr, "opscope predict: --json and --csv exclude each other\n");
+    return kUsage;
+  }
+
+  std::string error, text;
+  GpuSpecSet specs = builtinGpuSpecs();
+  if (!gpuFile.empty()) {
+    if (!readText(gpuFile, text, error)) {
+      std::fprintf(stderr, "opscope: %s\n", error.c_str());
+      return kIoError;
+    }
+    auto user = parseGpuSpecs(text, error);
+    if (!user) {
+      std::fprintf(stderr, "opscope: %s: %s\n", gpuFile.c_str(), error.c_str());
+      return kInvalidInput;
+    }
+    // The user's GPUs first: they win a name clash and are the default of the file.
+    user->gpus.insert(user->gpus.end(), specs.gpus.begin(), specs.gpus.end());
+    specs = std::move(*user);
+  }
+  if (listGpus) {
+    for (const GpuSpec& g : specs.gpus)
+      std::printf("%-16s %4d SMs  %6.0f GB/s DRAM  FP32 %6.1f  BF16 %7.1f TFLOP/s  (%s)\n", g.name.c_str(), g.sms,
+                  g.dramGBs, g.fp32, g.bf16, g.source.c_str());
+    return kOk;
+  }
+  if (file.empty()) {
+    std::fprintf(stderr, "opscope predict: no FILE given (try opscope --help)\n");
+    return kUsage;
+  }
+  if (replay && (!overheadsFile.empty() || !microbenchFile.empty())) {
+    std::fprintf(stderr, "opscope predict: --replay uses the trace's own times; --overheads and --microbench do not apply\n");
+    return kUsage;
+  }
+
+  PredictionSetup setup;
+  setup.replay = replay;
+  std::optional<GemmMicrobench> microbench;
+  if (!microbenchFile.empty()) {
+    if (!readText(microbenchFile, text, error)) {
+      std::fprintf(stderr, "opscope: %s\n", error.c_str());
+      return kIoError;
+    }
+    microbench = GemmMicrobench::fromCsv(text, error);
+    if (!microbench) {
+      std::fprintf(stderr, "opscope: %s: %s\n", microbenchFile.c_str(), error.c_str());
+      return kInvalidInput;
+    }
+    setup.microbench = &*microbench;
+  }
+  if (!overheadsFile.empty()) {
+    if (!readText(overheadsFile, text, error)) {
+      std::fprintf(stderr, "opscope: %s\n", error.c_str());
+      return kIoError;
+    }
+    setup.overheads = parseOverheadModel(text, error);
+    if (!setup.overheads) {
+      std::fprintf(stderr, "opscope: %s: %s\n", overheadsFile.c_str(), error.c_str());
+      return kInvalidInput;
+    }
+    setup.overheadsSource = overheadsFile;
+  }
+  if (!gpuName.empty()) {
+    const GpuSpec* g = specs.find(gpuName);
+    if (!g) {
+      std::string names;
+      for (const GpuSpec& s : specs.gpus) names += (names.empty() ? "" : ", ") + s.name;
+      std::fprintf(stderr, "opscope predict: no GPU named '%s' (known: %s)\n", gpuName.c_str(), names.c_str());
+      return kUsage;
+    }
+    setup.gpu = *g;
+    setup.gpuSource = "--gpu";
+  }
+
+  LoadResult r = loadTraceFile(file == "-" ? "/dev/stdin" : file);
+  if (r.status != LoadStatus::Ok) {
+    std::fprintf(stderr, "opscope: %s: %s\n", file.c_str(), r.error.c_str());
+    return exitFor(r.status);
+  }
+  if (gpuName.empty()) {
+    if (!gpuFile.empty()) {
+      setup.gpu = specs.gpus.front();
+      setup.gpuSource = gpuFile;
+    } else {
+      setup.gpu = defaultGpu(*r.trace, specs, setup.gpuSource);
+    }
+  }
+  const PredictionResult result = runPrediction(*r.trace, std::move(setup));
+  const std::string output = json ? predictionJson(*r.trace, result, file)
+                             : csv ? predictionCsv(*r.trace, result)
+                                   : predictionText(*r.trace, result, file);
+  if (out == "-") {
+    std::fwrite(output.data(), 1, output.size(), stdout);
+    return std::fflush(stdout) == 0 ? kOk : kIoError;
+  }
+  if (!writeFileAtomically(out, output, error)) {
+    std::fprintf(stderr, "opscope: %s\n", error.c_str());
+    return kIoError;
+  }
+  return kOk;
+}
+
+}  // namespace opscope::app

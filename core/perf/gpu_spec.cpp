@@ -1,0 +1,219 @@
+#include "perf/gpu_spec.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+
+namespace opscope {
+
+extern const char* const kBuiltinGpuSpecsJson;
+
+DType dtypeFromProfilerName(std::string_view n) {
+  if (n == "float") return DType::F32;
+  if (n == "double") return DType::F64;
+  if (n == "c10::Half" || n == "half" || n == "Half") return DType::F16;
+  if (n == "c10::BFloat16" || n == "BFloat16") return DType::BF16;
+  if (n == "long int" || n == "long" || n == "int64_t") return DType::I64;
+  if (n == "int") return DType::I32;
+  if (n == "short int" || n == "short") return DType::I16;
+  if (n == "signed char" || n == "unsigned char" || n == "c10::Float8_e4m3fn" || n == "c10::Float8_e5m2")
+    return DType::I8;
+  if (n == "bool") return DType::Bool;
+  return DType::Unknown;
+}
+
+double dtypeBytes(DType t) {
+  switch (t) {
+    case DType::F64:
+    case DType::I64: return 8;
+    case DType::F16:
+    case DType::BF16:
+    case DType::I16: return 2;
+    case DType::I8:
+    case DType::Bool: return 1;
+    default: return 4;
+  }
+}
+
+double GpuSpec::peakFlops(DType t) const {
+  double tflops = fp32;
+  if (t == DType::F64) tflops = fp64 > 0 ? fp64 : fp32;
+  if (t == DType::F16) tflops = fp16 > 0 ? fp16 : fp32;
+  if (t == DType::BF16) tflops = bf16 > 0 ? bf16 : (fp16 > 0 ? fp16 : fp32);
+  return tflops * 1e12;
+}
+
+namespace {
+
+bool iequal(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::optional<GpuSpec> specFrom(const nlohmann::json& g, std::string& error) {
+  if (!g.is_object()) {
+    error = "a GPU entry is not an object";
+    return std::nullopt;
+  }
+  GpuSpec s;
+  if (!g.contains("name") || !g["name"].is_string() || g["name"].get<std::string>().empty()) {
+    error = "a GPU entry has no \"name\"";
+    return std::nullopt;
+  }
+  s.name = g["name"].get<std::string>();
+  auto number = [&](const char* key, double& out, bool required) {
+    if (!g.contains(key)) {
+      if (required) error = "GPU \"" + s.name + "\": missing \"" + key + "\"";
+      return !required;
+    }
+    if (!g[key].is_number() || g[key].get<double>() < 0) {
+      error = "GPU \"" + s.name + "\": \"" + key + "\" must be a number >= 0";
+      return false;
+    }
+    out = g[key].get<double>();
+    return true;
+  };
+  double sms = 0, warp = 32, l2Mib = 0, smemKib = 0;
+  const bool ok = number("sms", sms, true) && number("warp", warp, false) && number("dram_gbs", s.dramGBs, true) &&
+                  number("l2_gbs", s.l2GBs, true) && number("l2_mib", l2Mib, true) &&
+                  number("smem_per_sm_kib", smemKib, false) && number("fp64_tflops", s.fp64, false) &&
+                  number("fp32_tflops", s.fp32, true) && number("tf32_tflops", s.tf32, false) &&
+                  number("fp16_tflops", s.fp16, false) && number("bf16_tflops", s.bf16, false) &&
+                  number("pcie_gbs", s.pcieGBs, false) && number("nvlink_gbs", s.nvlinkGBs, false) &&
+                  number("kernel_floor_us", s.kernelFloorUs, false);
+  if (!ok) return std::nullopt;
+  if (sms <= 0 || s.dramGBs <= 0 || s.fp32 <= 0) {
+    error = "GPU \"" + s.name + "\": sms, dram_gbs and fp32_tflops must be > 0";
+    return std::nullopt;
+  }
+  s.sms = static_cast<int>(sms);
+  s.warpSize = static_cast<int>(warp);
+  s.l2Bytes = l2Mib * 1024 * 1024;
+  s.smemPerSmBytes = smemKib * 1024;
+  if (g.contains("source") && g["source"].is_string()) s.source = g["source"].get<std::string>();
+  if (g.contains("match") && g["match"].is_array())
+    for (const auto& m : g["match"])
+      if (m.is_string()) s.match.push_back(m.get<std::string>());
+  return s;
+}
+
+bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+
+// needle in hay at word boundaries, case-insensitive ("L4" is not in "L40S").
+bool containsWord(std::string_view hay, std::string_view needle) {
+  if (needle.empty() || needle.size() > hay.size()) return false;
+  for (size_t i = 0; i + needle.size() <= hay.size(); ++i) {
+    if (!iequal(hay.substr(i, needle.size()), needle)) continue;
+    const bool before = i == 0 || !isWordChar(hay[i - 1]);
+    const bool after = i + needle.size() == hay.size() || !isWordChar(hay[i + needle.size()]);
+    if (before && after) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+const GpuSpec* GpuSpecSet::find(std::string_view name) const {
+  for (const GpuSpec& g : gpus)
+    if (iequal(g.name, name)) return &g;
+  return nullptr;
+}
+
+std::optional<GpuSpecSet> parseGpuSpecs(std::string_view text, std::string& error) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    error = "not JSON (byte " + std::to_string(e.byte) + ")";
+    return std::nullopt;
+  }
+  GpuSpecSet set;
+  const nlohmann::json* list = nullptr;
+  nlohmann::json single;
+  if (j.is_object() && j.contains("gpus")) {
+    list = &j["gpus"];
+    if (!list->is_array()) {
+      error = "\"gpus\" must be an array";
+      return std::nullopt;
+    }
+  } else {
+    single = nlohmann::json::array({j});
+    list = &single;
+  }
+  for (const auto& g : *list) {
+    auto s = specFrom(g, error);
+    if (!s) return std::nullopt;
+    set.gpus.push_back(std::move(*s));
+  }
+  if (set.gpus.empty()) {
+    error = "no GPU in the file";
+    return std::nullopt;
+  }
+  return set;
+}
+
+const GpuSpecSet& builtinGpuSpecs() {
+  static const GpuSpecSet set = [] {
+    std::string error;
+    auto s = parseGpuSpecs(kBuiltinGpuSpecsJson, error);
+    return s ? std::move(*s) : GpuSpecSet{};  // the resource is tested to parse
+  }();
+  return set;
+}
+
+std::string gpuSpecJson(const GpuSpec& s) {
+  nlohmann::ordered_json j;
+  j["name"] = s.name;
+  j["match"] = s.match;
+  j["source"] = s.source;
+  j["sms"] = s.sms;
+  j["warp"] = s.warpSize;
+  j["dram_gbs"] = s.dramGBs;
+  j["l2_gbs"] = s.l2GBs;
+  j["l2_mib"] = s.l2Bytes / (1024 * 1024);
+  j["smem_per_sm_kib"] = s.smemPerSmBytes / 1024;
+  j["fp64_tflops"] = s.fp64;
+  j["fp32_tflops"] = s.fp32;
+  j["tf32_tflops"] = s.tf32;
+  j["fp16_tflops"] = s.fp16;
+  j["bf16_tflops"] = s.bf16;
+  j["pcie_gbs"] = s.pcieGBs;
+  j["nvlink_gbs"] = s.nvlinkGBs;
+  j["kernel_floor_us"] = s.kernelFloorUs;
+  return j.dump(2);
+}
+
+std::optional<GpuSpec> gpuForDeviceProperties(const GpuSpecSet& set, std::string_view props, std::string& reason) {
+  const nlohmann::json j = nlohmann::json::parse(props, nullptr, false);
+  if (j.is_discarded() || !j.is_array() || j.empty() || !j[0].is_object()) {
+    reason = "the trace has no deviceProperties";
+    return std::nullopt;
+  }
+  const nlohmann::json& d = j[0];
+  const std::string name = d.contains("name") && d["name"].is_string() ? d["name"].get<std::string>() : "";
+  const GpuSpec* best = nullptr;
+  size_t bestLength = 0;
+  for (const GpuSpec& g : set.gpus)
+    for (const std::string& m : g.match)
+      if (m.size() > bestLength && containsWord(name, m)) {
+        best = &g;
+        bestLength = m.size();
+      }
+  if (best) {
+    reason = "device \"" + name + "\"";
+    return *best;
+  }
+  const int sms = d.contains("numSms") && d["numSms"].is_number_integer() ? d["numSms"].get<int>() : 0;
+  const int warp = d.contains("warpSize") && d["warpSize"].is_number_integer() ? d["warpSize"].get<int>() : 32;
+  for (const GpuSpec& g : set.gpus)
+    if (sms > 0 && g.sms == sms && g.warpSize == warp) {
+      reason = "device \"" + name + "\" by its " + std::to_string(sms) + " SMs and warp size " + std::to_string(warp);
+      return g;
+    }
+  reason = "device \"" + name + "\" matches no preset";
+  return std::nullopt;
+}
+
+}  // namespace opscope

@@ -1,0 +1,56 @@
+#pragma once
+// GPU figures the performance models need, as presets (resources/gpu/gpu_specs.json,
+// compiled in) or user files of the same shape, and the choice of a default from the
+// trace's own deviceProperties.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace opscope {
+
+// Element types as the profiler's "Input type" names them.
+enum class DType { F64, F32, F16, BF16, I64, I32, I16, I8, Bool, Unknown };
+DType dtypeFromProfilerName(std::string_view name);  // "float", "c10::Half", "long int", ...
+double dtypeBytes(DType t);  // Unknown: 4
+
+struct GpuSpec {
+  std::string name;
+  std::string source;  // where the figures come from (datasheet, measured)
+  std::vector<std::string> match;  // deviceProperties name substrings that pick it
+  int sms = 0;
+  int warpSize = 32;
+  double dramGBs = 0, l2GBs = 0;  // 1e9 bytes/s
+  double l2Bytes = 0, smemPerSmBytes = 0;
+  double fp64 = 0, fp32 = 0, tf32 = 0, fp16 = 0, bf16 = 0;  // TFLOP/s, 0 = no such unit
+  double pcieGBs = 0, nvlinkGBs = 0;
+  double kernelFloorUs = 2;  // the shortest a kernel takes (launch to completion on an idle GPU)
+
+  // Peak FLOP/s for t: a missing unit falls back to the next wider type, float to FP32
+  // (PyTorch does not use TF32 for matmuls unless allowed).
+  double peakFlops(DType t) const;
+  // Bytes moved at DRAM bandwidth, in µs.
+  double dramUs(double bytes) const { return dramGBs > 0 ? bytes / (dramGBs * 1e3) : 0; }
+};
+
+struct GpuSpecSet {
+  std::vector<GpuSpec> gpus;
+  const GpuSpec* find(std::string_view name) const;  // exact name, case-insensitive
+};
+
+// The compiled-in presets.
+const GpuSpecSet& builtinGpuSpecs();
+// A spec file: {"gpus": [{...}]} as in resources/gpu/gpu_specs.json, or one GPU object.
+// Missing figures are errors (a model would silently divide by zero); one line naming
+// the GPU and field.
+std::optional<GpuSpecSet> parseGpuSpecs(std::string_view json, std::string& error);
+std::string gpuSpecJson(const GpuSpec& spec);  // one object, the file's shape
+
+// The preset for the trace's deviceProperties (raw JSON array, see TraceMetadata):
+// the longest "match" substring of the first device's name at word boundaries, else a
+// preset with the same SM count and warp size; nullopt when nothing fits. reason says
+// which rule picked it, or why none did.
+std::optional<GpuSpec> gpuForDeviceProperties(const GpuSpecSet& set, std::string_view devicePropertiesJson,
+                                              std::string& reason);
+
+}  // namespace opscope

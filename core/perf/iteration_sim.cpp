@@ -1,0 +1,285 @@
+#include "perf/iteration_sim.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "analysis/interval_set.h"
+#include "analysis/op_index.h"
+#include "hierarchy/queries.h"
+
+namespace opscope {
+
+bool isSynchronizingCall(std::string_view n) {
+  return n.find("Synchronize") != std::string_view::npos || n == "cudaMemcpy" || n == "hipMemcpy" ||
+         n == "cudaMemcpy2D" || n == "hipMemcpy2D" || n == "cuCtxSynchronize" || n == "cuStreamSynchronize";
+}
+
+namespace {
+
+double us(TimeNs ns) { return static_cast<double>(ns) / 1e3; }
+
+// A GPU event starts at max(its launch's issue + latency, its stream free + gap): when
+// it was measured queued behind the previous event of its stream (that one still ran
+// when the launch began), gap is the measured time between the two (the GPU's own
+// kernel-to-kernel time, or a wait on another stream) and latency is at most the launch
+// call's length; when the stream was idle, latency is the measured launch-to-start time
+// and gap 0. Replaying the measured durations gives back the measured start times.
+struct SimEvent {
+  uint32_t stream = 0;
+  double latency = 0;  // µs after the launch call's start
+  double gap = 0;      // µs after the previous event of its stream
+  double dur = 0;      // simulated duration, µs
+};
+
+struct Item {
+  double gap = 0;   // host time before the call, µs
+  double cost = 0;  // the call's own time (after its wait, for synchronising calls)
+  bool sync = false;
+  // Synchronising calls: the streams waited for. Traces do not say which stream a
+  // cudaStreamSynchronize names, so these are the streams whose work launched before
+  // the call had finished when it returned (a stream still busy was not waited for).
+  std::vector<uint32_t> waits;
+  std::vector<SimEvent> events;
+};
+
+struct HostThread {
+  std::vector<Item> items;
+  double tail = 0;  // step thread: from its last call to the step's end
+};
+
+// A host call the simulation replays: a launch (started GPU work) or a synchronising call.
+struct Call {
+  EventRef ref;
+  bool sync = false;
+  std::vector<EventRef> gpu;
+};
+
+std::vector<Call> hostCalls(const Trace& trace, uint32_t track, TimeWindow w) {
+  std::vector<Call> calls;
+  const SliceColumns& s = trace.tracks[track].slices;
+  TimeNs busyUntil = std::numeric_limits<TimeNs>::min();
+  for (size_t i = s.lowerBound(w.start), end = s.lowerBound(w.end); i < end; ++i) {
+    if (!isLaunchKind(s.kind[i]) || s.start[i] < busyUntil) continue;  // nested in the previous call
+    const EventRef ref{track, static_cast<uint32_t>(i)};
+    Call c{ref, isSynchronizingCall(trace.str(s.name[i])), gpuEventsOfLaunch(trace, ref)};
+    if (c.gpu.empty() && !c.sync) continue;
+    busyUntil = s.end(i);
+    calls.push_back(std::move(c));
+  }
+  return calls;
+}
+
+double meanOr(const std::map<std::string, MeanStd>& m, std::string_view key, double fallback) {
+  const auto it = m.find(std::string(key));
+  return it != m.end() && it->second.count > 0 ? it->second.mean : fallback;
+}
+
+}  // namespace
+
+std::vector<IterationPrediction> simulateIterations(const Trace& trace, const SimOptions& options) {
+  std::vector<IterationPrediction> out;
+  const OpIndex index(trace);
+  std::unordered_map<uint64_t, double> scaleOfOp;  // predict: top-level op -> predicted / measured GPU time
+  if (!options.replay && options.ops)
+    for (const OpRow& r : *options.ops)
+      if (r.predictedUs && r.measuredGpu > 0) scaleOfOp[r.op.packed()] = *r.predictedUs / us(r.measuredGpu);
+
+  for (size_t it = 0; it < trace.iterations.size(); ++it) {
+    const Iteration& iteration = trace.iterations[it];
+    if (iteration.ref == kNoRef) continue;
+    const EventRef step = EventRef::unpack(iteration.ref);
+    const TimeWindow w{iteration.start, iteration.end};
+    IterationPrediction p;
+    p.index = it;
+    p.number = iteration.number;
+    p.measuredUs = us(w.end - w.start);
+
+    // Host calls of every thread, and when the GPU work launched before each instant
+    // finished as measured (for the synchronising calls' own time).
+    std::vector<std::pair<uint32_t, std::vector<Call>>> perThread;
+    // Per GPU track: (launch start, end) of its events launched in the window, by
+    // launch start, the ends made running maxima.
+    std::unordered_map<uint32_t, std::vector<std::pair<TimeNs, TimeNs>>> launchedEnds;
+    std::vector<IntervalSet::Interval> measuredSpans;
+    for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
+      if (trace.tracks[t].kind != TrackKind::Thread) continue;
+      std::vector<Call> calls = hostCalls(trace, t, w);
+      for (const Call& c : calls)
+        for (EventRef g : c.gpu) {
+          launchedEnds[g.track].emplace_back(trace.start(c.ref), trace.end(g));
+          measuredSpans.emplace_back(trace.start(g), trace.end(g));
+        }
+      if (!calls.empty() || t == step.track) perThread.emplace_back(t, std::move(calls));
+    }
+    for (auto& [track, v] : launchedEnds) {
+      std::sort(v.begin(), v.end());
+      for (size_t i = 1; i < v.size(); ++i) v[i].second = std::max(v[i].second, v[i - 1].second);
+    }
+    std::unordered_map<uint32_t, uint32_t> streamIndex;  // GPU track -> dense index
+    auto streamOf = [&](uint32_t track) {
+      return streamIndex.try_emplace(track, static_cast<uint32_t>(streamIndex.size())).first->second;
+    };
+    // A synchronising call [start, end): the streams it waited for and when, as
+    // measured, their work launched before it had finished.
+    auto measuredWait = [&](TimeNs start, TimeNs end, std::vector<uint32_t>& waits) {
+      TimeNs drained = std::numeric_limits<TimeNs>::min();
+      for (const auto& [track, v] : launchedEnds) {
+        const auto pos = std::lower_bound(v.begin(), v.end(), std::make_pair(start, std::numeric_limits<TimeNs>::min()));
+        if (pos == v.begin()) continue;
+        const TimeNs done = std::prev(pos)->second;
+        if (done > end + 1000) continue;  // still busy after the call returned: not waited for
+        waits.push_back(streamOf(track));
+        drained = std::max(drained, done);
+      }
+      return drained;
+    };
+    p.gpuActiveMeasuredUs = us(IntervalSet::fromUnsorted(measuredSpans).length());
+
+    std::vector<HostThread> threads;
+    size_t stepThread = SIZE_MAX;
+    for (auto& [track, calls] : perThread) {
+      HostThread h;
+      if (track == step.track) stepThread = threads.size();
+      // Predict mode: walk the thread's top-level ops to know which overhead each gap is.
+      const SliceColumns& s = trace.tracks[track].slices;
+      size_t sliceCursor = s.lowerBound(w.start);
+      const size_t sliceEnd = s.lowerBound(w.end);
+      int64_t currentOp = -1;          // row of the top-level op being walked
+      uint32_t callsInOp = 0;
+      TimeNs boundary = w.start;       // end of the last thing accounted for (op or call)
+      bool boundaryIsOp = false;
+      double pending = 0;              // modelled host time not yet given to a call
+      auto closeOp = [&] {
+        if (currentOp < 0) return;
+        const std::string_view name = trace.str(s.name[static_cast<size_t>(currentOp)]);
+        const TimeNs opEnd = s.end(static_cast<size_t>(currentOp));
+        if (callsInOp > 0)
+          pending += meanOr(options.overheads->t3, name, us(std::max<TimeNs>(0, opEnd - boundary)));
+        else
+          pending += meanOr(options.overheads->t5, name, us(s.dur[static_cast<size_t>(currentOp)]));
+        boundary = std::max(boundary, opEnd);
+        boundaryIsOp = true;
+        currentOp = -1;
+      };
+      // Advances the op walk to time `until`, opening top-level ops that start before it.
+      auto walkTo = [&](TimeNs until) {
+        for (; sliceCursor < sliceEnd && s.start[sliceCursor] <= until; ++sliceCursor) {
+          if (!isOpKind(s.kind[sliceCursor]) || !index.isTopOp(track, static_cast<uint32_t>(sliceCursor))) continue;
+          if (currentOp >= 0 && s.start[sliceCursor] >= s.end(static_cast<size_t>(currentOp))) closeOp();
+          if (currentOp >= 0) continue;  // overlapping top-level ops: keep the first
+          const TimeNs gap = std::max<TimeNs>(0, s.start[sliceCursor] - boundary);
+          const bool t1 = boundaryIsOp && us(gap) < options.t1MaxGapUs && options.overheads->t1.count > 0;
+          pending += t1 ? options.overheads->t1.mean : us(gap);
+          currentOp = static_cast<int64_t>(sliceCursor);
+          callsInOp = 0;
+          boundary = s.start[sliceCursor];
+        }
+        if (currentOp >= 0 && until >= s.end(static_cast<size_t>(currentOp))) closeOp();
+      };
+
+      TimeNs previousEnd = w.start;
+      for (const Call& c : calls) {
+        Item item;
+        item.sync = c.sync;
+        const TimeNs start = trace.start(c.ref), end = trace.end(c.ref);
+        const TimeNs wait = c.sync ? std::max(start, measuredWait(start, end, item.waits)) : start;
+        const double ownTime = c.sync ? us(std::max<TimeNs>(0, end - std::min(end, wait))) : us(end - start);
+        const int32_t top = index.topOp(track, c.ref.index);
+        if (options.replay || !options.overheads) {
+          item.gap = us(start - previousEnd);
+          item.cost = ownTime;
+        } else {
+          walkTo(start);
+          const bool inOp = currentOp >= 0 && start < s.end(static_cast<size_t>(currentOp));
+          if (inOp) {
+            const std::string_view name = trace.str(s.name[static_cast<size_t>(currentOp)]);
+            const double measuredGap = us(start - std::max(boundary, s.start[static_cast<size_t>(currentOp)]));
+            item.gap = pending + meanOr(callsInOp == 0 ? options.overheads->t2 : options.overheads->t5, name, measuredGap);
+            ++callsInOp;
+          } else {
+            item.gap = pending + us(std::max<TimeNs>(0, start - boundary));
+            boundaryIsOp = false;
+          }
+          pending = 0;
+          item.cost = c.sync ? ownTime : meanOr(options.overheads->t4, trace.name(c.ref), ownTime);
+          boundary = end;
+        }
+        previousEnd = end;
+        c.sync ? ++p.syncs : ++p.launches;
+        const auto scale = top >= 0 ? scaleOfOp.find(EventRef{track, static_cast<uint32_t>(top)}.packed()) : scaleOfOp.end();
+        for (EventRef g : c.gpu) {
+          const double measured = us(trace.dur(g));
+          SimEvent e;
+          e.stream = streamOf(g.track);
+          const SliceColumns& gs = trace.tracks[g.track].slices;
+          const TimeNs previousEnd = g.index > 0 ? gs.end(g.index - 1) : std::numeric_limits<TimeNs>::min();
+          if (previousEnd > start) {
+            e.gap = us(std::max<TimeNs>(0, trace.start(g) - previousEnd));
+            e.latency = std::clamp(us(trace.start(g) - start), 0.0, us(end - start));
+          } else {
+            e.latency = us(std::max<TimeNs>(0, trace.start(g) - start));
+          }
+          e.dur = options.replay || scale == scaleOfOp.end() ? measured : measured * scale->second;
+          if (!options.replay && scale != scaleOfOp.end()) p.modelledGpuUs += measured;
+          p.measuredGpuUs += measured;
+          ++p.gpuEvents;
+          item.events.push_back(e);
+        }
+        h.items.push_back(std::move(item));
+      }
+      if (track == step.track) {
+        if (options.replay || !options.overheads) {
+          h.tail = us(std::max<TimeNs>(0, w.end - previousEnd));
+        } else {
+          walkTo(w.end);
+          closeOp();
+          h.tail = pending + us(std::max<TimeNs>(0, w.end - boundary));
+        }
+      }
+      threads.push_back(std::move(h));
+    }
+
+    // The simulation: host calls in order of their simulated issue time across threads.
+    // Streams start free when the work running into the window ends.
+    std::vector<double> streamFree(streamIndex.size(), 0.0);
+    for (const auto& [track, si] : streamIndex) {
+      const SliceColumns& gs = trace.tracks[track].slices;
+      const size_t first = gs.lowerBound(w.start);
+      TimeNs busy = w.start;
+      for (size_t k = first; k-- > 0 && k + 64 > first;) busy = std::max(busy, gs.end(k));  // nearby earlier events
+      streamFree[si] = us(busy - w.start);
+    }
+    std::vector<double> clock(threads.size(), 0.0);
+    std::vector<size_t> cursor(threads.size(), 0);
+    std::vector<IntervalSet::Interval> simSpans;
+    while (true) {
+      size_t next = SIZE_MAX;
+      double nextIssue = std::numeric_limits<double>::infinity();
+      for (size_t t = 0; t < threads.size(); ++t) {
+        if (cursor[t] >= threads[t].items.size()) continue;
+        const double issue = clock[t] + threads[t].items[cursor[t]].gap;
+        if (issue < nextIssue) {
+          nextIssue = issue;
+          next = t;
+        }
+      }
+      if (next == SIZE_MAX) break;
+      const Item& item = threads[next].items[cursor[next]++];
+      for (const SimEvent& e : item.events) {
+        const double start = std::max(nextIssue + e.latency, streamFree[e.stream] + e.gap);
+        streamFree[e.stream] = start + e.dur;
+        simSpans.emplace_back(static_cast<TimeNs>(start * 1e3), static_cast<TimeNs>((start + e.dur) * 1e3));
+      }
+      double ready = nextIssue;
+      for (uint32_t stream : item.waits) ready = std::max(ready, streamFree[stream]);
+      clock[next] = ready + item.cost;
+    }
+    if (stepThread == SIZE_MAX) continue;
+    p.predictedUs = clock[stepThread] + threads[stepThread].tail;
+    p.gpuActivePredictedUs = us(IntervalSet::fromUnsorted(simSpans).length());
+    out.push_back(p);
+  }
+  return out;
+}
+
+}  // namespace opscope

@@ -1,0 +1,176 @@
+#include "perf/kernel_models.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+namespace opscope {
+
+namespace {
+
+int64_t divRoundUp(int64_t x, int64_t y) { return (x + y - 1) / y; }
+// Bytes of n floats rounded up to whole 32-byte sectors.
+double sectors(int64_t floats) { return static_cast<double>(divRoundUp(floats * 4, 32) * 32); }
+
+// Probability that `batch` distinct random rows of a table of e rows all lie in the x
+// rows cached in L2: C(x, batch) / C(e, batch), as the notebook computes it.
+double hitRate(double x, double e, int64_t batch) {
+  double r = 1;
+  for (int64_t i = 0; i < batch && r > 0; ++i) {
+    r *= std::max(0.0, x) / e;
+    x -= 1;
+    e -= 1;
+    if (e <= 0) break;
+  }
+  return std::clamp(r, 0.0, 1.0);
+}
+
+}  // namespace
+
+double embeddingForwardUs(const GpuSpec& g, const EmbeddingShape& s) {
+  if (s.batch <= 0 || s.tables <= 0 || s.dim <= 0 || s.rows <= 0 || s.rowsPerBlock <= 0) return 0;
+  const double b = static_cast<double>(s.batch), t = static_cast<double>(s.tables);
+  const int64_t warpsSimultaneous = static_cast<int64_t>(g.sms) * s.rowsPerBlock;
+  const int64_t tablesSimultaneous = divRoundUp(warpsSimultaneous, s.batch);
+  const double avgTableBytes = std::min(std::floor(g.l2Bytes / static_cast<double>(tablesSimultaneous)),
+                                        static_cast<double>(s.rows * s.dim * 4));
+  const double indicesBytes = s.shmem ? 0 : sectors(s.bag);
+  const double rowsCached = std::floor((avgTableBytes - indicesBytes) / 4 / static_cast<double>(s.dim));
+  const double hr = hitRate(rowsCached, static_cast<double>(s.rows), s.batch);
+  const double threadsX = std::max(static_cast<double>(s.dim) / 4, 1024.0 / static_cast<double>(s.rowsPerBlock));
+  const double indicesDram = sectors(s.bag);
+  const double indicesL2 = s.shmem ? 0 : std::floor(static_cast<double>(s.dim) / (4 * threadsX)) * sectors(s.bag);
+  const double tableTraffic = static_cast<double>(s.bag) * sectors(s.dim);
+  const double outputTraffic = sectors(s.dim);
+  const double l2 = ((32 + 32 + indicesL2) * b + hr * (tableTraffic * b - avgTableBytes)) * t;
+  const double dram = ((indicesDram + outputTraffic) * b + (1 - hr) * (tableTraffic * b - avgTableBytes) + avgTableBytes) * t;
+  return std::max(dram / g.dramGBs / 1000.0, g.l2GBs > 0 ? l2 / g.l2GBs / 1000.0 : 0.0);
+}
+
+double embeddingBackwardSgdUs(const GpuSpec& g, const EmbeddingShape& s) {
+  const double indices = s.shmem ? sectors(s.bag) : static_cast<double>(s.bag) * 32;
+  const double gradOutput = s.shmem ? sectors(s.dim) : static_cast<double>(s.bag) * sectors(s.dim) * 2;
+  const double perWarp = 32 + 32 + indices + 2 * static_cast<double>(s.bag) * sectors(s.dim) + gradOutput;
+  const double warps = static_cast<double>(s.batch) * static_cast<double>(s.tables);
+  const double macs = warps * static_cast<double>(s.bag) * 4 * static_cast<double>(s.dim / 4);
+  return std::max(warps * perWarp / g.dramGBs / 1000.0, macs / (g.fp32 * 1e3) / 1000.0);
+}
+
+double embeddingBackwardRowwiseAdagradUs(const GpuSpec& g, const EmbeddingShape& s) {
+  const double bag = static_cast<double>(s.bag);
+  const double perWarp = 32 + 32 + 2 * sectors(s.bag) + bag * sectors(s.dim) + (bag + 1) * sectors(s.dim) +
+                         bag * sectors(s.dim);
+  return static_cast<double>(s.batch) * static_cast<double>(s.tables) * perWarp / g.dramGBs / 1000.0;
+}
+
+double gemmFlops(const GemmShape& s) {
+  return 2.0 * static_cast<double>(s.batch) * static_cast<double>(s.m) * static_cast<double>(s.n) *
+         static_cast<double>(s.k);
+}
+
+double gemmBytes(const GemmShape& s) {
+  const double m = static_cast<double>(s.m), n = static_cast<double>(s.n), k = static_cast<double>(s.k);
+  return static_cast<double>(s.batch) * (m * k + k * n + m * n) * dtypeBytes(s.dtype);
+}
+
+double gemmRooflineUs(const GpuSpec& g, const GemmShape& s) {
+  const double compute = gemmFlops(s) / g.peakFlops(s.dtype) * 1e6;
+  return std::max({compute, g.dramUs(gemmBytes(s)), g.kernelFloorUs});
+}
+
+double memoryBoundUs(const GpuSpec& g, double bytes) { return std::max(g.dramUs(bytes), g.kernelFloorUs); }
+
+std::optional<GemmMicrobench> GemmMicrobench::fromCsv(std::string_view text, std::string& error) {
+  std::istringstream in{std::string(text)};
+  std::string line;
+  auto split = [](const std::string& l) {
+    std::vector<std::string> cells;
+    std::string cell;
+    std::istringstream s(l);
+    while (std::getline(s, cell, ',')) {
+      while (!cell.empty() && (cell.back() == '\r' || cell.back() == ' ')) cell.pop_back();
+      while (!cell.empty() && cell.front() == ' ') cell.erase(cell.begin());
+      cells.push_back(cell);
+    }
+    return cells;
+  };
+  if (!std::getline(in, line)) {
+    error = "empty microbenchmark CSV";
+    return std::nullopt;
+  }
+  const std::vector<std::string> header = split(line);
+  const char* names[] = {"batch_size", "M", "N", "K", "kernel_runtime"};
+  int col[5];
+  for (int i = 0; i < 5; ++i) {
+    const auto it = std::find(header.begin(), header.end(), names[i]);
+    if (it == header.end()) {
+      error = std::string("line 1: no column \"") + names[i] + "\" (needs batch_size, M, N, K, kernel_runtime)";
+      return std::nullopt;
+    }
+    col[i] = static_cast<int>(it - header.begin());
+  }
+  GemmMicrobench mb;
+  std::map<std::tuple<int64_t, int64_t, int64_t, int64_t>, std::pair<double, int>> sums;
+  for (size_t lineNo = 2; std::getline(in, line); ++lineNo) {
+    if (line.find_first_not_of(" \r") == std::string::npos) continue;
+    const std::vector<std::string> cells = split(line);
+    double v[5];
+    for (int i = 0; i < 5; ++i) {
+      const size_t c = static_cast<size_t>(col[i]);
+      char* end = nullptr;
+      v[i] = c < cells.size() ? std::strtod(cells[c].c_str(), &end) : 0;
+      // The notebook drops rows with missing values (dropna); so do we.
+      if (c >= cells.size() || cells[c].empty()) goto next_line;
+      if (*end != '\0' || !(v[i] > 0)) {
+        error = "line " + std::to_string(lineNo) + ", column " + names[i] + ": \"" + cells[c] + "\" is not a positive number";
+        return std::nullopt;
+      }
+    }
+    {
+      auto& [sum, count] = sums[{static_cast<int64_t>(v[0]), static_cast<int64_t>(v[1]), static_cast<int64_t>(v[2]),
+                                 static_cast<int64_t>(v[3])}];
+      sum += v[4];
+      ++count;
+    }
+  next_line:;
+  }
+  for (const auto& [key, sc] : sums)
+    mb.points_.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), std::get<3>(key), sc.first / sc.second});
+  if (mb.points_.empty()) {
+    error = "the microbenchmark CSV has no complete row";
+    return std::nullopt;
+  }
+  return mb;
+}
+
+double GemmMicrobench::predictUs(const GpuSpec& g, const GemmShape& s) const {
+  struct Near {
+    double distance;
+    const Point* p;
+  };
+  std::vector<Near> near;
+  near.reserve(points_.size());
+  auto lg = [](int64_t x) { return std::log2(static_cast<double>(std::max<int64_t>(1, x))); };
+  for (const Point& p : points_) {
+    const double d = std::hypot(std::hypot(lg(p.batch) - lg(s.batch), lg(p.m) - lg(s.m)),
+                                std::hypot(lg(p.n) - lg(s.n), lg(p.k) - lg(s.k)));
+    if (d == 0) return p.us;
+    near.push_back({d, &p});
+  }
+  const size_t k = std::min<size_t>(4, near.size());
+  std::partial_sort(near.begin(), near.begin() + static_cast<std::ptrdiff_t>(k), near.end(),
+                    [](const Near& a, const Near& b) { return a.distance < b.distance; });
+  double weights = 0, fraction = 0;  // measured time / roofline time of the neighbours
+  for (size_t i = 0; i < k; ++i) {
+    const Point& p = *near[i].p;
+    const double roof = gemmRooflineUs(g, {p.batch, p.m, p.n, p.k, s.dtype});
+    const double w = 1 / near[i].distance;
+    fraction += w * p.us / roof;
+    weights += w;
+  }
+  return gemmRooflineUs(g, s) * fraction / weights;
+}
+
+}  // namespace opscope

@@ -1,0 +1,226 @@
+#include "perf/op_models.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+
+#include "analysis/op_index.h"
+#include "hierarchy/queries.h"
+
+namespace opscope {
+
+namespace {
+
+double elements(const std::vector<int64_t>& dims) {
+  double n = 1;
+  for (int64_t d : dims) n *= static_cast<double>(std::max<int64_t>(0, d));
+  return n;
+}
+
+std::string_view baseName(std::string_view name) {
+  if (name.starts_with("aten::")) name.remove_prefix(6);
+  return name;
+}
+
+enum class MemoryKind { None, Elementwise, Reduction, Concat, Gather };
+
+// Ops whose kernels stream their tensors through DRAM once; how much they write.
+MemoryKind memoryKind(std::string_view n) {
+  static const char* const elementwise[] = {
+      "add", "add_", "sub", "sub_", "mul", "mul_", "div", "div_", "relu", "relu_", "threshold_backward", "sigmoid",
+      "sigmoid_backward", "tanh", "tanh_backward", "gelu", "gelu_backward", "silu", "silu_backward", "neg", "exp",
+      "log", "pow", "sqrt", "rsqrt", "clamp", "clamp_", "where", "fill_", "zero_", "copy_", "to", "_to_copy", "clone",
+      "contiguous", "masked_fill", "masked_fill_", "dropout", "native_dropout", "native_dropout_backward", "softmax",
+      "_softmax", "log_softmax", "_log_softmax", "_softmax_backward_data", "_log_softmax_backward_data", "layer_norm",
+      "native_layer_norm", "native_layer_norm_backward", "addcmul_", "addcdiv_", "lerp_", "mse_loss_backward",
+      "_foreach_add_", "_foreach_mul_", "_foreach_addcmul_", "_foreach_addcdiv_", "_foreach_lerp_", "_foreach_sqrt",
+      "_foreach_div_", "_foreach_add", "_foreach_mul", "_foreach_zero_", "ones_like", "zeros_like"};
+  static const char* const reduction[] = {"sum", "mean", "mse_loss", "norm", "max", "min", "amax", "argmax",
+                                          "nll_loss", "nll_loss_forward", "binary_cross_entropy_with_logits"};
+  static const char* const concat[] = {"cat", "_cat", "stack"};
+  static const char* const gather[] = {"index_select", "embedding", "gather", "index", "take"};
+  for (const char* e : elementwise)
+    if (n == e) return MemoryKind::Elementwise;
+  for (const char* e : reduction)
+    if (n == e) return MemoryKind::Reduction;
+  for (const char* e : concat)
+    if (n == e) return MemoryKind::Concat;
+  for (const char* e : gather)
+    if (n == e) return MemoryKind::Gather;
+  return MemoryKind::None;
+}
+
+}  // namespace
+
+const std::vector<int64_t>* OpShapes::tensor(size_t i) const {
+  return i < inputs.size() && inputs[i].size() == 1 ? &inputs[i][0] : nullptr;
+}
+
+double OpShapes::bytes(size_t i) const {
+  if (i >= inputs.size()) return 0;
+  double b = 0;
+  for (const auto& t : inputs[i])
+    if (!t.empty()) b += elements(t) * dtypeBytes(type(i));
+  return b;
+}
+
+OpShapes opShapesFromArgs(const std::vector<NamedArg>& args) {
+  OpShapes s;
+  for (const NamedArg& a : args) {
+    if (a.key == "Input Dims" && a.type == ArgType::Json) {
+      const nlohmann::json j = nlohmann::json::parse(a.text, nullptr, false);
+      if (!j.is_array()) continue;
+      s.dimsText = a.text;
+      for (const auto& input : j) {
+        std::vector<std::vector<int64_t>> tensors;
+        if (input.is_array() && !input.empty() && input[0].is_array()) {  // a tensor list
+          for (const auto& t : input) {
+            std::vector<int64_t> dims;
+            if (t.is_array())
+              for (const auto& d : t)
+                if (d.is_number_integer()) dims.push_back(d.get<int64_t>());
+            tensors.push_back(std::move(dims));
+          }
+        } else if (input.is_array()) {
+          std::vector<int64_t> dims;
+          for (const auto& d : input)
+            if (d.is_number_integer()) dims.push_back(d.get<int64_t>());
+          if (!dims.empty()) tensors.push_back(std::move(dims));
+        }
+        s.inputs.push_back(std::move(tensors));
+      }
+    } else if (a.key == "Input type" && a.type == ArgType::Json) {
+      const nlohmann::json j = nlohmann::json::parse(a.text, nullptr, false);
+      if (!j.is_array()) continue;
+      for (const auto& t : j) s.types.push_back(t.is_string() ? dtypeFromProfilerName(t.get<std::string>()) : DType::Unknown);
+    }
+  }
+  return s;
+}
+
+std::optional<GemmShape> OpModels::gemmShape(std::string_view name, const OpShapes& s) {
+  const std::string_view n = baseName(name);
+  auto dims = [&](size_t i) -> const std::vector<int64_t>* { return s.tensor(i); };
+  GemmShape g;
+  if (n == "mm" || n == "addmm") {
+    const size_t a = n == "mm" ? 0 : 1;
+    const auto *x = dims(a), *y = dims(a + 1);
+    if (!x || !y || x->size() != 2 || y->size() != 2 || (*x)[1] != (*y)[0]) return std::nullopt;
+    g = {1, (*x)[0], (*y)[1], (*x)[1], s.type(a)};
+  } else if (n == "bmm" || n == "baddbmm") {
+    const size_t a = n == "bmm" ? 0 : 1;
+    const auto *x = dims(a), *y = dims(a + 1);
+    if (!x || !y || x->size() != 3 || y->size() != 3 || (*x)[2] != (*y)[1]) return std::nullopt;
+    g = {(*x)[0], (*x)[1], (*y)[2], (*x)[2], s.type(a)};
+  } else if (n == "linear") {
+    const auto *x = dims(0), *w = dims(1);
+    if (!x || !w || x->empty() || w->size() != 2 || x->back() != (*w)[1]) return std::nullopt;
+    const int64_t m = std::accumulate(x->begin(), x->end() - 1, int64_t{1}, std::multiplies<>());
+    g = {1, m, (*w)[0], x->back(), s.type(0)};
+  } else if (n == "matmul") {
+    const auto *x = dims(0), *y = dims(1);
+    if (!x || !y || x->size() < 2 || y->size() < 2) return std::nullopt;
+    const int64_t k = x->back();
+    if ((*y)[y->size() - 2] != k) return std::nullopt;
+    if (y->size() == 2) {  // batch dims of x fold into M
+      const int64_t m = std::accumulate(x->begin(), x->end() - 1, int64_t{1}, std::multiplies<>());
+      g = {1, m, y->back(), k, s.type(0)};
+    } else {
+      const int64_t batch = std::accumulate(x->begin(), x->end() - 2, int64_t{1}, std::multiplies<>());
+      g = {batch, (*x)[x->size() - 2], y->back(), k, s.type(0)};
+    }
+  } else {
+    return std::nullopt;
+  }
+  if (g.batch <= 0 || g.m <= 0 || g.n <= 0 || g.k <= 0) return std::nullopt;
+  return g;
+}
+
+std::optional<OpPrediction> OpModels::own(std::string_view name, const OpShapes& s) const {
+  if (!s.recorded()) return std::nullopt;
+  if (auto g = gemmShape(name, s)) {
+    if (microbench_) return OpPrediction{microbench_->predictUs(gpu_, *g), "gemm microbenchmark"};
+    return OpPrediction{gemmRooflineUs(gpu_, *g), "gemm roofline"};
+  }
+  const MemoryKind kind = memoryKind(baseName(name));
+  if (kind == MemoryKind::None) return std::nullopt;
+  double read = 0, largest = 0;
+  for (size_t i = 0; i < s.inputs.size(); ++i) {
+    read += s.bytes(i);
+    largest = std::max(largest, s.bytes(i));
+  }
+  if (read <= 0) return std::nullopt;
+  double written = 0;
+  switch (kind) {
+    case MemoryKind::Elementwise: written = largest; break;
+    case MemoryKind::Reduction: written = 0; break;
+    case MemoryKind::Concat: written = read; break;
+    case MemoryKind::Gather: {
+      // Reads the gathered rows and writes them: indices × row size; the table itself
+      // is not streamed. Input 0 is the table (embedding: weight, indices).
+      const auto* table = s.tensor(0);
+      const auto* index = s.tensor(1);
+      if (!table || !index || table->size() < 2) return std::nullopt;
+      const double row = elements(*table) / static_cast<double>((*table)[0]) * dtypeBytes(s.type(0));
+      const double rows = elements(*index);
+      read = rows * row + s.bytes(1);
+      written = rows * row;
+      break;
+    }
+    case MemoryKind::None: break;
+  }
+  return OpPrediction{memoryBoundUs(gpu_, read + written), "memory-bound"};
+}
+
+std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::optional<TimeWindow> window) {
+  const OpIndex index(trace);
+  std::vector<OpRow> rows;
+  // Own model, else the sum of the sub-ops that caused GPU work when each has one.
+  std::function<std::optional<OpPrediction>(EventRef)> predict = [&](EventRef op) -> std::optional<OpPrediction> {
+    const OpShapes shapes = opShapesFromArgs(trace.args(op));
+    if (auto p = models.own(trace.name(op), shapes)) return p;
+    double sum = 0;
+    bool any = false;
+    for (EventRef c : childrenOf(trace, op)) {
+      if (!isOpKind(trace.kind(c)) || gpuEventsOf(trace, c).empty()) continue;
+      auto p = predict(c);
+      if (!p) return std::nullopt;
+      sum += p->us;
+      any = true;
+    }
+    if (!any) return std::nullopt;
+    // Launches made by op itself, outside its sub-ops, would be unmodelled GPU work.
+    for (EventRef c : childrenOf(trace, op))
+      if (isLaunchKind(trace.kind(c)) && !gpuEventsOfLaunch(trace, c).empty()) return std::nullopt;
+    return OpPrediction{sum, "sum of sub-ops"};
+  };
+  for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
+    if (trace.tracks[t].kind != TrackKind::Thread) continue;
+    const SliceColumns& s = trace.tracks[t].slices;
+    const size_t first = window ? s.lowerBound(window->start) : 0;
+    const size_t last = window ? s.lowerBound(window->end) : s.size();
+    for (size_t i = first; i < last; ++i) {
+      if (!isOpKind(s.kind[i]) || !index.isTopOp(t, static_cast<uint32_t>(i))) continue;
+      const EventRef op{t, static_cast<uint32_t>(i)};
+      const std::vector<EventRef> gpu = gpuEventsOf(trace, op);
+      if (gpu.empty()) continue;
+      OpRow row;
+      row.op = op;
+      row.gpuEvents = gpu.size();
+      for (EventRef g : gpu) row.measuredGpu += trace.dur(g);
+      if (auto p = predict(op)) {
+        row.predictedUs = p->us;
+        row.model = p->model;
+      }
+      row.shapes = opShapesFromArgs(trace.args(op)).dimsText;
+      rows.push_back(std::move(row));
+    }
+  }
+  std::sort(rows.begin(), rows.end(),
+            [&](const OpRow& a, const OpRow& b) { return trace.start(a.op) < trace.start(b.op); });
+  return rows;
+}
+
+}  // namespace opscope

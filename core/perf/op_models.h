@@ -1,0 +1,69 @@
+#pragma once
+// Predicted GPU time of host ops from their recorded input shapes ("Input Dims" and
+// "Input type", present when the profiler ran with record_shapes=True).
+//
+// An op's own model comes from its name: GEMMs (addmm, mm, bmm, baddbmm, linear,
+// matmul) as a roofline or from a microbenchmark, memory-bound ops (elementwise,
+// copies, concatenation, gathers, reductions, norms) as bytes over DRAM bandwidth. An
+// op with no model of its own whose every sub-op that launched GPU work has one (a
+// backward node over two mm calls) is predicted as their sum. Anything else is "no
+// model": reported as such, never as zero.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hierarchy/iterations.h"
+#include "model/trace.h"
+#include "perf/kernel_models.h"
+
+namespace opscope {
+
+struct OpShapes {
+  // Per input: the tensor's dims; a tensor list is several entries of one input, so
+  // bytes add up; scalars and missing inputs are empty.
+  std::vector<std::vector<std::vector<int64_t>>> inputs;
+  std::vector<DType> types;
+  std::string dimsText;  // the "Input Dims" arg as written, "" when not recorded
+  bool recorded() const { return !dimsText.empty(); }
+  // The single tensor of input i, or nullptr (missing, a scalar or a list).
+  const std::vector<int64_t>* tensor(size_t i) const;
+  DType type(size_t i) const { return i < types.size() ? types[i] : DType::Unknown; }
+  double bytes(size_t i) const;  // all tensors of input i
+};
+OpShapes opShapesFromArgs(const std::vector<NamedArg>& args);
+
+struct OpPrediction {
+  double us = 0;
+  std::string model;  // "gemm roofline", "gemm microbenchmark", "memory-bound", "sum of sub-ops"
+};
+
+class OpModels {
+ public:
+  explicit OpModels(GpuSpec gpu, const GemmMicrobench* microbench = nullptr)
+      : gpu_(std::move(gpu)), microbench_(microbench) {}
+  const GpuSpec& gpu() const { return gpu_; }
+  // The op's own model; nullopt when its name has none or its shapes do not fit it.
+  std::optional<OpPrediction> own(std::string_view name, const OpShapes& shapes) const;
+  // GEMM shape of a GEMM op, for the pane's details.
+  static std::optional<GemmShape> gemmShape(std::string_view name, const OpShapes& shapes);
+
+ private:
+  GpuSpec gpu_;
+  const GemmMicrobench* microbench_;
+};
+
+// One row per outermost host op (see OpIndex) that caused GPU work.
+struct OpRow {
+  EventRef op;
+  TimeNs measuredGpu = 0;   // summed durations of the GPU events it caused
+  uint64_t gpuEvents = 0;
+  std::optional<double> predictedUs;
+  std::string model = "no model";
+  std::string shapes;  // "Input Dims" text
+};
+
+// Ops starting inside window when given; in time order.
+std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::optional<TimeWindow> window);
+
+}  // namespace opscope

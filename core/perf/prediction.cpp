@@ -1,0 +1,96 @@
+#include "perf/prediction.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "analysis/overheads.h"
+
+namespace opscope {
+
+ErrorFigures errorFigures(const std::vector<double>& errors) {
+  ErrorFigures f;
+  f.count = errors.size();
+  if (errors.empty()) return f;
+  double logSum = 0, sum = 0, signedSum = 0;
+  for (double e : errors) {
+    logSum += std::log(std::max(std::abs(e), 0.01));
+    sum += std::abs(e);
+    signedSum += e;
+  }
+  const double n = static_cast<double>(errors.size());
+  f.gmaePct = std::exp(logSum / n);
+  f.meanPct = sum / n;
+  f.signedMeanPct = signedSum / n;
+  double var = 0;
+  for (double e : errors) var += (std::abs(e) - f.meanPct) * (std::abs(e) - f.meanPct);
+  f.stdPct = std::sqrt(var / n);
+  return f;
+}
+
+GpuSpec defaultGpu(const Trace& trace, const GpuSpecSet& set, std::string& source) {
+  std::string reason;
+  if (auto g = gpuForDeviceProperties(set, trace.meta.deviceProperties, reason)) {
+    source = "trace: " + reason;
+    return *g;
+  }
+  source = "default preset (" + reason + ")";
+  return set.gpus.front();
+}
+
+PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
+  PredictionResult r;
+  OverheadModel measured;
+  if (!setup.replay) {
+    if (!setup.overheads) {
+      OverheadOptions o;
+      o.costs = estimateProfilerCosts(trace).costs;
+      measured = overheadModel(computeOverheads(trace, o));
+      setup.overheadsSource = "this trace";
+    }
+    const OpModels models(setup.gpu, setup.microbench);
+    r.ops = predictOps(trace, models, setup.window);
+  }
+  SimOptions sim;
+  sim.replay = setup.replay;
+  sim.overheads = setup.replay ? nullptr : (setup.overheads ? &*setup.overheads : &measured);
+  sim.ops = &r.ops;
+  r.iterations = simulateIterations(trace, sim);
+
+  std::vector<double> iterationErrors;
+  for (const IterationPrediction& i : r.iterations) iterationErrors.push_back(std::abs(i.errorPct()));
+  r.iterationErrorPctMean = errorFigures(iterationErrors).meanPct;
+
+  std::vector<double> errors;
+  std::map<std::string, std::pair<OpTypeFigures, std::vector<double>>> byName;
+  double measuredAll = 0, modelledAll = 0;
+  for (const OpRow& row : r.ops) {
+    const double m = static_cast<double>(row.measuredGpu) / 1e3;
+    auto& [fig, errs] = byName[std::string(trace.name(row.op))];
+    fig.name = trace.name(row.op);
+    ++fig.calls;
+    fig.measuredUs += m;
+    measuredAll += m;
+    if (!row.predictedUs) continue;
+    ++fig.modelled;
+    fig.predictedUs += *row.predictedUs;
+    fig.model = row.model;
+    modelledAll += m;
+    const double e = errorPct(*row.predictedUs, m);
+    errors.push_back(e);
+    errs.push_back(e);
+  }
+  r.opError = errorFigures(errors);
+  r.coverage = measuredAll > 0 ? modelledAll / measuredAll : 0;
+  for (auto& [name, entry] : byName) {
+    entry.first.error = errorFigures(entry.second);
+    if (entry.first.model.empty()) entry.first.model = "no model";
+    r.byOpType.push_back(std::move(entry.first));
+  }
+  std::sort(r.byOpType.begin(), r.byOpType.end(),
+            [](const OpTypeFigures& a, const OpTypeFigures& b) { return a.measuredUs > b.measuredUs; });
+  r.setup = std::move(setup);
+  return r;
+}
+
+}  // namespace opscope

@@ -1,0 +1,62 @@
+#pragma once
+// One prediction run over a trace, as `opscope predict` and the prediction pane do it:
+// per-op GPU time from the models of a GPU, the iterations simulated end to end, and
+// the error figures of the per-op predictions.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/overhead_model.h"
+#include "perf/iteration_sim.h"
+#include "perf/op_models.h"
+
+namespace opscope {
+
+struct PredictionSetup {
+  GpuSpec gpu;
+  std::string gpuSource;  // why this GPU ("--gpu", "device ...", "default ...")
+  bool replay = false;
+  std::optional<OverheadModel> overheads;  // default: measured from the trace itself
+  std::string overheadsSource;             // file name, or "this trace"
+  const GemmMicrobench* microbench = nullptr;
+  std::optional<TimeWindow> window;        // ops of this window only (iterations: all)
+};
+
+struct ErrorFigures {
+  uint64_t count = 0;     // predictions compared
+  double gmaePct = 0;     // geometric mean of |error| (each at least 0.01 %), the paper's GMAE
+  double meanPct = 0;     // mean of |error|
+  double stdPct = 0;      // population std of |error|
+  double signedMeanPct = 0;
+};
+struct OpTypeFigures {
+  std::string name;
+  uint64_t calls = 0, modelled = 0;
+  double measuredUs = 0, predictedUs = 0;  // predicted: modelled calls only
+  std::string model;
+  ErrorFigures error;
+};
+
+struct PredictionResult {
+  PredictionSetup setup;
+  std::vector<OpRow> ops;                    // empty in replay mode
+  std::vector<IterationPrediction> iterations;
+  ErrorFigures opError;                      // over modelled ops
+  std::vector<OpTypeFigures> byOpType;       // measured GPU time descending
+  double iterationErrorPctMean = 0;          // mean |error| of the iterations
+  double coverage = 0;                       // share of measured GPU time whose op has a model
+};
+
+// error of one prediction in percent of the measured value
+inline double errorPct(double predicted, double measured) {
+  return measured > 0 ? 100.0 * (predicted - measured) / measured : 0;
+}
+ErrorFigures errorFigures(const std::vector<double>& errorsPct);
+
+PredictionResult runPrediction(const Trace& trace, PredictionSetup setup);
+
+// The GPU for a trace when the user names none: the preset its deviceProperties
+// match, else the first preset of the set; source says which.
+GpuSpec defaultGpu(const Trace& trace, const GpuSpecSet& set, std::string& source);
+
+}  // namespace opscope

@@ -1,0 +1,167 @@
+#include "report/predict_report.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+#include "report/report_numbers.h"
+
+namespace opscope {
+
+namespace {
+
+double round3(double v) { return std::round(v * 1000.0) / 1000.0; }
+
+nlohmann::ordered_json errorValue(const ErrorFigures& e) {
+  nlohmann::ordered_json j;
+  j["count"] = e.count;
+  j["gmae_pct"] = round3(e.gmaePct);
+  j["mean_pct"] = round3(e.meanPct);
+  j["std_pct"] = round3(e.stdPct);
+  j["signed_mean_pct"] = round3(e.signedMeanPct);
+  return j;
+}
+
+std::string csvField(std::string_view s) {
+  if (s.find_first_of(",\"\n") == std::string_view::npos) return std::string(s);
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
+
+}  // namespace
+
+std::string predictionJson(const Trace& trace, const PredictionResult& r, const std::string& file) {
+  nlohmann::ordered_json j;
+  j["file"] = file;
+  j["mode"] = r.setup.replay ? "replay" : "predict";
+  j["gpu"] = r.setup.gpu.name;
+  j["gpu_source"] = r.setup.gpuSource;
+  if (!r.setup.replay) j["overheads_source"] = r.setup.overheadsSource;
+  j["iterations"] = nlohmann::ordered_json::array();
+  for (const IterationPrediction& i : r.iterations) {
+    nlohmann::ordered_json it;
+    it["index"] = i.index;
+    it["number"] = i.number;
+    it["measured_us"] = round3(i.measuredUs);
+    it["predicted_us"] = round3(i.predictedUs);
+    it["error_pct"] = round3(i.errorPct());
+    it["gpu_active_measured_us"] = round3(i.gpuActiveMeasuredUs);
+    it["gpu_active_predicted_us"] = round3(i.gpuActivePredictedUs);
+    it["launches"] = i.launches;
+    it["syncs"] = i.syncs;
+    it["gpu_events"] = i.gpuEvents;
+    j["iterations"].push_back(std::move(it));
+  }
+  j["error_pct_mean"] = round3(r.iterationErrorPctMean);
+  if (!r.setup.replay) {
+    j["coverage"] = round3(r.coverage);
+    j["op_error"] = errorValue(r.opError);
+    j["op_types"] = nlohmann::ordered_json::array();
+    for (const OpTypeFigures& t : r.byOpType) {
+      nlohmann::ordered_json o;
+      o["name"] = t.name;
+      o["calls"] = t.calls;
+      o["modelled"] = t.modelled;
+      o["measured_us"] = round3(t.measuredUs);
+      o["predicted_us"] = t.modelled ? nlohmann::ordered_json(round3(t.predictedUs)) : nlohmann::ordered_json();
+      o["model"] = t.model;
+      o["error"] = errorValue(t.error);
+      j["op_types"].push_back(std::move(o));
+    }
+    j["ops"] = nlohmann::ordered_json::array();
+    for (const OpRow& row : r.ops) {
+      nlohmann::ordered_json o;
+      const double m = static_cast<double>(row.measuredGpu) / 1e3;
+      o["name"] = trace.name(row.op);
+      o["ts_us"] = round3(static_cast<double>(trace.start(row.op) - trace.minTs) / 1e3);
+      o["measured_us"] = round3(m);
+      o["predicted_us"] = row.predictedUs ? nlohmann::ordered_json(round3(*row.predictedUs)) : nlohmann::ordered_json();
+      o["error_pct"] = row.predictedUs ? nlohmann::ordered_json(round3(errorPct(*row.predictedUs, m))) : nlohmann::ordered_json();
+      o["model"] = row.model;
+      o["gpu_events"] = row.gpuEvents;
+      if (!row.shapes.empty()) o["input_dims"] = nlohmann::ordered_json::parse(row.shapes, nullptr, false);
+      j["ops"].push_back(std::move(o));
+    }
+  }
+  return j.dump(2) + "\n";
+}
+
+std::string predictionText(const Trace& trace, const PredictionResult& r, const std::string& file, size_t topOps) {
+  (void)trace;
+  std::string out;
+  char line[512];
+  std::snprintf(line, sizeof line, "%s: %s on %s (%s)\n", file.c_str(), r.setup.replay ? "replay" : "prediction",
+                r.setup.gpu.name.c_str(), r.setup.gpuSource.c_str());
+  out += line;
+  if (!r.setup.replay) {
+    std::snprintf(line, sizeof line, "overheads from %s; ops with a model hold %.1f %% of the measured GPU time\n",
+                  r.setup.overheadsSource.c_str(), 100 * r.coverage);
+    out += line;
+  }
+  out += "\niteration  step      measured ms  predicted ms  error %  GPU active measured / predicted ms\n";
+  for (const IterationPrediction& i : r.iterations) {
+    std::snprintf(line, sizeof line, "%9zu  %-8lld %12.3f  %12.3f  %7.2f  %.3f / %.3f\n", i.index,
+                  static_cast<long long>(i.number), i.measuredUs / 1e3, i.predictedUs / 1e3, i.errorPct(),
+                  i.gpuActiveMeasuredUs / 1e3, i.gpuActivePredictedUs / 1e3);
+    out += line;
+  }
+  if (r.iterations.empty()) out += "(no ProfilerStep iterations)\n";
+  std::snprintf(line, sizeof line, "mean |error| of the iterations: %.2f %%\n", r.iterationErrorPctMean);
+  out += line;
+  if (r.setup.replay) return out;
+  std::snprintf(line, sizeof line, "\nper-op GPU time, %llu ops modelled: GMAE %.1f %%, mean |error| %.1f %% (std %.1f)\n",
+                static_cast<unsigned long long>(r.opError.count), r.opError.gmaePct, r.opError.meanPct, r.opError.stdPct);
+  out += line;
+  out += "op                                              calls  modelled  measured ms  predicted ms  GMAE %  model\n";
+  for (size_t i = 0; i < r.byOpType.size() && i < topOps; ++i) {
+    const OpTypeFigures& t = r.byOpType[i];
+    std::string name = t.name;
+    if (name.size() > 46) {
+      name.resize(45);
+      name += "…";
+    }
+    char predicted[32] = "-", gmae[32] = "-";
+    if (t.modelled) {
+      std::snprintf(predicted, sizeof predicted, "%.3f", t.predictedUs / 1e3);
+      std::snprintf(gmae, sizeof gmae, "%.1f", t.error.gmaePct);
+    }
+    std::snprintf(line, sizeof line, "%-47s %6llu  %8llu  %11.3f  %12s  %6s  %s\n", name.c_str(),
+                  static_cast<unsigned long long>(t.calls), static_cast<unsigned long long>(t.modelled),
+                  t.measuredUs / 1e3, predicted, gmae, t.model.c_str());
+    out += line;
+  }
+  return out;
+}
+
+std::string predictionCsv(const Trace& trace, const PredictionResult& r) {
+  std::string out = "name,ts_us,measured_us,predicted_us,error_pct,model,input_dims\n";
+  for (const OpRow& row : r.ops) {
+    const double m = static_cast<double>(row.measuredGpu) / 1e3;
+    out += csvField(trace.name(row.op));
+    out += ',';
+    out += usText(trace.start(row.op) - trace.minTs);
+    out += ',';
+    out += usText(row.measuredGpu);
+    out += ',';
+    if (row.predictedUs) {
+      out += shortestNumber(*row.predictedUs);
+      out += ",";
+      out += shortestNumber(errorPct(*row.predictedUs, m));
+    } else {
+      out += ",";
+    }
+    out += ',';
+    out += csvField(row.model);
+    out += ',';
+    out += csvField(row.shapes);
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace opscope

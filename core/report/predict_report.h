@@ -1,0 +1,19 @@
+#pragma once
+// `opscope predict` output. JSON contract (other tools rely on it; add fields, never
+// rename): {"iterations": [{"index", "measured_us", "predicted_us", ...}], "gpu",
+// "error_pct_mean", ...}; without --replay also "ops": [{..., "model"}] where model is
+// "no model" when the op has none (its "predicted_us" is then null).
+#include <string>
+
+#include "model/trace.h"
+#include "perf/prediction.h"
+
+namespace opscope {
+
+std::string predictionJson(const Trace& trace, const PredictionResult& r, const std::string& file);
+// For people: the iterations, the error figures and the op types with the most GPU time.
+std::string predictionText(const Trace& trace, const PredictionResult& r, const std::string& file, size_t topOps = 15);
+// The per-op rows as CSV (the pane's export).
+std::string predictionCsv(const Trace& trace, const PredictionResult& r);
+
+}  // namespace opscope
