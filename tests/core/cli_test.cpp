@@ -279,3 +279,92 @@ TEST(Cli, ExportDrawsChartsHeadlessAsPdfPngAndSvg) {
 
 }  // namespace
 }  // namespace opscope
+
+namespace opscope {
+namespace {
+
+// The contract other tools rely on: predict --replay --json FILE.
+TEST(Cli, PredictReplayJsonContract) {
+  CliRun r = runCli("predict --replay --json " + kSample);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j["gpu"].is_string());
+  EXPECT_EQ(j["gpu"], "A100-SXM4-80GB");  // from the trace's deviceProperties
+  ASSERT_TRUE(j["error_pct_mean"].is_number());
+  EXPECT_LE(j["error_pct_mean"].get<double>(), 5.0);
+  ASSERT_TRUE(j["iterations"].is_array());
+  ASSERT_EQ(j["iterations"].size(), 16u);  // one row per ProfilerStep
+  for (size_t i = 0; i < j["iterations"].size(); ++i) {
+    const auto& it = j["iterations"][i];
+    EXPECT_EQ(it["index"].get<size_t>(), i);
+    ASSERT_TRUE(it["measured_us"].is_number());
+    ASSERT_TRUE(it["predicted_us"].is_number());
+    EXPECT_NEAR(it["predicted_us"].get<double>(), it["measured_us"].get<double>(), 0.05 * it["measured_us"].get<double>());
+  }
+  EXPECT_FALSE(j.contains("ops"));  // replay models nothing
+}
+
+TEST(Cli, PredictWithModelsMarksOpsWithoutOne) {
+  CliRun r = runCli("predict --gpu H100-SXM --json " + kSample);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["gpu"], "H100-SXM");
+  EXPECT_EQ(j["gpu_source"], "--gpu");
+  ASSERT_TRUE(j["ops"].is_array());
+  ASSERT_FALSE(j["ops"].empty());
+  size_t modelled = 0, unmodelled = 0;
+  for (const auto& op : j["ops"]) {
+    ASSERT_TRUE(op["model"].is_string());
+    if (op["model"] == "no model") {
+      EXPECT_TRUE(op["predicted_us"].is_null());
+      ++unmodelled;
+    } else {
+      EXPECT_GT(op["predicted_us"].get<double>(), 0);
+      ++modelled;
+    }
+  }
+  EXPECT_GT(modelled, 0u);
+  EXPECT_EQ(j["op_error"]["count"].get<size_t>(), modelled);
+  EXPECT_EQ(j["iterations"].size(), 16u);
+  (void)unmodelled;
+
+  // Overheads saved by export feed predict; CSV rows for every op.
+  const std::string overheads = test::tempPath("predict_overheads.json");
+  ASSERT_EQ(runCli("export --chart overheads --format json " + kSample + " -o " + overheads).code, 0);
+  CliRun csv = runCli("predict --overheads " + overheads + " --csv " + kSample);
+  ASSERT_EQ(csv.code, 0) << csv.out;
+  EXPECT_EQ(csv.out.rfind("name,ts_us,measured_us,predicted_us,error_pct,model,input_dims\n", 0), 0u);
+  EXPECT_EQ(static_cast<size_t>(std::count(csv.out.begin(), csv.out.end(), '\n')), j["ops"].size() + 1);
+  CliRun text = runCli("predict " + kSample);
+  ASSERT_EQ(text.code, 0);
+  EXPECT_NE(text.out.find("GMAE"), std::string::npos) << text.out;
+}
+
+TEST(Cli, PredictBadInputIsOneLine) {
+  auto oneLine = [](const CliRun& r) { return std::count(r.out.begin(), r.out.end(), '\n') == 1; };
+  CliRun gpu = runCli("predict --gpu Z80 " + kSample);
+  EXPECT_EQ(gpu.code, 2);
+  EXPECT_TRUE(oneLine(gpu)) << gpu.out;
+  EXPECT_NE(gpu.out.find("V100"), std::string::npos);  // names the known ones
+  const std::string bad = test::tempPath("bad_overheads.json");
+  {
+    FILE* f = std::fopen(bad.c_str(), "wb");
+    std::fputs("{\"t1\": [1, 2], \"t2\": 5}", f);
+    std::fclose(f);
+  }
+  CliRun o = runCli("predict --overheads " + bad + " " + kSample);
+  EXPECT_EQ(o.code, 4);
+  EXPECT_TRUE(oneLine(o)) << o.out;
+  CliRun mb = runCli("predict --microbench " + bad + " " + kSample);
+  EXPECT_EQ(mb.code, 4);
+  EXPECT_TRUE(oneLine(mb)) << mb.out;
+  EXPECT_EQ(runCli("predict --replay --overheads " + bad + " " + kSample).code, 2);
+  EXPECT_EQ(runCli("predict").code, 2);
+  EXPECT_EQ(runCli("predict /nonexistent.json").code, 3);
+  CliRun list = runCli("predict --list-gpus");
+  EXPECT_EQ(list.code, 0);
+  EXPECT_NE(list.out.find("H100-SXM"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace opscope

@@ -1,0 +1,85 @@
+#include "perf/gpu_spec.h"
+
+#include <gtest/gtest.h>
+
+namespace opscope {
+namespace {
+
+TEST(GpuSpec, BuiltinPresetsParseAndHoldTheIssueFigures) {
+  const GpuSpecSet& set = builtinGpuSpecs();
+  ASSERT_GE(set.gpus.size(), 3u);
+  const GpuSpec* v100 = set.find("v100");  // case-insensitive
+  ASSERT_TRUE(v100);
+  EXPECT_EQ(v100->dramGBs, 809);
+  EXPECT_EQ(v100->l2GBs, 2888);
+  EXPECT_EQ(v100->l2Bytes, 6.0 * 1024 * 1024);
+  EXPECT_EQ(v100->sms, 80);
+  EXPECT_EQ(v100->fp32, 12.2);
+  const GpuSpec* h100 = set.find("H100-SXM");
+  ASSERT_TRUE(h100);
+  EXPECT_EQ(h100->dramGBs, 3000);
+  EXPECT_EQ(h100->bf16, 798);
+  EXPECT_TRUE(set.find("A100-SXM4-80GB"));
+  // Missing units fall back to wider types.
+  EXPECT_EQ(v100->peakFlops(DType::BF16), v100->fp16 * 1e12);
+  EXPECT_EQ(v100->peakFlops(DType::F32), 12.2e12);
+}
+
+TEST(GpuSpec, DefaultFromDeviceProperties) {
+  const GpuSpecSet& set = builtinGpuSpecs();
+  std::string reason;
+  auto a = gpuForDeviceProperties(set, R"([{"id":0,"name":"NVIDIA A100-SXM4-40GB","numSms":108}])", reason);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->name, "A100-SXM4-40GB");  // the longest match wins over "A100"
+  a = gpuForDeviceProperties(set, R"([{"name":"NVIDIA A100-PG509-200"}])", reason);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->name, "A100-SXM4-80GB");
+  a = gpuForDeviceProperties(set, R"([{"name":"NVIDIA H100 80GB HBM3"}])", reason);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->name, "H100-SXM");
+  // ROCm names every device "AMD Radeon Graphics": SM count and warp size decide.
+  a = gpuForDeviceProperties(set, R"([{"name":"AMD Radeon Graphics","numSms":104,"warpSize":64}])", reason);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->name, "MI250-GCD");
+  EXPECT_NE(reason.find("104 SMs"), std::string::npos) << reason;
+  // "L4" is not in "L40S"; nothing else fits.
+  EXPECT_FALSE(gpuForDeviceProperties(set, R"([{"name":"NVIDIA L40S","numSms":142}])", reason));
+  EXPECT_NE(reason.find("matches no preset"), std::string::npos);
+  EXPECT_FALSE(gpuForDeviceProperties(set, "", reason));
+  EXPECT_FALSE(gpuForDeviceProperties(set, "[]", reason));
+}
+
+TEST(GpuSpec, UserFilesRoundTripAndBadOnesSayWhat) {
+  const GpuSpec& h100 = *builtinGpuSpecs().find("H100-SXM");
+  std::string error;
+  auto back = parseGpuSpecs(gpuSpecJson(h100), error);  // one object is a file too
+  ASSERT_TRUE(back) << error;
+  ASSERT_EQ(back->gpus.size(), 1u);
+  EXPECT_EQ(back->gpus[0].dramGBs, h100.dramGBs);
+  EXPECT_EQ(back->gpus[0].l2Bytes, h100.l2Bytes);
+  EXPECT_EQ(back->gpus[0].bf16, h100.bf16);
+  EXPECT_EQ(back->gpus[0].match, h100.match);
+
+  EXPECT_FALSE(parseGpuSpecs(R"({"gpus":[{"name":"X","sms":10,"l2_gbs":1,"l2_mib":1,"fp32_tflops":1}]})", error));
+  EXPECT_EQ(error, "GPU \"X\": missing \"dram_gbs\"");
+  EXPECT_FALSE(parseGpuSpecs(R"({"gpus":[{"name":"X","sms":10,"dram_gbs":"fast","l2_gbs":1,"l2_mib":1,"fp32_tflops":1}]})", error));
+  EXPECT_NE(error.find("\"dram_gbs\" must be a number"), std::string::npos);
+  EXPECT_FALSE(parseGpuSpecs(R"({"gpus": [)", error));
+  EXPECT_NE(error.find("byte"), std::string::npos);
+  EXPECT_FALSE(parseGpuSpecs(R"({"gpus": []})", error));
+  EXPECT_FALSE(parseGpuSpecs(R"({"gpus":[{"sms":1}]})", error));
+  EXPECT_NE(error.find("no \"name\""), std::string::npos);
+}
+
+TEST(GpuSpec, ProfilerTypeNames) {
+  EXPECT_EQ(dtypeFromProfilerName("float"), DType::F32);
+  EXPECT_EQ(dtypeFromProfilerName("c10::BFloat16"), DType::BF16);
+  EXPECT_EQ(dtypeFromProfilerName("c10::Half"), DType::F16);
+  EXPECT_EQ(dtypeFromProfilerName("long int"), DType::I64);
+  EXPECT_EQ(dtypeFromProfilerName("Scalar"), DType::Unknown);
+  EXPECT_EQ(dtypeBytes(DType::BF16), 2);
+  EXPECT_EQ(dtypeBytes(DType::I64), 8);
+}
+
+}  // namespace
+}  // namespace opscope

@@ -1,0 +1,150 @@
+// The iteration simulator on a hand-made iteration whose answers are worked out below,
+// and its replay self-check on the bundled sample and the real traces.
+#include "perf/iteration_sim.h"
+
+#include <gtest/gtest.h>
+
+#include "io/trace_loader.h"
+#include "perf/prediction.h"
+#include "test_support.h"
+
+namespace opscope {
+namespace {
+
+// Step [0,100] µs on thread 1: aten::mm [8,27] launches K1 at 10 (call 5 µs) and K2 at
+// 20; K1 runs [16,66] on stream 7, K2 queues behind it and runs [67,77]. The host then
+// synchronises [30,78]: it waits for stream 7 (done at 77) and returns 1 µs later.
+// Thread 2 launches a collective at 12 that runs [14,95] on stream 8, still running
+// when the synchronisation returns, so it was not waited for.
+const char* kStep = R"([
+  {"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100},
+  {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":8,"dur":19},
+  {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":10,"dur":5,"args":{"correlation":1}},
+  {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":20,"dur":5,"args":{"correlation":2}},
+  {"ph":"X","cat":"cuda_runtime","name":"cudaDeviceSynchronize","pid":1,"tid":1,"ts":30,"dur":48},
+  {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":2,"ts":12,"dur":2,"args":{"correlation":3}},
+  {"ph":"X","cat":"kernel","name":"K1","pid":0,"tid":7,"ts":16,"dur":50,"args":{"correlation":1,"stream":7,"device":0}},
+  {"ph":"X","cat":"kernel","name":"K2","pid":0,"tid":7,"ts":67,"dur":10,"args":{"correlation":2,"stream":7,"device":0}},
+  {"ph":"X","cat":"kernel","name":"ncclKernel_AllReduce","pid":0,"tid":8,"ts":14,"dur":81,"args":{"correlation":3,"stream":8,"device":0}}
+])";
+
+OverheadModel fixtureOverheads(double t2) {
+  OverheadModel m;
+  m.t2["aten::mm"] = {t2, 0, 1};
+  m.t5["aten::mm"] = {5, 0, 1};
+  m.t3["aten::mm"] = {2, 0, 1};
+  m.t4["cudaLaunchKernel"] = {5, 0, 1};
+  return m;
+}
+
+TEST(IterationSim, ReplayGivesBackTheMeasuredStep) {
+  auto t = test::loadOk(kStep);
+  ASSERT_TRUE(t);
+  ASSERT_EQ(t->iterations.size(), 1u);
+  const std::vector<IterationPrediction> r = simulateIterations(*t, SimOptions{});
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_DOUBLE_EQ(r[0].measuredUs, 100);
+  EXPECT_NEAR(r[0].predictedUs, 100, 1e-9);
+  EXPECT_EQ(r[0].launches, 3u);
+  EXPECT_EQ(r[0].syncs, 1u);
+  EXPECT_EQ(r[0].gpuEvents, 3u);
+  EXPECT_NEAR(r[0].gpuActiveMeasuredUs, 81, 1e-9);  // [14,95] covers both kernels of stream 7
+  EXPECT_NEAR(r[0].gpuActivePredictedUs, 81, 1e-9);
+}
+
+TEST(IterationSim, PredictScalesKernelsAndUsesTheOverheads) {
+  auto t = test::loadOk(kStep);
+  ASSERT_TRUE(t);
+  const EventRef mm = test::only(*t, "aten::mm");
+  std::vector<OpRow> ops(1);
+  ops[0].op = mm;
+  ops[0].measuredGpu = 60'000;
+  ops[0].predictedUs = 120;  // the model says twice as long
+  ops[0].model = "test";
+  const OverheadModel overheads = fixtureOverheads(2);  // the measured values
+  SimOptions o;
+  o.replay = false;
+  o.overheads = &overheads;
+  o.ops = &ops;
+  std::vector<IterationPrediction> r = simulateIterations(*t, o);
+  ASSERT_EQ(r.size(), 1u);
+  // K1 [16,116], K2 queued 1 µs after it [117,137]; the sync returns at 138 and the
+  // step's last 22 µs follow: 160. The collective keeps its measured time.
+  EXPECT_NEAR(r[0].predictedUs, 160, 1e-9);
+  EXPECT_NEAR(r[0].gpuActivePredictedUs, 102 + 20, 1e-9);
+  EXPECT_NEAR(r[0].modelledGpuUs, 60, 1e-9);
+  EXPECT_NEAR(r[0].measuredGpuUs, 141, 1e-9);
+
+  // A T2 5 µs longer issues both launches 5 µs later: K1 [21,121], K2 [122,142], 165.
+  const OverheadModel slower = fixtureOverheads(7);
+  o.overheads = &slower;
+  r = simulateIterations(*t, o);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_NEAR(r[0].predictedUs, 165, 1e-9);
+}
+
+TEST(IterationSim, SynchronisingCalls) {
+  EXPECT_TRUE(isSynchronizingCall("cudaDeviceSynchronize"));
+  EXPECT_TRUE(isSynchronizingCall("cudaStreamSynchronize"));
+  EXPECT_TRUE(isSynchronizingCall("hipDeviceSynchronize"));
+  EXPECT_TRUE(isSynchronizingCall("cudaMemcpy"));
+  EXPECT_FALSE(isSynchronizingCall("cudaMemcpyAsync"));
+  EXPECT_FALSE(isSynchronizingCall("cudaLaunchKernel"));
+}
+
+// The self-check the issue asks for: replaying measured times reproduces every
+// iteration within 5 %.
+void expectReplayWithin5Percent(const std::string& path) {
+  LoadResult loaded = loadTraceFile(path);
+  ASSERT_EQ(loaded.status, LoadStatus::Ok) << loaded.error;
+  PredictionSetup setup;
+  setup.gpu = builtinGpuSpecs().gpus.front();
+  setup.replay = true;
+  const PredictionResult r = runPrediction(*loaded.trace, setup);
+  ASSERT_FALSE(r.iterations.empty()) << path;
+  for (const IterationPrediction& i : r.iterations)
+    EXPECT_LE(std::abs(i.errorPct()), 5.0) << path << " iteration " << i.index << ": " << i.measuredUs << " vs "
+                                           << i.predictedUs;
+  EXPECT_LE(r.iterationErrorPctMean, 5.0);
+}
+
+TEST(IterationSim, ReplaySelfCheckOnTheSample) {
+  expectReplayWithin5Percent(OPSCOPE_SOURCE_DIR "/resources/sample/sample.pt.trace.json.gz");
+}
+
+TEST(IterationSim, ReplaySelfCheckOnRealTraces) {
+  bool any = false;
+  for (const char* name : {"recsys_rank0_cuda.json.gz", "mi250_minitoy_train_rocm.json.gz"}) {
+    const auto path = test::sharedTrace(name);
+    if (!path) continue;
+    any = true;
+    expectReplayWithin5Percent(*path);
+  }
+  if (!any) GTEST_SKIP() << "../shared/traces not present";
+}
+
+TEST(IterationSim, PredictOnTheSampleReportsEveryOp) {
+  LoadResult loaded = loadTraceFile(OPSCOPE_SOURCE_DIR "/resources/sample/sample.pt.trace.json.gz");
+  ASSERT_EQ(loaded.status, LoadStatus::Ok);
+  PredictionSetup setup;
+  std::string source;
+  setup.gpu = defaultGpu(*loaded.trace, builtinGpuSpecs(), source);
+  EXPECT_EQ(setup.gpu.name, "A100-SXM4-80GB");
+  const PredictionResult r = runPrediction(*loaded.trace, setup);
+  ASSERT_FALSE(r.ops.empty());
+  ASSERT_EQ(r.iterations.size(), loaded.trace->iterations.size());
+  uint64_t modelled = 0;
+  for (const OpRow& row : r.ops) {
+    EXPECT_EQ(row.predictedUs.has_value(), row.model != "no model");
+    if (row.predictedUs) {
+      EXPECT_GT(*row.predictedUs, 0);
+      ++modelled;
+    }
+  }
+  EXPECT_EQ(r.opError.count, modelled);
+  EXPECT_GT(r.coverage, 0.5);  // linear layers and their backward hold most GPU time
+  for (const IterationPrediction& i : r.iterations) EXPECT_GT(i.predictedUs, 0);
+}
+
+}  // namespace
+}  // namespace opscope

@@ -1,0 +1,96 @@
+// Kernel predictors against the DLRM notebook's own examples (computed by its code)
+// and against figures worked out by hand.
+#include "perf/kernel_models.h"
+
+#include <gtest/gtest.h>
+
+#include "perf/gpu_spec.h"
+
+namespace opscope {
+namespace {
+
+const GpuSpec& preset(const char* name) {
+  const GpuSpec* g = builtinGpuSpecs().find(name);
+  EXPECT_TRUE(g) << name;
+  static GpuSpec none;
+  return g ? *g : none;
+}
+
+TEST(KernelModels, EmbeddingForwardMatchesTheNotebook) {
+  const GpuSpec& v100 = preset("V100");
+  // The notebook: embedding_forward_predictor(809, 2888, L2, 80, batch_size=4096,
+  // num_embeddings=500000, num_tables=197, bag_size=32, embedding_dim=32,
+  // rows_per_block=128, shmem=True) == 4340.7676440049445
+  EXPECT_NEAR(embeddingForwardUs(v100, {4096, 500000, 197, 32, 32, 128, true}), 4340.7676440049445, 1e-6);
+  // Small tables that fit in L2 (hit rate 1 with shared memory, 0.872 without), from the
+  // notebook's function with the 6 MiB L2.
+  EXPECT_NEAR(embeddingForwardUs(v100, {64, 500, 8, 20, 32, 32, true}), 0.7746452410383189, 1e-9);
+  EXPECT_NEAR(embeddingForwardUs(v100, {64, 500, 8, 20, 32, 32, false}), 0.9010187391841782, 1e-9);
+  EXPECT_EQ(embeddingForwardUs(v100, {0, 500, 8, 20, 32, 32, true}), 0);  // no batch: nothing, not NaN
+}
+
+TEST(KernelModels, EmbeddingBackwardMatchesTheNotebook) {
+  const GpuSpec& v100 = preset("V100");
+  // embedding_backward_sgd_predictor(809, batch_size=2048, num_embeddings=200000,
+  // num_tables=128, bag_size=128, embedding_dim=128, rows_per_block=32, shmem=False)
+  EXPECT_NEAR(embeddingBackwardSgdUs(v100, {2048, 200000, 128, 128, 128, 32, false}), 86291.71294932015, 1e-6);
+  // embedding_backward_rowwise_adagrad_approx_predictor(809, the same shape)
+  EXPECT_NEAR(embeddingBackwardRowwiseAdagradUs(v100, {2048, 200000, 128, 128, 128, 32, false}), 64226.252103831896, 1e-6);
+}
+
+TEST(KernelModels, GemmRooflineByHand) {
+  const GpuSpec& a100 = preset("A100-SXM4-80GB");
+  // 2·4096³ FLOP at 19.5 TFLOP/s = 7048.1 µs; 3·4096²·4 bytes at 2039 GB/s = 98.7 µs.
+  const GemmShape big{1, 4096, 4096, 4096, DType::F32};
+  EXPECT_DOUBLE_EQ(gemmFlops(big), 2.0 * 4096.0 * 4096.0 * 4096.0);
+  EXPECT_NEAR(gemmRooflineUs(a100, big), 2.0 * 4096.0 * 4096.0 * 4096.0 / 19.5e12 * 1e6, 1e-6);
+  // bf16: 312 TFLOP/s.
+  EXPECT_NEAR(gemmRooflineUs(a100, {1, 4096, 4096, 4096, DType::BF16}), 440.5, 0.1);
+  // A skinny GEMM is bandwidth bound: (1·8192 + 8192·8192 + 8192)·4 bytes at 2039 GB/s.
+  const double bytes = (8192.0 + 8192.0 * 8192.0 + 8192.0) * 4;
+  EXPECT_NEAR(gemmRooflineUs(a100, {1, 1, 8192, 8192, DType::F32}), bytes / 2039e3, 1e-6);
+  EXPECT_DOUBLE_EQ(gemmRooflineUs(a100, {1, 2, 2, 2, DType::F32}), a100.kernelFloorUs);  // never below the floor
+  // Batched: B times the work.
+  EXPECT_NEAR(gemmRooflineUs(a100, {8, 1024, 1024, 1024, DType::F32}), 8 * 2.0 * 1024 * 1024 * 1024 / 19.5e12 * 1e6, 1e-6);
+}
+
+TEST(KernelModels, MemoryBound) {
+  const GpuSpec& a100 = preset("A100-SXM4-80GB");
+  EXPECT_NEAR(memoryBoundUs(a100, 1e9), 1e9 / 2039e3, 1e-9);
+  EXPECT_DOUBLE_EQ(memoryBoundUs(a100, 10), a100.kernelFloorUs);
+}
+
+TEST(KernelModels, MicrobenchmarkExactAndInterpolated) {
+  const GpuSpec& v100 = preset("V100");
+  // Every point measured at exactly 2x its roofline: any shape in between gets 2x too.
+  std::string csv = "kernel_name,batch_size,M,N,K,kernel_runtime,other\n";
+  for (int64_t m : {256, 1024})
+    for (int64_t n : {256, 1024})
+      for (int64_t k : {256, 1024}) {
+        const double t = 2 * gemmRooflineUs(v100, {1, m, n, k, DType::F32});
+        csv += "volta_sgemm,1," + std::to_string(m) + "," + std::to_string(n) + "," + std::to_string(k) + "," +
+               std::to_string(t) + ",x\n";
+      }
+  csv += "volta_sgemm,1,512,512,,3.0,x\n";  // incomplete rows are dropped, as the notebook's dropna
+  std::string error;
+  auto mb = GemmMicrobench::fromCsv(csv, error);
+  ASSERT_TRUE(mb) << error;
+  EXPECT_EQ(mb->size(), 8u);
+  const GemmShape exact{1, 1024, 256, 1024, DType::F32};
+  EXPECT_NEAR(mb->predictUs(v100, exact), 2 * gemmRooflineUs(v100, exact), 1e-3);
+  const GemmShape between{1, 512, 700, 300, DType::F32};
+  EXPECT_NEAR(mb->predictUs(v100, between), 2 * gemmRooflineUs(v100, between), 1e-3);
+}
+
+TEST(KernelModels, MicrobenchmarkErrorsNameLineAndColumn) {
+  std::string error;
+  EXPECT_FALSE(GemmMicrobench::fromCsv("batch_size,M,N,kernel_runtime\n1,2,3,4\n", error));
+  EXPECT_NE(error.find("\"K\""), std::string::npos) << error;
+  EXPECT_FALSE(GemmMicrobench::fromCsv("batch_size,M,N,K,kernel_runtime\n1,2,3,4,5\n1,x,3,4,5\n", error));
+  EXPECT_NE(error.find("line 3, column M"), std::string::npos) << error;
+  EXPECT_FALSE(GemmMicrobench::fromCsv("", error));
+  EXPECT_FALSE(GemmMicrobench::fromCsv("batch_size,M,N,K,kernel_runtime\n", error));
+}
+
+}  // namespace
+}  // namespace opscope
