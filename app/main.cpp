@@ -26,13 +26,15 @@ const char* kUsageHead =
 const char* kGuiUsage =
     "  opscope [FILE]          the GUI, opening FILE when given\n"
     "  opscope --screenshot OUT.png [--select NAME] [--range START_US:END_US] [--search TEXT]\n"
-    "                          [--size WxH] [--dark] [--analysis CHART [--iteration N] [--op NAME]] FILE\n"
+    "                          [--size WxH] [--dark] [--analysis CHART [--iteration N] [--op NAME]]\n"
+    "                          [--prediction [--gpu NAME] [--compare NAME]] FILE\n"
     "                          load FILE, lay out the window at a fixed size (1600x1000), render, save\n"
     "                          a PNG and exit; --select selects the longest event named NAME (or whose\n"
     "                          name contains it), --range shows that span (µs since the trace start);\n"
     "                          OUT.pdf writes the timeline as a vector PDF instead; --analysis shows\n"
     "                          the Analysis dock on that chart's tab (CHART as for export); --op\n"
-    "                          with op-kernels: the kernels of op NAME by input shape\n"
+    "                          with op-kernels: the kernels of op NAME by input shape;\n"
+    "                          --prediction [--gpu NAME] [--compare NAME] shows the Prediction dock\n"
     "  opscope --bench-render [--frames N] FILE\n"
     "                          frame times of the timeline at every zoom level (median, worst)\n";
 

@@ -14,6 +14,7 @@
 #include "main_window.h"
 #include "panels/analysis_panel.h"
 #include "panels/op_kernels_view.h"
+#include "panels/prediction_panel.h"
 #include "report/export_request.h"
 #include "render_bench.h"
 #include "timeline/timeline_widget.h"
@@ -24,7 +25,8 @@ namespace opscope::ui {
 namespace {
 
 struct GuiOptions {
-  std::string file, screenshot, select, range, search, analysis, op;
+  std::string file, screenshot, select, range, search, analysis, op, gpu, compare;
+  bool prediction = false;
   int iteration = -1;
   int width = 1600, height = 1000;
   bool dark = false, benchRender = false;
@@ -99,6 +101,23 @@ int screenshot(const GuiOptions& o) {
     w.analysis()->showChart(request->chart);
     if (o.iteration >= 0) w.analysis()->setScope(o.iteration);
   }
+  if (o.prediction) {
+    w.predictionDock()->show();
+    w.predictionDock()->raise();
+    w.resizeDocks({w.predictionDock()}, {o.height * 11 / 20}, Qt::Vertical);
+    if (!w.prediction()->setGpus(QString::fromStdString(o.gpu), QString::fromStdString(o.compare))) {
+      std::fprintf(stderr, "opscope: no GPU named '%s' (opscope predict --list-gpus)\n",
+                   (o.gpu.empty() ? o.compare : o.gpu).c_str());
+      return 2;
+    }
+    QElapsedTimer t;
+    t.start();
+    QApplication::processEvents();
+    while ((w.prediction()->busy() || !w.prediction()->results()) && t.elapsed() < 120000) {
+      QApplication::processEvents(QEventLoop::AllEvents, 50);
+      QThread::msleep(5);
+    }
+  }
   if (w.analysisDock()->isVisible()) {
     // What a user sees once the dock's worker has delivered, not its "computing" state.
     QElapsedTimer t;
@@ -164,6 +183,12 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
       bool h = false;
       if (!value(o.analysis) || !parseExportArgs({"--chart", o.analysis, "--format", "json", "x", "-o", "-"}, e, h))
         return usage("--analysis expects a chart: overview, breakdown, op-kernels, kernel-stats, overheads, streams", "");
+    } else if (a == "--prediction") {
+      o.prediction = true;
+    } else if (a == "--gpu") {
+      if (!value(o.gpu)) return usage("--gpu needs a GPU name (opscope predict --list-gpus)", "");
+    } else if (a == "--compare") {
+      if (!value(o.compare)) return usage("--compare needs a GPU name (opscope predict --list-gpus)", "");
     } else if (a == "--op") {
       if (!value(o.op)) return usage("--op needs an op NAME", "");
     } else if (a == "--iteration") {
@@ -183,6 +208,9 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
   if ((!o.screenshot.empty() || o.benchRender) && o.file.empty())
     return usage(o.benchRender ? "--bench-render" : "--screenshot", " needs a FILE");
   if (!o.op.empty() && o.analysis != "op-kernels") return usage("--op goes with --analysis op-kernels", "");
+  if ((!o.gpu.empty() || !o.compare.empty()) && !o.prediction) return usage("--gpu and --compare go with --prediction", "");
+  if (o.prediction && !o.analysis.empty()) return usage("--prediction and --analysis show different docks; choose one", "");
+  if (o.prediction && o.screenshot.empty()) return usage("--prediction goes with --screenshot", "");
   if ((!o.select.empty() || !o.range.empty() || !o.search.empty() || !o.analysis.empty()) && o.screenshot.empty())
     return usage("--select, --range, --search and --analysis go with --screenshot", "");
 

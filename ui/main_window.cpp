@@ -31,6 +31,7 @@
 
 #include "load_job.h"
 #include "panels/analysis_panel.h"
+#include "panels/prediction_panel.h"
 #include "panels/details_panel.h"
 #include "panels/op_tree_panel.h"
 #include "panels/range_stats_panel.h"
@@ -95,6 +96,7 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent) : QMainWindow(pare
   connect(details_, &DetailsPanel::eventLinkActivated, this, [this](EventRef r) { timeline_->select(r, true); });
   connect(opTree_, &OpTreePanel::eventActivated, this, [this](EventRef r) { timeline_->select(r, true); });
   connect(analysis_, &AnalysisPanel::eventsActivated, this, &MainWindow::markEvents);
+  connect(prediction_, &PredictionPanel::opActivated, this, [this](EventRef r) { timeline_->select(r, true); });
   connect(analysis_, &AnalysisPanel::nameActivated, this, [this](const QString& name) {
     searchBox_->setText(name);
     if (runSearch(name, false)) stepSearch(+1);
@@ -107,13 +109,21 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent) : QMainWindow(pare
   if (restoreSettings_) {
     QSettings s;
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    restoredState_ = restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     setDarkTheme(s.value(QStringLiteral("view/dark"), false).toBool());
   }
   updateRecentMenu();
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::showEvent(QShowEvent* e) {
+  QMainWindow::showEvent(e);
+  // Tabified docks show their last tab when first laid out; without a saved layout the
+  // analyses come first and the prediction (which computes only when shown) a tab away.
+  if (!shownOnce_ && !restoredState_) analysisDock_->raise();
+  shownOnce_ = true;
+}
 
 void MainWindow::buildDocks() {
   details_ = new DetailsPanel(this);
@@ -137,6 +147,12 @@ void MainWindow::buildDocks() {
   analysisDock_->setWidget(analysis_);
   addDockWidget(Qt::BottomDockWidgetArea, analysisDock_);
   tabifyDockWidget(rangeDock_, analysisDock_);
+  prediction_ = new PredictionPanel(this);
+  predictionDock_ = new QDockWidget(QStringLiteral("Prediction"), this);
+  predictionDock_->setObjectName(QStringLiteral("predictionDock"));
+  predictionDock_->setWidget(prediction_);
+  addDockWidget(Qt::BottomDockWidgetArea, predictionDock_);
+  tabifyDockWidget(analysisDock_, predictionDock_);
   // Side docks run the full height; the area table sits under the timeline only.
   setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
   setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
@@ -170,6 +186,7 @@ void MainWindow::buildMenus() {
   view->addAction(treeDock_->toggleViewAction());
   view->addAction(rangeDock_->toggleViewAction());
   view->addAction(analysisDock_->toggleViewAction());
+  view->addAction(predictionDock_->toggleViewAction());
 
   QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
   help->addAction(QStringLiteral("&Keys and mouse"), this, [this] {
@@ -294,6 +311,7 @@ void MainWindow::setDocument(std::shared_ptr<const TraceDocument> doc) {
   timeline_->setFocus();  // W/S/A/D work at once, not typed into the search box
   opTree_->setDocument(doc_);
   analysis_->setDocument(doc_);
+  prediction_->setDocument(doc_);
   rangeStats_->clear();
   details_->showDetails(nullptr, std::nullopt);
   if (!doc_) {
@@ -464,6 +482,7 @@ void MainWindow::setDarkTheme(bool dark) {
   qApp->setPalette(dark ? darkPalette() : qApp->style()->standardPalette());
   timeline_->setTheme(dark ? Theme::Dark : Theme::Light);
   analysis_->setDark(dark);
+  prediction_->setDark(dark);
   if (restoreSettings_) QSettings().setValue(QStringLiteral("view/dark"), dark);
 }
 

@@ -20,6 +20,7 @@ class QTimer;
 class QDockWidget;
 namespace opscope::ui {
 class AnalysisPanel;
+class PredictionPanel;
 }
 
 namespace opscope::ui {
@@ -48,6 +49,8 @@ class MainWindow : public QMainWindow {
   RangeStatsPanel* rangeStats() const { return rangeStats_; }
   AnalysisPanel* analysis() const { return analysis_; }
   QDockWidget* analysisDock() const { return analysisDock_; }
+  PredictionPanel* prediction() const { return prediction_; }
+  QDockWidget* predictionDock() const { return predictionDock_; }
   // Marks events found by an analysis like search matches (Enter steps through them)
   // and selects the first.
   void markEvents(const QString& what, std::vector<EventRef> events);
@@ -75,6 +78,7 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent*) override;
+  void showEvent(QShowEvent*) override;
   void dragEnterEvent(QDragEnterEvent*) override;
   void dropEvent(QDropEvent*) override;
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -106,6 +110,10 @@ class MainWindow : public QMainWindow {
   QDockWidget* rangeDock_ = nullptr;
   QDockWidget* analysisDock_ = nullptr;
   AnalysisPanel* analysis_ = nullptr;
+  QDockWidget* predictionDock_ = nullptr;
+  PredictionPanel* prediction_ = nullptr;
+  bool restoredState_ = false;  // a saved layout decides which bottom tab is on top
+  bool shownOnce_ = false;
   LoadJob* job_ = nullptr;
   QTimer* progressTimer_ = nullptr;
   QProgressBar* progressBar_ = nullptr;

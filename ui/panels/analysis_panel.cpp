@@ -33,6 +33,7 @@
 #include "charts/chart_builder.h"
 #include "charts/chart_export.h"
 #include "panels/op_kernels_view.h"
+#include "panels/table_items.h"
 #include "io/atomic_file.h"
 #include "report/analysis_report.h"
 #include "report/breakdown_report.h"
@@ -52,37 +53,6 @@ int chartIndex(ChartKind c) {
 }
 
 double ms(TimeNs ns) { return static_cast<double>(ns) / 1e6; }
-
-// A table cell that sorts by number, shown with the given precision.
-QTableWidgetItem* numberItem(double v, int decimals) {
-  auto* item = new QTableWidgetItem;
-  item->setData(Qt::DisplayRole, QString::number(v, 'f', decimals).toDouble());
-  item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-  return item;
-}
-
-QTableWidget* makeTable(const QStringList& headers) {
-  auto* t = new QTableWidget;
-  t->setColumnCount(static_cast<int>(headers.size()));
-  t->setHorizontalHeaderLabels(headers);
-  t->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  t->setSelectionBehavior(QAbstractItemView::SelectRows);
-  t->verticalHeader()->hide();
-  t->horizontalHeader()->setStretchLastSection(true);
-  t->setAlternatingRowColors(true);
-  t->setWordWrap(false);
-  return t;
-}
-
-void fillRow(QTableWidget* t, int row, const QList<QTableWidgetItem*>& items) {
-  for (int c = 0; c < items.size(); ++c) t->setItem(row, c, items[c]);
-}
-
-QTableWidgetItem* textItem(const QString& s) {
-  auto* item = new QTableWidgetItem(s);
-  item->setToolTip(s);
-  return item;
-}
 
 std::shared_ptr<AnalysisResults> compute(const Trace& trace, std::optional<TimeWindow> window, QString label,
                                          std::optional<uint64_t> batch, std::optional<OverheadOptions> costs) {

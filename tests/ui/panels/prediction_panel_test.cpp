@@ -1,0 +1,164 @@
+// The Prediction dock on the offscreen platform: computed only when shown, per-op and
+// iteration tables against the core, what-if GPU, selection, exports, bad inputs.
+#include <gtest/gtest.h>
+
+#include <qcustomplot.h>
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QImage>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QThread>
+
+#include "main_window.h"
+#include "panels/prediction_panel.h"
+#include "test_support.h"
+
+namespace opscope::ui {
+namespace {
+
+const std::string kSample = OPSCOPE_SOURCE_DIR "/resources/sample/sample.pt.trace.json.gz";
+
+bool waitFor(PredictionPanel* p) {
+  QElapsedTimer t;
+  t.start();
+  while ((p->busy() || !p->results()) && t.elapsed() < 60000) {
+    QApplication::processEvents(QEventLoop::AllEvents, 20);
+    QThread::msleep(2);
+  }
+  return !p->busy() && p->results();
+}
+
+struct Fixture {
+  MainWindow w{false};
+  std::shared_ptr<const TraceDocument> doc;
+  Fixture() {
+    std::string error;
+    doc = loadDocument(kSample, error);
+    w.resize(1600, 1000);
+    w.show();
+    // Hidden, as behind the Analysis tab where a user finds it (the offscreen platform
+    // does not lay tabbed docks out the way a display does).
+    w.predictionDock()->hide();
+    QApplication::processEvents();
+    w.setDocument(doc);
+  }
+  PredictionPanel* panel() { return w.prediction(); }
+  void show() {
+    w.predictionDock()->show();
+    w.predictionDock()->raise();
+    QApplication::processEvents();
+  }
+};
+
+TEST(PredictionPanel, HiddenItCostsNothingShownItPredicts) {
+  Fixture f;
+  ASSERT_TRUE(f.doc);
+  QApplication::processEvents();
+  EXPECT_FALSE(f.panel()->isVisible());
+  EXPECT_FALSE(f.panel()->busy());
+  EXPECT_FALSE(f.panel()->results());
+  f.show();
+  ASSERT_TRUE(waitFor(f.panel()));
+  const PredictionResult& r = f.panel()->results()->main;
+  EXPECT_EQ(r.setup.gpu.name, "A100-SXM4-80GB");  // the trace's device
+  EXPECT_EQ(r.iterations.size(), f.doc->trace->iterations.size());
+  EXPECT_EQ(f.panel()->opsTable()->rowCount(), static_cast<int>(r.ops.size()));
+  EXPECT_EQ(f.panel()->iterationsTable()->rowCount(), static_cast<int>(r.iterations.size()));
+  EXPECT_GT(f.panel()->plot()->plottableCount(), 3);  // band, y = x, a curve per model, histogram
+  EXPECT_FALSE(f.panel()->results()->compare);
+}
+
+TEST(PredictionPanel, WhatIfGpuSideBySideAndSelection) {
+  Fixture f;
+  f.show();
+  ASSERT_TRUE(f.panel()->setGpus(QStringLiteral("V100"), QStringLiteral("H100-SXM")));
+  ASSERT_TRUE(waitFor(f.panel()));
+  const PredictionResults& r = *f.panel()->results();
+  EXPECT_EQ(r.main.setup.gpu.name, "V100");
+  ASSERT_TRUE(r.compare);
+  EXPECT_EQ(r.compare->setup.gpu.name, "H100-SXM");
+  ASSERT_EQ(r.compare->ops.size(), r.main.ops.size());
+  // The faster GPU predicts every modelled GEMM faster.
+  for (size_t i = 0; i < r.main.ops.size(); ++i)
+    if (r.main.ops[i].model == "gemm roofline") {
+      EXPECT_LT(*r.compare->ops[i].predictedUs, *r.main.ops[i].predictedUs);
+    }
+  // The what-if column is filled where the op has a model.
+  QTableWidget* t = f.panel()->opsTable();
+  int filled = 0;
+  for (int row = 0; row < t->rowCount(); ++row)
+    if (t->item(row, 6) && !t->item(row, 6)->text().isEmpty()) ++filled;
+  EXPECT_EQ(static_cast<uint64_t>(filled), r.compare->opError.count);
+  EXPECT_FALSE(f.panel()->setGpus(QStringLiteral("Z80"), QString()));
+
+  // Activating a row selects that op.
+  QSignalSpy spy(f.panel(), &PredictionPanel::opActivated);
+  emit t->itemActivated(t->item(0, 0));
+  ASSERT_EQ(spy.count(), 1);
+  const size_t index = t->item(0, 0)->data(Qt::UserRole).toULongLong();
+  EXPECT_EQ(spy.at(0).at(0).value<EventRef>(), r.main.ops[index].op);
+}
+
+TEST(PredictionPanel, CustomGpuOverheadsAndExports) {
+  Fixture f;
+  f.show();
+  ASSERT_TRUE(waitFor(f.panel()));
+  GpuSpec slow = *builtinGpuSpecs().find("V100");
+  slow.name = "half V100";
+  slow.dramGBs /= 2;
+  slow.fp32 /= 2;
+  f.panel()->addGpu(slow);
+  ASSERT_TRUE(waitFor(f.panel()));
+  EXPECT_EQ(f.panel()->results()->main.setup.gpu.name, "half V100");
+
+  const std::string dir = test::tempPath("prediction_exports");
+  ASSERT_EQ(std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str()), 0);
+  // Overheads written by the export feed the pane; a bad file is one line, nothing changes.
+  const QString bad = QString::fromStdString(dir + "/bad.json");
+  {
+    QFile b(bad);
+    ASSERT_TRUE(b.open(QIODevice::WriteOnly));
+    b.write("{\"t1\": 3}");
+  }
+  QString error;
+  EXPECT_FALSE(f.panel()->loadOverheads(bad, &error));
+  EXPECT_FALSE(error.isEmpty());
+  EXPECT_FALSE(error.contains(QLatin1Char('\n')));
+  EXPECT_FALSE(f.panel()->loadMicrobenchmark(bad, &error));
+  EXPECT_FALSE(f.panel()->loadGpuSpecs(bad, &error));
+
+  for (const char* suffix : {"pdf", "png", "svg", "csv", "json"}) {
+    const QString path = QString::fromStdString(dir) + "/prediction." + suffix;
+    ASSERT_TRUE(f.panel()->exportTo(path, &error)) << error.toStdString();
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    EXPECT_GT(file.size(), 200) << path.toStdString();
+    const QByteArray head = file.read(16);
+    if (QLatin1String(suffix) == QLatin1String("pdf")) {
+      EXPECT_TRUE(head.startsWith("%PDF-"));
+    }
+    if (QLatin1String(suffix) == QLatin1String("csv")) {
+      EXPECT_TRUE(head.startsWith("name,ts_us"));
+    }
+    if (QLatin1String(suffix) == QLatin1String("json")) {
+      EXPECT_TRUE(head.startsWith("{"));
+    }
+    if (QLatin1String(suffix) == QLatin1String("png")) {
+      const QImage image(path);
+      ASSERT_FALSE(image.isNull());
+      QSet<QRgb> colours;
+      for (int y = 0; y < image.height(); y += 7)
+        for (int x = 0; x < image.width(); x += 7) colours.insert(image.pixel(x, y));
+      EXPECT_GT(colours.size(), 5);
+    }
+  }
+  EXPECT_FALSE(f.panel()->exportTo(QString::fromStdString(dir) + "/x.bmp", &error));
+  std::system(("rm -rf " + dir).c_str());
+}
+
+}  // namespace
+}  // namespace opscope::ui

@@ -1,0 +1,179 @@
+#include "charts/prediction_charts.h"
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace opscope::ui {
+
+namespace {
+
+QColor modelColor(const std::string& model) {
+  if (model == "gemm roofline") return paletteColor(0);
+  if (model == "gemm microbenchmark") return paletteColor(3);
+  if (model == "memory-bound") return paletteColor(1);
+  return paletteColor(2);  // sum of sub-ops
+}
+
+}  // namespace
+
+void plotPrediction(QCustomPlot* plot, const PredictionResult& r, const Trace& trace, const ChartTheme& theme,
+                    const QString& title, const QString& opFilter) {
+  resetPlot(plot, theme);
+  auto* head = new QCPTextElement(plot, title, QFont(QStringLiteral("Sans"), 11, QFont::Bold));
+  head->setTextColor(theme.text());
+  plot->plotLayout()->addElement(0, 0, head);
+
+  // Points of the ops with a prediction, grouped by model.
+  struct Point {
+    double measured, predicted;
+    int op;
+  };
+  std::map<std::string, std::vector<Point>> byModel;
+  std::vector<double> errors;
+  double lo = INFINITY, hi = 0;
+  for (size_t i = 0; i < r.ops.size(); ++i) {
+    const OpRow& row = r.ops[i];
+    if (!row.predictedUs || row.measuredGpu <= 0) continue;
+    if (!opFilter.isEmpty() && QString::fromUtf8(trace.name(row.op)) != opFilter) continue;
+    const double m = static_cast<double>(row.measuredGpu) / 1e3, p = std::max(*row.predictedUs, 1e-3);
+    byModel[row.model].push_back({m, p, static_cast<int>(i)});
+    errors.push_back(errorPct(p, m));
+    lo = std::min({lo, m, p});
+    hi = std::max({hi, m, p});
+  }
+  const ErrorFigures e = errorFigures(errors);
+  QString sub = errors.empty()
+                    ? QStringLiteral("no op with a model in this selection")
+                    : QStringLiteral("%L1 ops · GMAE %2 % · mean |error| %3 % (std %4) · signed mean %5 % · models cover %6 % of the measured GPU time")
+                          .arg(e.count)
+                          .arg(e.gmaePct, 0, 'f', 1)
+                          .arg(e.meanPct, 0, 'f', 1)
+                          .arg(e.stdPct, 0, 'f', 1)
+                          .arg(e.signedMeanPct, 0, 'f', 1)
+                          .arg(100 * r.coverage, 0, 'f', 1);
+  auto* subtitle = new QCPTextElement(plot, sub, QFont(QStringLiteral("Sans"), 9));
+  subtitle->setTextColor(theme.text());
+  plot->plotLayout()->addElement(1, 0, subtitle);
+
+  auto* row = new QCPLayoutGrid;
+  plot->plotLayout()->addElement(2, 0, row);
+  auto* scatter = new QCPAxisRect(plot);
+  auto* histogram = new QCPAxisRect(plot);
+  row->addElement(0, 0, scatter);
+  row->addElement(0, 1, histogram);
+  row->setColumnStretchFactors({1.2, 1.0});
+  styleAxisRect(scatter, theme);
+  styleAxisRect(histogram, theme);
+
+  QCPAxis* x = scatter->axis(QCPAxis::atBottom);
+  QCPAxis* y = scatter->axis(QCPAxis::atLeft);
+  if (lo > hi) {
+    lo = 1;
+    hi = 1000;
+  }
+  lo = std::pow(10, std::floor(std::log10(lo)));
+  hi = std::pow(10, std::ceil(std::log10(hi)));
+  if (hi <= lo) hi = lo * 10;
+  for (QCPAxis* a : {x, y}) {
+    a->setScaleType(QCPAxis::stLogarithmic);
+    a->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    a->setNumberFormat(QStringLiteral("gb"));
+    a->setRange(lo, hi);
+    a->setTickLabelFont(QFont(QStringLiteral("Sans"), 8));
+  }
+  x->setLabel(QStringLiteral("measured GPU time per op (µs)"));
+  y->setLabel(QStringLiteral("predicted (µs)"));
+  // The ±10 % band and y = x: straight lines on log-log axes.
+  auto line = [&](double factor, const QPen& pen) {
+    auto* g = new QCPGraph(x, y);
+    g->addData(lo, lo * factor);
+    g->addData(hi, hi * factor);
+    g->setPen(pen);
+    return g;
+  };
+  QColor band = theme.text();
+  band.setAlpha(theme.dark ? 60 : 45);
+  QColor edge = theme.text();
+  edge.setAlpha(90);
+  QCPGraph* low = line(0.9, QPen(edge, 1));
+  QCPGraph* high = line(1.1, QPen(edge, 1));
+  high->setBrush(band);
+  high->setChannelFillGraph(low);
+  high->setName(QStringLiteral("±10 %"));
+  QCPGraph* diagonal = line(1.0, QPen(theme.text(), 1, Qt::DashLine));
+  diagonal->setName(QStringLiteral("predicted = measured"));
+
+  auto* legend = new QCPLegend;
+  scatter->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignLeft);
+  legend->setLayer(QStringLiteral("legend"));
+  legend->setFont(QFont(QStringLiteral("Sans"), 8));
+  legend->setTextColor(theme.text());
+  legend->setBrush(QColor(theme.background().red(), theme.background().green(), theme.background().blue(), 220));
+  legend->setBorderPen(QPen(theme.grid()));
+  legend->addItem(new QCPPlottableLegendItem(legend, diagonal));
+  legend->addItem(new QCPPlottableLegendItem(legend, high));
+  for (const auto& [model, points] : byModel) {
+    // A curve keeps the data in insertion order, so a clicked index is a point's index.
+    auto* curve = new QCPCurve(x, y);
+    curve->setLineStyle(QCPCurve::lsNone);
+    const QColor c = modelColor(model);
+    curve->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c, c, 6));
+    QVariantList ops;
+    QStringList tips;
+    for (size_t i = 0; i < points.size(); ++i) {
+      curve->addData(static_cast<double>(i), points[i].measured, points[i].predicted);
+      ops << points[i].op;
+      const OpRow& op = r.ops[static_cast<size_t>(points[i].op)];
+      tips << QStringLiteral("%1\nmeasured %2 µs, predicted %3 µs (%4 %)\n%5%6")
+                  .arg(QString::fromUtf8(trace.name(op.op)))
+                  .arg(points[i].measured, 0, 'f', 1)
+                  .arg(points[i].predicted, 0, 'f', 1)
+                  .arg(errorPct(points[i].predicted, points[i].measured), 0, 'f', 1)
+                  .arg(QString::fromStdString(model),
+                       op.shapes.empty() ? QString() : QStringLiteral(" · ") + elideMiddle(QString::fromStdString(op.shapes), 80));
+    }
+    curve->setProperty("ops", ops);
+    curve->setProperty("tips", tips);
+    curve->setName(QStringLiteral("%1 (%2)").arg(QString::fromStdString(model)).arg(points.size()));
+    legend->addItem(new QCPPlottableLegendItem(legend, curve));
+  }
+
+  // Histogram of the signed error, 10 % bins from -100 % to +200 %, the rest in the end bins.
+  QCPAxis* hx = histogram->axis(QCPAxis::atBottom);
+  QCPAxis* hy = histogram->axis(QCPAxis::atLeft);
+  constexpr int kBins = 30;
+  std::vector<double> counts(kBins, 0);
+  for (double err : errors) {
+    const int b = std::clamp(static_cast<int>(std::floor((err + 100) / 10)), 0, kBins - 1);
+    counts[static_cast<size_t>(b)] += 1;
+  }
+  auto* bars = new QCPBars(hx, hy);
+  bars->setWidth(10);
+  bars->setPen(Qt::NoPen);
+  bars->setBrush(paletteColor(0));
+  double top = 1;
+  for (int b = 0; b < kBins; ++b) {
+    bars->addData(-100 + 10 * b + 5, counts[static_cast<size_t>(b)]);
+    top = std::max(top, counts[static_cast<size_t>(b)]);
+  }
+  hx->setRange(-100, 200);
+  hx->setLabel(QStringLiteral("error of the prediction (%), ≥ 190 % in the last bin"));
+  hy->setRange(0, top * 1.1);
+  hy->setLabel(QStringLiteral("ops"));
+  for (QCPAxis* a : {hx, hy}) a->setTickLabelFont(QFont(QStringLiteral("Sans"), 8));
+  auto* zero = new QCPItemStraightLine(plot);
+  zero->setClipAxisRect(histogram);
+  zero->point1->setAxes(hx, hy);
+  zero->point2->setAxes(hx, hy);
+  zero->point1->setCoords(0, 0);
+  zero->point2->setCoords(0, 1);
+  zero->setPen(QPen(theme.text(), 1, Qt::DashLine));
+  plot->plotLayout()->setRowStretchFactors({0.01, 0.01, 1.0});
+  plot->setProperty("minHeight", 320);
+  plot->replot();
+}
+
+}  // namespace opscope::ui

@@ -1,0 +1,518 @@
+#include "panels/prediction_panel.h"
+
+#include <qcustomplot.h>
+
+#include <QApplication>
+#include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPointer>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QThreadPool>
+#include <QTimer>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include "charts/chart_export.h"
+#include "charts/prediction_charts.h"
+#include "io/atomic_file.h"
+#include "panels/gpu_spec_dialog.h"
+#include "panels/table_items.h"
+#include "report/predict_report.h"
+
+namespace opscope::ui {
+
+namespace {
+
+constexpr const char* kTraceDefault = "(the trace's GPU)";
+constexpr const char* kNoCompare = "—";
+
+bool readFile(const QString& path, std::string& text, QString* error) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) {
+    if (error) *error = QStringLiteral("%1: %2").arg(path, f.errorString());
+    return false;
+  }
+  text = f.readAll().toStdString();
+  return true;
+}
+
+}  // namespace
+
+PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent), gpus_(builtinGpuSpecs()) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  auto* bar = new QHBoxLayout;
+  gpu_ = new QComboBox;
+  gpu_->setToolTip(QStringLiteral("GPU whose models predict each op's GPU time"));
+  compare_ = new QComboBox;
+  compare_->setToolTip(QStringLiteral("What if: a second GPU, its predictions side by side"));
+  auto* edit = new QPushButton(QStringLiteral("Edit GPU…"));
+  auto* more = new QPushButton(QStringLiteral("Inputs"));
+  auto* inputs = new QMenu(more);
+  more->setMenu(inputs);
+  filter_ = new QComboBox;
+  filter_->setToolTip(QStringLiteral("Only ops of this name in the chart and the op table"));
+  filter_->setMinimumContentsLength(18);
+  bar->addWidget(new QLabel(QStringLiteral("GPU")));
+  bar->addWidget(gpu_);
+  bar->addWidget(new QLabel(QStringLiteral("what if")));
+  bar->addWidget(compare_);
+  bar->addWidget(edit);
+  bar->addWidget(more);
+  bar->addWidget(new QLabel(QStringLiteral("ops")));
+  bar->addWidget(filter_, 1);
+  layout->addLayout(bar);
+  status_ = new QLabel;
+  status_->setWordWrap(true);
+  sources_ = new QLabel;
+  sources_->setWordWrap(true);
+  layout->addWidget(status_);
+  layout->addWidget(sources_);
+
+  tabs_ = new QTabWidget;
+  layout->addWidget(tabs_, 1);
+  plot_ = new QCustomPlot;
+  plot_->setMinimumHeight(200);
+  plot_->setContextMenuPolicy(Qt::CustomContextMenu);
+  plot_->setMouseTracking(true);
+  showPlotMessage(plot_, QStringLiteral("No trace loaded"), theme_);
+  auto* scroll = new QScrollArea;
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setWidget(plot_);
+  ops_ = makeTable({QStringLiteral("Op"), QStringLiteral("Start (ms)"), QStringLiteral("Measured (µs)"),
+                    QStringLiteral("Predicted (µs)"), QStringLiteral("Error (%)"), QStringLiteral("Model"),
+                    QStringLiteral("What-if GPU (µs)"), QStringLiteral("What-if / measured"), QStringLiteral("Input dims")});
+  ops_->setSortingEnabled(true);
+  ops_->setToolTip(QStringLiteral("Activate a row to select the op in the timeline"));
+  auto* split = new QSplitter(Qt::Vertical);
+  split->addWidget(scroll);
+  split->addWidget(ops_);
+  split->setSizes({600, 250});
+  tabs_->addTab(split, QStringLiteral("Ops"));
+  iterations_ = makeTable({QStringLiteral("Iteration"), QStringLiteral("Step"), QStringLiteral("Measured (ms)"),
+                           QStringLiteral("Predicted (ms)"), QStringLiteral("Error (%)"),
+                           QStringLiteral("GPU active measured (ms)"), QStringLiteral("GPU active predicted (ms)"),
+                           QStringLiteral("What-if GPU (ms)"), QStringLiteral("What-if / predicted")});
+  iterations_->setSortingEnabled(true);
+  tabs_->addTab(iterations_, QStringLiteral("Iterations"));
+  types_ = makeTable({QStringLiteral("Op"), QStringLiteral("Calls"), QStringLiteral("Modelled"),
+                      QStringLiteral("Measured (ms)"), QStringLiteral("Predicted (ms)"), QStringLiteral("GMAE (%)"),
+                      QStringLiteral("Mean |error| (%)"), QStringLiteral("Model"), QStringLiteral("What-if GPU (ms)")});
+  types_->setSortingEnabled(true);
+  tabs_->addTab(types_, QStringLiteral("Op types"));
+
+  fillGpuCombos(QString::fromLatin1(kTraceDefault), QString::fromUtf8(kNoCompare));
+  connect(gpu_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
+  connect(compare_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
+  connect(filter_, &QComboBox::currentIndexChanged, this, [this] {
+    redraw();
+    fillTables();
+  });
+  connect(edit, &QPushButton::clicked, this, [this] {
+    const GpuSpec* current = gpuNamed(gpu_->currentText());
+    GpuSpec start = current ? *current : (results_ ? results_->main.setup.gpu : gpus_.gpus.front());
+    GpuSpecDialog dialog(start, this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    GpuSpec edited = dialog.spec();
+    if (builtinGpuSpecs().find(edited.name)) edited.name += " (edited)";
+    addGpu(edited);
+  });
+  inputs->addAction(QStringLiteral("Load GPU specs…"), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("GPU specs"), QString(), QStringLiteral("JSON (*.json)"));
+    QString error;
+    if (!path.isEmpty() && !loadGpuSpecs(path, &error)) QMessageBox::warning(this, QStringLiteral("GPU specs"), error);
+  });
+  inputs->addAction(QStringLiteral("Load overheads (T1–T5 JSON)…"), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Overheads"), QString(), QStringLiteral("JSON (*.json)"));
+    QString error;
+    if (!path.isEmpty() && !loadOverheads(path, &error)) QMessageBox::warning(this, QStringLiteral("Overheads"), error);
+  });
+  inputs->addAction(QStringLiteral("Use this trace's overheads"), this, [this] {
+    overheads_.reset();
+    overheadsName_.clear();
+    recompute();
+  });
+  inputs->addAction(QStringLiteral("Load GEMM microbenchmark (CSV)…"), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Microbenchmark"), QString(), QStringLiteral("CSV (*.csv)"));
+    QString error;
+    if (!path.isEmpty() && !loadMicrobenchmark(path, &error)) QMessageBox::warning(this, QStringLiteral("Microbenchmark"), error);
+  });
+  inputs->addAction(QStringLiteral("No microbenchmark (rooflines)"), this, [this] {
+    microbench_.reset();
+    microbenchName_.clear();
+    recompute();
+  });
+  connect(plot_, &QWidget::customContextMenuRequested, this, &PredictionPanel::contextMenu);
+  connect(plot_, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable* p, int index, QMouseEvent*) {
+    const QVariantList ops = p->property("ops").toList();
+    if (!results_ || index < 0 || index >= ops.size()) return;
+    const size_t op = static_cast<size_t>(ops[index].toInt());
+    if (op < results_->main.ops.size()) emit opActivated(results_->main.ops[op].op);
+  });
+  connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+    int index = -1;
+    QCPAbstractPlottable* p = plot_->plottableAt(e->pos(), false, &index);
+    const QStringList tips = p ? p->property("tips").toStringList() : QStringList();
+    if (index >= 0 && index < tips.size()) QToolTip::showText(e->globalPosition().toPoint(), tips[index], plot_);
+    else QToolTip::hideText();
+  });
+  connect(ops_, &QTableWidget::itemActivated, this, [this](QTableWidgetItem* item) {
+    if (!results_) return;
+    const size_t op = ops_->item(item->row(), 0)->data(Qt::UserRole).toULongLong();
+    if (op < results_->main.ops.size()) emit opActivated(results_->main.ops[op].op);
+  });
+}
+
+PredictionPanel::~PredictionPanel() { ++generation_; }
+
+const GpuSpec* PredictionPanel::gpuNamed(const QString& name) const { return gpus_.find(name.toStdString()); }
+
+void PredictionPanel::fillGpuCombos(const QString& keepMain, const QString& keepCompare) {
+  const QSignalBlocker b1(gpu_), b2(compare_);
+  gpu_->clear();
+  compare_->clear();
+  gpu_->addItem(QString::fromLatin1(kTraceDefault));
+  compare_->addItem(QString::fromUtf8(kNoCompare));
+  for (const GpuSpec& g : gpus_.gpus) {
+    const QString name = QString::fromStdString(g.name);
+    const QString tip = QStringLiteral("%1 SMs · DRAM %2 GB/s · FP32 %3 / BF16 %4 TFLOP/s · %5")
+                            .arg(g.sms)
+                            .arg(g.dramGBs)
+                            .arg(g.fp32)
+                            .arg(g.bf16)
+                            .arg(QString::fromStdString(g.source));
+    gpu_->addItem(name);
+    gpu_->setItemData(gpu_->count() - 1, tip, Qt::ToolTipRole);
+    compare_->addItem(name);
+    compare_->setItemData(compare_->count() - 1, tip, Qt::ToolTipRole);
+  }
+  gpu_->setCurrentIndex(std::max(0, gpu_->findText(keepMain)));
+  compare_->setCurrentIndex(std::max(0, compare_->findText(keepCompare)));
+}
+
+void PredictionPanel::addGpu(const GpuSpec& spec) {
+  for (auto it = gpus_.gpus.begin(); it != gpus_.gpus.end(); ++it)
+    if (it->name == spec.name) {
+      gpus_.gpus.erase(it);
+      break;
+    }
+  gpus_.gpus.push_back(spec);
+  fillGpuCombos(QString::fromStdString(spec.name), compare_->currentText());
+  recompute();
+}
+
+bool PredictionPanel::setGpus(const QString& gpu, const QString& compare) {
+  if ((!gpu.isEmpty() && !gpuNamed(gpu)) || (!compare.isEmpty() && !gpuNamed(compare))) return false;
+  fillGpuCombos(gpu.isEmpty() ? QString::fromLatin1(kTraceDefault) : gpu,
+                compare.isEmpty() ? QString::fromUtf8(kNoCompare) : compare);
+  recompute();
+  return true;
+}
+
+bool PredictionPanel::loadGpuSpecs(const QString& path, QString* error) {
+  std::string text, e;
+  if (!readFile(path, text, error)) return false;
+  auto set = parseGpuSpecs(text, e);
+  if (!set) {
+    if (error) *error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(e));
+    return false;
+  }
+  for (size_t i = 1; i < set->gpus.size(); ++i) {
+    gpus_.gpus.push_back(set->gpus[i]);
+  }
+  addGpu(set->gpus.front());
+  return true;
+}
+
+bool PredictionPanel::loadOverheads(const QString& path, QString* error) {
+  std::string text, e;
+  if (!readFile(path, text, error)) return false;
+  auto model = parseOverheadModel(text, e);
+  if (!model) {
+    if (error) *error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(e));
+    return false;
+  }
+  overheads_ = std::make_shared<const OverheadModel>(std::move(*model));
+  overheadsName_ = QFileInfo(path).fileName();
+  recompute();
+  return true;
+}
+
+bool PredictionPanel::loadMicrobenchmark(const QString& path, QString* error) {
+  std::string text, e;
+  if (!readFile(path, text, error)) return false;
+  auto mb = GemmMicrobench::fromCsv(text, e);
+  if (!mb) {
+    if (error) *error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(e));
+    return false;
+  }
+  microbench_ = std::make_shared<const GemmMicrobench>(std::move(*mb));
+  microbenchName_ = QFileInfo(path).fileName();
+  recompute();
+  return true;
+}
+
+void PredictionPanel::setDocument(std::shared_ptr<const TraceDocument> doc) {
+  doc_ = std::move(doc);
+  results_.reset();
+  recompute();
+}
+
+void PredictionPanel::setDark(bool dark) {
+  theme_.dark = dark;
+  if (results_) redraw();
+  else showPlotMessage(plot_, doc_ ? QStringLiteral("Predicting…") : QStringLiteral("No trace loaded"), theme_);
+}
+
+void PredictionPanel::showEvent(QShowEvent* e) {
+  QWidget::showEvent(e);
+  if (stale_) recompute();
+}
+
+void PredictionPanel::recompute() {
+  const quint64 generation = ++generation_;
+  if (!doc_) {
+    showPlotMessage(plot_, QStringLiteral("No trace loaded"), theme_);
+    status_->clear();
+    sources_->clear();
+    return;
+  }
+  // A hidden pane costs nothing: predicting reads every op's args (from the file, for
+  // large traces) and simulates every iteration. Visibility is checked once the event
+  // loop has run: a tabbed dock is laid out (and its hidden tab hidden) after show().
+  stale_ = true;
+  QTimer::singleShot(0, this, [this, generation] {
+    if (generation != generation_ || !stale_) return;
+    if (!isVisible()) {
+      results_.reset();
+      return;
+    }
+    stale_ = false;
+    startWorker();
+  });
+}
+
+void PredictionPanel::startWorker() {
+  const quint64 generation = generation_;
+  // Setups are complete here; the worker only reads them and the document.
+  PredictionSetup main;
+  if (const GpuSpec* g = gpuNamed(gpu_->currentText())) {
+    main.gpu = *g;
+    main.gpuSource = "chosen";
+  } else {
+    main.gpu = defaultGpu(*doc_->trace, gpus_, main.gpuSource);
+  }
+  if (overheads_) {
+    main.overheads = *overheads_;
+    main.overheadsSource = overheadsName_.toStdString();
+  }
+  main.microbench = microbench_.get();
+  std::optional<PredictionSetup> compare;
+  if (const GpuSpec* g = gpuNamed(compare_->currentText())) {
+    compare = main;
+    compare->gpu = *g;
+    compare->gpuSource = "what if";
+  }
+  ++pending_;
+  status_->setText(QStringLiteral("predicting…"));
+  if (!results_) showPlotMessage(plot_, QStringLiteral("Predicting…"), theme_);
+  QPointer<PredictionPanel> guard(this);
+  std::shared_ptr<const TraceDocument> doc = doc_;
+  std::shared_ptr<const GemmMicrobench> microbench = microbench_;  // alive while the worker runs
+  QThreadPool::globalInstance()->start([guard, doc, microbench, main, compare, generation] {
+    auto r = std::make_shared<PredictionResults>();
+    r->main = runPrediction(*doc->trace, main);
+    if (compare) r->compare = runPrediction(*doc->trace, *compare);
+    QMetaObject::invokeMethod(qApp, [guard, r, generation] {
+      if (guard) guard->onResults(generation, r);
+    }, Qt::QueuedConnection);
+  });
+}
+
+void PredictionPanel::onResults(quint64 generation, std::shared_ptr<const PredictionResults> r) {
+  --pending_;
+  if (generation != generation_) return;  // superseded
+  results_ = std::move(r);
+  const PredictionResult& m = results_->main;
+  double measured = 0, predicted = 0;
+  for (const IterationPrediction& i : m.iterations) {
+    measured += i.measuredUs;
+    predicted += i.predictedUs;
+  }
+  const double n = std::max<double>(1, static_cast<double>(m.iterations.size()));
+  QString text = QStringLiteral("<b>%1</b>: iteration measured %2 ms, predicted %3 ms (mean |error| %4 %) · per-op GMAE %5 % over %L6 ops · models cover %7 % of the GPU time")
+                     .arg(QString::fromStdString(m.setup.gpu.name))
+                     .arg(measured / n / 1e3, 0, 'f', 3)
+                     .arg(predicted / n / 1e3, 0, 'f', 3)
+                     .arg(m.iterationErrorPctMean, 0, 'f', 1)
+                     .arg(m.opError.gmaePct, 0, 'f', 1)
+                     .arg(m.opError.count)
+                     .arg(100 * m.coverage, 0, 'f', 1);
+  if (m.iterations.empty()) text += QStringLiteral(" · no ProfilerStep iterations to simulate");
+  if (results_->compare) {
+    double other = 0;
+    for (const IterationPrediction& i : results_->compare->iterations) other += i.predictedUs;
+    text += QStringLiteral("<br>what if <b>%1</b>: iteration %2 ms (%3× the prediction on %4)")
+                .arg(QString::fromStdString(results_->compare->setup.gpu.name))
+                .arg(other / n / 1e3, 0, 'f', 3)
+                .arg(predicted > 0 ? other / predicted : 0, 0, 'f', 2)
+                .arg(QString::fromStdString(m.setup.gpu.name));
+  }
+  status_->setText(text);
+  sources_->setText(QStringLiteral("GPU: %1 · overheads: %2 · GEMMs: %3")
+                        .arg(QString::fromStdString(m.setup.gpuSource), QString::fromStdString(m.setup.overheadsSource),
+                             microbenchName_.isEmpty() ? QStringLiteral("roofline") : QStringLiteral("microbenchmark ") + microbenchName_));
+  {
+    const QString keep = filter_->currentText();
+    const QSignalBlocker block(filter_);
+    filter_->clear();
+    filter_->addItem(QStringLiteral("all ops"));
+    for (const OpTypeFigures& t : m.byOpType)
+      if (t.modelled > 0) filter_->addItem(QString::fromStdString(t.name));
+    filter_->setCurrentIndex(std::max(0, filter_->findText(keep)));
+  }
+  redraw();
+  fillTables();
+  emit resultsReady();
+}
+
+void PredictionPanel::redraw() {
+  if (!results_ || !doc_) return;
+  const QString file = QFileInfo(QString::fromStdString(doc_->path)).fileName();
+  const QString title = QStringLiteral("Predicted vs measured GPU time per op · %1 · %2")
+                            .arg(QString::fromStdString(results_->main.setup.gpu.name), file);
+  plotPrediction(plot_, results_->main, *doc_->trace, theme_, title,
+                 filter_->currentIndex() > 0 ? filter_->currentText() : QString());
+  plot_->setMinimumHeight(std::max(200, plot_->property("minHeight").toInt()));
+}
+
+void PredictionPanel::fillTables() {
+  if (!results_ || !doc_) return;
+  const Trace& trace = *doc_->trace;
+  const PredictionResult& m = results_->main;
+  const PredictionResult* c = results_->compare ? &*results_->compare : nullptr;
+  const QString filter = filter_->currentIndex() > 0 ? filter_->currentText() : QString();
+
+  ops_->setSortingEnabled(false);
+  ops_->clearContents();
+  ops_->setRowCount(0);
+  int row = 0;
+  for (size_t i = 0; i < m.ops.size(); ++i) {
+    const OpRow& op = m.ops[i];
+    const QString name = QString::fromUtf8(trace.name(op.op));
+    if (!filter.isEmpty() && name != filter) continue;
+    ops_->setRowCount(row + 1);
+    const double measured = static_cast<double>(op.measuredGpu) / 1e3;
+    auto* first = textItem(name);
+    first->setData(Qt::UserRole, static_cast<qulonglong>(i));
+    QTableWidgetItem* predicted = op.predictedUs ? numberItem(*op.predictedUs, 2) : textItem(QString());
+    QTableWidgetItem* error = op.predictedUs ? numberItem(errorPct(*op.predictedUs, measured), 1) : textItem(QString());
+    QTableWidgetItem* other = textItem(QString());
+    QTableWidgetItem* ratio = textItem(QString());
+    if (c && i < c->ops.size() && c->ops[i].predictedUs) {
+      other = numberItem(*c->ops[i].predictedUs, 2);
+      ratio = numberItem(measured > 0 ? *c->ops[i].predictedUs / measured : 0, 3);
+    }
+    fillRow(ops_, row++, {first, numberItem(static_cast<double>(trace.start(op.op) - trace.minTs) / 1e6, 3),
+                          numberItem(measured, 2), predicted, error, textItem(QString::fromStdString(op.model)), other,
+                          ratio, textItem(QString::fromStdString(op.shapes))});
+  }
+  ops_->setSortingEnabled(true);
+
+  iterations_->setSortingEnabled(false);
+  iterations_->clearContents();
+  iterations_->setRowCount(static_cast<int>(m.iterations.size()));
+  for (size_t i = 0; i < m.iterations.size(); ++i) {
+    const IterationPrediction& it = m.iterations[i];
+    QTableWidgetItem* other = textItem(QString());
+    QTableWidgetItem* ratio = textItem(QString());
+    if (c && i < c->iterations.size()) {
+      other = numberItem(c->iterations[i].predictedUs / 1e3, 3);
+      ratio = numberItem(it.predictedUs > 0 ? c->iterations[i].predictedUs / it.predictedUs : 0, 3);
+    }
+    fillRow(iterations_, static_cast<int>(i),
+            {numberItem(static_cast<double>(it.index), 0), numberItem(static_cast<double>(it.number), 0),
+             numberItem(it.measuredUs / 1e3, 3), numberItem(it.predictedUs / 1e3, 3), numberItem(it.errorPct(), 2),
+             numberItem(it.gpuActiveMeasuredUs / 1e3, 3), numberItem(it.gpuActivePredictedUs / 1e3, 3), other, ratio});
+  }
+  iterations_->setSortingEnabled(true);
+
+  types_->setSortingEnabled(false);
+  types_->clearContents();
+  types_->setRowCount(static_cast<int>(m.byOpType.size()));
+  for (size_t i = 0; i < m.byOpType.size(); ++i) {
+    const OpTypeFigures& t = m.byOpType[i];
+    QTableWidgetItem* other = textItem(QString());
+    if (c)
+      for (const OpTypeFigures& o : c->byOpType)
+        if (o.name == t.name && o.modelled > 0) other = numberItem(o.predictedUs / 1e3, 3);
+    fillRow(types_, static_cast<int>(i),
+            {textItem(QString::fromStdString(t.name)), numberItem(static_cast<double>(t.calls), 0),
+             numberItem(static_cast<double>(t.modelled), 0), numberItem(t.measuredUs / 1e3, 3),
+             t.modelled ? numberItem(t.predictedUs / 1e3, 3) : textItem(QString()),
+             t.modelled ? numberItem(t.error.gmaePct, 1) : textItem(QString()),
+             t.modelled ? numberItem(t.error.meanPct, 1) : textItem(QString()), textItem(QString::fromStdString(t.model)),
+             other});
+  }
+  types_->setSortingEnabled(true);
+}
+
+bool PredictionPanel::exportTo(const QString& path, QString* error) {
+  if (!results_ || !doc_) {
+    if (error) *error = QStringLiteral("nothing predicted yet");
+    return false;
+  }
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix == QLatin1String("csv") || suffix == QLatin1String("json")) {
+    const std::string text = suffix == QLatin1String("csv") ? predictionCsv(*doc_->trace, results_->main)
+                                                            : predictionJson(*doc_->trace, results_->main, doc_->path);
+    std::string e;
+    if (!writeFileAtomically(path.toStdString(), text, e)) {
+      if (error) *error = QString::fromStdString(e);
+      return false;
+    }
+    return true;
+  }
+  PictureFormat format;
+  if (!pictureFormatFromSuffix(path, format)) {
+    if (error) *error = QStringLiteral("%1: choose .pdf, .png, .svg, .csv or .json").arg(path);
+    return false;
+  }
+  const int w = std::max(plot_->width(), 1100), h = std::max(plot_->height(), 560);
+  return saveChart(plot_, path, format, w, h, format == PictureFormat::Png ? 144 : 96, error);
+}
+
+void PredictionPanel::contextMenu(const QPoint& pos) {
+  QMenu menu(this);
+  const struct {
+    const char* label;
+    const char* suffix;
+  } items[] = {{"Export chart as PDF (vector)…", "pdf"}, {"Export chart as PNG…", "png"}, {"Export chart as SVG…", "svg"},
+               {"Export ops as CSV…", "csv"},            {"Export report as JSON…", "json"}};
+  for (const auto& item : items) {
+    const QString suffix = QString::fromLatin1(item.suffix);
+    menu.addAction(QString::fromUtf8(item.label), this, [this, suffix] {
+      const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export prediction"),
+                                                        QStringLiteral("prediction.") + suffix,
+                                                        suffix.toUpper() + QStringLiteral(" (*.") + suffix + ")");
+      if (path.isEmpty()) return;
+      QString error;
+      if (!exportTo(path, &error)) QMessageBox::warning(this, QStringLiteral("Export"), error);
+    });
+  }
+  menu.exec(plot_->mapToGlobal(pos));
+}
+
+}  // namespace opscope::ui

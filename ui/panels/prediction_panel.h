@@ -1,0 +1,90 @@
+#pragma once
+// The predicted-vs-measured pane: per-op GPU time from the performance models of a
+// chosen GPU against what the trace measured (scatter, error histogram, tables), each
+// iteration simulated end to end, and "what if": a second GPU's predictions side by
+// side. Computed on a worker; a click on a point or a row selects that op.
+#include <QWidget>
+#include <memory>
+#include <optional>
+
+#include "perf/prediction.h"
+#include "trace_document.h"
+#include "charts/chart_theme.h"
+
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+class QTableWidget;
+class QTabWidget;
+
+namespace opscope::ui {
+
+struct PredictionResults {
+  PredictionResult main;
+  std::optional<PredictionResult> compare;  // the what-if GPU
+};
+
+class PredictionPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit PredictionPanel(QWidget* parent = nullptr);
+  ~PredictionPanel() override;
+
+  void setDocument(std::shared_ptr<const TraceDocument> doc);
+  void setDark(bool dark);
+  // By preset or loaded name; false when there is no such GPU. compare "" for none.
+  bool setGpus(const QString& gpu, const QString& compare);
+  bool loadOverheads(const QString& path, QString* error = nullptr);
+  bool loadMicrobenchmark(const QString& path, QString* error = nullptr);
+  bool loadGpuSpecs(const QString& path, QString* error = nullptr);
+  void addGpu(const GpuSpec& spec);  // a custom GPU, selected as the main one
+
+  bool busy() const { return pending_ > 0 || (stale_ && isVisible()); }
+  const PredictionResults* results() const { return results_.get(); }
+  QCustomPlot* plot() const { return plot_; }
+  QTableWidget* opsTable() const { return ops_; }
+  QTableWidget* iterationsTable() const { return iterations_; }
+  // pdf/png/svg: the chart; csv/json: the per-op rows / the full report.
+  bool exportTo(const QString& path, QString* error = nullptr);
+
+ signals:
+  void opActivated(opscope::EventRef op);
+  void resultsReady();
+
+ protected:
+  void showEvent(QShowEvent* e) override;
+
+ private:
+  void recompute();
+  void startWorker();
+  void onResults(quint64 generation, std::shared_ptr<const PredictionResults> r);
+  void fillGpuCombos(const QString& keepMain, const QString& keepCompare);
+  void redraw();
+  void fillTables();
+  void contextMenu(const QPoint& pos);
+  const GpuSpec* gpuNamed(const QString& name) const;
+
+  std::shared_ptr<const TraceDocument> doc_;
+  std::shared_ptr<const PredictionResults> results_;
+  GpuSpecSet gpus_;  // presets and the user's
+  std::shared_ptr<const OverheadModel> overheads_;
+  QString overheadsName_;
+  std::shared_ptr<const GemmMicrobench> microbench_;
+  QString microbenchName_;
+  quint64 generation_ = 0;
+  bool stale_ = false;  // inputs changed while hidden: computed when next shown
+  int pending_ = 0;
+  ChartTheme theme_;
+  QComboBox* gpu_ = nullptr;
+  QComboBox* compare_ = nullptr;
+  QComboBox* filter_ = nullptr;
+  QLabel* status_ = nullptr;
+  QLabel* sources_ = nullptr;
+  QTabWidget* tabs_ = nullptr;
+  QCustomPlot* plot_ = nullptr;
+  QTableWidget* ops_ = nullptr;
+  QTableWidget* iterations_ = nullptr;
+  QTableWidget* types_ = nullptr;
+};
+
+}  // namespace opscope::ui
