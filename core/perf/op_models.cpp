@@ -174,12 +174,34 @@ std::optional<OpPrediction> OpModels::own(std::string_view name, const OpShapes&
   return OpPrediction{memoryBoundUs(gpu_, read + written), "memory-bound"};
 }
 
+std::optional<OpPrediction> OpModels::hostCopy(const OpShapes& s) const {
+  const double bytes = s.bytes(0);
+  if (!s.recorded() || bytes <= 0 || gpu_.pcieGBs <= 0) return std::nullopt;
+  return OpPrediction{std::max(bytes / (gpu_.pcieGBs * 1e3), gpu_.kernelFloorUs), "PCIe copy"};
+}
+
+namespace {
+
+bool movesHostMemory(const Trace& trace, const std::vector<EventRef>& gpu) {
+  for (EventRef g : gpu) {
+    if (trace.kind(g) != SliceKind::Memcpy) continue;
+    const std::string_view n = trace.name(g);
+    if (n.find("HtoD") != std::string_view::npos || n.find("DtoH") != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::optional<TimeWindow> window) {
   const OpIndex index(trace);
   std::vector<OpRow> rows;
   // Own model, else the sum of the sub-ops that caused GPU work when each has one.
   std::function<std::optional<OpPrediction>(EventRef)> predict = [&](EventRef op) -> std::optional<OpPrediction> {
     const OpShapes shapes = opShapesFromArgs(trace.args(op));
+    const std::string_view name = baseName(trace.name(op));
+    if ((name == "to" || name == "_to_copy" || name == "copy_") && movesHostMemory(trace, gpuEventsOf(trace, op)))
+      return models.hostCopy(shapes);
     if (auto p = models.own(trace.name(op), shapes)) return p;
     double sum = 0;
     bool any = false;

@@ -7,7 +7,8 @@
 // copies, concatenation, gathers, reductions, norms) as bytes over DRAM bandwidth. An
 // op with no model of its own whose every sub-op that launched GPU work has one (a
 // backward node over two mm calls) is predicted as their sum. Anything else is "no
-// model": reported as such, never as zero.
+// model": reported as such, never as zero. Copies whose GPU events move data between
+// host and device (aten::to, copy_ of a CPU tensor) go over PCIe, not DRAM.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,6 +46,9 @@ class OpModels {
   const GpuSpec& gpu() const { return gpu_; }
   // The op's own model; nullopt when its name has none or its shapes do not fit it.
   std::optional<OpPrediction> own(std::string_view name, const OpShapes& shapes) const;
+  // A copy between host and device memory (the op's GPU events are HtoD / DtoH
+  // memcpys): the tensor's bytes over PCIe.
+  std::optional<OpPrediction> hostCopy(const OpShapes& shapes) const;
   // GEMM shape of a GEMM op, for the pane's details.
   static std::optional<GemmShape> gemmShape(std::string_view name, const OpShapes& shapes);
 

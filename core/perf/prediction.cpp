@@ -74,7 +74,7 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
     if (!row.predictedUs) continue;
     ++fig.modelled;
     fig.predictedUs += *row.predictedUs;
-    fig.model = row.model;
+    fig.model = fig.model.empty() || fig.model == row.model ? row.model : "several";
     modelledAll += m;
     const double e = errorPct(*row.predictedUs, m);
     errors.push_back(e);
