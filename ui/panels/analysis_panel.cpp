@@ -34,6 +34,7 @@
 #include "charts/chart_export.h"
 #include "panels/op_kernels_view.h"
 #include "panels/table_items.h"
+#include "worker.h"
 #include "io/atomic_file.h"
 #include "report/analysis_report.h"
 #include "report/breakdown_report.h"
@@ -348,15 +349,13 @@ void AnalysisPanel::recompute() {
   status_->setText(QStringLiteral("computing…"));
   if (!results_)  // a new scope keeps the previous charts until its results arrive
     for (QCustomPlot* p : plots_) showPlotMessage(p, QStringLiteral("Computing the analyses…"), theme_);
-  QPointer<AnalysisPanel> guard(this);
   std::shared_ptr<const TraceDocument> doc = doc_;
-  QThreadPool::globalInstance()->start([guard, doc, window, label, batch, costs, generation] {
-    std::shared_ptr<const AnalysisResults> r = compute(*doc->trace, window, label, batch, costs);
-    // Delivered on the GUI thread through the application object, which outlives the panel.
-    QMetaObject::invokeMethod(qApp, [guard, r, generation] {
-      if (guard) guard->onResults(generation, r);
-    }, Qt::QueuedConnection);
-  });
+  runOnWorker(
+      this,
+      [doc, window, label, batch, costs] {
+        return std::shared_ptr<const AnalysisResults>(compute(*doc->trace, window, label, batch, costs));
+      },
+      [generation](AnalysisPanel* self, std::shared_ptr<const AnalysisResults> r) { self->onResults(generation, std::move(r)); });
 }
 
 void AnalysisPanel::onResults(quint64 generation, std::shared_ptr<const AnalysisResults> results) {

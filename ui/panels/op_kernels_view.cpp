@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "analysis/kernel_classes.h"
+#include "worker.h"
 
 namespace opscope::ui {
 
@@ -110,17 +111,15 @@ void OpKernelsView::recompute() {
   }
   ++pending_;
   status_->setText(QStringLiteral("computing…"));
-  QPointer<OpKernelsView> guard(this);
   std::shared_ptr<const TraceDocument> doc = doc_;
   const std::optional<TimeWindow> window = window_;
   const bool byShape = byShape_->isChecked();
-  QThreadPool::globalInstance()->start([guard, doc, window, op, byShape, generation] {
-    auto table = std::make_shared<const OpKernelTable>(
-        opKernelTable(*doc->trace, KernelClassifier::builtin(), op, byShape, window));
-    QMetaObject::invokeMethod(qApp, [guard, table, generation] {
-      if (guard) guard->onTable(generation, table);
-    }, Qt::QueuedConnection);
-  });
+  runOnWorker(
+      this,
+      [doc, window, op, byShape] {
+        return std::make_shared<const OpKernelTable>(opKernelTable(*doc->trace, KernelClassifier::builtin(), op, byShape, window));
+      },
+      [generation](OpKernelsView* self, std::shared_ptr<const OpKernelTable> t) { self->onTable(generation, std::move(t)); });
 }
 
 void OpKernelsView::onTable(quint64 generation, std::shared_ptr<const OpKernelTable> table) {

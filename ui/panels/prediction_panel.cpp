@@ -28,6 +28,7 @@
 #include "panels/gpu_spec_dialog.h"
 #include "panels/table_items.h"
 #include "report/predict_report.h"
+#include "worker.h"
 
 namespace opscope::ui {
 
@@ -36,14 +37,19 @@ namespace {
 constexpr const char* kTraceDefault = "(the trace's GPU)";
 constexpr const char* kNoCompare = "—";
 
-bool readFile(const QString& path, std::string& text, QString* error) {
+// The file parsed by parse(text, error) -> optional; on failure nullopt and one line
+// naming the file.
+template <class Parse>
+auto parseFile(const QString& path, QString* error, Parse parse) -> decltype(parse(std::string(), std::declval<std::string&>())) {
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) {
     if (error) *error = QStringLiteral("%1: %2").arg(path, f.errorString());
-    return false;
+    return std::nullopt;
   }
-  text = f.readAll().toStdString();
-  return true;
+  std::string e;
+  auto parsed = parse(f.readAll().toStdString(), e);
+  if (!parsed && error) *error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(e));
+  return parsed;
 }
 
 }  // namespace
@@ -222,28 +228,16 @@ bool PredictionPanel::setGpus(const QString& gpu, const QString& compare) {
 }
 
 bool PredictionPanel::loadGpuSpecs(const QString& path, QString* error) {
-  std::string text, e;
-  if (!readFile(path, text, error)) return false;
-  auto set = parseGpuSpecs(text, e);
-  if (!set) {
-    if (error) *error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(e));
-    return false;
-  }
-  for (size_t i = 1; i < set->gpus.size(); ++i) {
-    gpus_.gpus.push_back(set->gpus[i]);
-  }
+  auto set = parseFile(path, error, [](const std::string& text, std::string& e) { return parseGpuSpecs(text, e); });
+  if (!set) return false;
+  for (size_t i = 1; i < set->gpus.size(); ++i) gpus_.gpus.push_back(set->gpus[i]);
   addGpu(set->gpus.front());
   return true;
 }
 
 bool PredictionPanel::loadOverheads(const QString& path, QString* error) {
-  std::string text, e;
-  if (!readFile(path, text, error)) return false;
-  auto model = parseOverheadModel(text, e);
-  if (!model) {
-    if (error) *error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(e));
-    return false;
-  }
+  auto model = parseFile(path, error, [](const std::string& text, std::string& e) { return parseOverheadModel(text, e); });
+  if (!model) return false;
   overheads_ = std::make_shared<const OverheadModel>(std::move(*model));
   overheadsName_ = QFileInfo(path).fileName();
   recompute();
@@ -251,13 +245,8 @@ bool PredictionPanel::loadOverheads(const QString& path, QString* error) {
 }
 
 bool PredictionPanel::loadMicrobenchmark(const QString& path, QString* error) {
-  std::string text, e;
-  if (!readFile(path, text, error)) return false;
-  auto mb = GemmMicrobench::fromCsv(text, e);
-  if (!mb) {
-    if (error) *error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(e));
-    return false;
-  }
+  auto mb = parseFile(path, error, [](const std::string& text, std::string& e) { return GemmMicrobench::fromCsv(text, e); });
+  if (!mb) return false;
   microbench_ = std::make_shared<const GemmMicrobench>(std::move(*mb));
   microbenchName_ = QFileInfo(path).fileName();
   recompute();
@@ -328,17 +317,17 @@ void PredictionPanel::startWorker() {
   ++pending_;
   status_->setText(QStringLiteral("predicting…"));
   if (!results_) showPlotMessage(plot_, QStringLiteral("Predicting…"), theme_);
-  QPointer<PredictionPanel> guard(this);
   std::shared_ptr<const TraceDocument> doc = doc_;
   std::shared_ptr<const GemmMicrobench> microbench = microbench_;  // alive while the worker runs
-  QThreadPool::globalInstance()->start([guard, doc, microbench, main, compare, generation] {
-    auto r = std::make_shared<PredictionResults>();
-    r->main = runPrediction(*doc->trace, main);
-    if (compare) r->compare = runPrediction(*doc->trace, *compare);
-    QMetaObject::invokeMethod(qApp, [guard, r, generation] {
-      if (guard) guard->onResults(generation, r);
-    }, Qt::QueuedConnection);
-  });
+  runOnWorker(
+      this,
+      [doc, microbench, main, compare] {
+        auto r = std::make_shared<PredictionResults>();
+        r->main = runPrediction(*doc->trace, main);
+        if (compare) r->compare = runPrediction(*doc->trace, *compare);
+        return std::shared_ptr<const PredictionResults>(std::move(r));
+      },
+      [generation](PredictionPanel* self, std::shared_ptr<const PredictionResults> r) { self->onResults(generation, std::move(r)); });
 }
 
 void PredictionPanel::onResults(quint64 generation, std::shared_ptr<const PredictionResults> r) {
