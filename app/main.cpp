@@ -12,6 +12,8 @@
 #include "cli_common.h"
 #include "export_command.h"
 #include "predict_command.h"
+#include "link_command.h"
+#include "et/execution_trace.h"
 
 namespace {
 
@@ -80,6 +82,12 @@ const char* kUsageText =
     "      --microbench CSV         measured GEMMs: batch_size,M,N,K,kernel_runtime (us)\n"
     "      --replay                 measured kernel times and overheads: the simulator's self-check\n"
     "      --list-gpus              the presets and exit\n"
+    "  link --et ET --kineto TRACE -o OUT [--annotation NAME] [--report-json FILE]\n"
+    "                          join a PyTorch execution trace with the Kineto trace of the same\n"
+    "                          run (ET+): CPU nodes gain ts/dur/inclusive_dur/exclusive_dur, GPU\n"
+    "                          events become child nodes; what could not be linked is listed\n"
+    "      --annotation NAME        iterations for order matching (default ProfilerStep)\n"
+    "      --report-json FILE       every unlinked item with its reason, as JSON\n"
     "\n"
     "options:\n"
     "  -h, --help              this text\n"
@@ -178,6 +186,25 @@ int runSummary(const std::vector<std::string>& args) {
     std::fputs("opscope summary: no FILE given\n", stderr);
     return kUsage;
   }
+  if (file != "-") {
+    // An execution trace is told from a Kineto trace by its content, not its name.
+    std::string headError;
+    if (opscope::looksLikeExecutionTrace(opscope::fileHead(file, 1 << 16, headError))) {
+      if (!marker.empty() || !range.empty()) {
+        std::fputs("opscope summary: --iteration-marker and --iterations apply to Kineto traces, not execution traces\n", stderr);
+        return kUsage;
+      }
+      std::string error;
+      auto et = opscope::loadExecutionTrace(file, error);
+      if (!et) {
+        std::fprintf(stderr, "opscope: %s: %s\n", file.c_str(), error.c_str());
+        return kInvalidInput;
+      }
+      const std::string text = json ? opscope::etSummaryJson(*et, file) : opscope::etSummaryText(*et, file);
+      std::fwrite(text.data(), 1, text.size(), stdout);
+      return std::fflush(stdout) == 0 ? kOk : kIoError;
+    }
+  }
   opscope::LoadResult r = opscope::loadTraceFile(file == "-" ? "/dev/stdin" : file);
   if (r.status != opscope::LoadStatus::Ok) {
     std::fprintf(stderr, "opscope: %s: %s\n", file.c_str(), r.error.c_str());
@@ -250,6 +277,7 @@ int main(int argc, char** argv) {
     if (command == "summary") return runSummary(args);
     if (command == "export") return runExport(args);
     if (command == "predict") return runPredict(args);
+    if (command == "link") return runLink(args);
   } catch (const std::bad_alloc&) {
     std::fputs("opscope: out of memory\n", stderr);
     return kInternal;

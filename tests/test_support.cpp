@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "io/byte_source.h"
+
 namespace opscope::test {
 
 LoadResult load(const std::string& json) { return loadTraceBytes(json); }
@@ -15,6 +17,14 @@ std::unique_ptr<Trace> loadOk(const std::string& json) {
   LoadResult r = load(json);
   if (r.status != LoadStatus::Ok) ADD_FAILURE() << "load failed: " << r.error;
   return std::move(r.trace);
+}
+
+std::string gunzip(const std::string& bytes) {
+  auto src = ByteSource::fromMemory(bytes);
+  std::string out;
+  char buf[1 << 16];
+  while (size_t n = src->read(buf, sizeof buf)) out.append(buf, n);
+  return out;
 }
 
 std::string gzip(const std::string& bytes) {

@@ -12,6 +12,8 @@ LoadResult load(const std::string& json);
 // Loads and fails the test (via ADD_FAILURE) when the status is not Ok.
 std::unique_ptr<Trace> loadOk(const std::string& json);
 std::string gzip(const std::string& bytes);
+// Bytes as read through the loader's byte source: gunzipped when they are gzip.
+std::string gunzip(const std::string& bytes);
 // Path of a file in ../shared/traces, or nullopt when the folder is absent.
 std::optional<std::string> sharedTrace(const std::string& name);
 std::string sharedTool(const std::string& name);

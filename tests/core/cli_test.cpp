@@ -368,3 +368,59 @@ TEST(Cli, PredictBadInputIsOneLine) {
 
 }  // namespace
 }  // namespace opscope
+
+namespace opscope {
+namespace {
+
+TEST(Cli, SummaryOfAnExecutionTraceByContent) {
+  const auto et = test::sharedTrace("simple_add_et.json.gz");
+  if (!et) GTEST_SKIP() << "../shared/traces not present";
+  CliRun r = runCli("summary --json " + *et);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["format"], "pytorch-et");
+  EXPECT_EQ(j["schema"], "1.0.1");
+  EXPECT_EQ(j["nodes"], 38);
+  ASSERT_TRUE(j["ops_by_name"].is_array());
+  EXPECT_EQ(j["ops_by_name"][0]["count"], 4);
+  // Named like a Kineto trace, still detected by content.
+  const std::string copy = test::tempPath("looks_like_kineto.pt.trace.json.gz");
+  ASSERT_EQ(std::system(("cp " + *et + " " + copy).c_str()), 0);
+  EXPECT_EQ(nlohmann::json::parse(runCli("summary --json " + copy).out)["format"], "pytorch-et");
+  EXPECT_EQ(runCli("summary --iterations 0 " + copy).code, 2);
+}
+
+TEST(Cli, LinkWritesEtPlusAndReports) {
+  const auto et = test::sharedTrace("simple_add_et.json.gz");
+  const auto kineto = test::sharedTrace("simple_add_kineto.json.gz");
+  if (!et || !kineto) GTEST_SKIP() << "../shared/traces not present";
+  const std::string out = test::tempPath("simple_add_et_plus.json");
+  const std::string report = test::tempPath("simple_add_link_report.json");
+  CliRun r = runCli("link --et " + *et + " --kineto " + *kineto + " -o " + out + " --report-json " + report);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("linked 36 of 36 ET ops and 4 of 4 GPU events"), std::string::npos) << r.out;
+  const auto plus = nlohmann::json::parse(test::readFile(out));
+  EXPECT_EQ(plus["nodes"].size(), 42u);
+  const auto rep = nlohmann::json::parse(test::readFile(report));
+  EXPECT_EQ(rep["linked_ops"], 36);
+  EXPECT_TRUE(rep["unlinked"].empty());
+  // The written ET+ is an execution trace again.
+  CliRun again = runCli("summary --json " + out);
+  ASSERT_EQ(again.code, 0) << again.out;
+  EXPECT_EQ(nlohmann::json::parse(again.out)["gpu_nodes"], 4);
+
+  // Errors: one line each.
+  auto oneLine = [](const CliRun& c) { return std::count(c.out.begin(), c.out.end(), '\n') == 1; };
+  CliRun missing = runCli("link --et " + *et + " --kineto " + *kineto);
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_TRUE(oneLine(missing)) << missing.out;
+  CliRun notEt = runCli("link --et " + *kineto + " --kineto " + *kineto + " -o " + out);
+  EXPECT_EQ(notEt.code, 4);
+  EXPECT_TRUE(oneLine(notEt)) << notEt.out;
+  CliRun noFile = runCli("link --et /nonexistent.json --kineto " + *kineto + " -o " + out);
+  EXPECT_NE(noFile.code, 0);
+  EXPECT_TRUE(oneLine(noFile)) << noFile.out;
+}
+
+}  // namespace
+}  // namespace opscope

@@ -1,0 +1,66 @@
+#pragma once
+// Links a PyTorch execution trace with the Kineto trace of the same run, as MLCommons
+// Chakra's trace_link does, and writes the joined "ET+" file.
+//
+// Host ops: an ET node's rf_id is looked up as the Kineto op's "Record function id",
+// else its "External id" (older PyTorch numbered both from the same counter); a key is
+// used only when the names agree for at least 90 % of the nodes it pairs (a
+// coincidence of numbers is not a link). Without a usable key (Kineto traces from PyTorch without
+// rf_id) ops are paired in order, within the iteration whose op count is closest to
+// the ET's (segmented by an annotation such as ProfilerStep), after detecting a
+// constant shift between the two sequences as the reference does; a name is looked
+// for within 20 places of its expected position.
+// GPU events: through their launch's correlation to the innermost enclosing op that is
+// linked; without a launch (HIP launches recorded without correlation ids), through
+// the GPU event's own "External id".
+// Everything that could not be linked is reported with its reason, never dropped.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "et/execution_trace.h"
+#include "model/trace.h"
+
+namespace opscope {
+
+struct EtLinkOptions {
+  std::string annotation = "ProfilerStep";  // iterations for order matching
+};
+
+struct EtLinkIssue {
+  enum class Kind { EtNode, KinetoOp, GpuEvent };
+  Kind kind = Kind::EtNode;
+  std::string name;
+  int64_t etId = -1;                 // EtNode
+  std::optional<EventRef> ref;       // KinetoOp, GpuEvent
+  std::string reason;
+};
+const char* etLinkIssueKindName(EtLinkIssue::Kind k);
+
+struct EtLink {
+  std::string method;   // how host ops were paired
+  std::string segment;  // which part of the Kineto trace
+  std::map<int64_t, EventRef> opOfNode;                 // ET node id -> Kineto op
+  std::map<uint64_t, int64_t> nodeOfOp;                  // packed Kineto op -> ET node id
+  std::map<int64_t, std::vector<EventRef>> gpuOfNode;  // ET node id -> GPU events, by start
+  std::vector<EtLinkIssue> issues;
+  uint64_t etOps = 0, linkedOps = 0;        // ET nodes that are ops (not annotations, not GPU)
+  uint64_t gpuEvents = 0, linkedGpuEvents = 0;
+  std::vector<std::string> notes;  // whole-trace remarks ("the Kineto trace has no GPU events")
+  std::string summaryLine() const;
+};
+
+EtLink linkExecutionTrace(const ExecutionTrace& et, const Trace& kineto, const EtLinkOptions& options = {});
+
+// ET+: the execution trace with every node's fields kept, linked CPU nodes gaining
+// "ts", "dur", "inclusive_dur", "exclusive_dur" (µs), and one node per linked GPU event
+// ("id" above every existing id, "parent" its CPU node, "cat", "name", "ts", "dur",
+// "stream", "device", "correlation").
+std::string etPlusJson(const ExecutionTrace& et, const Trace& kineto, const EtLink& link);
+// The link's figures and every unlinked item (kind, name, et_id, ts_us, reason) as JSON.
+std::string etLinkIssuesJson(const Trace& kineto, const EtLink& link);
+// The unlinked items as a table, one per line: kind, name, id, reason.
+std::string etLinkReportText(const Trace& kineto, const EtLink& link, size_t maxRows = 50);
+
+}  // namespace opscope

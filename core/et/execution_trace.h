@@ -1,0 +1,78 @@
+#pragma once
+// PyTorch execution traces (what torch.profiler.ExecutionTraceObserver writes), plain or
+// gzipped, in both schema generations:
+//   1.0.1 and earlier: per node "inputs" (values), "input_shapes", "input_types",
+//     "outputs", "output_shapes", "output_types", "parent", "rf_id", "tid" as fields;
+//   1.0.2-chakra.0.0.4 and later: "inputs"/"outputs" as {"values", "shapes", "types"},
+//     "ctrl_deps" for the parent, "attrs" as a list of {"name", "type", "value"} holding
+//     rf_id, tid, op_schema, ...
+// Every node keeps its JSON object as read, so a rewritten file (ET+, see et_link.h)
+// loses no field; the accessors below read either generation.
+//
+// An execution trace is read whole into a JSON DOM: they are orders of magnitude
+// smaller than the Kineto traces of the same run (no per-event timing).
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace opscope {
+
+inline constexpr std::string_view kEtProcessAnnotation = "[pytorch|profiler|execution_trace|process]";
+inline constexpr std::string_view kEtThreadAnnotation = "[pytorch|profiler|execution_trace|thread]";
+
+struct EtNode {
+  int64_t id = 0;
+  int64_t parent = -1;  // "parent" or "ctrl_deps"; -1 when absent
+  std::string name;
+  std::optional<int64_t> rfId;  // record function id, links to Kineto's op
+  int64_t tid = 0;
+  bool isGpu = false;  // an ET+ GPU node (it has "cat")
+  nlohmann::ordered_json json;  // the node as read
+
+  nlohmann::ordered_json inputShapes() const;  // [] when absent
+  nlohmann::ordered_json inputTypes() const;
+  nlohmann::ordered_json outputShapes() const;
+  nlohmann::ordered_json outputTypes() const;
+  // attrs as name -> value (newer schema), plus op_schema, seq_id, scope... of the old
+  // one when present, for the details panel.
+  std::vector<std::pair<std::string, std::string>> attributes() const;
+  // An annotation node the profiler adds for the process or a thread (Kineto has none).
+  bool isAnnotation() const { return name == kEtProcessAnnotation || name == kEtThreadAnnotation; }
+};
+
+struct EtProblem {
+  std::string what;  // one line: "node 12: parent 9 is not in the trace"
+};
+
+struct ExecutionTrace {
+  std::string schema;
+  nlohmann::ordered_json top;  // every top-level field but "nodes"
+  std::vector<EtNode> nodes;   // as in the file
+  std::map<int64_t, size_t> indexOfId;
+  // Oddities that do not stop loading (multi-node jobs, partial traces): duplicate ids
+  // (the later node is dropped), parents missing from the trace (the node becomes a
+  // root), nodes without an id.
+  std::vector<EtProblem> problems;
+  const EtNode* node(int64_t id) const;
+};
+
+// One-line error naming the byte offset or the node when it cannot load.
+std::optional<ExecutionTrace> parseExecutionTrace(std::string_view text, std::string& error);
+std::optional<ExecutionTrace> loadExecutionTrace(const std::string& path, std::string& error);
+
+// Reads the (decompressed) start of a file; true when it holds an execution trace
+// (a top-level object with "schema" and "nodes", no "traceEvents"). Content, not name.
+bool looksLikeExecutionTrace(std::string_view head);
+// The first bytes of a file, gunzipped when it is gzip (for format detection).
+std::string fileHead(const std::string& path, size_t bytes, std::string& error);
+
+// `opscope summary --json` of an execution trace: {"format": "pytorch-et", "schema",
+// "nodes", "ops_by_name": [{"name", "count"}], ...}.
+std::string etSummaryJson(const ExecutionTrace& et, const std::string& file);
+std::string etSummaryText(const ExecutionTrace& et, const std::string& file);
+
+}  // namespace opscope

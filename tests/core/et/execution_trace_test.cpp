@@ -1,0 +1,293 @@
+// Execution traces: both schema generations, malformed files, the link with Kineto on
+// the public pair and on fixtures for each failure the reference's users meet, and the
+// written ET+ read back.
+#include "et/execution_trace.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "et/et_link.h"
+#include "test_support.h"
+
+namespace opscope {
+namespace {
+
+using Json = nlohmann::json;
+
+// The newer schema: inputs/outputs as objects, ctrl_deps, attrs holding rf_id and tid.
+const char* kNewSchema = R"js({
+  "schema": "1.0.2-chakra.0.0.4", "pid": 7, "time": "x", "start_ts": 1,
+  "nodes": [
+    {"id": 1, "name": "[pytorch|profiler|execution_trace|process]", "ctrl_deps": 1,
+     "inputs": {"values": [], "shapes": [], "types": []}, "outputs": {"values": [], "shapes": [], "types": []},
+     "attrs": [{"name": "rf_id", "type": "uint64", "value": 0}]},
+    {"id": 2, "name": "aten::mm", "ctrl_deps": 1,
+     "inputs": {"values": [[1,2,0,6,4,"cuda:0"],[3,4,0,12,4,"cuda:0"]], "shapes": [[2,3],[3,4]], "types": ["Tensor(float)","Tensor(float)"]},
+     "outputs": {"values": [[5,6,0,8,4,"cuda:0"]], "shapes": [[2,4]], "types": ["Tensor(float)"]},
+     "attrs": [{"name": "rf_id", "type": "uint64", "value": 11}, {"name": "tid", "type": "uint64", "value": 3},
+               {"name": "op_schema", "type": "string", "value": "aten::mm(Tensor self, Tensor mat2) -> Tensor"}]}
+  ]})js";
+
+TEST(ExecutionTrace, NewerSchemaReadsThroughTheSameAccessors) {
+  std::string error;
+  auto et = parseExecutionTrace(kNewSchema, error);
+  ASSERT_TRUE(et) << error;
+  EXPECT_EQ(et->schema, "1.0.2-chakra.0.0.4");
+  ASSERT_EQ(et->nodes.size(), 2u);
+  const EtNode* mm = et->node(2);
+  ASSERT_TRUE(mm);
+  EXPECT_EQ(mm->parent, 1);
+  EXPECT_EQ(mm->rfId, 11);
+  EXPECT_EQ(mm->tid, 3);
+  EXPECT_EQ(mm->inputShapes().dump(), "[[2,3],[3,4]]");
+  EXPECT_EQ(mm->outputTypes().dump(), "[\"Tensor(float)\"]");
+  bool schema = false;
+  for (const auto& [k, v] : mm->attributes()) schema |= k == "op_schema" && v.find("aten::mm(") == 0;
+  EXPECT_TRUE(schema);
+  EXPECT_TRUE(et->node(1)->isAnnotation());
+  EXPECT_TRUE(et->problems.empty());
+}
+
+TEST(ExecutionTrace, OldSchemaFromThePublicPair) {
+  const auto path = test::sharedTrace("simple_add_et.json.gz");
+  if (!path) GTEST_SKIP() << "../shared/traces not present";
+  std::string error;
+  auto et = loadExecutionTrace(*path, error);
+  ASSERT_TRUE(et) << error;
+  EXPECT_EQ(et->schema, "1.0.1");
+  EXPECT_EQ(et->nodes.size(), 38u);
+  const EtNode* add = et->node(36);
+  ASSERT_TRUE(add);
+  EXPECT_EQ(add->name, "aten::add");
+  EXPECT_EQ(add->rfId, 22);
+  EXPECT_EQ(add->parent, 35);
+  EXPECT_EQ(add->inputShapes().dump(), "[[256,256],[256,256],[]]");
+  EXPECT_EQ(add->inputTypes()[0], "Tensor(float)");
+  std::string head = fileHead(*path, 4096, error);
+  EXPECT_TRUE(looksLikeExecutionTrace(head));  // gzip read through
+  EXPECT_FALSE(looksLikeExecutionTrace(R"({"schemaVersion": 1, "traceEvents": [], "nodes": 1})"));
+}
+
+TEST(ExecutionTrace, MalformedTracesSayWhatAndWhere) {
+  std::string error;
+  EXPECT_FALSE(parseExecutionTrace(R"({"schema": "1.0.1", "nodes": [ {"id": 1,)", error));
+  EXPECT_NE(error.find("byte"), std::string::npos) << error;
+  EXPECT_FALSE(parseExecutionTrace(R"({"schema": "1.0.1", "nodes": 5})", error));
+  EXPECT_EQ(error, "\"nodes\" is not an array");
+  EXPECT_FALSE(parseExecutionTrace(R"({"schema": "1.0.1"})", error));
+  EXPECT_NE(error.find("no top-level \"nodes\""), std::string::npos);
+  EXPECT_FALSE(parseExecutionTrace(R"({"schema": "1.0.1", "nodes": [3]})", error));
+  EXPECT_EQ(error, "node 1 of \"nodes\" is not an object");
+  // A merged multi-rank file: duplicate ids, a parent from another rank, a node without id.
+  auto et = parseExecutionTrace(R"({"schema": "1.0.1", "nodes": [
+      {"id": 1, "name": "[pytorch|profiler|execution_trace|process]", "parent": 1},
+      {"id": 2, "name": "aten::add", "parent": 1, "rf_id": 5},
+      {"id": 2, "name": "aten::add", "parent": 1, "rf_id": 5},
+      {"id": 3, "name": "aten::mul", "parent": 9, "rf_id": 6},
+      {"name": "lost"}]})",
+                                error);
+  ASSERT_TRUE(et) << error;
+  EXPECT_EQ(et->nodes.size(), 3u);
+  ASSERT_EQ(et->problems.size(), 3u);
+  std::string all;
+  for (const EtProblem& p : et->problems) all += p.what + "\n";
+  EXPECT_NE(all.find("node id 2 appears more than once"), std::string::npos) << all;
+  EXPECT_NE(all.find("node 3 (aten::mul): parent 9 is not in the trace"), std::string::npos) << all;
+  EXPECT_NE(all.find("has no integer \"id\""), std::string::npos) << all;
+  EXPECT_EQ(et->node(3)->parent, -1);
+}
+
+// The public pair: every host op and GPU event linked, and the figures agree with the
+// Kineto file read independently (by External id, which this PyTorch shares with rf_id).
+TEST(EtLink, PublicPairLinksEverythingAndTheFiguresAgree) {
+  const auto etPath = test::sharedTrace("simple_add_et.json.gz");
+  const auto kinetoPath = test::sharedTrace("simple_add_kineto.json.gz");
+  if (!etPath || !kinetoPath) GTEST_SKIP() << "../shared/traces not present";
+  std::string error;
+  auto et = loadExecutionTrace(*etPath, error);
+  ASSERT_TRUE(et) << error;
+  LoadResult loaded = loadTraceFile(*kinetoPath);
+  ASSERT_EQ(loaded.status, LoadStatus::Ok);
+  const EtLink link = linkExecutionTrace(*et, *loaded.trace);
+  EXPECT_EQ(link.etOps, 36u);
+  EXPECT_EQ(link.linkedOps, 36u);
+  EXPECT_EQ(link.gpuEvents, 4u);
+  EXPECT_EQ(link.linkedGpuEvents, 4u);
+  EXPECT_TRUE(link.issues.empty()) << etLinkReportText(*loaded.trace, link);
+
+  // Independently: the raw Kineto events, host ops by External id, launches by
+  // correlation id.
+  const Json kineto = Json::parse(test::gunzip(test::readFile(*kinetoPath)));
+  std::map<int64_t, const Json*> cpuByExt, launchByCorrelation;
+  std::vector<const Json*> kernels, cpuOps;
+  for (const Json& e : kineto["traceEvents"]) {
+    if (!e.contains("cat")) continue;
+    if ((e["cat"] == "cpu_op" || e["cat"] == "user_annotation") && e["args"].contains("External id")) {
+      cpuByExt[e["args"]["External id"].get<int64_t>()] = &e;
+      cpuOps.push_back(&e);
+    }
+    if (e["cat"] == "cuda_runtime" && e.contains("args") && e["args"].contains("correlation"))
+      launchByCorrelation[e["args"]["correlation"].get<int64_t>()] = &e;
+    if (e["cat"] == "kernel") kernels.push_back(&e);
+  }
+  const Json plus = Json::parse(etPlusJson(*et, *loaded.trace, link));
+  ASSERT_EQ(plus["nodes"].size(), 38u + 4u);
+  EXPECT_EQ(plus["schema"], "1.0.1");
+  EXPECT_EQ(plus["pid"], 563677);
+  std::map<int64_t, const Json*> nodeById;
+  for (const Json& n : plus["nodes"]) nodeById[n["id"].get<int64_t>()] = &n;
+  size_t checked = 0;
+  for (const Json& n : plus["nodes"]) {
+    if (n.contains("cat") || !n.contains("rf_id") || n["rf_id"].get<int64_t>() == 0) continue;
+    const Json& k = *cpuByExt.at(n["rf_id"].get<int64_t>());
+    EXPECT_EQ(k["name"], n["name"]);
+    EXPECT_NEAR(n["ts"].get<double>(), k["ts"].get<double>(), 1e-3);
+    EXPECT_NEAR(n["dur"].get<double>(), k["dur"].get<double>(), 1e-3);
+    EXPECT_EQ(n["inclusive_dur"], n["dur"]);
+    EXPECT_LE(n["exclusive_dur"].get<double>(), n["dur"].get<double>());
+    ++checked;
+  }
+  EXPECT_EQ(checked, 36u);
+  // Each kernel is a node under the op whose rf_id is the kernel's External id.
+  size_t gpu = 0;
+  for (const Json& n : plus["nodes"]) {
+    if (!n.contains("cat")) continue;
+    ++gpu;
+    EXPECT_EQ(n["cat"], "kernel");
+    EXPECT_EQ(n["stream"], 7);
+    const Json& parent = *nodeById.at(n["parent"].get<int64_t>());
+    const Json* kernel = nullptr;
+    for (const Json* k : kernels)
+      if (std::abs((*k)["ts"].get<double>() - n["ts"].get<double>()) < 1e-3) kernel = k;
+    ASSERT_TRUE(kernel);
+    // The parent is the innermost host op around the kernel's launch.
+    const Json& launch = *launchByCorrelation.at((*kernel)["args"]["correlation"].get<int64_t>());
+    const double a = launch["ts"].get<double>(), b = a + launch["dur"].get<double>();
+    const Json* innermost = nullptr;
+    for (const Json* op : cpuOps) {
+      const double s = (*op)["ts"].get<double>(), e = s + (*op)["dur"].get<double>();
+      if (s <= a && b <= e && (!innermost || (*op)["dur"].get<double>() < (*innermost)["dur"].get<double>())) innermost = op;
+    }
+    ASSERT_TRUE(innermost);
+    EXPECT_EQ((*innermost)["args"]["External id"], parent["rf_id"]);
+    EXPECT_EQ((*innermost)["name"], parent["name"]);
+    EXPECT_NEAR(n["dur"].get<double>(), (*kernel)["dur"].get<double>(), 1e-3);
+    EXPECT_GT(n["id"].get<int64_t>(), 58);  // above every ET id
+  }
+  EXPECT_EQ(gpu, 4u);
+
+  // Round trip: ET+ loads as an execution trace; its GPU nodes are not ops to link.
+  auto back = parseExecutionTrace(plus.dump(), error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(back->nodes.size(), 42u);
+  size_t gpuNodes = 0;
+  for (const EtNode& n : back->nodes) gpuNodes += n.isGpu;
+  EXPECT_EQ(gpuNodes, 4u);
+  EXPECT_TRUE(back->problems.empty());
+  const EtLink again = linkExecutionTrace(*back, *loaded.trace);
+  EXPECT_EQ(again.linkedOps, 36u);
+}
+
+// Older PyTorch: the Kineto ops carry no id the ET's rf_id could match, and the
+// Kineto trace holds three ops before the ET's first: paired in order after a shift.
+TEST(EtLink, WithoutIdsInOrderWithAShift) {
+  std::string et = R"({"schema": "1.0.1", "nodes": [{"id": 1, "name": "[pytorch|profiler|execution_trace|process]", "parent": 1})";
+  std::string kineto = R"([{"ph":"X","cat":"cpu_op","name":"warm::a","pid":1,"tid":1,"ts":0,"dur":1},
+    {"ph":"X","cat":"cpu_op","name":"warm::b","pid":1,"tid":1,"ts":2,"dur":1},
+    {"ph":"X","cat":"cpu_op","name":"warm::c","pid":1,"tid":1,"ts":4,"dur":1})";
+  const char* names[] = {"aten::a", "aten::b", "aten::c", "aten::d"};
+  for (int i = 0; i < 20; ++i) {
+    const std::string name = names[i % 4];
+    et += R"(, {"id": )" + std::to_string(10 + i) + R"(, "name": ")" + name + R"(", "parent": 1, "rf_id": )" +
+          std::to_string(100 + i) + "}";
+    kineto += R"(, {"ph":"X","cat":"cpu_op","name":")" + name + R"(","pid":1,"tid":1,"ts":)" + std::to_string(10 + 3 * i) +
+              R"(,"dur":2,"args":{"correlation":)" + std::to_string(500 + i) + "}}";
+  }
+  et += "]}";
+  kineto += "]";
+  std::string error;
+  auto e = parseExecutionTrace(et, error);
+  ASSERT_TRUE(e) << error;
+  auto k = test::loadOk(kineto);
+  ASSERT_TRUE(k);
+  const EtLink link = linkExecutionTrace(*e, *k);
+  EXPECT_NE(link.method.find("in order"), std::string::npos) << link.method;
+  EXPECT_NE(link.method.find("shift 3"), std::string::npos) << link.method;
+  EXPECT_EQ(link.linkedOps, 20u);
+  // Every pair has the same name and keeps the order.
+  TimeNs last = -1;
+  for (const auto& [id, ref] : link.opOfNode) {
+    EXPECT_EQ(k->name(ref), e->node(id)->name);
+    EXPECT_GT(k->start(ref), last);
+    last = k->start(ref);
+  }
+  size_t unmatchedKineto = 0;
+  for (const EtLinkIssue& i : link.issues) unmatchedKineto += i.kind == EtLinkIssue::Kind::KinetoOp;
+  EXPECT_EQ(unmatchedKineto, 3u);  // the warm-up ops, reported
+  EXPECT_NE(link.notes.size(), 0u);  // no GPU events: said once
+}
+
+// HIP launches without correlation ids: GPU events found through their External id;
+// one with neither is reported with the reason.
+TEST(EtLink, HipWithoutCorrelationUsesExternalIdAndReportsTheRest) {
+  const char* et = R"({"schema": "1.0.1", "nodes": [
+      {"id": 1, "name": "[pytorch|profiler|execution_trace|process]", "parent": 1},
+      {"id": 2, "name": "aten::add", "parent": 1, "rf_id": 7},
+      {"id": 3, "name": "aten::mul", "parent": 1, "rf_id": 8},
+      {"id": 4, "name": "aten::gone", "parent": 1, "rf_id": 99}]})";
+  const char* kineto = R"([
+      {"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":0,"dur":10,"args":{"External id":7}},
+      {"ph":"X","cat":"cuda_runtime","name":"hipLaunchKernel","pid":1,"tid":1,"ts":2,"dur":3,"args":{"External id":7}},
+      {"ph":"X","cat":"cpu_op","name":"aten::mul","pid":1,"tid":1,"ts":20,"dur":10,"args":{"External id":8}},
+      {"ph":"X","cat":"cpu_op","name":"aten::extra","pid":1,"tid":1,"ts":40,"dur":10,"args":{"External id":9}},
+      {"ph":"X","cat":"kernel","name":"add_kernel","pid":2,"tid":0,"ts":6,"dur":4,"args":{"External id":7,"stream":0,"device":2}},
+      {"ph":"X","cat":"kernel","name":"mul_kernel","pid":2,"tid":0,"ts":26,"dur":4,"args":{"External id":8,"stream":0,"device":2}},
+      {"ph":"X","cat":"kernel","name":"orphan_kernel","pid":2,"tid":0,"ts":60,"dur":4,"args":{"stream":0,"device":2}}])";
+  std::string error;
+  auto e = parseExecutionTrace(et, error);
+  ASSERT_TRUE(e) << error;
+  auto k = test::loadOk(kineto);
+  ASSERT_TRUE(k);
+  const EtLink link = linkExecutionTrace(*e, *k);
+  EXPECT_NE(link.method.find("External id"), std::string::npos) << link.method;
+  EXPECT_EQ(link.linkedOps, 2u);
+  EXPECT_EQ(link.gpuEvents, 3u);
+  EXPECT_EQ(link.linkedGpuEvents, 2u);
+  ASSERT_EQ(link.gpuOfNode.at(2).size(), 1u);
+  EXPECT_EQ(k->name(link.gpuOfNode.at(2)[0]), "add_kernel");
+  EXPECT_EQ(k->name(link.gpuOfNode.at(3)[0]), "mul_kernel");
+  std::set<std::string> reasons;
+  for (const EtLinkIssue& i : link.issues) reasons.insert(std::string(etLinkIssueKindName(i.kind)) + " " + i.name + ": " + i.reason);
+  EXPECT_TRUE(reasons.count("ET node aten::gone: no Kineto op with id 99 (outside the profiled window?)")) << etLinkReportText(*k, link);
+  EXPECT_TRUE(reasons.count("Kineto op aten::extra: not in the execution trace"));
+  EXPECT_TRUE(reasons.count(
+      "GPU event orphan_kernel: no launch with its correlation id and no op with its External id (HIP launches without "
+      "correlation ids?)"));
+  EXPECT_NE(link.summaryLine().find("linked 2 of 3 ET ops and 2 of 3 GPU events"), std::string::npos) << link.summaryLine();
+}
+
+TEST(EtLink, KinetoWithOnlyCpuOpsAndNamesThatDisagree) {
+  const char* et = R"({"schema": "1.0.1", "nodes": [
+      {"id": 2, "name": "aten::add", "parent": 1, "rf_id": 1},
+      {"id": 3, "name": "aten::mul", "parent": 1, "rf_id": 2}]})";
+  // Ids 1 and 2 exist but name other ops: a coincidence of numbers, not a link.
+  const char* kineto = R"([
+      {"ph":"X","cat":"cpu_op","name":"aten::zeros","pid":1,"tid":1,"ts":0,"dur":10,"args":{"External id":1}},
+      {"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":20,"dur":10,"args":{"External id":2}},
+      {"ph":"X","cat":"cpu_op","name":"aten::mul","pid":1,"tid":1,"ts":40,"dur":10,"args":{"External id":3}}])";
+  std::string error;
+  auto e = parseExecutionTrace(et, error);
+  ASSERT_TRUE(e) << error;
+  auto k = test::loadOk(kineto);
+  ASSERT_TRUE(k);
+  const EtLink link = linkExecutionTrace(*e, *k);
+  EXPECT_NE(link.method.find("in order"), std::string::npos) << link.method;
+  EXPECT_EQ(link.linkedOps, 2u);
+  EXPECT_EQ(k->start(link.opOfNode.at(2)), 20'000);
+  ASSERT_FALSE(link.notes.empty());
+  EXPECT_NE(link.notes.back().find("no GPU events"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace opscope
