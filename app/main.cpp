@@ -26,10 +26,11 @@ const char* kUsageHead =
     "GUI:\n";
 
 const char* kGuiUsage =
-    "  opscope [FILE]          the GUI, opening FILE when given\n"
+    "  opscope [FILE [--et ET]]  the GUI, opening FILE when given (and linking the execution\n"
+    "                          trace ET recorded with it: File > Open execution trace)\n"
     "  opscope --screenshot OUT.png [--select NAME] [--range START_US:END_US] [--search TEXT]\n"
     "                          [--size WxH] [--dark] [--analysis CHART [--iteration N] [--op NAME]]\n"
-    "                          [--prediction [--gpu NAME] [--compare NAME]] FILE\n"
+    "                          [--prediction [--gpu NAME] [--compare NAME]] [--et ET] FILE\n"
     "                          load FILE, lay out the window at a fixed size (1600x1000), render, save\n"
     "                          a PNG and exit; --select selects the longest event named NAME (or whose\n"
     "                          name contains it), --range shows that span (µs since the trace start);\n"
@@ -72,7 +73,7 @@ const char* kUsageText =
     "      --size WxH, --dpi N, --dark  picture size (1200x800), PNG resolution (96), theme\n"
     "      --timing                 csv/json: seconds to load and to analyse, to stderr\n"
     "  predict [--gpu NAME] [--gpu-file SPECS.json] [--overheads FILE] [--microbench CSV]\n"
-    "          [--replay] [--json|--csv] [-o OUT] FILE\n"
+    "          [--et ET] [--replay] [--json|--csv] [-o OUT] FILE\n"
     "                          per-op GPU time from performance models of a GPU and each\n"
     "                          ProfilerStep iteration simulated end to end (critical path)\n"
     "      --gpu NAME               a preset (see --list-gpus; default: the trace's device)\n"
@@ -80,6 +81,7 @@ const char* kUsageText =
     "      --overheads FILE         T1-T5 statistics (export --chart overheads --format json);\n"
     "                               default: measured on this trace\n"
     "      --microbench CSV         measured GEMMs: batch_size,M,N,K,kernel_runtime (us)\n"
+    "      --et ET                  shapes from the linked execution trace where FILE has none\n"
     "      --replay                 measured kernel times and overheads: the simulator's self-check\n"
     "      --list-gpus              the presets and exit\n"
     "  link --et ET --kineto TRACE -o OUT [--annotation NAME] [--report-json FILE]\n"

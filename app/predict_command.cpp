@@ -7,6 +7,7 @@
 #include "cli_common.h"
 #include "io/atomic_file.h"
 #include "io/trace_loader.h"
+#include "perf/et_shapes.h"
 #include "perf/prediction.h"
 #include "report/predict_report.h"
 
@@ -31,7 +32,7 @@ bool readText(const std::string& path, std::string& text, std::string& error) {
 }  // namespace
 
 int runPredict(const std::vector<std::string>& args) {
-  std::string file, gpuName, gpuFile, overheadsFile, microbenchFile, out = "-";
+  std::string file, gpuName, gpuFile, overheadsFile, microbenchFile, etFile, out = "-";
   bool replay = false, json = false, csv = false, listGpus = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -45,6 +46,7 @@ int runPredict(const std::vector<std::string>& args) {
     else if (a == "--gpu-file") ok = value(gpuFile);
     else if (a == "--overheads") ok = value(overheadsFile);
     else if (a == "--microbench") ok = value(microbenchFile);
+    else if (a == "--et") ok = value(etFile);
     else if (a == "-o") ok = value(out);
     else if (a == "--replay") replay = true;
     else if (a == "--json") json = true;
@@ -98,8 +100,8 @@ int runPredict(const std::vector<std::string>& args) {
     std::fprintf(stderr, "opscope predict: no FILE given (try opscope --help)\n");
     return kUsage;
   }
-  if (replay && (!overheadsFile.empty() || !microbenchFile.empty())) {
-    std::fprintf(stderr, "opscope predict: --replay uses the trace's own times; --overheads and --microbench do not apply\n");
+  if (replay && (!overheadsFile.empty() || !microbenchFile.empty() || !etFile.empty())) {
+    std::fprintf(stderr, "opscope predict: --replay uses the trace's own times; --overheads, --microbench and --et do not apply\n");
     return kUsage;
   }
 
@@ -154,6 +156,17 @@ int runPredict(const std::vector<std::string>& args) {
     } else {
       setup.gpu = defaultGpu(*r.trace, specs, setup.gpuSource);
     }
+  }
+  if (!etFile.empty()) {
+    auto et = loadExecutionTrace(etFile, error);
+    if (!et) {
+      std::fprintf(stderr, "opscope: %s: %s\n", etFile.c_str(), error.c_str());
+      return kInvalidInput;
+    }
+    const EtLink link = linkExecutionTrace(*et, *r.trace);
+    std::fprintf(stderr, "opscope: %s: %s\n", etFile.c_str(), link.summaryLine().c_str());
+    setup.extraShapes = std::make_shared<const std::map<uint64_t, OpShapes>>(etOpShapes(*et, link));
+    setup.shapesSource = "the trace's Input Dims, else the execution trace " + etFile;
   }
   const PredictionResult result = runPrediction(*r.trace, std::move(setup));
   const std::string output = json ? predictionJson(*r.trace, result, file)

@@ -25,7 +25,7 @@ namespace opscope::ui {
 namespace {
 
 struct GuiOptions {
-  std::string file, screenshot, select, range, search, analysis, op, gpu, compare;
+  std::string file, screenshot, select, range, search, analysis, op, gpu, compare, et;
   bool prediction = false;
   int iteration = -1;
   int width = 1600, height = 1000;
@@ -76,6 +76,19 @@ int screenshot(const GuiOptions& o) {
     parseRange(o.range, a, b);
     const TimeNs t0 = doc->trace->minTs;
     w.timeline()->showRange(t0 + static_cast<TimeNs>(a * 1000), t0 + static_cast<TimeNs>(b * 1000));
+  }
+  if (!o.et.empty()) {
+    w.openExecutionTrace(QString::fromStdString(o.et));
+    QElapsedTimer t;
+    t.start();
+    while (w.etBusy() && t.elapsed() < 120000) {
+      QApplication::processEvents(QEventLoop::AllEvents, 50);
+      QThread::msleep(5);
+    }
+    if (!w.executionTrace()) {
+      std::fprintf(stderr, "opscope: %s: not linked (see the message above)\n", o.et.c_str());
+      return 4;
+    }
   }
   if (!o.select.empty() && !w.selectByName(QString::fromStdString(o.select))) {
     std::fprintf(stderr, "opscope: %s: no event named '%s'\n", o.file.c_str(), o.select.c_str());
@@ -183,6 +196,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
       bool h = false;
       if (!value(o.analysis) || !parseExportArgs({"--chart", o.analysis, "--format", "json", "x", "-o", "-"}, e, h))
         return usage("--analysis expects a chart: overview, breakdown, op-kernels, kernel-stats, overheads, streams", "");
+    } else if (a == "--et") {
+      if (!value(o.et)) return usage("--et needs an execution trace file", "");
     } else if (a == "--prediction") {
       o.prediction = true;
     } else if (a == "--gpu") {
@@ -205,6 +220,7 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
       return usage("more than one FILE given: ", a);
     }
   }
+  if (!o.et.empty() && o.file.empty()) return usage("--et needs the Kineto trace FILE it was recorded with", "");
   if ((!o.screenshot.empty() || o.benchRender) && o.file.empty())
     return usage(o.benchRender ? "--bench-render" : "--screenshot", " needs a FILE");
   if (!o.op.empty() && o.analysis != "op-kernels") return usage("--op goes with --analysis op-kernels", "");
@@ -234,6 +250,15 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
   }
   MainWindow w;
   w.show();
+  if (!o.et.empty()) {
+    // Linked once the trace it belongs to has loaded.
+    const QString et = QFileInfo(QString::fromStdString(o.et)).absoluteFilePath();
+    auto once = std::make_shared<QMetaObject::Connection>();
+    *once = QObject::connect(&w, &MainWindow::documentChanged, &w, [&w, et, once] {
+      QObject::disconnect(*once);
+      w.openExecutionTrace(et);
+    });
+  }
   if (!o.file.empty()) w.openFile(QFileInfo(QString::fromStdString(o.file)).absoluteFilePath());
   return app.exec();
 }

@@ -1,5 +1,7 @@
 #include "main_window.h"
 
+#include <cstdio>
+
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
@@ -32,6 +34,9 @@
 #include "load_job.h"
 #include "panels/analysis_panel.h"
 #include "panels/prediction_panel.h"
+#include "panels/et_link_dialog.h"
+#include "et_document.h"
+#include "worker.h"
 #include "panels/details_panel.h"
 #include "panels/op_tree_panel.h"
 #include "panels/range_stats_panel.h"
@@ -167,6 +172,13 @@ void MainWindow::buildMenus() {
                                                       QStringLiteral("Traces (*.json *.json.gz *.gz);;All files (*)"));
     if (!path.isEmpty()) openFile(path);
   });
+  QAction* openEt = file->addAction(QStringLiteral("Open &execution trace…"), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open execution trace"), QString(),
+                                                      QStringLiteral("Execution traces (*.json *.json.gz *.gz);;All files (*)"));
+    if (!path.isEmpty()) openExecutionTrace(path);
+  });
+  openEt->setEnabled(false);
+  connect(this, &MainWindow::documentChanged, openEt, [this, openEt] { openEt->setEnabled(doc_ != nullptr); });
   recentMenu_ = file->addMenu(QStringLiteral("Open &recent"));
   file->addSeparator();
   file->addAction(QStringLiteral("Export timeline as &PNG…"), this, &MainWindow::chooseAndExportPng);
@@ -240,6 +252,12 @@ void MainWindow::buildStatusBar() {
   warningsButton_->setFlat(true);
   warningsButton_->setStyleSheet(QStringLiteral("color: #b35900; font-weight: bold;"));
   connect(warningsButton_, &QPushButton::clicked, this, &MainWindow::showWarnings);
+  etButton_ = new QPushButton(this);
+  etButton_->setFlat(true);
+  etButton_->setToolTip(QStringLiteral("The execution trace's link: what could not be linked, and why"));
+  etButton_->hide();
+  connect(etButton_, &QPushButton::clicked, this, &MainWindow::showEtLinkReport);
+  statusBar()->addPermanentWidget(etButton_);
   statusBar()->addPermanentWidget(warningsButton_);
   statusBar()->addPermanentWidget(progressLabel_);
   statusBar()->addPermanentWidget(progressBar_);
@@ -305,6 +323,8 @@ void MainWindow::onCancelled(const QString& path) {
 
 void MainWindow::setDocument(std::shared_ptr<const TraceDocument> doc) {
   doc_ = std::move(doc);
+  et_.reset();  // linked with the previous trace
+  if (etButton_) etButton_->hide();
   matches_ = std::make_shared<std::vector<EventRef>>();
   matcher_.reset();
   timeline_->setDocument(doc_);
@@ -345,8 +365,56 @@ void MainWindow::setDocument(std::shared_ptr<const TraceDocument> doc) {
   emit documentChanged();
 }
 
+void MainWindow::openExecutionTrace(const QString& path) {
+  if (!doc_) return;
+  ++etPending_;
+  statusBar()->showMessage(QStringLiteral("Linking %1…").arg(QFileInfo(path).fileName()));
+  std::shared_ptr<const TraceDocument> doc = doc_;
+  const std::string file = path.toStdString();
+  struct Outcome {
+    std::shared_ptr<const EtDocument> et;
+    std::string error;
+  };
+  runOnWorker(
+      this,
+      [doc, file] {
+        Outcome o;
+        o.et = loadEtDocument(file, doc, o.error);
+        return o;
+      },
+      [path](MainWindow* self, Outcome o) {
+        --self->etPending_;
+        if (!o.et) {
+          self->statusBar()->clearMessage();
+          const QString message = QStringLiteral("%1: %2").arg(path, QString::fromStdString(o.error));
+          if (self->restoreSettings_) QMessageBox::warning(self, QStringLiteral("Open execution trace"), message);
+          else std::fprintf(stderr, "opscope: %s\n", message.toLocal8Bit().constData());  // scripted: no dialog
+          return;
+        }
+        if (o.et->kineto != self->doc_) return;  // another trace was opened meanwhile
+        self->et_ = std::move(o.et);
+        self->prediction_->setExtraShapes(self->et_->shapes, QFileInfo(path).fileName());
+        self->statusBar()->showMessage(QString::fromStdString(self->et_->link.summaryLine()), 15000);
+        self->etButton_->setText(QStringLiteral("ET: %1/%2 ops, %3/%4 GPU events linked")
+                                     .arg(self->et_->link.linkedOps)
+                                     .arg(self->et_->link.etOps)
+                                     .arg(self->et_->link.linkedGpuEvents)
+                                     .arg(self->et_->link.gpuEvents));
+        self->etButton_->show();
+        self->onSelection(self->timeline_->selected());
+      });
+}
+
+void MainWindow::showEtLinkReport() {
+  if (!et_) return;
+  auto* dialog = new EtLinkDialog(*et_, this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  connect(dialog, &EtLinkDialog::eventActivated, this, [this](EventRef r) { timeline_->select(r, true); });
+  dialog->show();
+}
+
 void MainWindow::onSelection(std::optional<EventRef> ref) {
-  details_->showDetails(doc_ ? doc_->trace.get() : nullptr, ref);
+  details_->showDetails(doc_ ? doc_->trace.get() : nullptr, ref, et_.get());
   if (ref && detailsDock_->isHidden()) detailsDock_->show();
 }
 

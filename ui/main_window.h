@@ -21,6 +21,7 @@ class QDockWidget;
 namespace opscope::ui {
 class AnalysisPanel;
 class PredictionPanel;
+struct EtDocument;
 }
 
 namespace opscope::ui {
@@ -41,6 +42,12 @@ class MainWindow : public QMainWindow {
 
   void openFile(const QString& path);  // on the worker thread
   void setDocument(std::shared_ptr<const TraceDocument> doc);
+  // Loads an execution trace on a worker and links it with the loaded trace; its
+  // nodes then show in the details of the ops they link to.
+  void openExecutionTrace(const QString& path);
+  const EtDocument* executionTrace() const { return et_.get(); }
+  bool etBusy() const { return etPending_ > 0; }
+  void showEtLinkReport();
   const TraceDocument* document() const { return doc_.get(); }
 
   TimelineWidget* timeline() const { return timeline_; }
@@ -112,6 +119,9 @@ class MainWindow : public QMainWindow {
   AnalysisPanel* analysis_ = nullptr;
   QDockWidget* predictionDock_ = nullptr;
   PredictionPanel* prediction_ = nullptr;
+  std::shared_ptr<const EtDocument> et_;
+  int etPending_ = 0;
+  QPushButton* etButton_ = nullptr;
   bool restoredState_ = false;  // a saved layout decides which bottom tab is on top
   bool shownOnce_ = false;
   LoadJob* job_ = nullptr;

@@ -134,6 +134,14 @@ std::optional<ExecutionTrace> parseExecutionTrace(std::string_view text, std::st
 }
 
 std::optional<ExecutionTrace> loadExecutionTrace(const std::string& path, std::string& error) {
+  // Checked on the first bytes before reading a whole file into a DOM: a multi-GB Kineto
+  // trace opened here by mistake must not be parsed whole.
+  const std::string head = fileHead(path, 1 << 16, error);
+  if (!error.empty()) return std::nullopt;
+  if (!looksLikeExecutionTrace(head)) {
+    error = "not an execution trace: no \"schema\" and \"nodes\" at the top of the file (a Kineto trace?)";
+    return std::nullopt;
+  }
   const std::string text = readAll(path, error);
   if (!error.empty()) return std::nullopt;
   return parseExecutionTrace(text, error);

@@ -193,12 +193,19 @@ bool movesHostMemory(const Trace& trace, const std::vector<EventRef>& gpu) {
 
 }  // namespace
 
-std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::optional<TimeWindow> window) {
+std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::optional<TimeWindow> window,
+                              const std::map<uint64_t, OpShapes>* extraShapes) {
   const OpIndex index(trace);
+  auto shapesOf = [&](EventRef op) {
+    OpShapes s = opShapesFromArgs(trace.args(op));
+    if (!s.recorded() && extraShapes)
+      if (auto it = extraShapes->find(op.packed()); it != extraShapes->end()) return it->second;
+    return s;
+  };
   std::vector<OpRow> rows;
   // Own model, else the sum of the sub-ops that caused GPU work when each has one.
   std::function<std::optional<OpPrediction>(EventRef)> predict = [&](EventRef op) -> std::optional<OpPrediction> {
-    const OpShapes shapes = opShapesFromArgs(trace.args(op));
+    const OpShapes shapes = shapesOf(op);
     const std::string_view name = baseName(trace.name(op));
     if ((name == "to" || name == "_to_copy" || name == "copy_") && movesHostMemory(trace, gpuEventsOf(trace, op)))
       return models.hostCopy(shapes);
@@ -236,7 +243,7 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
         row.predictedUs = p->us;
         row.model = p->model;
       }
-      row.shapes = opShapesFromArgs(trace.args(op)).dimsText;
+      row.shapes = shapesOf(op).dimsText;
       rows.push_back(std::move(row));
     }
   }

@@ -9,6 +9,7 @@
 // backward node over two mm calls) is predicted as their sum. Anything else is "no
 // model": reported as such, never as zero. Copies whose GPU events move data between
 // host and device (aten::to, copy_ of a CPU tensor) go over PCIe, not DRAM.
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -67,7 +68,10 @@ struct OpRow {
   std::string shapes;  // "Input Dims" text
 };
 
-// Ops starting inside window when given; in time order.
-std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::optional<TimeWindow> window);
+// Ops starting inside window when given; in time order. extraShapes (packed op ->
+// shapes, e.g. from a linked execution trace) stand in for ops whose Kineto args
+// recorded none.
+std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::optional<TimeWindow> window,
+                              const std::map<uint64_t, OpShapes>* extraShapes = nullptr);
 
 }  // namespace opscope

@@ -49,7 +49,7 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
       setup.overheadsSource = "this trace";
     }
     const OpModels models(setup.gpu, setup.microbench);
-    r.ops = predictOps(trace, models, setup.window);
+    r.ops = predictOps(trace, models, setup.window, setup.extraShapes.get());
   }
   SimOptions sim;
   sim.replay = setup.replay;

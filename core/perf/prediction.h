@@ -2,6 +2,8 @@
 // One prediction run over a trace, as `opscope predict` and the prediction pane do it:
 // per-op GPU time from the models of a GPU, the iterations simulated end to end, and
 // the error figures of the per-op predictions.
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +22,9 @@ struct PredictionSetup {
   std::string overheadsSource;             // file name, or "this trace"
   const GemmMicrobench* microbench = nullptr;
   std::optional<TimeWindow> window;        // ops of this window only (iterations: all)
+  // Shapes of ops the Kineto trace recorded none for (a linked execution trace's).
+  std::shared_ptr<const std::map<uint64_t, OpShapes>> extraShapes;
+  std::string shapesSource = "the trace's Input Dims";
 };
 
 struct ErrorFigures {

@@ -41,7 +41,10 @@ std::string predictionJson(const Trace& trace, const PredictionResult& r, const 
   j["mode"] = r.setup.replay ? "replay" : "predict";
   j["gpu"] = r.setup.gpu.name;
   j["gpu_source"] = r.setup.gpuSource;
-  if (!r.setup.replay) j["overheads_source"] = r.setup.overheadsSource;
+  if (!r.setup.replay) {
+    j["overheads_source"] = r.setup.overheadsSource;
+    j["shapes_source"] = r.setup.shapesSource;
+  }
   j["iterations"] = nlohmann::ordered_json::array();
   for (const IterationPrediction& i : r.iterations) {
     nlohmann::ordered_json it;

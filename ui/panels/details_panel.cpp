@@ -2,6 +2,7 @@
 
 #include <QUrl>
 
+#include "et_document.h"
 #include "hierarchy/queries.h"
 #include "timeline/time_view.h"
 
@@ -19,6 +20,41 @@ QString link(const Trace& t, EventRef r) {
 }
 
 QString durText(TimeNs ns) { return qstr(formatDuration(ns)); }
+
+QString jsonText(const nlohmann::ordered_json& j) { return j.is_string() ? qstr(j.get<std::string>()) : qstr(j.dump()); }
+
+void row(QString& html, const QString& key, const QString& value);
+
+// The ET node of an op: id, parent and children, inputs and outputs, attributes.
+void etNodeHtml(QString& html, const ExecutionTrace& et, const EtNode& n) {
+  html += QStringLiteral("<h4>Execution trace node</h4><table>");
+  row(html, QStringLiteral("Id"), QString::number(n.id));
+  if (const EtNode* p = n.parent >= 0 ? et.node(n.parent) : nullptr)
+    row(html, QStringLiteral("Parent"), QStringLiteral("%1 (%2)").arg(p->id).arg(esc(p->name)));
+  QStringList children;
+  for (const EtNode& c : et.nodes)
+    if (c.parent == n.id && c.id != n.id && !c.isGpu) children << QStringLiteral("%1 %2").arg(c.id).arg(esc(c.name));
+  if (!children.isEmpty()) row(html, QStringLiteral("Children"), children.mid(0, 20).join(QStringLiteral("<br>")));
+  html += QStringLiteral("</table>");
+  auto io = [&](const QString& title, const nlohmann::ordered_json& shapes, const nlohmann::ordered_json& types) {
+    if (!shapes.is_array() || shapes.empty()) return;
+    html += QStringLiteral("<h4>%1</h4><table>").arg(title);
+    for (size_t i = 0; i < shapes.size(); ++i) {
+      const QString type = types.is_array() && i < types.size() ? jsonText(types[i]) : QString();
+      row(html, QString::number(i), esc(type.toStdString()) + QStringLiteral(" <span style=\"color:gray\">") +
+                                        esc(jsonText(shapes[i]).toStdString()) + QStringLiteral("</span>"));
+    }
+    html += QStringLiteral("</table>");
+  };
+  io(QStringLiteral("ET inputs"), n.inputShapes(), n.inputTypes());
+  io(QStringLiteral("ET outputs"), n.outputShapes(), n.outputTypes());
+  const auto attrs = n.attributes();
+  if (!attrs.empty()) {
+    html += QStringLiteral("<h4>ET attributes</h4><table>");
+    for (const auto& [k, v] : attrs) row(html, esc(k), esc(v));
+    html += QStringLiteral("</table>");
+  }
+}
 
 void row(QString& html, const QString& key, const QString& value) {
   html += QStringLiteral("<tr><td style=\"color:gray;padding-right:10px\">%1</td><td>%2</td></tr>").arg(key, value);
@@ -65,7 +101,7 @@ std::optional<EventRef> parseEventLink(const QUrl& url) {
   return EventRef{track, index};
 }
 
-QString detailsHtml(const Trace& t, EventRef ref) {
+QString detailsHtml(const Trace& t, EventRef ref, const EtDocument* et) {
   const SliceColumns& s = t.slices(ref.track);
   const SliceKind kind = s.kind[ref.index];
   QString html = QStringLiteral("<h3 style=\"margin-bottom:4px\">%1</h3><table>").arg(esc(t.name(ref)));
@@ -107,6 +143,8 @@ QString detailsHtml(const Trace& t, EventRef ref) {
     }
   }
 
+  if (const EtNode* node = et ? et->nodeOf(ref) : nullptr) etNodeHtml(html, et->et, *node);
+
   std::string argsError;
   const std::vector<NamedArg> args = t.args(ref, &argsError);
   if (!args.empty()) {
@@ -128,13 +166,13 @@ DetailsPanel::DetailsPanel(QWidget* parent) : QTextBrowser(parent) {
   showDetails(nullptr, std::nullopt);
 }
 
-void DetailsPanel::showDetails(const Trace* trace, std::optional<EventRef> ref) {
+void DetailsPanel::showDetails(const Trace* trace, std::optional<EventRef> ref, const EtDocument* et) {
   if (!trace || !ref) {
     setHtml(QStringLiteral("<p style=\"color:gray\">Click an event in the timeline to see its details, its op chain "
                            "and the GPU events it caused.</p>"));
     return;
   }
-  setHtml(detailsHtml(*trace, *ref));
+  setHtml(detailsHtml(*trace, *ref, et));
 }
 
 }  // namespace opscope::ui

@@ -8,9 +8,15 @@
 #include "model/trace.h"
 
 namespace opscope::ui {
+struct EtDocument;
+}
 
-// HTML of the panel; also used by tests. Lists are capped (the rest counted).
-QString detailsHtml(const Trace& trace, EventRef ref);
+namespace opscope::ui {
+
+// HTML of the panel; also used by tests. Lists are capped (the rest counted). With an
+// execution trace linked, an op's ET node follows: its inputs and outputs (shapes,
+// types), attributes and place in the ET's tree.
+QString detailsHtml(const Trace& trace, EventRef ref, const EtDocument* et = nullptr);
 
 // "event:3:1200" -> {3, 1200}.
 std::optional<EventRef> parseEventLink(const QUrl& url);
@@ -19,7 +25,7 @@ class DetailsPanel : public QTextBrowser {
   Q_OBJECT
  public:
   explicit DetailsPanel(QWidget* parent = nullptr);
-  void showDetails(const Trace* trace, std::optional<EventRef> ref);
+  void showDetails(const Trace* trace, std::optional<EventRef> ref, const EtDocument* et = nullptr);
 
  signals:
   void eventLinkActivated(opscope::EventRef ref);

@@ -253,7 +253,15 @@ bool PredictionPanel::loadMicrobenchmark(const QString& path, QString* error) {
   return true;
 }
 
+void PredictionPanel::setExtraShapes(std::shared_ptr<const std::map<uint64_t, OpShapes>> shapes, const QString& source) {
+  extraShapes_ = std::move(shapes);
+  extraShapesName_ = source;
+  recompute();
+}
+
 void PredictionPanel::setDocument(std::shared_ptr<const TraceDocument> doc) {
+  extraShapes_.reset();  // they index the previous trace's ops
+  extraShapesName_.clear();
   doc_ = std::move(doc);
   results_.reset();
   recompute();
@@ -308,6 +316,10 @@ void PredictionPanel::startWorker() {
     main.overheadsSource = overheadsName_.toStdString();
   }
   main.microbench = microbench_.get();
+  if (extraShapes_) {
+    main.extraShapes = extraShapes_;
+    main.shapesSource = "the trace's Input Dims, else the execution trace " + extraShapesName_.toStdString();
+  }
   std::optional<PredictionSetup> compare;
   if (const GpuSpec* g = gpuNamed(compare_->currentText())) {
     compare = main;
@@ -360,9 +372,10 @@ void PredictionPanel::onResults(quint64 generation, std::shared_ptr<const Predic
                 .arg(QString::fromStdString(m.setup.gpu.name));
   }
   status_->setText(text);
-  sources_->setText(QStringLiteral("GPU: %1 · overheads: %2 · GEMMs: %3")
+  sources_->setText(QStringLiteral("GPU: %1 · overheads: %2 · GEMMs: %3 · shapes: %4")
                         .arg(QString::fromStdString(m.setup.gpuSource), QString::fromStdString(m.setup.overheadsSource),
-                             microbenchName_.isEmpty() ? QStringLiteral("roofline") : QStringLiteral("microbenchmark ") + microbenchName_));
+                             microbenchName_.isEmpty() ? QStringLiteral("roofline") : QStringLiteral("microbenchmark ") + microbenchName_,
+                             QString::fromStdString(m.setup.shapesSource)));
   {
     const QString keep = filter_->currentText();
     const QSignalBlocker block(filter_);
@@ -408,12 +421,11 @@ void PredictionPanel::fillTables() {
     first->setData(Qt::UserRole, static_cast<qulonglong>(i));
     QTableWidgetItem* predicted = op.predictedUs ? numberItem(*op.predictedUs, 2) : textItem(QString());
     QTableWidgetItem* error = op.predictedUs ? numberItem(errorPct(*op.predictedUs, measured), 1) : textItem(QString());
-    QTableWidgetItem* other = textItem(QString());
-    QTableWidgetItem* ratio = textItem(QString());
-    if (c && i < c->ops.size() && c->ops[i].predictedUs) {
-      other = numberItem(*c->ops[i].predictedUs, 2);
-      ratio = numberItem(measured > 0 ? *c->ops[i].predictedUs / measured : 0, 3);
-    }
+    // Items are created once: a table owns only the items set into it.
+    const bool whatIf = c && i < c->ops.size() && c->ops[i].predictedUs;
+    QTableWidgetItem* other = whatIf ? numberItem(*c->ops[i].predictedUs, 2) : textItem(QString());
+    QTableWidgetItem* ratio =
+        whatIf ? numberItem(measured > 0 ? *c->ops[i].predictedUs / measured : 0, 3) : textItem(QString());
     fillRow(ops_, row++, {first, numberItem(static_cast<double>(trace.start(op.op) - trace.minTs) / 1e6, 3),
                           numberItem(measured, 2), predicted, error, textItem(QString::fromStdString(op.model)), other,
                           ratio, textItem(QString::fromStdString(op.shapes))});
@@ -425,12 +437,10 @@ void PredictionPanel::fillTables() {
   iterations_->setRowCount(static_cast<int>(m.iterations.size()));
   for (size_t i = 0; i < m.iterations.size(); ++i) {
     const IterationPrediction& it = m.iterations[i];
-    QTableWidgetItem* other = textItem(QString());
-    QTableWidgetItem* ratio = textItem(QString());
-    if (c && i < c->iterations.size()) {
-      other = numberItem(c->iterations[i].predictedUs / 1e3, 3);
-      ratio = numberItem(it.predictedUs > 0 ? c->iterations[i].predictedUs / it.predictedUs : 0, 3);
-    }
+    const bool whatIf = c && i < c->iterations.size();
+    QTableWidgetItem* other = whatIf ? numberItem(c->iterations[i].predictedUs / 1e3, 3) : textItem(QString());
+    QTableWidgetItem* ratio =
+        whatIf ? numberItem(it.predictedUs > 0 ? c->iterations[i].predictedUs / it.predictedUs : 0, 3) : textItem(QString());
     fillRow(iterations_, static_cast<int>(i),
             {numberItem(static_cast<double>(it.index), 0), numberItem(static_cast<double>(it.number), 0),
              numberItem(it.measuredUs / 1e3, 3), numberItem(it.predictedUs / 1e3, 3), numberItem(it.errorPct(), 2),
@@ -443,10 +453,11 @@ void PredictionPanel::fillTables() {
   types_->setRowCount(static_cast<int>(m.byOpType.size()));
   for (size_t i = 0; i < m.byOpType.size(); ++i) {
     const OpTypeFigures& t = m.byOpType[i];
-    QTableWidgetItem* other = textItem(QString());
+    const OpTypeFigures* whatIf = nullptr;
     if (c)
       for (const OpTypeFigures& o : c->byOpType)
-        if (o.name == t.name && o.modelled > 0) other = numberItem(o.predictedUs / 1e3, 3);
+        if (o.name == t.name && o.modelled > 0) whatIf = &o;
+    QTableWidgetItem* other = whatIf ? numberItem(whatIf->predictedUs / 1e3, 3) : textItem(QString());
     fillRow(types_, static_cast<int>(i),
             {textItem(QString::fromStdString(t.name)), numberItem(static_cast<double>(t.calls), 0),
              numberItem(static_cast<double>(t.modelled), 0), numberItem(t.measuredUs / 1e3, 3),

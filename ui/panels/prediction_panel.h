@@ -38,6 +38,8 @@ class PredictionPanel : public QWidget {
   bool loadMicrobenchmark(const QString& path, QString* error = nullptr);
   bool loadGpuSpecs(const QString& path, QString* error = nullptr);
   void addGpu(const GpuSpec& spec);  // a custom GPU, selected as the main one
+  // Shapes of ops the trace recorded none for (a linked execution trace's); null: none.
+  void setExtraShapes(std::shared_ptr<const std::map<uint64_t, OpShapes>> shapes, const QString& source);
 
   bool busy() const { return pending_ > 0 || (stale_ && isVisible()); }
   const PredictionResults* results() const { return results_.get(); }
@@ -71,6 +73,8 @@ class PredictionPanel : public QWidget {
   QString overheadsName_;
   std::shared_ptr<const GemmMicrobench> microbench_;
   QString microbenchName_;
+  std::shared_ptr<const std::map<uint64_t, OpShapes>> extraShapes_;
+  QString extraShapesName_;
   quint64 generation_ = 0;
   bool stale_ = false;  // inputs changed while hidden: computed when next shown
   int pending_ = 0;

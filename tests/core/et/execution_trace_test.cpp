@@ -8,6 +8,8 @@
 #include <set>
 
 #include "et/et_link.h"
+#include "perf/et_shapes.h"
+#include "io/trace_loader.h"
 #include "test_support.h"
 
 namespace opscope {
@@ -287,6 +289,62 @@ TEST(EtLink, KinetoWithOnlyCpuOpsAndNamesThatDisagree) {
   EXPECT_EQ(k->start(link.opOfNode.at(2)), 20'000);
   ASSERT_FALSE(link.notes.empty());
   EXPECT_NE(link.notes.back().find("no GPU events"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace opscope
+
+namespace opscope {
+namespace {
+
+TEST(EtShapes, EtNodeInputsAsTheOpModelsReadThem) {
+  std::string error;
+  auto et = parseExecutionTrace(R"js({"schema": "1.0.1", "nodes": [
+      {"id": 2, "name": "aten::_foreach_add_", "parent": 1, "rf_id": 1,
+       "input_shapes": [[[4,4],[8]], [], [2,3]],
+       "input_types": ["GenericList[Tensor(c10::BFloat16),Tensor(c10::BFloat16)]", "Double", "Tensor(float)"]}]})js",
+                                error);
+  ASSERT_TRUE(et) << error;
+  const OpShapes s = opShapesFromEtNode(et->nodes[0]);
+  ASSERT_EQ(s.inputs.size(), 3u);
+  ASSERT_EQ(s.inputs[0].size(), 2u);  // a tensor list: both tensors count
+  EXPECT_EQ(s.type(0), DType::BF16);
+  EXPECT_DOUBLE_EQ(s.bytes(0), (16 + 8) * 2.0);
+  EXPECT_TRUE(s.inputs[1].empty());  // a scalar
+  ASSERT_TRUE(s.tensor(2));
+  EXPECT_EQ(*s.tensor(2), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(s.type(2), DType::F32);
+  EXPECT_TRUE(s.recorded());
+}
+
+// The public pair's Kineto trace recorded no shapes; with the ET linked, aten::add gets
+// its memory-bound model from the ET's [256, 256] float inputs.
+TEST(EtShapes, LinkedExecutionTraceGivesThePredictorsShapes) {
+  const auto etPath = test::sharedTrace("simple_add_et.json.gz");
+  const auto kinetoPath = test::sharedTrace("simple_add_kineto.json.gz");
+  if (!etPath || !kinetoPath) GTEST_SKIP() << "../shared/traces not present";
+  std::string error;
+  auto et = loadExecutionTrace(*etPath, error);
+  ASSERT_TRUE(et) << error;
+  LoadResult loaded = loadTraceFile(*kinetoPath);
+  ASSERT_EQ(loaded.status, LoadStatus::Ok);
+  const auto shapes = etOpShapes(*et, linkExecutionTrace(*et, *loaded.trace));
+  EXPECT_EQ(shapes.size(), 36u);
+  const GpuSpec& a100 = *builtinGpuSpecs().find("A100-SXM4-80GB");
+  const OpModels models(a100);
+  const std::vector<OpRow> without = predictOps(*loaded.trace, models, std::nullopt);
+  const std::vector<OpRow> with = predictOps(*loaded.trace, models, std::nullopt, &shapes);
+  ASSERT_EQ(with.size(), without.size());
+  size_t adds = 0;
+  for (size_t i = 0; i < with.size(); ++i) {
+    if (loaded.trace->name(with[i].op) != "aten::add") continue;
+    ++adds;
+    EXPECT_EQ(without[i].model, "no model");
+    EXPECT_EQ(with[i].model, "memory-bound");
+    // Two 256x256 floats read, one written, at the kernel floor on an A100.
+    EXPECT_DOUBLE_EQ(*with[i].predictedUs, std::max(3.0 * 256 * 256 * 4 / 2039e3, a100.kernelFloorUs));
+  }
+  EXPECT_EQ(adds, 2u);
 }
 
 }  // namespace

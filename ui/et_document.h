@@ -1,0 +1,31 @@
+#pragma once
+// An execution trace opened beside the loaded Kineto trace, linked with it (see
+// core/et/et_link.h), built off the GUI thread and then only read.
+#include <memory>
+#include <string>
+
+#include "et/et_link.h"
+#include "perf/et_shapes.h"
+#include "trace_document.h"
+
+namespace opscope::ui {
+
+struct EtDocument {
+  std::string path;
+  ExecutionTrace et;
+  EtLink link;
+  std::shared_ptr<const TraceDocument> kineto;  // the trace it is linked with
+  // Input shapes of the linked ops, for the prediction pane (see perf/et_shapes.h).
+  std::shared_ptr<const std::map<uint64_t, OpShapes>> shapes;
+  // The ET node linked with a Kineto op, or nullptr.
+  const EtNode* nodeOf(EventRef op) const {
+    const auto it = link.nodeOfOp.find(op.packed());
+    return it == link.nodeOfOp.end() ? nullptr : et.node(it->second);
+  }
+};
+
+// Loads and links; null with error (one line) when the file is not an execution trace.
+std::shared_ptr<const EtDocument> loadEtDocument(const std::string& path, std::shared_ptr<const TraceDocument> kineto,
+                                                 std::string& error);
+
+}  // namespace opscope::ui
