@@ -1,10 +1,12 @@
 #include "io/trace_loader.h"
 
 #include <chrono>
+#include <vector>
 
 #include "hierarchy/finalize.h"
 #include "io/byte_source.h"
 #include "io/chrome_json_loader.h"
+#include "io/dvdt_loader.h"
 
 namespace opscope {
 
@@ -17,6 +19,10 @@ LoadResult loadFrom(ByteSource& src, const LoadOptions& options) {
   auto t0 = std::chrono::steady_clock::now();
   LoadResult r = loadChromeJson(src, options);
   r.timings.parseSeconds = secondsSince(t0);
+  if (r.status == LoadStatus::InvalidInput &&
+      (r.error.starts_with("not a JSON trace") || r.error.starts_with("not a Chrome/Kineto trace")))
+    r.error += "; formats tried: Chrome/Kineto JSON (plain or legacy), OpenCL dv/dt prof JSON "
+               "(PyTorch execution traces: opscope summary / opscope link)";
   if (r.status == LoadStatus::Ok && !options.skipHierarchy) {
     t0 = std::chrono::steady_clock::now();
     buildHierarchy(*r.trace);
@@ -24,6 +30,46 @@ LoadResult loadFrom(ByteSource& src, const LoadOptions& options) {
   }
   return r;
 }
+
+// The first bytes of a source, for format detection (sources are sequential, so the
+// caller opens a fresh one to load).
+std::string head(ByteSource& src, size_t bytes) {
+  std::string out(bytes, '\0');
+  size_t got = 0;
+  while (got < bytes) {
+    const size_t n = src.read(out.data() + got, bytes - got);
+    if (n == 0) break;
+    got += n;
+  }
+  out.resize(got);
+  return out;
+}
+
+std::string readAll(ByteSource& src) {
+  std::string out;
+  std::vector<char> buf(1 << 20);
+  while (size_t n = src.read(buf.data(), buf.size())) out.append(buf.data(), n);
+  return out;
+}
+
+// Formats other than Chrome/Kineto JSON are small enough to read whole.
+LoadResult loadOther(ByteSource& src, const LoadOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string text = readAll(src);
+  LoadResult r = loadDvdtProf(text);
+  r.timings.parseSeconds = secondsSince(t0);
+  if (r.status == LoadStatus::Ok) {
+    r.trace->inputBytes = src.totalSize();
+    if (!options.skipHierarchy) {
+      const auto t1 = std::chrono::steady_clock::now();
+      buildHierarchy(*r.trace);
+      r.timings.hierarchySeconds = secondsSince(t1);
+    }
+  }
+  return r;
+}
+
+constexpr size_t kDetectBytes = 1 << 16;
 }  // namespace
 
 LoadResult loadTraceFile(const std::string& path, const LoadOptions& options) {
@@ -35,12 +81,28 @@ LoadResult loadTraceFile(const std::string& path, const LoadOptions& options) {
     r.error = error;
     return r;
   }
+  if (path != "/dev/stdin" && looksLikeDvdtProf(head(*src, kDetectBytes))) {
+    src = ByteSource::open(path, error);
+    if (src) return loadOther(*src, options);
+  }
+  src = ByteSource::open(path, error);
+  if (!src) {
+    LoadResult r;
+    r.status = LoadStatus::IoError;
+    r.error = error;
+    return r;
+  }
   return loadFrom(*src, options);
 }
 
 LoadResult loadTraceBytes(std::string bytes, const LoadOptions& options) {
+  bool dvdt = false;
+  {
+    auto probe = ByteSource::fromMemory(bytes);
+    dvdt = looksLikeDvdtProf(head(*probe, kDetectBytes));
+  }
   auto src = ByteSource::fromMemory(std::move(bytes));
-  return loadFrom(*src, options);
+  return dvdt ? loadOther(*src, options) : loadFrom(*src, options);
 }
 
 }  // namespace opscope
