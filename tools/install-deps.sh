@@ -7,6 +7,7 @@ PACKAGES=(
   build-essential cmake pkg-config
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqcustomplot-dev
   nlohmann-json3-dev libgtest-dev zlib1g-dev
+  libsqlite3-dev                # Nsight Systems SQLite exports
   python3                       # tools/make_sample_trace.py, bench/
   time                          # /usr/bin/time -v for peak RSS in bench/
   xvfb xauth                    # looking at the GUI headless

@@ -7,6 +7,7 @@
 #include "io/byte_source.h"
 #include "io/chrome_json_loader.h"
 #include "io/dvdt_loader.h"
+#include "io/nsys_sqlite_loader.h"
 
 namespace opscope {
 
@@ -21,7 +22,7 @@ LoadResult loadFrom(ByteSource& src, const LoadOptions& options) {
   r.timings.parseSeconds = secondsSince(t0);
   if (r.status == LoadStatus::InvalidInput &&
       (r.error.starts_with("not a JSON trace") || r.error.starts_with("not a Chrome/Kineto trace")))
-    r.error += "; formats tried: Chrome/Kineto JSON (plain or legacy), OpenCL dv/dt prof JSON "
+    r.error += "; formats tried: Chrome/Kineto JSON (plain or legacy), OpenCL dv/dt prof JSON, Nsight Systems SQLite "
                "(PyTorch execution traces: opscope summary / opscope link)";
   if (r.status == LoadStatus::Ok && !options.skipHierarchy) {
     t0 = std::chrono::steady_clock::now();
@@ -81,9 +82,26 @@ LoadResult loadTraceFile(const std::string& path, const LoadOptions& options) {
     r.error = error;
     return r;
   }
-  if (path != "/dev/stdin" && looksLikeDvdtProf(head(*src, kDetectBytes))) {
-    src = ByteSource::open(path, error);
-    if (src) return loadOther(*src, options);
+  if (path != "/dev/stdin") {
+    const std::string start = head(*src, kDetectBytes);
+    if (looksLikeSqlite(start)) {
+      const auto t0 = std::chrono::steady_clock::now();
+      LoadResult r = loadNsysSqlite(path);
+      r.timings.parseSeconds = secondsSince(t0);
+      if (r.status == LoadStatus::Ok) {
+        r.trace->inputBytes = src->totalSize();
+        if (!options.skipHierarchy) {
+          const auto t1 = std::chrono::steady_clock::now();
+          buildHierarchy(*r.trace);
+          r.timings.hierarchySeconds = secondsSince(t1);
+        }
+      }
+      return r;
+    }
+    if (looksLikeDvdtProf(start)) {
+      src = ByteSource::open(path, error);
+      if (src) return loadOther(*src, options);
+    }
   }
   src = ByteSource::open(path, error);
   if (!src) {
