@@ -1,6 +1,7 @@
 #include "io/trace_loader.h"
 
 #include <chrono>
+#include <optional>
 #include <vector>
 
 #include "hierarchy/finalize.h"
@@ -8,6 +9,7 @@
 #include "io/chrome_json_loader.h"
 #include "io/dvdt_loader.h"
 #include "io/nsys_sqlite_loader.h"
+#include "io/plaidml_eventlog_loader.h"
 
 namespace opscope {
 
@@ -22,7 +24,7 @@ LoadResult loadFrom(ByteSource& src, const LoadOptions& options) {
   r.timings.parseSeconds = secondsSince(t0);
   if (r.status == LoadStatus::InvalidInput &&
       (r.error.starts_with("not a JSON trace") || r.error.starts_with("not a Chrome/Kineto trace")))
-    r.error += "; formats tried: Chrome/Kineto JSON (plain or legacy), OpenCL dv/dt prof JSON, Nsight Systems SQLite "
+    r.error += "; formats tried: Chrome/Kineto JSON (plain or legacy), OpenCL dv/dt prof JSON, Nsight Systems SQLite, PlaidML event log "
                "(PyTorch execution traces: opscope summary / opscope link)";
   if (r.status == LoadStatus::Ok && !options.skipHierarchy) {
     t0 = std::chrono::steady_clock::now();
@@ -54,10 +56,12 @@ std::string readAll(ByteSource& src) {
 }
 
 // Formats other than Chrome/Kineto JSON are small enough to read whole.
-LoadResult loadOther(ByteSource& src, const LoadOptions& options) {
+enum class Other { Dvdt, Plaidml };
+
+LoadResult loadOther(ByteSource& src, const LoadOptions& options, Other format) {
   const auto t0 = std::chrono::steady_clock::now();
   const std::string text = readAll(src);
-  LoadResult r = loadDvdtProf(text);
+  LoadResult r = format == Other::Dvdt ? loadDvdtProf(text) : loadPlaidmlEventlog(text);
   r.timings.parseSeconds = secondsSince(t0);
   if (r.status == LoadStatus::Ok) {
     r.trace->inputBytes = src.totalSize();
@@ -98,9 +102,10 @@ LoadResult loadTraceFile(const std::string& path, const LoadOptions& options) {
       }
       return r;
     }
-    if (looksLikeDvdtProf(start)) {
+    if (looksLikeDvdtProf(start) || looksLikePlaidmlEventlog(start)) {
+      const Other format = looksLikeDvdtProf(start) ? Other::Dvdt : Other::Plaidml;
       src = ByteSource::open(path, error);
-      if (src) return loadOther(*src, options);
+      if (src) return loadOther(*src, options, format);
     }
   }
   src = ByteSource::open(path, error);
@@ -114,13 +119,15 @@ LoadResult loadTraceFile(const std::string& path, const LoadOptions& options) {
 }
 
 LoadResult loadTraceBytes(std::string bytes, const LoadOptions& options) {
-  bool dvdt = false;
+  std::optional<Other> other;
   {
     auto probe = ByteSource::fromMemory(bytes);
-    dvdt = looksLikeDvdtProf(head(*probe, kDetectBytes));
+    const std::string start = head(*probe, kDetectBytes);
+    if (looksLikeDvdtProf(start)) other = Other::Dvdt;
+    else if (looksLikePlaidmlEventlog(start)) other = Other::Plaidml;
   }
   auto src = ByteSource::fromMemory(std::move(bytes));
-  return dvdt ? loadOther(*src, options) : loadFrom(*src, options);
+  return other ? loadOther(*src, options, *other) : loadFrom(*src, options);
 }
 
 }  // namespace opscope
