@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "hierarchy/finalize.h"
 #include "model/trace_builder.h"
@@ -153,6 +154,41 @@ LoadResult loadDvdtProf(std::string_view text) {
     offset = offsets[offsets.size() / 2];
   }
 
+  // Layers (per_layer_info): each spans from the previous layer's timestamp to its own.
+  struct Layer {
+    int64_t start, end;
+    std::string name;
+  };
+  std::vector<Layer> layers;
+  {
+    const Json* info = !j.is_object()                      ? nullptr
+                       : j.contains("per_layer_info")       ? &j["per_layer_info"]
+                       : j.contains("run") && j["run"].is_object() && j["run"].contains("per_layer_info")
+                           ? &j["run"]["per_layer_info"]
+                           : nullptr;
+    if (info && info->is_array()) {
+      std::optional<int64_t> previous;
+      size_t li = 0;
+      for (const Json& l : *info) {
+        ++li;
+        int64_t at = 0;
+        if (!l.is_object() || !l.contains("timestamp") || !l["timestamp"].is_string() ||
+            !parseIsoTimeNs(l["timestamp"].get<std::string>(), at))
+          continue;
+        if (previous && at > *previous)
+          layers.push_back({*previous, at, l.contains("name") && l["name"].is_string() ? l["name"].get<std::string>()
+                                                                                        : "layer " + std::to_string(li)});
+        previous = at;
+      }
+    }
+  }
+  auto layerAt = [&](int64_t ts) -> const Layer* {
+    for (const Layer& l : layers)
+      if (ts >= l.start && ts < l.end) return &l;
+    return nullptr;
+  };
+  const StringId layerKey = t.strings.intern("layer");
+
   const RawId hostPid{false, 1, 0}, devicePid{false, 0, 0};
   const uint32_t hostProcess = b.process(hostPid);
   const uint32_t deviceProcess = b.process(devicePid);
@@ -237,6 +273,7 @@ LoadResult loadDvdtProf(std::string_view text) {
             args.addInt(t.strings.intern("K"), it->second[2]);
           }
         }
+        if (const Layer* l = hasHost ? layerAt(hostStart) : nullptr) args.addString(layerKey, t.strings.intern(l->name));
         b.addSlice(track, in, args);
         ++kernels;
       }
@@ -254,36 +291,17 @@ LoadResult loadDvdtProf(std::string_view text) {
     b.addSlice(apiTrack, host, hostArgs);
     ++calls;
   }
-  // Layers: annotations from one per_layer_info timestamp to the next.
-  if (j.is_object()) {
-    const Json* layers = j.contains("per_layer_info") ? &j["per_layer_info"]
-                         : j.contains("run") && j["run"].contains("per_layer_info") ? &j["run"]["per_layer_info"]
-                                                                                     : nullptr;
-    if (layers && layers->is_array()) {
-      const uint32_t layerTrack = b.threadTrack(hostPid, RawId{false, 2, 0});
-      t.tracks[layerTrack].name = t.strings.intern("layers");
-      int64_t previous = 0;
-      bool havePrevious = false;
-      size_t li = 0;
-      for (const Json& l : *layers) {
-        ++li;
-        int64_t at = 0;
-        if (!l.is_object() || !l.contains("timestamp") || !l["timestamp"].is_string() ||
-            !parseIsoTimeNs(l["timestamp"].get<std::string>(), at))
-          continue;
-        if (havePrevious && at > previous) {
-          SliceInput in;
-          in.start = previous;
-          in.dur = at - previous;
-          const std::string name = l.contains("name") && l["name"].is_string() ? l["name"].get<std::string>()
-                                                                                  : "layer " + std::to_string(li);
-          in.name = t.strings.intern(name);
-          in.cat = layerCat;
-          b.addSlice(layerTrack, in, ArgsWriter{});
-        }
-        previous = at;
-        havePrevious = true;
-      }
+  // Layers as spans on a track of their own.
+  if (!layers.empty()) {
+    const uint32_t layerTrack = b.threadTrack(hostPid, RawId{false, 2, 0});
+    t.tracks[layerTrack].name = t.strings.intern("layers");
+    for (const Layer& l : layers) {
+      SliceInput in;
+      in.start = l.start;
+      in.dur = l.end - l.start;
+      in.name = t.strings.intern(l.name);
+      in.cat = layerCat;
+      b.addSlice(layerTrack, in, ArgsWriter{});
     }
   }
   if (kernels == 0 && calls == 0) {

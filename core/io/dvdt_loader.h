@@ -16,8 +16,9 @@
 //   - Xgemm* kernels get M, N, K from the first three clSetKernelArg values set on
 //     their kernel handle before the enqueue (arg_value: the argument's bytes as hex,
 //     in memory order, read little-endian), as the CK notebook reads them;
-//   - per_layer_info entries with timestamps become "layer" annotations spanning the
-//     calls from the previous layer's timestamp to theirs.
+//   - per_layer_info entries with timestamps become layer spans from the previous
+//     layer's timestamp to theirs, and each kernel's "layer" arg names the layer its
+//     enqueue call falls in (as the CK notebook assigns calls to layers).
 // Records that cannot be used (no "call", an NDRange without profiling fields, bad
 // times) are counted as warnings with their index; none of them stops the load.
 #include <string_view>

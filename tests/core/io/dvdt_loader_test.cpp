@@ -86,6 +86,10 @@ TEST(DvdtProf, IntoTheModel) {
   EXPECT_EQ(ints["N"], 512);
   EXPECT_EQ(ints["K"], 64);
   EXPECT_EQ(ints["profiling.queued"], 5000);
+  std::string layer;
+  for (const NamedArg& a : t.args(gemm))
+    if (a.key == "layer") layer = a.text;
+  EXPECT_EQ(layer, "fc6");  // its enqueue at .000100 falls in [.000050, .000400)
   // Host calls (with timestamps), layers, and the records that could not be used.
   EXPECT_EQ(test::slicesNamed(t, "clEnqueueNDRangeKernel").size(), 4u);
   EXPECT_EQ(test::slicesNamed(t, "clFinish").size(), 1u);
