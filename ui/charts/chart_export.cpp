@@ -7,7 +7,29 @@
 #include <QSaveFile>
 #include <QSvgGenerator>
 
+#include "io/atomic_file.h"
+
 namespace opscope::ui {
+
+bool exportPlotOrData(QCustomPlot* plot, const QString& path, const std::function<std::string(bool json)>& data,
+                      int minWidth, QString* error) {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix == QLatin1String("csv") || suffix == QLatin1String("json")) {
+    std::string e;
+    if (!writeFileAtomically(path.toStdString(), data(suffix == QLatin1String("json")), e)) {
+      if (error) *error = QString::fromStdString(e);
+      return false;
+    }
+    return true;
+  }
+  PictureFormat format;
+  if (!pictureFormatFromSuffix(path, format)) {
+    if (error) *error = QStringLiteral("%1: choose .pdf, .png, .svg, .csv or .json").arg(path);
+    return false;
+  }
+  const int w = std::max(plot->width(), minWidth), h = std::max(plot->height(), 560);
+  return saveChart(plot, path, format, w, h, format == PictureFormat::Png ? 144 : 96, error);
+}
 
 bool pictureFormatFromSuffix(const QString& path, PictureFormat& format) {
   const QString s = QFileInfo(path).suffix().toLower();

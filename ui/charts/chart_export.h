@@ -3,6 +3,8 @@
 // temporary file renamed into place (QSaveFile), so a failed export never leaves a
 // truncated picture or replaces a good one.
 #include <QString>
+#include <functional>
+#include <string>
 
 class QCustomPlot;
 
@@ -15,5 +17,10 @@ bool saveChart(QCustomPlot* plot, const QString& path, PictureFormat format, int
                QString* error);
 // The format named by a file's suffix (pdf, png, svg); false for anything else.
 bool pictureFormatFromSuffix(const QString& path, PictureFormat& format);
+// A chart's export by the path's suffix, as the panels' context menus offer it:
+// pdf/png/svg draw the plot (at least minWidth x 560, PNG at 144 DPI); csv/json write
+// data(json) atomically; anything else is an error naming the choices.
+bool exportPlotOrData(QCustomPlot* plot, const QString& path, const std::function<std::string(bool json)>& data,
+                      int minWidth, QString* error);
 
 }  // namespace opscope::ui

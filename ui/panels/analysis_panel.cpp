@@ -552,23 +552,8 @@ bool AnalysisPanel::exportChart(ChartKind chart, const QString& path, QString* e
     if (error) *error = QStringLiteral("no analysis yet");
     return false;
   }
-  const QString suffix = QFileInfo(path).suffix().toLower();
-  if (suffix == QLatin1String("csv") || suffix == QLatin1String("json")) {
-    std::string e;
-    if (!writeFileAtomically(path.toStdString(), dataText(chart, suffix == QLatin1String("json")).toStdString(), e)) {
-      if (error) *error = QString::fromStdString(e);
-      return false;
-    }
-    return true;
-  }
-  PictureFormat format;
-  if (!pictureFormatFromSuffix(path, format)) {
-    if (error) *error = QStringLiteral("%1: choose .pdf, .png, .svg, .csv or .json").arg(path);
-    return false;
-  }
-  QCustomPlot* p = plot(chart);
-  const int w = std::max(p->width(), 900), h = std::max(p->height(), 560);
-  return saveChart(p, path, format, w, h, format == PictureFormat::Png ? 144 : 96, error);
+  return exportPlotOrData(
+      plot(chart), path, [&](bool json) { return dataText(chart, json).toStdString(); }, 900, error);
 }
 
 void AnalysisPanel::plotContextMenu(ChartKind chart, const QPoint& pos) {

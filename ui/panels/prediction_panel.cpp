@@ -474,24 +474,11 @@ bool PredictionPanel::exportTo(const QString& path, QString* error) {
     if (error) *error = QStringLiteral("nothing predicted yet");
     return false;
   }
-  const QString suffix = QFileInfo(path).suffix().toLower();
-  if (suffix == QLatin1String("csv") || suffix == QLatin1String("json")) {
-    const std::string text = suffix == QLatin1String("csv") ? predictionCsv(*doc_->trace, results_->main)
-                                                            : predictionJson(*doc_->trace, results_->main, doc_->path);
-    std::string e;
-    if (!writeFileAtomically(path.toStdString(), text, e)) {
-      if (error) *error = QString::fromStdString(e);
-      return false;
-    }
-    return true;
-  }
-  PictureFormat format;
-  if (!pictureFormatFromSuffix(path, format)) {
-    if (error) *error = QStringLiteral("%1: choose .pdf, .png, .svg, .csv or .json").arg(path);
-    return false;
-  }
-  const int w = std::max(plot_->width(), 1100), h = std::max(plot_->height(), 560);
-  return saveChart(plot_, path, format, w, h, format == PictureFormat::Png ? 144 : 96, error);
+  const Trace& trace = *doc_->trace;
+  const PredictionResult& r = results_->main;
+  const std::string file = doc_->path;
+  return exportPlotOrData(
+      plot_, path, [&](bool json) { return json ? predictionJson(trace, r, file) : predictionCsv(trace, r); }, 1100, error);
 }
 
 void PredictionPanel::contextMenu(const QPoint& pos) {
