@@ -35,17 +35,6 @@ std::optional<int64_t> integer(const Json* v) {
   return std::nullopt;
 }
 
-std::string readAll(const std::string& path, std::string& error) {
-  auto src = ByteSource::open(path, error);
-  if (!src) return {};
-  std::string out;
-  std::vector<char> buf(1 << 20);
-  while (size_t n = src->read(buf.data(), buf.size())) out.append(buf.data(), n);
-  if (!src->error().empty()) error = src->error();
-  else if (src->truncated()) error = "the gzip stream ends early (truncated file)";
-  return out;
-}
-
 }  // namespace
 
 Json EtNode::inputShapes() const { return ioPart(json, "inputs", "shapes", "input_shapes"); }
@@ -134,31 +123,25 @@ std::optional<ExecutionTrace> parseExecutionTrace(std::string_view text, std::st
 }
 
 std::optional<ExecutionTrace> loadExecutionTrace(const std::string& path, std::string& error) {
+  auto src = ByteSource::open(path, error);
+  if (!src) return std::nullopt;
   // Checked on the first bytes before reading a whole file into a DOM: a multi-GB Kineto
   // trace opened here by mistake must not be parsed whole.
-  const std::string head = fileHead(path, 1 << 16, error);
-  if (!error.empty()) return std::nullopt;
-  if (!looksLikeExecutionTrace(head)) {
+  std::string text = readUpTo(*src, 1 << 16);
+  if (!looksLikeExecutionTrace(text)) {
     error = "not an execution trace: no \"schema\" and \"nodes\" at the top of the file (a Kineto trace?)";
     return std::nullopt;
   }
-  const std::string text = readAll(path, error);
+  text += readRest(*src);
+  if (!src->error().empty()) error = src->error();
+  else if (src->truncated()) error = "the gzip stream ends early (truncated file)";
   if (!error.empty()) return std::nullopt;
   return parseExecutionTrace(text, error);
 }
 
 std::string fileHead(const std::string& path, size_t bytes, std::string& error) {
   auto src = ByteSource::open(path, error);
-  if (!src) return {};
-  std::string out(bytes, '\0');
-  size_t got = 0;
-  while (got < bytes) {
-    const size_t n = src->read(out.data() + got, bytes - got);
-    if (n == 0) break;
-    got += n;
-  }
-  out.resize(got);
-  return out;
+  return src ? readUpTo(*src, bytes) : std::string();
 }
 
 bool looksLikeExecutionTrace(std::string_view head) {

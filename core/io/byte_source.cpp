@@ -314,4 +314,23 @@ std::string describeMagic(const unsigned char* b, size_t n) {
   return {};
 }
 
+std::string readUpTo(ByteSource& src, size_t n) {
+  std::string out(n, '\0');
+  size_t got = 0;
+  while (got < n) {
+    const size_t k = src.read(out.data() + got, n - got);
+    if (k == 0) break;
+    got += k;
+  }
+  out.resize(got);
+  return out;
+}
+
+std::string readRest(ByteSource& src) {
+  std::string out;
+  std::vector<char> buf(1 << 20);
+  while (size_t k = src.read(buf.data(), buf.size())) out.append(buf.data(), k);
+  return out;
+}
+
 }  // namespace opscope

@@ -39,6 +39,12 @@ class ByteSource {
   int64_t mtimeNs_ = 0;
 };
 
+// Up to n bytes from the source's current position (fewer at its end): the head of
+// a file for format detection.
+std::string readUpTo(ByteSource& src, size_t n);
+// Everything from the current position to the end (formats read whole).
+std::string readRest(ByteSource& src);
+
 // Describes well-known binary formats from their first bytes ("PNG image", "zstd
 // data", ...); empty when nothing matches.
 std::string describeMagic(const unsigned char* bytes, size_t n);

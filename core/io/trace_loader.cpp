@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <optional>
-#include <vector>
 
 #include "hierarchy/finalize.h"
 #include "io/byte_source.h"
@@ -34,100 +33,69 @@ LoadResult loadFrom(ByteSource& src, const LoadOptions& options) {
   return r;
 }
 
-// The first bytes of a source, for format detection (sources are sequential, so the
-// caller opens a fresh one to load).
-std::string head(ByteSource& src, size_t bytes) {
-  std::string out(bytes, '\0');
-  size_t got = 0;
-  while (got < bytes) {
-    const size_t n = src.read(out.data() + got, bytes - got);
-    if (n == 0) break;
-    got += n;
-  }
-  out.resize(got);
-  return out;
-}
-
-std::string readAll(ByteSource& src) {
-  std::string out;
-  std::vector<char> buf(1 << 20);
-  while (size_t n = src.read(buf.data(), buf.size())) out.append(buf.data(), n);
-  return out;
-}
-
-// Formats other than Chrome/Kineto JSON are small enough to read whole.
-enum class Other { Dvdt, Plaidml };
-
-LoadResult loadOther(ByteSource& src, const LoadOptions& options, Other format) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::string text = readAll(src);
-  LoadResult r = format == Other::Dvdt ? loadDvdtProf(text) : loadPlaidmlEventlog(text);
+// The other formats' loaders parse; then, as for Chrome JSON, the hierarchy pass.
+LoadResult finishLoad(LoadResult r, std::chrono::steady_clock::time_point t0, uint64_t inputBytes,
+                      const LoadOptions& options) {
   r.timings.parseSeconds = secondsSince(t0);
-  if (r.status == LoadStatus::Ok) {
-    r.trace->inputBytes = src.totalSize();
-    if (!options.skipHierarchy) {
-      const auto t1 = std::chrono::steady_clock::now();
-      buildHierarchy(*r.trace);
-      r.timings.hierarchySeconds = secondsSince(t1);
-    }
+  if (r.status != LoadStatus::Ok) return r;
+  r.trace->inputBytes = inputBytes;
+  if (!options.skipHierarchy) {
+    const auto t1 = std::chrono::steady_clock::now();
+    buildHierarchy(*r.trace);
+    r.timings.hierarchySeconds = secondsSince(t1);
   }
   return r;
 }
 
+// Formats other than Chrome/Kineto JSON and SQLite, small enough to read whole, told
+// apart by their first bytes.
+enum class Other { Dvdt, Plaidml };
+std::optional<Other> otherFormat(std::string_view head) {
+  if (looksLikeDvdtProf(head)) return Other::Dvdt;
+  if (looksLikePlaidmlEventlog(head)) return Other::Plaidml;
+  return std::nullopt;
+}
+
+// head: the source's bytes read so far for detection; the rest follows from src.
+LoadResult loadOther(Other format, std::string head, ByteSource& src, const LoadOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string text = head + readRest(src);
+  return finishLoad(format == Other::Dvdt ? loadDvdtProf(text) : loadPlaidmlEventlog(text), t0, src.totalSize(), options);
+}
+
 constexpr size_t kDetectBytes = 1 << 16;
+
+LoadResult ioError(const std::string& error) {
+  LoadResult r;
+  r.status = LoadStatus::IoError;
+  r.error = error;
+  return r;
+}
 }  // namespace
 
 LoadResult loadTraceFile(const std::string& path, const LoadOptions& options) {
   std::string error;
   auto src = ByteSource::open(path, error);
-  if (!src) {
-    LoadResult r;
-    r.status = LoadStatus::IoError;
-    r.error = error;
-    return r;
-  }
+  if (!src) return ioError(error);
   if (path != "/dev/stdin") {
-    const std::string start = head(*src, kDetectBytes);
+    std::string start = readUpTo(*src, kDetectBytes);
     if (looksLikeSqlite(start)) {
       const auto t0 = std::chrono::steady_clock::now();
-      LoadResult r = loadNsysSqlite(path);
-      r.timings.parseSeconds = secondsSince(t0);
-      if (r.status == LoadStatus::Ok) {
-        r.trace->inputBytes = src->totalSize();
-        if (!options.skipHierarchy) {
-          const auto t1 = std::chrono::steady_clock::now();
-          buildHierarchy(*r.trace);
-          r.timings.hierarchySeconds = secondsSince(t1);
-        }
-      }
-      return r;
+      return finishLoad(loadNsysSqlite(path), t0, src->totalSize(), options);
     }
-    if (looksLikeDvdtProf(start) || looksLikePlaidmlEventlog(start)) {
-      const Other format = looksLikeDvdtProf(start) ? Other::Dvdt : Other::Plaidml;
-      src = ByteSource::open(path, error);
-      if (src) return loadOther(*src, options, format);
-    }
-  }
-  src = ByteSource::open(path, error);
-  if (!src) {
-    LoadResult r;
-    r.status = LoadStatus::IoError;
-    r.error = error;
-    return r;
+    if (const auto other = otherFormat(start)) return loadOther(*other, std::move(start), *src, options);
+    src = ByteSource::open(path, error);  // Chrome JSON streams from the first byte
+    if (!src) return ioError(error);
   }
   return loadFrom(*src, options);
 }
 
 LoadResult loadTraceBytes(std::string bytes, const LoadOptions& options) {
-  std::optional<Other> other;
-  {
-    auto probe = ByteSource::fromMemory(bytes);
-    const std::string start = head(*probe, kDetectBytes);
-    if (looksLikeDvdtProf(start)) other = Other::Dvdt;
-    else if (looksLikePlaidmlEventlog(start)) other = Other::Plaidml;
-  }
-  auto src = ByteSource::fromMemory(std::move(bytes));
-  return other ? loadOther(*src, options, *other) : loadFrom(*src, options);
+  auto src = ByteSource::fromMemory(bytes);
+  std::string start = readUpTo(*src, kDetectBytes);
+  if (const auto other = otherFormat(start)) return loadOther(*other, std::move(start), *src, options);
+  src = ByteSource::fromMemory(std::move(bytes));
+  return loadFrom(*src, options);
 }
 
 }  // namespace opscope

@@ -204,8 +204,9 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
   };
   std::vector<OpRow> rows;
   // Own model, else the sum of the sub-ops that caused GPU work when each has one.
-  std::function<std::optional<OpPrediction>(EventRef)> predict = [&](EventRef op) -> std::optional<OpPrediction> {
-    const OpShapes shapes = shapesOf(op);
+  // shapes: op's own (read once by the caller: args may be read back from the file).
+  std::function<std::optional<OpPrediction>(EventRef, const OpShapes&)> predict =
+      [&](EventRef op, const OpShapes& shapes) -> std::optional<OpPrediction> {
     const std::string_view name = baseName(trace.name(op));
     if ((name == "to" || name == "_to_copy" || name == "copy_") && movesHostMemory(trace, gpuEventsOf(trace, op)))
       return models.hostCopy(shapes);
@@ -214,7 +215,7 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
     bool any = false;
     for (EventRef c : childrenOf(trace, op)) {
       if (!isOpKind(trace.kind(c)) || gpuEventsOf(trace, c).empty()) continue;
-      auto p = predict(c);
+      auto p = predict(c, shapesOf(c));
       if (!p) return std::nullopt;
       sum += p->us;
       any = true;
@@ -239,11 +240,12 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
       row.op = op;
       row.gpuEvents = gpu.size();
       for (EventRef g : gpu) row.measuredGpu += trace.dur(g);
-      if (auto p = predict(op)) {
+      const OpShapes shapes = shapesOf(op);
+      if (auto p = predict(op, shapes)) {
         row.predictedUs = p->us;
         row.model = p->model;
       }
-      row.shapes = shapesOf(op).dimsText;
+      row.shapes = shapes.dimsText;
       rows.push_back(std::move(row));
     }
   }
