@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "hierarchy/iterations.h"
+#include "io/byte_source.h"
 #include "io/trace_loader.h"
 #include "report/summary_report.h"
 
@@ -188,26 +189,31 @@ int runSummary(const std::vector<std::string>& args) {
     std::fputs("opscope summary: no FILE given\n", stderr);
     return kUsage;
   }
-  if (file != "-") {
-    // An execution trace is told from a Kineto trace by its content, not its name.
-    std::string headError;
-    if (opscope::looksLikeExecutionTrace(opscope::fileHead(file, 1 << 16, headError))) {
-      if (!marker.empty() || !range.empty()) {
-        std::fputs("opscope summary: --iteration-marker and --iterations apply to Kineto traces, not execution traces\n", stderr);
-        return kUsage;
-      }
-      std::string error;
-      auto et = opscope::loadExecutionTrace(file, error);
-      if (!et) {
-        std::fprintf(stderr, "opscope: %s: %s\n", file.c_str(), error.c_str());
-        return kInvalidInput;
-      }
-      const std::string text = json ? opscope::etSummaryJson(*et, file) : opscope::etSummaryText(*et, file);
-      std::fwrite(text.data(), 1, text.size(), stdout);
-      return std::fflush(stdout) == 0 ? kOk : kIoError;
-    }
+  // The input is opened once (it may be a pipe): an execution trace is told from a
+  // Kineto trace by its first bytes, which are handed on to whichever loader reads it.
+  const std::string path = file == "-" ? "/dev/stdin" : file;
+  std::string openError;
+  auto src = opscope::ByteSource::open(path, openError);
+  if (!src) {
+    std::fprintf(stderr, "opscope: %s: %s\n", file.c_str(), openError.c_str());
+    return kIoError;
   }
-  opscope::LoadResult r = opscope::loadTraceFile(file == "-" ? "/dev/stdin" : file);
+  if (opscope::looksLikeExecutionTrace(opscope::peekHead(*src, 1 << 16))) {
+    if (!marker.empty() || !range.empty()) {
+      std::fputs("opscope summary: --iteration-marker and --iterations apply to Kineto traces, not execution traces\n", stderr);
+      return kUsage;
+    }
+    std::string error;
+    auto et = opscope::readExecutionTrace(*src, error);
+    if (!et) {
+      std::fprintf(stderr, "opscope: %s: %s\n", file.c_str(), error.c_str());
+      return kInvalidInput;
+    }
+    const std::string text = json ? opscope::etSummaryJson(*et, file) : opscope::etSummaryText(*et, file);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return std::fflush(stdout) == 0 ? kOk : kIoError;
+  }
+  opscope::LoadResult r = opscope::loadTraceSource(*src, path);
   if (r.status != opscope::LoadStatus::Ok) {
     std::fprintf(stderr, "opscope: %s: %s\n", file.c_str(), r.error.c_str());
     return exitFor(r.status);
@@ -260,7 +266,7 @@ int main(int argc, char** argv) {
     printUsage(stdout);
     return kOk;
   }
-  if (args[0] == "--version") {
+  if (!args.empty() && args[0] == "--version") {
     std::printf("opscope %s\n", OPSCOPE_VERSION);
     return kOk;
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "io/byte_source.h"
+#include "io/json_units.h"
 
 namespace opscope {
 
@@ -58,55 +59,81 @@ const EtNode* ExecutionTrace::node(int64_t id) const {
   return it == indexOfId.end() ? nullptr : &nodes[it->second];
 }
 
-std::optional<ExecutionTrace> parseExecutionTrace(std::string_view text, std::string& error) {
-  Json j;
+namespace {
+
+// Adds one element of "nodes" (index: 1-based position in the array); false with error
+// set when it is not a node at all.
+bool addNode(ExecutionTrace& et, Json&& n, size_t index, std::string& error) {
+  if (!n.is_object()) {
+    error = "node " + std::to_string(index) + " of \"nodes\" is not an object";
+    return false;
+  }
+  EtNode node;
+  const auto id = integer(n.contains("id") ? &n["id"] : nullptr);
+  if (!id) {
+    et.problems.push_back({"node " + std::to_string(index) + " of \"nodes\" has no integer \"id\": skipped"});
+    return true;
+  }
+  node.id = *id;
+  if (n.contains("name") && n["name"].is_string()) node.name = n["name"].get<std::string>();
+  const auto parent = integer(n.contains("parent") ? &n["parent"] : (n.contains("ctrl_deps") ? &n["ctrl_deps"] : nullptr));
+  node.parent = parent.value_or(-1);
+  node.rfId = integer(n.contains("rf_id") ? &n["rf_id"] : attr(n, "rf_id"));
+  node.tid = integer(n.contains("tid") ? &n["tid"] : attr(n, "tid")).value_or(0);
+  node.isGpu = n.contains("cat");
+  if (et.indexOfId.count(node.id)) {
+    et.problems.push_back({"node id " + std::to_string(node.id) + " appears more than once (a merged multi-rank "
+                           "trace?): the later node \"" + node.name + "\" is dropped"});
+    return true;
+  }
+  node.json = std::move(n);
+  et.indexOfId.emplace(node.id, et.nodes.size());
+  et.nodes.push_back(std::move(node));
+  return true;
+}
+
+}  // namespace
+
+std::optional<ExecutionTrace> readExecutionTrace(ByteSource& src, std::string& error) {
+  ExecutionTrace et;
+  bool sawNodes = false;
   try {
-    j = Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    error = "not JSON at byte " + std::to_string(e.byte) + " (an execution trace is one JSON object)";
+    // Node by node: only one node's text is held at a time (see json_units.h for the
+    // ceilings), so the DOM of the nodes is the only thing that grows with the file.
+    JsonUnitReader reader(src);
+    if (reader.peek() != '{') {
+      error = "not an execution trace: it is not one JSON object";
+      return std::nullopt;
+    }
+    reader.beginObject();
+    std::string key;
+    while (reader.nextKey(key)) {
+      if (key != "nodes") {
+        const std::string_view raw = reader.value();
+        et.top[key] = parseJsonUnit<Json>(raw, reader.lastOffset(), reader);
+        continue;
+      }
+      if (reader.peek() != '[') {
+        error = "\"nodes\" is not an array";
+        return std::nullopt;
+      }
+      sawNodes = true;
+      reader.beginArray();
+      size_t index = 0;
+      while (reader.nextElement()) {
+        const std::string_view raw = reader.value();
+        if (!addNode(et, parseJsonUnit<Json>(raw, reader.lastOffset(), reader), ++index, error)) return std::nullopt;
+      }
+    }
+  } catch (const JsonUnitError& e) {
+    error = e.message;
     return std::nullopt;
   }
-  if (!j.is_object() || !j.contains("nodes")) {
+  if (!sawNodes) {
     error = "not an execution trace: no top-level \"nodes\"";
     return std::nullopt;
   }
-  if (!j["nodes"].is_array()) {
-    error = "\"nodes\" is not an array";
-    return std::nullopt;
-  }
-  ExecutionTrace et;
-  if (j.contains("schema") && j["schema"].is_string()) et.schema = j["schema"].get<std::string>();
-  for (auto it = j.begin(); it != j.end(); ++it)
-    if (it.key() != "nodes") et.top[it.key()] = it.value();
-  size_t index = 0;
-  for (Json& n : j["nodes"]) {
-    ++index;
-    if (!n.is_object()) {
-      error = "node " + std::to_string(index) + " of \"nodes\" is not an object";
-      return std::nullopt;
-    }
-    EtNode node;
-    const auto id = integer(n.contains("id") ? &n["id"] : nullptr);
-    if (!id) {
-      et.problems.push_back({"node " + std::to_string(index) + " of \"nodes\" has no integer \"id\": skipped"});
-      continue;
-    }
-    node.id = *id;
-    if (n.contains("name") && n["name"].is_string()) node.name = n["name"].get<std::string>();
-    const auto parent = integer(n.contains("parent") ? &n["parent"] : (n.contains("ctrl_deps") ? &n["ctrl_deps"] : nullptr));
-    node.parent = parent.value_or(-1);
-    node.rfId = integer(n.contains("rf_id") ? &n["rf_id"] : attr(n, "rf_id"));
-    node.tid = integer(n.contains("tid") ? &n["tid"] : attr(n, "tid")).value_or(0);
-    node.isGpu = n.contains("cat");
-    if (et.indexOfId.count(node.id)) {
-      et.problems.push_back({"node id " + std::to_string(node.id) + " appears more than once (a merged multi-rank "
-                             "trace?): the later node \"" + node.name + "\" is dropped"});
-      continue;
-    }
-    node.json = std::move(n);
-    et.indexOfId.emplace(node.id, et.nodes.size());
-    et.nodes.push_back(std::move(node));
-  }
+  if (et.top.contains("schema") && et.top["schema"].is_string()) et.schema = et.top["schema"].get<std::string>();
   for (EtNode& n : et.nodes) {
     if (n.parent < 0 || n.parent == n.id || n.parent == 0) continue;
     if (!et.indexOfId.count(n.parent)) {
@@ -122,26 +149,26 @@ std::optional<ExecutionTrace> parseExecutionTrace(std::string_view text, std::st
   return et;
 }
 
+std::optional<ExecutionTrace> parseExecutionTrace(std::string_view text, std::string& error) {
+  auto src = ByteSource::fromMemory(std::string(text));
+  return readExecutionTrace(*src, error);
+}
+
+std::optional<ExecutionTrace> loadExecutionTrace(ByteSource& src, std::string& error) {
+  // Checked on the first bytes before reading further: a multi-GB Kineto trace opened
+  // here by mistake is refused at once.
+  if (!looksLikeExecutionTrace(peekHead(src, 1 << 16))) {
+    if (!src.error().empty()) error = src.error();
+    else error = "not an execution trace: no \"schema\" and \"nodes\" at the top of the file (a Kineto trace?)";
+    return std::nullopt;
+  }
+  return readExecutionTrace(src, error);
+}
+
 std::optional<ExecutionTrace> loadExecutionTrace(const std::string& path, std::string& error) {
   auto src = ByteSource::open(path, error);
   if (!src) return std::nullopt;
-  // Checked on the first bytes before reading a whole file into a DOM: a multi-GB Kineto
-  // trace opened here by mistake must not be parsed whole.
-  std::string text = readUpTo(*src, 1 << 16);
-  if (!looksLikeExecutionTrace(text)) {
-    error = "not an execution trace: no \"schema\" and \"nodes\" at the top of the file (a Kineto trace?)";
-    return std::nullopt;
-  }
-  text += readRest(*src);
-  if (!src->error().empty()) error = src->error();
-  else if (src->truncated()) error = "the gzip stream ends early (truncated file)";
-  if (!error.empty()) return std::nullopt;
-  return parseExecutionTrace(text, error);
-}
-
-std::string fileHead(const std::string& path, size_t bytes, std::string& error) {
-  auto src = ByteSource::open(path, error);
-  return src ? readUpTo(*src, bytes) : std::string();
+  return loadExecutionTrace(*src, error);
 }
 
 bool looksLikeExecutionTrace(std::string_view head) {

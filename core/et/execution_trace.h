@@ -9,8 +9,9 @@
 // Every node keeps its JSON object as read, so a rewritten file (ET+, see et_link.h)
 // loses no field; the accessors below read either generation.
 //
-// An execution trace is read whole into a JSON DOM: they are orders of magnitude
-// smaller than the Kineto traces of the same run (no per-event timing).
+// An execution trace is read node by node into a JSON DOM per node: they are orders
+// of magnitude smaller than the Kineto traces of the same run (no per-event timing).
+// One node or top-level value may not exceed kMaxJsonValueBytes (io/input_limits.h).
 #include <nlohmann/json.hpp>
 
 #include <map>
@@ -60,15 +61,19 @@ struct ExecutionTrace {
   const EtNode* node(int64_t id) const;
 };
 
+class ByteSource;
+
 // One-line error naming the byte offset or the node when it cannot load.
 std::optional<ExecutionTrace> parseExecutionTrace(std::string_view text, std::string& error);
 std::optional<ExecutionTrace> loadExecutionTrace(const std::string& path, std::string& error);
+// From a source already open (its head may have been peeked for detection).
+std::optional<ExecutionTrace> loadExecutionTrace(ByteSource& src, std::string& error);
+// Reads without checking the head first.
+std::optional<ExecutionTrace> readExecutionTrace(ByteSource& src, std::string& error);
 
 // Reads the (decompressed) start of a file; true when it holds an execution trace
 // (a top-level object with "schema" and "nodes", no "traceEvents"). Content, not name.
 bool looksLikeExecutionTrace(std::string_view head);
-// The first bytes of a file, gunzipped when it is gzip (for format detection).
-std::string fileHead(const std::string& path, size_t bytes, std::string& error);
 
 // `opscope summary --json` of an execution trace: {"format": "pytorch-et", "schema",
 // "nodes", "ops_by_name": [{"name", "count"}], ...}.

@@ -1,6 +1,8 @@
 #include "hierarchy/nesting.h"
 
 #include <algorithm>
+#include <functional>
+#include <queue>
 #include <vector>
 
 namespace opscope {
@@ -38,19 +40,41 @@ uint64_t nestByContainment(SliceColumns& s, uint16_t& maxDepth) {
 }
 
 void assignLanes(SliceColumns& s, uint16_t& laneCount) {
-  std::vector<TimeNs> laneEnd;
+  // The lowest-numbered lane free at each slice's start, in O(n log n): busy lanes in a
+  // min-heap by end time, released lanes in a min-heap by number. A lane is free at t
+  // when everything on it ended at or before t.
+  constexpr size_t kMaxLanes = UINT16_MAX;  // pathological overlap: the last lane is shared
   const size_t n = s.size();
   s.depth.assign(n, 0);
   s.parent.assign(n, -1);
+  using Busy = std::pair<TimeNs, uint32_t>;  // (end, lane)
+  std::priority_queue<Busy, std::vector<Busy>, std::greater<>> busy;
+  std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> free;
+  std::vector<TimeNs> laneEnd;  // the latest end on each lane: stale heap entries are skipped
   for (size_t i = 0; i < n; ++i) {
     const TimeNs start = s.start[i];
-    size_t lane = 0;
-    while (lane < laneEnd.size() && laneEnd[lane] > start) ++lane;
-    if (lane == laneEnd.size()) {
-      if (lane == UINT16_MAX) lane = UINT16_MAX - 1;  // pathological: share the last lane
-      else laneEnd.push_back(0);
+    while (!busy.empty() && busy.top().first <= start) {
+      const auto [end, lane] = busy.top();
+      busy.pop();
+      if (laneEnd[lane] == end) free.push(lane);
     }
-    laneEnd[lane] = std::max(laneEnd[lane], s.end(i));
+    uint32_t lane;
+    bool shared = false;
+    if (!free.empty()) {
+      lane = free.top();
+      free.pop();
+    } else if (laneEnd.size() < kMaxLanes) {
+      lane = static_cast<uint32_t>(laneEnd.size());
+      laneEnd.push_back(0);
+    } else {
+      lane = static_cast<uint32_t>(kMaxLanes - 1);  // every lane busy: share the last one
+      shared = true;
+    }
+    const TimeNs end = s.end(i);
+    if (!shared || end > laneEnd[lane]) {
+      laneEnd[lane] = end;
+      busy.emplace(end, lane);  // an older entry of a shared lane goes stale
+    }
     s.depth[i] = static_cast<uint16_t>(lane);
   }
   laneCount = static_cast<uint16_t>(laneEnd.size());

@@ -78,7 +78,7 @@ class Source final : public ByteSource {
 
   uint64_t consumed() const override { return rawConsumed_ - (rawEnd_ - rawPos_); }
 
-  size_t read(char* dst, size_t cap) override {
+  size_t readMore(char* dst, size_t cap) override {
     if (!error_.empty() || cap == 0) return 0;
     if (!gzip_) {
       if (rawPos_ == rawEnd_ && cap >= raw_.size() && !eof_) {
@@ -184,7 +184,7 @@ class ThreadedSource final : public ByteSource {
 
   uint64_t consumed() const override { return consumed_.load(std::memory_order_relaxed); }
 
-  size_t read(char* dst, size_t cap) override {
+  size_t readMore(char* dst, size_t cap) override {
     size_t done = 0;
     while (done < cap) {
       if (pos_ == current_.size()) {
@@ -326,11 +326,47 @@ std::string readUpTo(ByteSource& src, size_t n) {
   return out;
 }
 
-std::string readRest(ByteSource& src) {
+std::string peekHead(ByteSource& src, size_t n) {
+  std::string head = readUpTo(src, n);
+  src.unread(head);
+  return head;
+}
+
+std::optional<std::string> readRest(ByteSource& src, size_t maxBytes, std::string& error) {
   std::string out;
   std::vector<char> buf(1 << 20);
-  while (size_t k = src.read(buf.data(), buf.size())) out.append(buf.data(), k);
+  while (size_t k = src.read(buf.data(), buf.size())) {
+    if (out.size() + k > maxBytes) {
+      error = "input larger than " + std::to_string(maxBytes >> 20) + " MiB" + (src.isGzip() ? " once decompressed" : "") +
+              ", the ceiling for this format (it is read whole)";
+      return std::nullopt;
+    }
+    out.append(buf.data(), k);
+  }
   return out;
+}
+
+size_t ByteSource::read(char* dst, size_t cap) {
+  if (pushedPos_ < pushedBack_.size()) {
+    const size_t n = std::min(cap, pushedBack_.size() - pushedPos_);
+    std::memcpy(dst, pushedBack_.data() + pushedPos_, n);
+    pushedPos_ += n;
+    if (pushedPos_ == pushedBack_.size()) {
+      pushedBack_.clear();
+      pushedBack_.shrink_to_fit();
+      pushedPos_ = 0;
+    }
+    return n;
+  }
+  return readMore(dst, cap);
+}
+
+void ByteSource::unread(std::string bytes) {
+  if (bytes.empty()) return;
+  // Anything still pending goes after the bytes given back now.
+  bytes.append(pushedBack_, pushedPos_, std::string::npos);
+  pushedBack_ = std::move(bytes);
+  pushedPos_ = 0;
 }
 
 }  // namespace opscope

@@ -5,6 +5,7 @@
 // failing, so the loader can keep what came before the cut.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace opscope {
@@ -18,7 +19,12 @@ class ByteSource {
   static std::unique_ptr<ByteSource> fromMemory(std::string bytes);
 
   // Fills up to cap bytes; returns 0 at the end of the stream or on error (see error()).
-  virtual size_t read(char* dst, size_t cap) = 0;
+  // Bytes given back with unread() come first.
+  size_t read(char* dst, size_t cap);
+  // Puts bytes this source returned back in front of its stream, so a reader that
+  // sniffed the head of an input (format detection) hands the same source on instead of
+  // opening the file again: a pipe, a FIFO or /dev/stdin can only be read once.
+  void unread(std::string bytes);
   // Bytes of the underlying file consumed so far (compressed bytes for gzip).
   virtual uint64_t consumed() const = 0;
   uint64_t totalSize() const { return total_; }
@@ -31,19 +37,28 @@ class ByteSource {
   int64_t fileMtimeNs() const { return mtimeNs_; }
 
  protected:
+  virtual size_t readMore(char* dst, size_t cap) = 0;
   uint64_t total_ = 0;
   bool gzip_ = false;
   bool truncated_ = false;
   std::string error_;
   std::string randomAccessPath_;
   int64_t mtimeNs_ = 0;
+
+ private:
+  std::string pushedBack_;
+  size_t pushedPos_ = 0;
 };
 
 // Up to n bytes from the source's current position (fewer at its end): the head of
 // a file for format detection.
 std::string readUpTo(ByteSource& src, size_t n);
-// Everything from the current position to the end (formats read whole).
-std::string readRest(ByteSource& src);
+// The next n bytes (fewer at the end), left in the source to be read again.
+std::string peekHead(ByteSource& src, size_t n);
+// Everything from the current position to the end, or nullopt (error set to one line)
+// past maxBytes: formats read whole refuse inflated input beyond their ceiling instead
+// of holding it (a 1 MB gzip can inflate to 1 GB).
+std::optional<std::string> readRest(ByteSource& src, size_t maxBytes, std::string& error);
 
 // Describes well-known binary formats from their first bytes ("PNG image", "zstd
 // data", ...); empty when nothing matches.

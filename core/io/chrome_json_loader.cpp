@@ -11,6 +11,7 @@
 
 #include "io/args_text.h"
 #include "io/file_args.h"
+#include "io/input_limits.h"
 #include "io/json_scanner.h"
 #include "io/number_text.h"
 #include "model/trace_builder.h"
@@ -177,7 +178,21 @@ class Loader {
   LoadResult run();
 
  private:
-  enum class State { Start, ObjectFirstKey, ObjectNextKey, EventsFirst, EventsNext, Done };
+  enum class State { Start, ObjectFirstKey, ObjectNextKey, EventsFirst, EventsNext, SkipTopValue, Done };
+
+  // A top-level value the model does not use, skipped as it streams by (Perfetto's
+  // "systemTraceEvents" can be hundreds of MB of text); the first bytes are kept for
+  // TraceMetadata::other.
+  struct TopValueSkip {
+    std::string key;
+    std::vector<char> closers;
+    bool started = false, inString = false, escaped = false, scalar = false;
+    std::string head;  // up to kKeptTopValueBytes + 1 bytes
+    uint64_t bytes = 0;
+  };
+  static constexpr size_t kKeptTopValueBytes = 4096;
+  // Consumes from sc_.p; true once the value ended (sc_.p just past it).
+  bool skipTopValue(TopValueSkip& k);
 
   // ---- window management
   bool refill(const char* keepFrom);
@@ -250,6 +265,8 @@ class Loader {
   StringId keyCorrelation_, keyExternalId_, keyExternalIdLegacy_, keyStream_, keyDevice_, keyDeviceLegacy_;
   bool sawTraceEvents_ = false;
   bool arrayForm_ = false;
+  bool unitTooLarge_ = false;  // one unit passed kMaxJsonValueBytes
+  TopValueSkip topSkip_;
   bool sawKineto_ = false, sawLegacy_ = false;
   std::vector<std::string> topKeys_;
 };
@@ -267,6 +284,10 @@ void Loader::startPrefetch() {
 bool Loader::refill(const char* keepFrom) {
   if (eof_) return false;
   const size_t keep = static_cast<size_t>(data_ + len_ - keepFrom);
+  if (keep > kMaxJsonValueBytes) {
+    unitTooLarge_ = true;
+    return false;
+  }
   const size_t drop = len_ - keep;
   // Count lines in what leaves the window so error lines stay right.
   linesBefore_ += countNewlines(data_, keepFrom);
@@ -546,10 +567,28 @@ LoadResult Loader::run() {
             ++sc_.p;
             sawTraceEvents_ = true;
             state = State::EventsFirst;
-          } else {
+          } else if (key == "schemaVersion" || key == "deviceProperties" || key == "distributedInfo" ||
+                     key == "traceName" || key == "baseTimeNanoseconds" || key == "displayTimeUnit" ||
+                     key == "record_shapes") {
             topLevelValue(key);
             state = State::ObjectNextKey;
+          } else {
+            topSkip_ = TopValueSkip{};
+            topSkip_.key = key;
+            sc_.skipWs();
+            state = State::SkipTopValue;
           }
+          break;
+        }
+        case State::SkipTopValue: {
+          if (!skipTopValue(topSkip_)) {
+            // Everything up to the window's end is consumed: nothing is carried over.
+            committed = sc_.p;
+            throw NeedMore{};
+          }
+          topKeys_.push_back(topSkip_.key);
+          if (topSkip_.bytes <= kKeptTopValueBytes) trace_->meta.other.emplace_back(topSkip_.key, topSkip_.head);
+          state = State::ObjectNextKey;
           break;
         }
         case State::EventsFirst:
@@ -591,9 +630,23 @@ LoadResult Loader::run() {
       }
       committed = sc_.p;
     } catch (const NeedMore&) {
+      // Whitespace after the last complete unit is never carried into the next window:
+      // a file of spaces between events takes no memory.
+      while (committed < data_ + len_ && (*committed == ' ' || *committed == '\n' || *committed == '\r' || *committed == '\t'))
+        ++committed;
+      const uint64_t unitAt = offsetOf(committed);
       const bool more = refill(committed);
       committed = data_;
       sc_.reset(committed, data_ + len_);
+      if (unitTooLarge_) {
+        if (readAhead_) readAhead_->wait();
+        result.status = LoadStatus::InvalidInput;
+        result.error = std::string(state == State::EventsFirst || state == State::EventsNext ? "the event" : "the value") +
+                       " at byte " + std::to_string(unitAt) + (src_.isGzip() ? " of the decompressed stream" : "") +
+                       " is larger than " + std::to_string(kMaxJsonValueBytes >> 20) +
+                       " MiB, the ceiling for one JSON value";
+        return result;
+      }
       if (cancelled_) {
         result.status = LoadStatus::Cancelled;
         result.error = "loading cancelled";
@@ -630,6 +683,14 @@ finished:
       result.error = "input ends at byte " + std::to_string(base_ + len_) + " before any trace event";
       return result;
     }
+    if (trace_->eventsRead == 0) {
+      // Nothing to show: an empty trace would look like a successful load.
+      result.status = LoadStatus::InvalidInput;
+      result.error = "no complete event before the cut at byte " + std::to_string(base_ + len_) +
+                     (src_.isGzip() ? " of the decompressed stream" : "") +
+                     (src_.truncated() ? " (gzip stream cut short)" : "");
+      return result;
+    }
     trace_->diagnostics.warn(WarningKind::Truncated, base_ + len_, 0,
                              "input ends at byte " + std::to_string(base_ + len_) +
                                  (src_.truncated() ? " (gzip stream cut short)" : "") + " after " +
@@ -652,6 +713,54 @@ finished:
   return result;
 }
 
+bool Loader::skipTopValue(TopValueSkip& k) {
+  const char* p = sc_.p;
+  const char* const end = sc_.end;
+  const char* const from = p;
+  bool done = false;
+  if (!k.started && p < end) {
+    k.started = true;
+    k.scalar = *p != '{' && *p != '[' && *p != '"';
+  }
+  for (; p < end && !done; ++p) {
+    const char b = *p;
+    if (k.scalar) {
+      // A number or a literal ends at the first byte that cannot continue it.
+      const bool part = (b >= '0' && b <= '9') || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || b == '-' || b == '+' || b == '.';
+      if (!part) {
+        if (p == from && k.bytes == 0) sc_.fail(p, "expected a value");
+        done = true;
+        break;
+      }
+      continue;
+    }
+    if (k.inString) {
+      if (k.escaped) k.escaped = false;
+      else if (b == '\\') k.escaped = true;
+      else if (b == '"') {
+        k.inString = false;
+        done = k.closers.empty();
+      }
+      continue;
+    }
+    if (b == '"') {
+      k.inString = true;
+    } else if (b == '{' || b == '[') {
+      if (k.closers.size() == static_cast<size_t>(kMaxJsonDepth))
+        sc_.fail(p, "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+      k.closers.push_back(b == '{' ? '}' : ']');
+    } else if (b == '}' || b == ']') {
+      if (k.closers.empty() || k.closers.back() != b) sc_.fail(p, std::string("unexpected '") + b + "'");
+      k.closers.pop_back();
+      done = k.closers.empty();
+    }
+  }
+  const size_t n = static_cast<size_t>(p - from);
+  if (k.head.size() <= kKeptTopValueBytes) k.head.append(from, std::min(n, kKeptTopValueBytes + 1 - k.head.size()));
+  k.bytes += n;
+  sc_.p = p;
+  return done;
+}
 
 bool Loader::timeField(const RawEvent& ev, std::string_view text, bool wasString, const char* field, TimeNs& out) {
   if (wasString) warn(WarningKind::WrongType, ev.at, std::string(field) + " is a string: \"" + std::string(text.substr(0, 40)) + "\"");

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "hierarchy/finalize.h"
+#include "io/json_units.h"
 #include "model/trace_builder.h"
 
 namespace opscope {
@@ -29,7 +30,12 @@ std::optional<int64_t> integer(const Json& j, const char* key) {
   const Json& v = j[key];
   if (v.is_number_integer()) return v.get<int64_t>();
   if (v.is_number_unsigned()) return static_cast<int64_t>(v.get<uint64_t>());
-  if (v.is_number_float()) return static_cast<int64_t>(v.get<double>());
+  if (v.is_number_float()) {
+    // Only doubles that hold an int64 convert (a cast of 1e300 is undefined).
+    const double d = v.get<double>();
+    if (!(d >= -9.2e18 && d <= 9.2e18)) return std::nullopt;
+    return static_cast<int64_t>(d);
+  }
   if (v.is_string()) {  // handles are written as "0x..." strings
     const std::string s = v.get<std::string>();
     try {
@@ -42,12 +48,47 @@ std::optional<int64_t> integer(const Json& j, const char* key) {
   return std::nullopt;
 }
 
-const Json* records(const Json& j) {
-  if (j.is_array()) return &j;
-  if (!j.is_object()) return nullptr;
-  if (j.contains("dvdt_prof") && j["dvdt_prof"].is_array()) return &j["dvdt_prof"];
-  if (j.contains("run") && j["run"].is_object()) return records(j["run"]);
-  return nullptr;
+// What the loader uses of a dv/dt prof document, read record by record.
+struct DvdtDocument {
+  std::vector<Json> records;  // the call records
+  bool sawRecords = false;
+  std::vector<Json> layers;  // per_layer_info (top level first, else the run's)
+  bool sawLayers = false;
+};
+
+void readList(JsonUnitReader& r, std::vector<Json>& out) {
+  r.beginArray();
+  while (r.nextElement()) {
+    const std::string_view raw = r.value();
+    out.push_back(parseJsonUnit<Json>(raw, r.lastOffset(), r));
+  }
+}
+
+// A top-level list of records, or an object holding "dvdt_prof" and "per_layer_info",
+// directly or under "run" (a CK experiment point). Everything else is skipped unread.
+void readObject(JsonUnitReader& r, DvdtDocument& doc, int level) {
+  r.beginObject();
+  std::string key;
+  std::vector<Json> layers;
+  bool sawLayers = false;
+  while (r.nextKey(key)) {
+    if (key == "dvdt_prof" && r.peek() == '[' && !doc.sawRecords) {
+      readList(r, doc.records);
+      doc.sawRecords = true;
+    } else if (key == "per_layer_info" && r.peek() == '[' && !sawLayers) {
+      readList(r, layers);
+      sawLayers = true;
+    } else if (key == "run" && level == 0 && r.peek() == '{') {
+      readObject(r, doc, level + 1);
+    } else {
+      r.skip();
+    }
+  }
+  // The top level's per_layer_info wins over the run's.
+  if (sawLayers && (level == 0 || !doc.sawLayers)) {
+    doc.layers = std::move(layers);
+    doc.sawLayers = true;
+  }
 }
 
 }  // namespace
@@ -78,9 +119,9 @@ bool parseIsoTimeNs(std::string_view s, int64_t& ns) {
     }
   }
   const int64_t days = daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
-  ns = ((days * 24 + h) * 60 + mi) * 60 + se;
-  ns = ns * 1'000'000'000 + frac;
-  return true;
+  const int64_t seconds = ((days * 24 + h) * 60 + mi) * 60 + se;  // years 0..9999: no overflow
+  // Past 2262-04-11 the nanoseconds do not fit in int64: refused, never wrapped.
+  return !__builtin_mul_overflow(seconds, int64_t{1'000'000'000}, &ns) && !__builtin_add_overflow(ns, frac, &ns);
 }
 
 bool hexBytesLittleEndian(std::string_view hex, int64_t& value) {
@@ -112,26 +153,32 @@ bool looksLikeDvdtProf(std::string_view head) {
   return head.find("\"dvdt_prof\"") != std::string_view::npos;
 }
 
-LoadResult loadDvdtProf(std::string_view text) {
+LoadResult loadDvdtProf(ByteSource& src) {
   LoadResult r;
-  Json j;
+  DvdtDocument doc;
   try {
-    j = Json::parse(text);
-  } catch (const Json::parse_error& e) {
+    JsonUnitReader reader(src);
+    const char c = reader.peek();
+    if (c == '[') {
+      readList(reader, doc.records);
+      doc.sawRecords = true;
+    } else if (c == '{') {
+      readObject(reader, doc, 0);
+    }
+  } catch (const JsonUnitError& e) {
     r.status = LoadStatus::InvalidInput;
-    r.error = "dv/dt prof trace: not JSON at byte " + std::to_string(e.byte);
+    r.error = "dv/dt prof trace: " + e.message;
     return r;
   }
-  const Json* list = records(j);
-  if (!list) {
+  if (!doc.sawRecords) {
     r.status = LoadStatus::InvalidInput;
     r.error = "dv/dt prof trace: no list of call records (top-level array or \"dvdt_prof\")";
     return r;
   }
+  const std::vector<Json>* list = &doc.records;
   r.trace = std::make_unique<Trace>();
   Trace& t = *r.trace;
   t.meta.format = "opencl-dvdt-prof";
-  t.jsonBytes = text.size();
   TraceBuilder b(t);
   Diagnostics& diag = t.diagnostics;
   auto warn = [&](WarningKind k, size_t index, const std::string& what) {
@@ -146,7 +193,7 @@ LoadResult loadDvdtProf(std::string_view text) {
     const auto queued = integer(rec["profiling"], "queued");
     if (queued && rec["timestamp"].is_object() && rec["timestamp"].contains("start") &&
         rec["timestamp"]["start"].is_string() && parseIsoTimeNs(rec["timestamp"]["start"].get<std::string>(), host))
-      offsets.push_back(host - *queued);
+      offsets.push_back(satSub(host, *queued));
   }
   int64_t offset = 0;
   if (!offsets.empty()) {
@@ -161,12 +208,8 @@ LoadResult loadDvdtProf(std::string_view text) {
   };
   std::vector<Layer> layers;
   {
-    const Json* info = !j.is_object()                      ? nullptr
-                       : j.contains("per_layer_info")       ? &j["per_layer_info"]
-                       : j.contains("run") && j["run"].is_object() && j["run"].contains("per_layer_info")
-                           ? &j["run"]["per_layer_info"]
-                           : nullptr;
-    if (info && info->is_array()) {
+    const std::vector<Json>* info = doc.sawLayers ? &doc.layers : nullptr;
+    if (info) {
       std::optional<int64_t> previous;
       size_t li = 0;
       for (const Json& l : *info) {
@@ -247,8 +290,8 @@ LoadResult loadDvdtProf(std::string_view text) {
         (void)fresh;
         const uint32_t track = b.threadTrack(devicePid, RawId{false, static_cast<int64_t>(qi->second) + 1, 0});
         SliceInput in;
-        in.start = *start + offset;
-        in.dur = std::max<int64_t>(0, *end - *start);
+        in.start = satAdd(*start, offset);
+        in.dur = std::max<int64_t>(0, satSub(*end, *start));
         if (*end < *start) warn(WarningKind::NegativeDuration, index, "profiling end before start");
         const std::string name = rec.contains("name") && rec["name"].is_string() ? rec["name"].get<std::string>() : "kernel";
         in.name = t.strings.intern(name);
@@ -281,7 +324,7 @@ LoadResult loadDvdtProf(std::string_view text) {
     if (!hasHost) continue;
     SliceInput host;
     host.start = hostStart;
-    host.dur = std::max<int64_t>(0, hostEnd - hostStart);
+    host.dur = std::max<int64_t>(0, satSub(hostEnd, hostStart));
     host.name = t.strings.intern(call);
     host.cat = ndrange ? runtimeCat : apiCat;
     host.correlation = thisCorrelation;

@@ -23,13 +23,16 @@
 // times) are counted as warnings with their index; none of them stops the load.
 #include <string_view>
 
+#include "io/byte_source.h"
 #include "io/load_result.h"
 
 namespace opscope {
 
 // True when text (the start of a file) looks like a dv/dt prof trace.
 bool looksLikeDvdtProf(std::string_view head);
-LoadResult loadDvdtProf(std::string_view text);
+// Reads record by record (io/json_units.h): one record may not exceed
+// kMaxJsonValueBytes; values the loader does not use are skipped unread.
+LoadResult loadDvdtProf(ByteSource& src);
 
 // "2017-09-19T12:34:56.789012" (or with a space for the T) -> ns since the Unix epoch,
 // read as UTC; false when malformed.

@@ -1,5 +1,7 @@
 #include "io/json_scanner.h"
 
+#include "io/input_limits.h"
+
 namespace opscope {
 
 namespace {
@@ -124,7 +126,7 @@ std::string_view JsonScanner::skipValue() {
     string();
   } else if (c == '{' || c == '[') {
     // Bracket matching only: the content of a skipped value is not validated further.
-    char stack[256];
+    char stack[kMaxJsonDepth];
     int depth = 0;
     for (;;) {
       const char b = *p;
@@ -133,7 +135,7 @@ std::string_view JsonScanner::skipValue() {
         continue;
       }
       if (b == '{' || b == '[') {
-        if (depth == static_cast<int>(sizeof stack)) fail(p, "nesting deeper than 256 levels");
+        if (depth == static_cast<int>(sizeof stack)) fail(p, "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels");
         stack[depth++] = b == '{' ? '}' : ']';
       } else if (b == '}' || b == ']') {
         if (depth == 0 || stack[depth - 1] != b) fail(p, std::string("unexpected '") + b + "'");

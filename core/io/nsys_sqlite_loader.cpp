@@ -2,9 +2,17 @@
 
 #include <sqlite3.h>
 
+#include <cctype>
+#include <functional>
+#include <map>
 #include <memory>
+#include <set>
 #include <unordered_map>
+#include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "io/input_limits.h"
 #include "model/trace_builder.h"
 
 namespace opscope {
@@ -25,6 +33,12 @@ struct Statement {
   }
 };
 
+// Thrown inside the loader for a problem that ends the load; caught at its boundary.
+struct Fatal {
+  LoadStatus status;
+  std::string message;
+};
+
 bool hasTable(sqlite3* db, const char* table) {
   Statement st;
   if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", -1, &st.s, nullptr) != SQLITE_OK)
@@ -33,27 +47,187 @@ bool hasTable(sqlite3* db, const char* table) {
   return sqlite3_step(st.s) == SQLITE_ROW;
 }
 
-bool hasColumn(sqlite3* db, const char* table, const char* column) {
-  Statement st;
-  const std::string q = std::string("SELECT 1 FROM pragma_table_info('") + table + "') WHERE name=?";
-  if (sqlite3_prepare_v2(db, q.c_str(), -1, &st.s, nullptr) != SQLITE_OK) return false;
-  sqlite3_bind_text(st.s, 1, column, -1, SQLITE_STATIC);
-  return sqlite3_step(st.s) == SQLITE_ROW;
+// How a column the loader reads must be declared (SQLite's affinity of the declared
+// type: "INT", "INTEGER", "INT NOT NULL" are all integer).
+enum class Want { Integer, Text };
+
+bool affinityMatches(std::string declared, Want want) {
+  if (declared.empty()) return true;  // no declared type: whatever was stored, read as asked
+  for (char& c : declared) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  const bool integer = declared.find("INT") != std::string::npos;
+  const bool text = !integer && (declared.find("CHAR") != std::string::npos || declared.find("CLOB") != std::string::npos ||
+                                 declared.find("TEXT") != std::string::npos);
+  return want == Want::Integer ? integer : text;
 }
 
-RawId pidOf(int64_t globalId) { return RawId{false, (globalId >> 24) & 0xFFFFFF, 0}; }
+struct Column {
+  const char* name;  // nullptr: a placeholder read as NULL (keeps positions aligned)
+  Want want;
+  bool required;
+};
+
+// One row of a query; columns by position in the Column list it was built from.
+struct Row {
+  sqlite3_stmt* s;
+  bool null(int i) const { return sqlite3_column_type(s, i) == SQLITE_NULL; }
+  int64_t integer(int i) const { return sqlite3_column_int64(s, i); }
+  std::string text(int i) const {
+    const unsigned char* t = sqlite3_column_text(s, i);
+    return t ? reinterpret_cast<const char*>(t) : std::string();
+  }
+};
+
+class Reader {
+ public:
+  Reader(sqlite3* db, Trace& t, const LoadOptions& options) : db_(db), t_(t), options_(options) {
+    // Cancel and progress: SQLite calls back every few thousand VM steps.
+    sqlite3_progress_handler(db_, 20000, &Reader::onProgress, this);
+  }
+  ~Reader() { sqlite3_progress_handler(db_, 0, nullptr, nullptr); }
+
+  bool has(const char* table) const { return hasTable(db_, table); }
+
+  // Runs "SELECT <columns> FROM table" after checking that every column read is an
+  // ordinary stored column of an ordinary table with the expected declared type (a
+  // generated column computes its value on every read: an 8 KB file could make
+  // gigabytes; a virtual table runs a module's code). Absent optional columns read as
+  // NULL; an absent required column, a bad schema or a failed step end the load.
+  void select(const char* table, std::initializer_list<Column> columns, const std::function<void(const Row&)>& row) {
+    if (!has(table)) return;
+    checkTable(table);
+    std::string sql = "SELECT ";
+    bool first = true;
+    for (const Column& c : columns) {
+      sql += first ? "" : ", ";
+      first = false;
+      if (!c.name) {
+        sql += "NULL";
+        continue;
+      }
+      const std::string declared = declaredType(table, c);
+      if (declared == kAbsent) {
+        sql += "NULL";
+      } else {
+        sql.push_back('"');
+        sql.append(c.name).push_back('"');
+      }
+    }
+    sql += std::string(" FROM \"") + table + "\"";
+    Statement st;
+    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &st.s, nullptr) != SQLITE_OK)
+      throw Fatal{LoadStatus::InvalidInput, std::string("cannot read ") + table + ": " + sqlite3_errmsg(db_)};
+    uint64_t rows = 0;
+    for (;;) {
+      const int rc = sqlite3_step(st.s);
+      if (rc == SQLITE_DONE) break;
+      if (rc != SQLITE_ROW) {
+        if (cancelled_) throw Fatal{LoadStatus::Cancelled, "loading cancelled"};
+        throw Fatal{LoadStatus::InvalidInput, std::string(table) + " row " + std::to_string(rows + 1) + ": " +
+                                                  sqlite3_errmsg(db_) +
+                                                  (rc == SQLITE_TOOBIG ? " (values are limited to 16 MiB)" : "")};
+      }
+      ++rows;
+      ++t_.eventsRead;
+      row(Row{st.s});
+    }
+  }
+
+  // Whether table has column (for choosing between schema generations).
+  bool hasColumn(const char* table, const char* column) {
+    return has(table) && declaredType(table, Column{column, Want::Integer, false}, /*check=*/false) != kAbsent;
+  }
+
+ private:
+  inline static const std::string kAbsent = "\x01" "absent";
+
+  void checkTable(const char* table) {
+    Statement st;
+    if (sqlite3_prepare_v2(db_, "SELECT sql FROM sqlite_master WHERE type='table' AND name=?", -1, &st.s, nullptr) != SQLITE_OK)
+      throw Fatal{LoadStatus::InvalidInput, std::string("cannot read the schema: ") + sqlite3_errmsg(db_)};
+    sqlite3_bind_text(st.s, 1, table, -1, SQLITE_STATIC);
+    if (sqlite3_step(st.s) != SQLITE_ROW) return;
+    const unsigned char* sql = sqlite3_column_text(st.s, 0);
+    std::string head = sql ? std::string(reinterpret_cast<const char*>(sql)).substr(0, 40) : "";
+    for (char& c : head) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (head.find("VIRTUAL") != std::string::npos)
+      throw Fatal{LoadStatus::InvalidInput, std::string(table) + " is a virtual table, not an Nsight export table"};
+  }
+
+  // The column's declared type, or kAbsent; with check, refuses generated columns,
+  // wrong types and absent required columns.
+  std::string declaredType(const char* table, const Column& c, bool check = true) {
+    Statement st;
+    const std::string q = std::string("SELECT type, hidden FROM pragma_table_xinfo(?) WHERE name=?");
+    if (sqlite3_prepare_v2(db_, q.c_str(), -1, &st.s, nullptr) != SQLITE_OK)
+      throw Fatal{LoadStatus::InvalidInput, std::string("cannot read the schema of ") + table + ": " + sqlite3_errmsg(db_)};
+    sqlite3_bind_text(st.s, 1, table, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st.s, 2, c.name, -1, SQLITE_STATIC);
+    if (sqlite3_step(st.s) != SQLITE_ROW) {
+      if (check && c.required)
+        throw Fatal{LoadStatus::InvalidInput, std::string(table) + " has no column " + c.name + ": not an Nsight export"};
+      return kAbsent;
+    }
+    const unsigned char* type = sqlite3_column_text(st.s, 0);
+    const std::string declared = type ? reinterpret_cast<const char*>(type) : "";
+    if (!check) return declared;
+    const int hidden = sqlite3_column_int(st.s, 1);
+    if (hidden == 2 || hidden == 3)
+      throw Fatal{LoadStatus::InvalidInput,
+                  std::string(table) + "." + c.name + " is a generated column (computed on every read): not an Nsight export"};
+    if (!affinityMatches(declared, c.want))
+      throw Fatal{LoadStatus::InvalidInput, std::string(table) + "." + c.name + " is declared " + declared + ", expected " +
+                                                (c.want == Want::Integer ? "an integer" : "a text") + " column"};
+    return declared;
+  }
+
+  static int onProgress(void* self) {
+    auto* r = static_cast<Reader*>(self);
+    if (!r->options_.progress) return 0;
+    if (!r->options_.progress(LoadProgress{0, 0, r->t_.eventsRead})) r->cancelled_ = true;
+    return r->cancelled_ ? 1 : 0;
+  }
+
+  sqlite3* db_;
+  Trace& t_;
+  const LoadOptions& options_;
+  bool cancelled_ = false;
+};
+
+int64_t pidOfGlobal(int64_t globalId) { return (globalId >> 24) & 0xFFFFFF; }
+RawId pidOf(int64_t globalId) { return RawId{false, pidOfGlobal(globalId), 0}; }
 RawId tidOf(int64_t globalId) { return RawId{false, globalId & 0xFFFFFF, 0}; }
 
-std::string text(sqlite3_stmt* s, int col) {
-  const unsigned char* t = sqlite3_column_text(s, col);
-  return t ? reinterpret_cast<const char*>(t) : std::string();
+// CUpti_ActivityMemcpyKind, for exports without ENUM_CUDA_MEMCPY_OPER.
+const char* copyKindName(int64_t kind) {
+  switch (kind) {
+    case 1: return "HtoD";
+    case 2: return "DtoH";
+    case 3: return "HtoA";
+    case 4: return "AtoH";
+    case 5: return "AtoA";
+    case 6: return "AtoD";
+    case 7: return "DtoA";
+    case 8: return "DtoD";
+    case 9: return "HtoH";
+    case 10: return "PtoP";
+    default: return nullptr;
+  }
 }
+
+// NVTX_EVENTS.eventType values (Nsight's NvtxEventType).
+constexpr int kNvtxMark = 34, kNvtxPushPop = 59, kNvtxStartEnd = 60;
+
+struct GpuTable {
+  const char* table;
+  const char* category;
+  const char* fallback;
+};
 
 }  // namespace
 
 bool looksLikeSqlite(std::string_view head) { return head.size() >= 16 && head.substr(0, 16) == std::string_view("SQLite format 3\0", 16); }
 
-LoadResult loadNsysSqlite(const std::string& path) {
+LoadResult loadNsysSqlite(const std::string& path, const LoadOptions& options) {
   LoadResult r;
   Db db;
   if (sqlite3_open_v2(path.c_str(), &db.db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
@@ -61,6 +235,11 @@ LoadResult loadNsysSqlite(const std::string& path) {
     r.error = "cannot open as SQLite: " + std::string(db.db ? sqlite3_errmsg(db.db) : "out of memory");
     return r;
   }
+  // The database is untrusted input: values are capped in size, the schema's own code
+  // (views, generated columns) is not trusted, and nothing is ever written.
+  sqlite3_limit(db.db, SQLITE_LIMIT_LENGTH, kMaxSqliteValueBytes);
+  sqlite3_db_config(db.db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+  sqlite3_db_config(db.db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
   const char* tables[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_MEMCPY",
                           "CUPTI_ACTIVITY_KIND_MEMSET", "NVTX_EVENTS"};
   bool any = false;
@@ -75,130 +254,230 @@ LoadResult loadNsysSqlite(const std::string& path) {
   Trace& t = *r.trace;
   t.meta.format = "nsys-sqlite";
   TraceBuilder b(t);
+  Reader q(db.db, t, options);
+  try {
+    std::unordered_map<int64_t, StringId> names;  // StringIds.id -> interned
+    q.select("StringIds", {{"id", Want::Integer, true}, {"value", Want::Text, true}},
+             [&](const Row& row) { names[row.integer(0)] = t.strings.intern(row.text(1)); });
+    auto nameOf = [&](int64_t id, const char* fallback) {
+      const auto it = names.find(id);
+      return it != names.end() ? it->second : t.strings.intern(fallback);
+    };
 
-  std::unordered_map<int64_t, StringId> names;  // StringIds.id -> interned
-  if (hasTable(db.db, "StringIds")) {
-    Statement st;
-    if (sqlite3_prepare_v2(db.db, "SELECT id, value FROM StringIds", -1, &st.s, nullptr) == SQLITE_OK)
-      while (sqlite3_step(st.s) == SQLITE_ROW) names[sqlite3_column_int64(st.s, 0)] = t.strings.intern(text(st.s, 1));
-  }
-  auto nameOf = [&](int64_t id, const char* fallback) {
-    const auto it = names.find(id);
-    return it != names.end() ? it->second : t.strings.intern(fallback);
-  };
-  auto run = [&](const std::string& sql, auto&& row) {
-    Statement st;
-    if (sqlite3_prepare_v2(db.db, sql.c_str(), -1, &st.s, nullptr) != SQLITE_OK) {
-      t.diagnostics.add(WarningKind::MissingField, 1, std::string("query failed: ") + sqlite3_errmsg(db.db));
-      return;
-    }
-    while (sqlite3_step(st.s) == SQLITE_ROW) {
-      ++t.eventsRead;
-      row(st.s);
-    }
-  };
-  auto negative = [&](int64_t start, int64_t end, const char* table) {
-    if (end >= start) return false;
-    t.diagnostics.add(WarningKind::NegativeDuration, 1, std::string(table) + ": end before start");
-    return true;
-  };
+    // Processes with GPU work: with more than one, their streams, devices and
+    // correlation ids are told apart by process (ids repeat across processes).
+    const GpuTable gpuTables[] = {{"CUPTI_ACTIVITY_KIND_KERNEL", "kernel", "kernel"},
+                                  {"CUPTI_ACTIVITY_KIND_MEMCPY", "gpu_memcpy", "Memcpy"},
+                                  {"CUPTI_ACTIVITY_KIND_MEMSET", "gpu_memset", "Memset"}};
+    std::set<int64_t> gpuProcesses;
+    for (const GpuTable& g : gpuTables)
+      q.select(g.table, {{"globalPid", Want::Integer, false}},
+               [&](const Row& row) { gpuProcesses.insert(row.null(0) ? -1 : pidOfGlobal(row.integer(0))); });
+    const bool byProcess = gpuProcesses.size() > 1;
+    // A correlation id made unique per process when needed; NULL links to nothing.
+    auto correlation = [&](const Row& row, int col, int64_t pid) -> int64_t {
+      if (row.null(col)) return kNoId;
+      const int64_t c = row.integer(col);
+      return byProcess ? static_cast<int64_t>((static_cast<uint64_t>(pid & 0xFFFFFF) << 32) | static_cast<uint32_t>(c)) : c;
+    };
+    const StringId correlationKey = t.strings.intern("correlation");
 
-  if (hasTable(db.db, "ThreadNames")) {
-    run("SELECT globalTid, nameId FROM ThreadNames", [&](sqlite3_stmt* s) {
-      const int64_t g = sqlite3_column_int64(s, 0);
-      const uint32_t track = b.threadTrack(pidOf(g), tidOf(g));
-      t.tracks[track].name = nameOf(sqlite3_column_int64(s, 1), "thread");
+    std::map<int64_t, std::string> processNames;
+    q.select("PROCESSES", {{"globalPid", Want::Integer, true}, {"name", Want::Text, false}}, [&](const Row& row) {
+      if (!row.null(1)) processNames[pidOfGlobal(row.integer(0))] = row.text(1);
     });
-  }
-  if (hasTable(db.db, "CUPTI_ACTIVITY_KIND_RUNTIME")) {
-    const StringId cat = t.strings.intern("cuda_runtime");
-    run("SELECT start, end, globalTid, correlationId, nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME", [&](sqlite3_stmt* s) {
-      const int64_t start = sqlite3_column_int64(s, 0), end = sqlite3_column_int64(s, 1), g = sqlite3_column_int64(s, 2);
-      if (negative(start, end, "CUPTI_ACTIVITY_KIND_RUNTIME")) return;
-      SliceInput in;
-      in.start = start;
-      in.dur = end - start;
-      in.cat = cat;
-      in.name = nameOf(sqlite3_column_int64(s, 4), "cuda runtime call");
-      in.correlation = sqlite3_column_int64(s, 3);
-      ArgsWriter args;
-      args.addInt(t.strings.intern("correlation"), in.correlation);
-      b.addSlice(b.threadTrack(pidOf(g), tidOf(g)), in, args);
+    for (const auto& [pid, name] : processNames) {
+      const uint32_t p = b.process(RawId{false, pid, 0});
+      t.processes[p].name = t.strings.intern(name);
+    }
+
+    q.select("ThreadNames", {{"globalTid", Want::Integer, true}, {"nameId", Want::Integer, true}}, [&](const Row& row) {
+      const int64_t g = row.integer(0);
+      t.tracks[b.threadTrack(pidOf(g), tidOf(g))].name = nameOf(row.integer(1), "thread");
     });
-  }
-  // GPU events: one query shape per table; kernels name themselves by demangledName.
-  struct GpuTable {
-    const char* table;
-    const char* category;
-    const char* name;  // column holding a StringIds id, or nullptr
-    const char* fallback;
-  };
-  const GpuTable gpuTables[] = {{"CUPTI_ACTIVITY_KIND_KERNEL", "kernel", "demangledName", "kernel"},
-                                {"CUPTI_ACTIVITY_KIND_MEMCPY", "gpu_memcpy", nullptr, "Memcpy"},
-                                {"CUPTI_ACTIVITY_KIND_MEMSET", "gpu_memset", nullptr, "Memset"}};
-  for (const GpuTable& g : gpuTables) {
-    if (!hasTable(db.db, g.table)) continue;
-    const bool named = g.name && hasColumn(db.db, g.table, g.name);
-    const bool bytes = hasColumn(db.db, g.table, "bytes");
-    const std::string sql = std::string("SELECT start, end, deviceId, streamId, correlationId, ") +
-                            (named ? g.name : "0") + ", " + (bytes ? "bytes" : "0") + ", globalPid FROM " + g.table;
-    const StringId cat = t.strings.intern(g.category);
-    run(sql, [&](sqlite3_stmt* s) {
-      const int64_t start = sqlite3_column_int64(s, 0), end = sqlite3_column_int64(s, 1);
-      if (negative(start, end, g.table)) return;
-      SliceInput in;
-      in.start = start;
-      in.dur = end - start;
-      in.cat = cat;
-      in.device = sqlite3_column_int64(s, 2);
-      in.stream = sqlite3_column_int64(s, 3);
-      in.correlation = sqlite3_column_int64(s, 4);
-      in.name = named ? nameOf(sqlite3_column_int64(s, 5), g.fallback) : t.strings.intern(g.fallback);
-      ArgsWriter args;
-      args.addInt(t.strings.intern("correlation"), in.correlation);
-      args.addInt(t.strings.intern("device"), in.device);
-      args.addInt(t.strings.intern("stream"), in.stream);
-      if (bytes) args.addInt(t.strings.intern("bytes"), sqlite3_column_int64(s, 6));
-      // GPU work sits under a per-device process, as Kineto puts it under pid = device.
-      const uint32_t track = b.threadTrack(RawId{false, in.device, 0}, RawId{false, in.stream, 0});
-      Process& device = t.processes[t.tracks[track].process];
-      if (device.name == 0) device.name = t.strings.intern("GPU " + std::to_string(in.device));
-      b.addSlice(track, in, args);
-    });
-  }
-  if (hasTable(db.db, "NVTX_EVENTS")) {
-    const StringId cat = t.strings.intern("user_annotation");
-    const bool textId = hasColumn(db.db, "NVTX_EVENTS", "textId");
-    run(std::string("SELECT start, end, eventType, globalTid, text, ") + (textId ? "textId" : "NULL") + " FROM NVTX_EVENTS",
-        [&](sqlite3_stmt* s) {
-          const int64_t start = sqlite3_column_int64(s, 0);
-          const bool hasEnd = sqlite3_column_type(s, 1) != SQLITE_NULL;
-          const int64_t end = hasEnd ? sqlite3_column_int64(s, 1) : start;
-          const int type = sqlite3_column_int(s, 2);
-          const int64_t tid = sqlite3_column_int64(s, 3);
-          StringId name = 0;
-          if (sqlite3_column_type(s, 4) != SQLITE_NULL) name = t.strings.intern(text(s, 4));
-          else if (sqlite3_column_type(s, 5) != SQLITE_NULL) name = nameOf(sqlite3_column_int64(s, 5), "nvtx range");
-          else name = t.strings.intern("nvtx range");
-          if (type == 34 || !hasEnd) {  // NvtxMark
-            Instant i;
-            i.ts = start;
-            i.name = name;
-            i.cat = cat;
-            i.process = b.process(pidOf(tid));
-            i.track = b.threadTrack(pidOf(tid), tidOf(tid));
-            b.addInstant(i);
-            return;
-          }
-          if (type != 59 && type != 60) return;  // push/pop and start/end ranges; domains and the rest are metadata
-          if (negative(start, end, "NVTX_EVENTS")) return;
-          SliceInput in;
-          in.start = start;
-          in.dur = end - start;
-          in.name = name;
-          in.cat = cat;
-          b.addSlice(b.threadTrack(pidOf(tid), tidOf(tid)), in, ArgsWriter{});
-        });
+
+    // Device names: the CUDA device table of newer exports, else TARGET_INFO_GPU (by
+    // its cuDevice column where present, else its id); also the trace's
+    // deviceProperties, in Kineto's shape, for GPU presets.
+    std::map<int64_t, std::string> deviceNames;
+    nlohmann::json props = nlohmann::json::array();
+    if (q.hasColumn("TARGET_INFO_CUDA_DEVICE", "cudaId") && q.hasColumn("TARGET_INFO_CUDA_DEVICE", "name")) {
+      q.select("TARGET_INFO_CUDA_DEVICE", {{"cudaId", Want::Integer, true}, {"name", Want::Text, true}},
+               [&](const Row& row) { deviceNames.emplace(row.integer(0), row.text(1)); });
+    }
+    const bool cuDevice = q.hasColumn("TARGET_INFO_GPU", "cuDevice");
+    q.select("TARGET_INFO_GPU",
+             {{cuDevice ? "cuDevice" : "id", Want::Integer, true},
+              {"name", Want::Text, true},
+              {"totalMemory", Want::Integer, false},
+              {"smCount", Want::Integer, false},
+              {"computeMajor", Want::Integer, false},
+              {"computeMinor", Want::Integer, false}},
+             [&](const Row& row) {
+               const int64_t id = row.integer(0);
+               deviceNames.emplace(id, row.text(1));
+               nlohmann::json d = {{"id", id}, {"name", row.text(1)}};
+               if (!row.null(2)) d["totalGlobalMem"] = row.integer(2);
+               if (!row.null(3)) d["numSms"] = row.integer(3);
+               if (!row.null(4)) d["computeMajor"] = row.integer(4);
+               if (!row.null(5)) d["computeMinor"] = row.integer(5);
+               props.push_back(std::move(d));
+             });
+    if (!props.empty()) t.meta.deviceProperties = props.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+
+    auto negative = [&](int64_t start, int64_t end, const char* table) {
+      if (end >= start) return false;
+      t.diagnostics.add(WarningKind::NegativeDuration, 1, std::string(table) + ": end before start");
+      return true;
+    };
+
+    const StringId runtimeCat = t.strings.intern("cuda_runtime");
+    q.select("CUPTI_ACTIVITY_KIND_RUNTIME",
+             {{"start", Want::Integer, true},
+              {"end", Want::Integer, true},
+              {"globalTid", Want::Integer, true},
+              {"correlationId", Want::Integer, false},
+              {"nameId", Want::Integer, true}},
+             [&](const Row& row) {
+               const int64_t start = row.integer(0), end = row.integer(1), g = row.integer(2);
+               if (negative(start, end, "CUPTI_ACTIVITY_KIND_RUNTIME")) return;
+               SliceInput in;
+               in.start = start;
+               in.dur = satSub(end, start);
+               in.cat = runtimeCat;
+               in.name = nameOf(row.integer(4), "cuda runtime call");
+               in.correlation = correlation(row, 3, pidOfGlobal(g));
+               ArgsWriter args;
+               if (!row.null(3)) args.addInt(correlationKey, row.integer(3));
+               b.addSlice(b.threadTrack(pidOf(g), tidOf(g)), in, args);
+             });
+
+    std::map<int64_t, std::string> copyKinds;
+    q.select("ENUM_CUDA_MEMCPY_OPER", {{"id", Want::Integer, true}, {"label", Want::Text, true}},
+             [&](const Row& row) { copyKinds[row.integer(0)] = row.text(1); });
+    const StringId deviceKey = t.strings.intern("device"), streamKey = t.strings.intern("stream");
+    const StringId bytesKey = t.strings.intern("bytes");
+    for (const GpuTable& g : gpuTables) {
+      const bool kernel = g.category == std::string_view("kernel");
+      const bool memcpy = g.category == std::string_view("gpu_memcpy");
+      const StringId cat = t.strings.intern(g.category);
+      q.select(g.table,
+               {{"start", Want::Integer, true},
+                {"end", Want::Integer, true},
+                {"deviceId", Want::Integer, true},
+                {"streamId", Want::Integer, true},
+                {"correlationId", Want::Integer, false},
+                {kernel ? "demangledName" : nullptr, Want::Integer, kernel},
+                {kernel ? nullptr : "bytes", Want::Integer, false},
+                {"globalPid", Want::Integer, false},
+                {memcpy ? "copyKind" : nullptr, Want::Integer, false}},
+               [&](const Row& row) {
+                 const int64_t start = row.integer(0), end = row.integer(1);
+                 if (negative(start, end, g.table)) return;
+                 const int64_t pid = row.null(7) ? -1 : pidOfGlobal(row.integer(7));
+                 SliceInput in;
+                 in.start = start;
+                 in.dur = satSub(end, start);
+                 in.cat = cat;
+                 in.device = row.integer(2);
+                 in.stream = row.integer(3);
+                 in.correlation = correlation(row, 4, pid);
+                 if (kernel) {
+                   in.name = nameOf(row.integer(5), g.fallback);
+                 } else if (memcpy && !row.null(8)) {
+                   const auto label = copyKinds.find(row.integer(8));
+                   const char* builtin = copyKindName(row.integer(8));
+                   in.name = label != copyKinds.end() ? t.strings.intern("Memcpy " + label->second)
+                             : builtin                ? t.strings.intern(std::string("Memcpy ") + builtin)
+                                                      : t.strings.intern(g.fallback);
+                 } else {
+                   in.name = t.strings.intern(g.fallback);
+                 }
+                 ArgsWriter args;
+                 if (!row.null(4)) args.addInt(correlationKey, row.integer(4));
+                 args.addInt(deviceKey, in.device);
+                 args.addInt(streamKey, in.stream);
+                 if (!kernel && !row.null(6)) args.addInt(bytesKey, row.integer(6));
+                 // GPU work sits under a process per device (Kineto puts it under pid =
+                 // device); with several processes, per (process, device), so two
+                 // processes' stream 7 stay two tracks.
+                 const RawId gpuPid = byProcess ? RawId{true, 0, t.strings.intern("GPU " + std::to_string(in.device) + " pid " +
+                                                                                    std::to_string(pid))}
+                                                : RawId{false, in.device, 0};
+                 const uint32_t track = b.threadTrack(gpuPid, RawId{false, in.stream, 0});
+                 Process& device = t.processes[t.tracks[track].process];
+                 if (device.name == 0) {
+                   const auto dn = deviceNames.find(in.device);
+                   std::string label = "GPU " + std::to_string(in.device);
+                   if (dn != deviceNames.end()) label += " · " + dn->second;
+                   if (byProcess) {
+                     const auto pn = processNames.find(pid);
+                     label += " (pid " + std::to_string(pid) + (pn != processNames.end() ? " " + pn->second : "") + ")";
+                   }
+                   device.name = t.strings.intern(label);
+                 }
+                 b.addSlice(track, in, args);
+               });
+    }
+
+    // NVTX: marks are instants; push/pop ranges nest on their thread (the op stacks);
+    // start/end ranges that end on the thread they started on nest there too, and those
+    // that end on another thread are async spans of their process. Other rows (domains,
+    // categories, thread names) are metadata, not events.
+    const StringId nvtxCat = t.strings.intern("user_annotation");
+    const StringId asyncId = t.strings.intern("NVTX start/end ranges");
+    const bool textId = q.hasColumn("NVTX_EVENTS", "textId");
+    q.select("NVTX_EVENTS",
+             {{"start", Want::Integer, true},
+              {"end", Want::Integer, false},
+              {"eventType", Want::Integer, true},
+              {"globalTid", Want::Integer, false},
+              {"text", Want::Text, false},
+              {textId ? "textId" : nullptr, Want::Integer, false},
+              {"endGlobalTid", Want::Integer, false}},
+             [&](const Row& row) {
+               const int type = static_cast<int>(row.integer(2));
+               if (type != kNvtxMark && type != kNvtxPushPop && type != kNvtxStartEnd) return;
+               const int64_t start = row.integer(0);
+               const int64_t g = row.null(3) ? 0 : row.integer(3);
+               StringId name;
+               if (!row.null(4)) name = t.strings.intern(row.text(4));
+               else if (textId && !row.null(5)) name = nameOf(row.integer(5), "nvtx range");
+               else name = t.strings.intern(type == kNvtxMark ? "nvtx mark" : "nvtx range");
+               if (type == kNvtxMark) {
+                 Instant i;
+                 i.ts = start;
+                 i.name = name;
+                 i.cat = nvtxCat;
+                 i.process = b.process(pidOf(g));
+                 i.track = b.threadTrack(pidOf(g), tidOf(g));
+                 b.addInstant(i);
+                 return;
+               }
+               if (row.null(1)) {
+                 t.diagnostics.add(WarningKind::MissingField, 1, "NVTX_EVENTS: a range without an end");
+                 return;
+               }
+               const int64_t end = row.integer(1);
+               if (negative(start, end, "NVTX_EVENTS")) return;
+               SliceInput in;
+               in.start = start;
+               in.dur = satSub(end, start);
+               in.name = name;
+               in.cat = nvtxCat;
+               const bool elsewhere = type == kNvtxStartEnd && !row.null(6) && row.integer(6) != g;
+               if (elsewhere) {
+                 b.asyncBegin(b.process(pidOf(g)), nvtxCat, asyncId, in, ArgsWriter{});
+                 b.asyncEnd(b.process(pidOf(g)), nvtxCat, asyncId, name, end);
+               } else {
+                 b.addSlice(b.threadTrack(pidOf(g), tidOf(g)), in, ArgsWriter{});
+               }
+             });
+  } catch (const Fatal& f) {
+    r.trace.reset();
+    r.status = f.status;
+    r.error = f.message;
+    return r;
   }
   b.finish();
   return r;

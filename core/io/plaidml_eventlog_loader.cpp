@@ -40,8 +40,9 @@ bool duration(std::string_view bytes, int64_t& ns) {
       return false;
     }
   }
-  ns = seconds * 1'000'000'000 + static_cast<int32_t>(nanos);
-  return true;
+  // A time that does not fit in int64 ns is unreadable, never wrapped.
+  return !__builtin_mul_overflow(seconds, int64_t{1'000'000'000}, &ns) &&
+         !__builtin_add_overflow(ns, static_cast<int64_t>(static_cast<int32_t>(nanos)), &ns);
 }
 
 bool event(std::string_view bytes, Activity& a) {

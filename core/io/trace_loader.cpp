@@ -1,12 +1,19 @@
 #include "io/trace_loader.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <optional>
 
 #include "hierarchy/finalize.h"
 #include "io/byte_source.h"
 #include "io/chrome_json_loader.h"
 #include "io/dvdt_loader.h"
+#include "io/input_limits.h"
 #include "io/nsys_sqlite_loader.h"
 #include "io/plaidml_eventlog_loader.h"
 
@@ -17,28 +24,19 @@ double secondsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-LoadResult loadFrom(ByteSource& src, const LoadOptions& options) {
-  auto t0 = std::chrono::steady_clock::now();
-  LoadResult r = loadChromeJson(src, options);
-  r.timings.parseSeconds = secondsSince(t0);
-  if (r.status == LoadStatus::InvalidInput &&
-      (r.error.starts_with("not a JSON trace") || r.error.starts_with("not a Chrome/Kineto trace")))
-    r.error += "; formats tried: Chrome/Kineto JSON (plain or legacy), OpenCL dv/dt prof JSON, Nsight Systems SQLite, PlaidML event log "
-               "(PyTorch execution traces: opscope summary / opscope link)";
-  if (r.status == LoadStatus::Ok && !options.skipHierarchy) {
-    t0 = std::chrono::steady_clock::now();
-    buildHierarchy(*r.trace);
-    r.timings.hierarchySeconds = secondsSince(t0);
-  }
+LoadResult failure(LoadStatus status, const std::string& error) {
+  LoadResult r;
+  r.status = status;
+  r.error = error;
   return r;
 }
 
-// The other formats' loaders parse; then, as for Chrome JSON, the hierarchy pass.
+// Every format's loader parses; then the hierarchy pass.
 LoadResult finishLoad(LoadResult r, std::chrono::steady_clock::time_point t0, uint64_t inputBytes,
                       const LoadOptions& options) {
   r.timings.parseSeconds = secondsSince(t0);
   if (r.status != LoadStatus::Ok) return r;
-  r.trace->inputBytes = inputBytes;
+  if (r.trace->inputBytes == 0) r.trace->inputBytes = inputBytes;
   if (!options.skipHierarchy) {
     const auto t1 = std::chrono::steady_clock::now();
     buildHierarchy(*r.trace);
@@ -47,55 +45,93 @@ LoadResult finishLoad(LoadResult r, std::chrono::steady_clock::time_point t0, ui
   return r;
 }
 
-// Formats other than Chrome/Kineto JSON and SQLite, small enough to read whole, told
-// apart by their first bytes.
-enum class Other { Dvdt, Plaidml };
-std::optional<Other> otherFormat(std::string_view head) {
-  if (looksLikeDvdtProf(head)) return Other::Dvdt;
-  if (looksLikePlaidmlEventlog(head)) return Other::Plaidml;
-  return std::nullopt;
+LoadResult loadChrome(ByteSource& src, const LoadOptions& options) {
+  LoadResult r = loadChromeJson(src, options);
+  if (r.status == LoadStatus::InvalidInput &&
+      (r.error.starts_with("not a JSON trace") || r.error.starts_with("not a Chrome/Kineto trace")))
+    r.error += "; formats tried: Chrome/Kineto JSON (plain or legacy), OpenCL dv/dt prof JSON, Nsight Systems SQLite, PlaidML event log "
+               "(PyTorch execution traces: opscope summary / opscope link)";
+  return r;
 }
 
-// head: the source's bytes read so far for detection; the rest follows from src.
-LoadResult loadOther(Other format, std::string head, ByteSource& src, const LoadOptions& options) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::string text = head + readRest(src);
-  return finishLoad(format == Other::Dvdt ? loadDvdtProf(text) : loadPlaidmlEventlog(text), t0, src.totalSize(), options);
+// The largest database spooled to a temporary file when it does not come as a plain
+// file (a pipe, gzip): SQLite reads by path.
+constexpr uint64_t kMaxSpooledSqliteBytes = uint64_t{16} << 30;
+
+// SQLite opens its database by path, so an SQLite input that is not a plain file of its
+// own (stdin, a FIFO, a .sqlite.gz) is copied to a temporary file first; the copy is
+// removed when the load returns.
+LoadResult loadSqlite(ByteSource& src, const std::string& path, const LoadOptions& options) {
+  if (!src.randomAccessPath().empty()) return loadNsysSqlite(path, options);
+  const char* dir = std::getenv("TMPDIR");
+  std::string tmp = std::string(dir && *dir ? dir : "/tmp") + "/opscope-sqlite-XXXXXX";
+  const int fd = ::mkstemp(tmp.data());
+  if (fd < 0) return failure(LoadStatus::IoError, "cannot spool the SQLite input to " + tmp + ": " + std::strerror(errno));
+  struct Remove {
+    const std::string& p;
+    ~Remove() { ::unlink(p.c_str()); }
+  } remove{tmp};
+  std::string buf(1 << 20, '\0');
+  uint64_t written = 0;
+  while (const size_t n = src.read(buf.data(), buf.size())) {
+    written += n;
+    if (written > kMaxSpooledSqliteBytes) {
+      ::close(fd);
+      return failure(LoadStatus::InvalidInput, "SQLite input from a stream larger than 16 GiB, the ceiling for spooling it "
+                                               "to a temporary file: open the database file itself");
+    }
+    for (size_t done = 0; done < n;) {
+      const ssize_t w = ::write(fd, buf.data() + done, n - done);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) {
+        const std::string why = std::strerror(errno);
+        ::close(fd);
+        return failure(LoadStatus::IoError, "cannot spool the SQLite input to " + tmp + ": " + why);
+      }
+      done += static_cast<size_t>(w);
+    }
+  }
+  ::close(fd);
+  if (!src.error().empty()) return failure(LoadStatus::IoError, src.error());
+  if (src.truncated()) return failure(LoadStatus::InvalidInput, "the gzip stream of the SQLite input ends early");
+  return loadNsysSqlite(tmp, options);
 }
 
 constexpr size_t kDetectBytes = 1 << 16;
 
-LoadResult ioError(const std::string& error) {
-  LoadResult r;
-  r.status = LoadStatus::IoError;
-  r.error = error;
-  return r;
+// src is the only handle on the input: its head is peeked for detection and handed on
+// with the rest, so pipes and FIFOs work like files.
+LoadResult loadFrom(ByteSource& src, const std::string& path, const LoadOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string head = peekHead(src, kDetectBytes);
+  if (head.empty() && !src.error().empty()) return failure(LoadStatus::IoError, src.error());
+  if (looksLikeSqlite(head)) return finishLoad(loadSqlite(src, path, options), t0, src.totalSize(), options);
+  if (looksLikeDvdtProf(head)) return finishLoad(loadDvdtProf(src), t0, src.totalSize(), options);
+  if (looksLikePlaidmlEventlog(head)) {
+    std::string error;
+    auto bytes = readRest(src, kMaxWholeInputBytes, error);
+    if (!bytes) return failure(LoadStatus::InvalidInput, "PlaidML event log: " + error);
+    if (!src.error().empty()) return failure(LoadStatus::IoError, src.error());
+    return finishLoad(loadPlaidmlEventlog(*bytes), t0, src.totalSize(), options);
+  }
+  return finishLoad(loadChrome(src, options), t0, src.totalSize(), options);
 }
 }  // namespace
 
 LoadResult loadTraceFile(const std::string& path, const LoadOptions& options) {
   std::string error;
   auto src = ByteSource::open(path, error);
-  if (!src) return ioError(error);
-  if (path != "/dev/stdin") {
-    std::string start = readUpTo(*src, kDetectBytes);
-    if (looksLikeSqlite(start)) {
-      const auto t0 = std::chrono::steady_clock::now();
-      return finishLoad(loadNsysSqlite(path), t0, src->totalSize(), options);
-    }
-    if (const auto other = otherFormat(start)) return loadOther(*other, std::move(start), *src, options);
-    src = ByteSource::open(path, error);  // Chrome JSON streams from the first byte
-    if (!src) return ioError(error);
-  }
-  return loadFrom(*src, options);
+  if (!src) return failure(LoadStatus::IoError, error);
+  return loadFrom(*src, path, options);
+}
+
+LoadResult loadTraceSource(ByteSource& src, const std::string& path, const LoadOptions& options) {
+  return loadFrom(src, path, options);
 }
 
 LoadResult loadTraceBytes(std::string bytes, const LoadOptions& options) {
-  auto src = ByteSource::fromMemory(bytes);
-  std::string start = readUpTo(*src, kDetectBytes);
-  if (const auto other = otherFormat(start)) return loadOther(*other, std::move(start), *src, options);
-  src = ByteSource::fromMemory(std::move(bytes));
-  return loadFrom(*src, options);
+  auto src = ByteSource::fromMemory(std::move(bytes));
+  return loadFrom(*src, {}, options);
 }
 
 }  // namespace opscope

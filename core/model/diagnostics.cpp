@@ -18,6 +18,7 @@ const char* warningKindName(WarningKind k) {
     case WarningKind::BadMetadata: return "bad metadata";
     case WarningKind::NotAnEvent: return "not an event object";
     case WarningKind::ArgsDropped: return "args dropped";
+    case WarningKind::TimeOutOfRange: return "time out of range";
     case WarningKind::Count_: break;
   }
   return "?";

@@ -22,6 +22,7 @@ enum class WarningKind : uint8_t {
   BadMetadata,          // unreadable M event or top-level metadata value
   NotAnEvent,           // an element of traceEvents that is not an object
   ArgsDropped,          // a track's args beyond 4 GiB are not kept
+  TimeOutOfRange,       // a time beyond ±kMaxTimeNs (or a slice ending there): clamped
   Count_
 };
 

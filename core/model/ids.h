@@ -11,6 +11,23 @@ namespace opscope {
 // three decimals, so ns is exact; 2^63 ns is ~292 years, ample for epoch timestamps).
 using TimeNs = int64_t;
 
+// The model's time domain. Every time the builder stores lies in [-kMaxTimeNs,
+// kMaxTimeNs] (±146 years around the trace's epoch: Unix-epoch nanoseconds fit), and
+// every slice also ends inside it, so the difference of any two stored times, and
+// start + dur of any slice, fit in TimeNs without overflow. The builder clamps what a
+// file puts outside and counts it (WarningKind::TimeOutOfRange); it never wraps.
+constexpr TimeNs kMaxTimeNs = (TimeNs{1} << 62) - 1;
+// Saturating arithmetic for values read from a file before the builder clamps them.
+inline int64_t satAdd(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_add_overflow(a, b, &r) ? (b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min()) : r;
+}
+inline int64_t satSub(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_sub_overflow(a, b, &r) ? (b < 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min()) : r;
+}
+inline TimeNs clampTime(TimeNs t) { return t < -kMaxTimeNs ? -kMaxTimeNs : t > kMaxTimeNs ? kMaxTimeNs : t; }
+
 // Absent correlation / External id / device / stream.
 constexpr int64_t kNoId = std::numeric_limits<int64_t>::min();
 

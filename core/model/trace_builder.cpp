@@ -76,7 +76,27 @@ SliceKind TraceBuilder::kindOf(StringId cat) {
   return k;
 }
 
-uint32_t TraceBuilder::appendRow(Track& t, const SliceInput& in, const ArgsWriter& args) {
+TimeNs TraceBuilder::clampPoint(TimeNs t, const char* what) {
+  const TimeNs c = clampTime(t);
+  if (c != t)
+    trace_.diagnostics.add(WarningKind::TimeOutOfRange, 1,
+                           std::string(what) + " at " + std::to_string(t) + " ns, beyond ±2^62 ns: clamped");
+  return c;
+}
+
+void TraceBuilder::clampSlice(SliceInput& in) {
+  in.start = clampPoint(in.start, "a slice's start");
+  if (in.dur < 0) in.dur = 0;
+  if (in.dur > kMaxTimeNs - in.start) {  // no overflow: start >= -kMaxTimeNs
+    trace_.diagnostics.add(WarningKind::TimeOutOfRange, 1,
+                           "a slice of " + std::to_string(in.dur) + " ns ends beyond 2^62 ns: its duration is cut");
+    in.dur = kMaxTimeNs - in.start;
+  }
+}
+
+uint32_t TraceBuilder::appendRow(Track& t, const SliceInput& input, const ArgsWriter& args) {
+  SliceInput in = input;
+  clampSlice(in);
   SliceColumns& s = t.slices;
   const auto row = static_cast<uint32_t>(s.size());
   const SliceKind kind = kindOf(in.cat);
@@ -115,6 +135,7 @@ void TraceBuilder::beginSlice(uint32_t track, const SliceInput& in, const ArgsWr
 }
 
 bool TraceBuilder::endSlice(uint32_t track, TimeNs ts) {
+  ts = clampPoint(ts, "an end");
   auto& open = openSlices_[track];
   if (open.empty()) return false;
   const uint32_t row = open.back();
@@ -157,6 +178,7 @@ void TraceBuilder::asyncBegin(uint32_t process, StringId cat, StringId id, const
 }
 
 bool TraceBuilder::asyncEnd(uint32_t process, StringId cat, StringId id, StringId name, TimeNs ts) {
+  ts = clampPoint(ts, "an async end");
   const uint32_t track = asyncTrack(process, cat, id);
   auto& open = openSlices_[track];
   if (open.empty()) return false;
@@ -176,7 +198,15 @@ bool TraceBuilder::asyncEnd(uint32_t process, StringId cat, StringId id, StringI
   return true;
 }
 
-void TraceBuilder::addInstant(const Instant& instant) { trace_.instants.push_back(instant); }
+void TraceBuilder::addInstant(const Instant& instant) {
+  trace_.instants.push_back(instant);
+  trace_.instants.back().ts = clampPoint(instant.ts, "an instant");
+}
+
+void TraceBuilder::addFlowPoint(const FlowPoint& p) {
+  trace_.unboundFlows.push_back(p);
+  trace_.unboundFlows.back().ts = clampPoint(p.ts, "a flow point");
+}
 
 void TraceBuilder::addCounter(uint32_t process, StringId seriesName, TimeNs ts, double value) {
   const Key key{(static_cast<uint64_t>(process) << 32) | (kCounterTag * 2), seriesName};
@@ -188,7 +218,7 @@ void TraceBuilder::addCounter(uint32_t process, StringId seriesName, TimeNs ts, 
     trace_.counters.push_back(std::move(c));
   }
   CounterSeries& c = trace_.counters[it->second];
-  c.ts.push_back(ts);
+  c.ts.push_back(clampPoint(ts, "a counter sample"));
   c.value.push_back(value);
 }
 

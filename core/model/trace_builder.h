@@ -44,7 +44,7 @@ class TraceBuilder {
 
   void addInstant(const Instant& instant);
   void addCounter(uint32_t process, StringId seriesName, TimeNs ts, double value);
-  void addFlowPoint(const FlowPoint& p) { trace_.unboundFlows.push_back(p); }
+  void addFlowPoint(const FlowPoint& p);
   // Async b/n/e: tracks keyed by (process, category, id); e closes the innermost open
   // slice of the same name (or the innermost one when no name matches).
   void asyncBegin(uint32_t process, StringId cat, StringId id, const SliceInput& in, const ArgsWriter& args);
@@ -58,6 +58,9 @@ class TraceBuilder {
 
  private:
   bool lazyArgs_ = false;
+  // Into the time domain (ids.h): start clamped, dur cut so the slice ends inside it.
+  void clampSlice(SliceInput& in);
+  TimeNs clampPoint(TimeNs t, const char* what);
   uint32_t asyncTrack(uint32_t process, StringId cat, StringId id);
   uint32_t appendRow(Track& t, const SliceInput& in, const ArgsWriter& args);
 

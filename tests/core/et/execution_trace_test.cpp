@@ -2,6 +2,7 @@
 // the public pair and on fixtures for each failure the reference's users meet, and the
 // written ET+ read back.
 #include "et/execution_trace.h"
+#include "io/byte_source.h"
 
 #include <gtest/gtest.h>
 
@@ -66,7 +67,9 @@ TEST(ExecutionTrace, OldSchemaFromThePublicPair) {
   EXPECT_EQ(add->parent, 35);
   EXPECT_EQ(add->inputShapes().dump(), "[[256,256],[256,256],[]]");
   EXPECT_EQ(add->inputTypes()[0], "Tensor(float)");
-  std::string head = fileHead(*path, 4096, error);
+  auto src = ByteSource::open(*path, error);
+  ASSERT_TRUE(src) << error;
+  const std::string head = peekHead(*src, 4096);
   EXPECT_TRUE(looksLikeExecutionTrace(head));  // gzip read through
   EXPECT_FALSE(looksLikeExecutionTrace(R"({"schemaVersion": 1, "traceEvents": [], "nodes": 1})"));
 }

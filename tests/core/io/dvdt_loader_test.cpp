@@ -106,7 +106,10 @@ TEST(DvdtProf, IntoTheModel) {
 TEST(DvdtProf, BadInputIsOneLine) {
   LoadResult r = loadTraceBytes(R"([{"call": "clFinish", )");
   EXPECT_EQ(r.status, LoadStatus::InvalidInput);
-  EXPECT_NE(r.error.find("dv/dt prof trace: not JSON at byte"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("dv/dt prof trace: input ends at byte 22"), std::string::npos) << r.error;
+  r = loadTraceBytes(R"([{"call": "clFinish", "x": tru}])");
+  EXPECT_EQ(r.status, LoadStatus::InvalidInput);
+  EXPECT_NE(r.error.find("dv/dt prof trace: malformed JSON at byte 30"), std::string::npos) << r.error;
   r = loadTraceBytes(R"([{"call": "clEnqueueNDRangeKernel", "name": "k"}])");
   EXPECT_EQ(r.status, LoadStatus::InvalidInput);
   EXPECT_NE(r.error.find("no call with host timestamps and no kernel with profiling data"), std::string::npos) << r.error;
