@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/sample_stats.h"
+#include "report/json_text.h"
 
 namespace opscope {
 
@@ -42,7 +43,7 @@ OverheadModel overheadModel(const Overheads& o) {
   return m;
 }
 
-std::string overheadModelJson(const OverheadModel& m) { return overheadModelValue(m).dump(1) + "\n"; }
+std::string overheadModelJson(const OverheadModel& m) { return jsonText(overheadModelValue(m), 1) + "\n"; }
 
 nlohmann::ordered_json overheadModelValue(const OverheadModel& m) {
   using json = nlohmann::ordered_json;

@@ -8,6 +8,7 @@
 
 #include "hierarchy/iterations.h"
 #include "hierarchy/queries.h"
+#include "report/json_text.h"
 
 namespace opscope {
 
@@ -327,7 +328,7 @@ std::string etPlusJson(const ExecutionTrace& et, const Trace& trace, const EtLin
     }
   }
   out["nodes"] = std::move(nodes);
-  return out.dump(2) + "\n";
+  return jsonText(out, 2) + "\n";
 }
 
 std::string etLinkIssuesJson(const Trace& trace, const EtLink& link) {
@@ -350,7 +351,7 @@ std::string etLinkIssuesJson(const Trace& trace, const EtLink& link) {
     r["reason"] = i.reason;
     j["unlinked"].push_back(std::move(r));
   }
-  return j.dump(2) + "\n";
+  return jsonText(j, 2) + "\n";
 }
 
 std::string etLinkReportText(const Trace& trace, const EtLink& link, size_t maxRows) {

@@ -4,6 +4,7 @@
 
 #include "io/byte_source.h"
 #include "io/json_units.h"
+#include "report/json_text.h"
 
 namespace opscope {
 
@@ -45,7 +46,7 @@ Json EtNode::outputTypes() const { return ioPart(json, "outputs", "types", "outp
 
 std::vector<std::pair<std::string, std::string>> EtNode::attributes() const {
   std::vector<std::pair<std::string, std::string>> out;
-  auto text = [](const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); };
+  auto text = [](const Json& v) { return v.is_string() ? v.get<std::string>() : jsonText(v); };
   for (const char* key : {"op_schema", "seq_id", "scope", "tid", "fw_parent", "fw_tid", "rf_id"})
     if (json.contains(key)) out.emplace_back(key, text(json[key]));
   if (json.contains("attrs") && json["attrs"].is_array())
@@ -215,7 +216,7 @@ std::string etSummaryJson(const ExecutionTrace& et, const std::string& file) {
   for (const auto& [name, count] : ops) j["ops_by_name"].push_back({{"name", name}, {"count", count}});
   j["problems"] = Json::array();
   for (const EtProblem& p : et.problems) j["problems"].push_back(p.what);
-  return j.dump(2) + "\n";
+  return jsonText(j, 2) + "\n";
 }
 
 std::string etSummaryText(const ExecutionTrace& et, const std::string& file) {

@@ -9,6 +9,7 @@
 #include "hierarchy/finalize.h"
 #include "io/json_units.h"
 #include "model/trace_builder.h"
+#include "report/json_text.h"
 
 namespace opscope {
 
@@ -304,7 +305,7 @@ LoadResult loadDvdtProf(ByteSource& src) {
         for (const char* key : {"queued", "submit"})
           if (auto v = integer(*prof, key)) args.addInt(t.strings.intern(std::string("profiling.") + key), *v);
         for (const char* key : {"gws", "lws", "gwo"})
-          if (rec.contains(key)) args.addJson(t.strings.intern(key), t.strings.intern(rec[key].dump()));
+          if (rec.contains(key)) args.addJson(t.strings.intern(key), t.strings.intern(jsonText(rec[key])));
         if (auto id = integer(rec, "enqueue_id")) args.addInt(t.strings.intern("enqueue_id"), *id);
         if (auto k = integer(rec, "kernel")) {
           args.addInt(t.strings.intern("kernel"), *k);

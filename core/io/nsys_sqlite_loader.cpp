@@ -14,6 +14,7 @@
 
 #include "io/input_limits.h"
 #include "model/trace_builder.h"
+#include "report/json_text.h"
 
 namespace opscope {
 
@@ -323,7 +324,7 @@ LoadResult loadNsysSqlite(const std::string& path, const LoadOptions& options) {
                if (!row.null(5)) d["computeMinor"] = row.integer(5);
                props.push_back(std::move(d));
              });
-    if (!props.empty()) t.meta.deviceProperties = props.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    if (!props.empty()) t.meta.deviceProperties = jsonText(props);
 
     auto negative = [&](int64_t start, int64_t end, const char* table) {
       if (end >= start) return false;

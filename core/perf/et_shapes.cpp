@@ -1,4 +1,5 @@
 #include "perf/et_shapes.h"
+#include "report/json_text.h"
 
 namespace opscope {
 
@@ -25,7 +26,7 @@ OpShapes opShapesFromEtNode(const EtNode& node) {
   const auto shapes = node.inputShapes();
   const auto types = node.inputTypes();
   if (!shapes.is_array()) return s;
-  s.dimsText = shapes.dump();
+  s.dimsText = jsonText(shapes);
   for (size_t i = 0; i < shapes.size(); ++i) {
     const std::string type = types.is_array() && i < types.size() && types[i].is_string() ? types[i].get<std::string>() : "";
     std::vector<std::vector<int64_t>> tensors;

@@ -1,4 +1,5 @@
 #include "perf/gpu_spec.h"
+#include "report/json_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -182,7 +183,7 @@ std::string gpuSpecJson(const GpuSpec& s) {
   j["pcie_gbs"] = s.pcieGBs;
   j["nvlink_gbs"] = s.nvlinkGBs;
   j["kernel_floor_us"] = s.kernelFloorUs;
-  return j.dump(2);
+  return jsonText(j, 2);
 }
 
 std::optional<GpuSpec> gpuForDeviceProperties(const GpuSpecSet& set, std::string_view props, std::string& reason) {

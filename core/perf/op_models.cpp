@@ -8,6 +8,7 @@
 
 #include "analysis/op_index.h"
 #include "hierarchy/queries.h"
+#include "report/json_text.h"
 
 namespace opscope {
 
@@ -72,7 +73,7 @@ OpShapes opShapesFromArgs(const std::vector<NamedArg>& args) {
     if (a.key == "Input Dims" && a.type == ArgType::Json) {
       const nlohmann::json j = nlohmann::json::parse(a.text, nullptr, false);
       if (!j.is_array()) continue;
-      s.dimsText = j.dump();  // compact: the raw text may be pretty-printed over lines
+      s.dimsText = jsonText(j);  // compact: the raw text may be pretty-printed over lines
       for (const auto& input : j) {
         std::vector<std::vector<int64_t>> tensors;
         if (input.is_array() && !input.empty() && input[0].is_array()) {  // a tensor list

@@ -5,6 +5,7 @@
 
 #include "report/report_numbers.h"
 #include "report/summary_report.h"
+#include "report/json_text.h"
 
 namespace opscope {
 
@@ -52,7 +53,7 @@ std::string overviewJson(const Overview& o, const Trace& trace, const std::strin
                      {"us", nsToUs(o.breakdown[p])},
                      {"share", o.wall ? static_cast<double>(o.breakdown[p]) / static_cast<double>(o.wall) : 0.0}});
   j["breakdown"] = parts;
-  return j.dump(2) + "\n";
+  return jsonText(j, 2) + "\n";
 }
 
 std::string overviewCsv(const Overview& o) {
@@ -104,7 +105,7 @@ std::string kernelStatsJson(const KernelStats& k, const Trace& trace, const std:
   for (const ClassTotal& c : k.classTotals)
     classes.push_back({{"class", c.name}, {"count", c.count}, {"total_us", nsToUs(c.total)}, {"share", c.share}});
   j["classes"] = classes;
-  return j.dump(2) + "\n";
+  return jsonText(j, 2) + "\n";
 }
 
 std::string kernelStatsCsv(const KernelStats& k, const Trace& trace, size_t limit) {

@@ -7,6 +7,7 @@
 #include "report/analysis_report.h"
 #include "report/report_numbers.h"
 #include "report/summary_report.h"
+#include "report/json_text.h"
 
 namespace opscope {
 
@@ -63,7 +64,7 @@ std::string deviceBreakdownJson(const DeviceBreakdown& b, const Trace& trace, co
   ojson streams = ojson::array();
   for (uint32_t r : b.roots) streams.push_back(breakdownNode(b, trace, r));
   j["streams"] = std::move(streams);
-  return j.dump(2) + "\n";
+  return jsonText(j, 2) + "\n";
 }
 
 std::string deviceBreakdownCsv(const DeviceBreakdown& b, const Trace& trace) {
@@ -110,7 +111,7 @@ std::string opKernelMixJson(const OpKernelMixes& m, const Trace& trace, const st
                    {"hidden_time_us", nsToUs(op.hiddenTime)}});
   }
   j["ops"] = std::move(ops);
-  return j.dump(2) + "\n";
+  return jsonText(j, 2) + "\n";
 }
 
 std::string opKernelMixCsv(const OpKernelMixes& m, const Trace& trace) {
@@ -140,7 +141,7 @@ std::string opKernelTableJson(const OpKernelTable& t, const Trace& trace, const 
   }
   j["groups"] = std::move(groups);
   if (!t.error.empty()) j["error"] = t.error;
-  return j.dump(2) + "\n";
+  return jsonText(j, 2) + "\n";
 }
 
 std::string opKernelTableCsv(const OpKernelTable& t, const Trace& trace) {
@@ -170,7 +171,7 @@ std::string overheadsJson(const Overheads& o, const ProfilerCostEstimate* estima
     j["profiler_costs_estimate"] = {{"cpu_event_overhead", estimate->cpuEventMethod},
                                     {"gpu_event_overhead", estimate->gpuEventMethod},
                                     {"kernel_launch_length", estimate->launchLengthMethod}};
-  return j.dump(1) + "\n";
+  return jsonText(j, 1) + "\n";
 }
 
 std::string overheadsCsv(const Overheads& o) {
@@ -210,7 +211,7 @@ std::string streamUsageJson(const StreamUsageReport& r, const Trace& trace, cons
   j["streams"] = std::move(streams);
   j["utilisation_bin_us"] = nsToUs(r.binWidth);
   j["utilisation"] = r.utilisation;
-  return j.dump(2) + "\n";
+  return jsonText(j, 2) + "\n";
 }
 
 std::string streamUsageCsv(const StreamUsageReport& r) {

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "report/report_numbers.h"
+#include "report/json_text.h"
 
 namespace opscope {
 
@@ -91,7 +92,7 @@ std::string predictionJson(const Trace& trace, const PredictionResult& r, const 
       j["ops"].push_back(std::move(o));
     }
   }
-  return j.dump(2) + "\n";
+  return jsonText(j, 2) + "\n";
 }
 
 std::string predictionText(const Trace& trace, const PredictionResult& r, const std::string& file, size_t topOps) {

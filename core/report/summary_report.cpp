@@ -1,4 +1,5 @@
 #include "report/summary_report.h"
+#include "report/json_text.h"
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -96,7 +97,7 @@ std::string summaryJson(const Summary& s, const std::string& path) {
     warnings.push_back(row);
   }
   j["warnings"] = warnings;
-  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return jsonText(j, 2) + "\n";
 }
 
 std::string summaryText(const Summary& s, const std::string& path) {

@@ -4,6 +4,7 @@
 
 #include "et_document.h"
 #include "hierarchy/queries.h"
+#include "report/json_text.h"
 #include "timeline/time_view.h"
 
 namespace opscope::ui {
@@ -21,7 +22,7 @@ QString link(const Trace& t, EventRef r) {
 
 QString durText(TimeNs ns) { return qstr(formatDuration(ns)); }
 
-QString jsonText(const nlohmann::ordered_json& j) { return j.is_string() ? qstr(j.get<std::string>()) : qstr(j.dump()); }
+QString valueText(const nlohmann::ordered_json& j) { return j.is_string() ? qstr(j.get<std::string>()) : qstr(opscope::jsonText(j)); }
 
 void row(QString& html, const QString& key, const QString& value);
 
@@ -40,9 +41,9 @@ void etNodeHtml(QString& html, const ExecutionTrace& et, const EtNode& n) {
     if (!shapes.is_array() || shapes.empty()) return;
     html += QStringLiteral("<h4>%1</h4><table>").arg(title);
     for (size_t i = 0; i < shapes.size(); ++i) {
-      const QString type = types.is_array() && i < types.size() ? jsonText(types[i]) : QString();
+      const QString type = types.is_array() && i < types.size() ? valueText(types[i]) : QString();
       row(html, QString::number(i), esc(type.toStdString()) + QStringLiteral(" <span style=\"color:gray\">") +
-                                        esc(jsonText(shapes[i]).toStdString()) + QStringLiteral("</span>"));
+                                        esc(valueText(shapes[i]).toStdString()) + QStringLiteral("</span>"));
     }
     html += QStringLiteral("</table>");
   };
