@@ -6,7 +6,28 @@
 #include <cstdio>
 #include <string>
 
+#include "io/output_file.h"
+
 namespace opscope::app {
+
+int writeOutput(const std::string& out, std::string_view text) {
+  if (out == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return std::fflush(stdout) == 0 ? kOk : kIoError;
+  }
+  std::string error;
+  switch (writeOutputFile(out, text, error)) {
+    case WriteStatus::Ok:
+      return kOk;
+    case WriteStatus::IsInput:
+      std::fprintf(stderr, "opscope: %s\n", error.c_str());
+      return kUsage;
+    case WriteStatus::Failed:
+      break;
+  }
+  std::fprintf(stderr, "opscope: %s\n", error.c_str());
+  return kIoError;
+}
 
 int exitFor(LoadStatus s) {
   switch (s) {

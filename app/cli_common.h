@@ -1,6 +1,9 @@
 #pragma once
 // What the commands of the opscope binary share: exit codes (documented in README and
 // --help) and the GUI module, loaded only by the commands that need Qt.
+#include <string>
+#include <string_view>
+
 #include "io/load_result.h"
 
 namespace opscope::app {
@@ -15,6 +18,11 @@ enum Exit : int {
 };
 
 int exitFor(LoadStatus s);
+
+// Writes a command's output: "-" is standard output, anything else goes through
+// writeOutputFile (io/output_file.h). Prints the one-line error and returns the exit
+// code: kOk, kUsage when OUT is the command's own input, kIoError otherwise.
+int writeOutput(const std::string& out, std::string_view text);
 
 // A symbol of opscope-gui.so (next to the binary in a build tree, under lib/opscope
 // when installed); nullptr after printing one line when the module or the symbol is

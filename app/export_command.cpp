@@ -5,7 +5,6 @@
 
 #include "analysis/kernel_classes.h"
 #include "cli_common.h"
-#include "io/atomic_file.h"
 #include "io/trace_loader.h"
 #include "report/export_request.h"
 
@@ -54,15 +53,7 @@ int runExport(const std::vector<std::string>& args) {
     std::fprintf(stderr, "opscope: timing: load %.3f s, %s %.3f s\n", std::chrono::duration<double>(t1 - t0).count(),
                  chartName(request->chart), std::chrono::duration<double>(t2 - t1).count());
   }
-  if (request->out == "-") {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    return std::fflush(stdout) == 0 ? kOk : kIoError;
-  }
-  if (!writeFileAtomically(request->out, text, error)) {
-    std::fprintf(stderr, "opscope: %s\n", error.c_str());
-    return kIoError;
-  }
-  return kOk;
+  return writeOutput(request->out, text);
 }
 
 }  // namespace opscope::app

@@ -4,7 +4,6 @@
 
 #include "cli_common.h"
 #include "et/et_link.h"
-#include "io/atomic_file.h"
 #include "io/trace_loader.h"
 
 namespace opscope::app {
@@ -62,17 +61,9 @@ int runLink(const std::vector<std::string>& args) {
     return kInvalidInput;
   }
   const std::string text = etPlusJson(*et, *r.trace, link);
-  if (out == "-") {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    if (std::fflush(stdout) != 0) return kIoError;
-  } else if (!writeFileAtomically(out, text, error)) {
-    std::fprintf(stderr, "opscope: %s\n", error.c_str());
-    return kIoError;
-  }
-  if (!reportJson.empty() && !writeFileAtomically(reportJson, etLinkIssuesJson(*r.trace, link), error)) {
-    std::fprintf(stderr, "opscope: %s\n", error.c_str());
-    return kIoError;
-  }
+  if (const int code = writeOutput(out, text); code != kOk) return code;
+  if (!reportJson.empty())
+    if (const int code = writeOutput(reportJson, etLinkIssuesJson(*r.trace, link)); code != kOk) return code;
   for (const EtProblem& p : et->problems) std::fprintf(stderr, "opscope: %s: %s\n", etPath.c_str(), p.what.c_str());
   const std::string report = etLinkReportText(*r.trace, link);
   std::fputs(report.c_str(), out == "-" ? stderr : stdout);

@@ -5,7 +5,6 @@
 #include <sstream>
 
 #include "cli_common.h"
-#include "io/atomic_file.h"
 #include "io/trace_loader.h"
 #include "perf/et_shapes.h"
 #include "perf/prediction.h"
@@ -172,15 +171,7 @@ int runPredict(const std::vector<std::string>& args) {
   const std::string output = json ? predictionJson(*r.trace, result, file)
                              : csv ? predictionCsv(*r.trace, result)
                                    : predictionText(*r.trace, result, file);
-  if (out == "-") {
-    std::fwrite(output.data(), 1, output.size(), stdout);
-    return std::fflush(stdout) == 0 ? kOk : kIoError;
-  }
-  if (!writeFileAtomically(out, output, error)) {
-    std::fprintf(stderr, "opscope: %s\n", error.c_str());
-    return kIoError;
-  }
-  return kOk;
+  return writeOutput(out, output);
 }
 
 }  // namespace opscope::app

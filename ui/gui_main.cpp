@@ -6,7 +6,7 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QLineEdit>
-#include <QSaveFile>
+#include <QBuffer>
 #include <QThread>
 #include <QTimer>
 #include <cstdio>
@@ -17,6 +17,7 @@
 #include "panels/prediction_panel.h"
 #include "report/export_request.h"
 #include "render_bench.h"
+#include "save_file.h"
 #include "timeline/timeline_widget.h"
 
 namespace opscope::ui {
@@ -158,9 +159,13 @@ int screenshot(const GuiOptions& o) {
     return 0;
   }
   const QImage image = w.grab().toImage();
-  QSaveFile f(QString::fromStdString(o.screenshot));
-  if (!f.open(QIODevice::WriteOnly) || !image.save(&f, "PNG") || !f.commit()) {
-    std::fprintf(stderr, "opscope: cannot write %s: %s\n", o.screenshot.c_str(), f.errorString().toLocal8Bit().constData());
+  QByteArray bytes;
+  QBuffer f(&bytes);
+  f.open(QIODevice::WriteOnly);
+  image.save(&f, "PNG");
+  QString error;
+  if (!saveBytes(QString::fromStdString(o.screenshot), bytes, &error)) {
+    std::fprintf(stderr, "opscope: %s\n", error.toLocal8Bit().constData());
     return 3;
   }
   return 0;

@@ -1,4 +1,5 @@
 #include "main_window.h"
+#include "save_file.h"
 
 #include <cstdio>
 
@@ -22,7 +23,7 @@
 #include <QPdfWriter>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSaveFile>
+#include <QBuffer>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
@@ -563,22 +564,20 @@ bool MainWindow::exportPng(const QString& path, double scale, QString* error) {
     p.setRenderHint(QPainter::TextAntialiasing);
     timeline_->render(p, size);
   }
-  // QSaveFile writes a temporary file and renames it over path on commit().
-  QSaveFile f(path);
-  if (!f.open(QIODevice::WriteOnly) || !image.save(&f, "PNG") || !f.commit()) {
-    if (error) *error = f.errorString().isEmpty() ? QStringLiteral("cannot write PNG") : f.errorString();
-    f.cancelWriting();
+  QByteArray bytes;
+  QBuffer f(&bytes);
+  f.open(QIODevice::WriteOnly);
+  if (!image.save(&f, "PNG")) {
+    if (error) *error = QStringLiteral("cannot encode the PNG");
     return false;
   }
-  return true;
+  return saveBytes(path, bytes, error);
 }
 
 bool MainWindow::exportPdf(const QString& path, QString* error) {
-  QSaveFile f(path);
-  if (!f.open(QIODevice::WriteOnly)) {
-    if (error) *error = f.errorString();
-    return false;
-  }
+  QByteArray bytes;
+  QBuffer f(&bytes);
+  f.open(QIODevice::WriteOnly);
   const QSize size = timeline_->size();
   {
     QPdfWriter pdf(&f);
@@ -593,11 +592,8 @@ bool MainWindow::exportPdf(const QString& path, QString* error) {
     p.scale(sx, sx);
     timeline_->render(p, size);
   }
-  if (!f.commit()) {
-    if (error) *error = f.errorString();
-    return false;
-  }
-  return true;
+  f.close();
+  return saveBytes(path, bytes, error);
 }
 
 void MainWindow::chooseAndExportPng() {

@@ -4,6 +4,7 @@
 
 #include "io/byte_source.h"
 #include "io/json_units.h"
+#include "io/output_file.h"
 #include "report/json_text.h"
 
 namespace opscope {
@@ -169,6 +170,7 @@ std::optional<ExecutionTrace> loadExecutionTrace(ByteSource& src, std::string& e
 std::optional<ExecutionTrace> loadExecutionTrace(const std::string& path, std::string& error) {
   auto src = ByteSource::open(path, error);
   if (!src) return std::nullopt;
+  protectInput(path);
   return loadExecutionTrace(*src, error);
 }
 

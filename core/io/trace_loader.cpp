@@ -15,6 +15,7 @@
 #include "io/dvdt_loader.h"
 #include "io/input_limits.h"
 #include "io/nsys_sqlite_loader.h"
+#include "io/output_file.h"
 #include "io/plaidml_eventlog_loader.h"
 
 namespace opscope {
@@ -122,10 +123,12 @@ LoadResult loadTraceFile(const std::string& path, const LoadOptions& options) {
   std::string error;
   auto src = ByteSource::open(path, error);
   if (!src) return failure(LoadStatus::IoError, error);
+  protectInput(path);
   return loadFrom(*src, path, options);
 }
 
 LoadResult loadTraceSource(ByteSource& src, const std::string& path, const LoadOptions& options) {
+  if (!path.empty()) protectInput(path);
   return loadFrom(src, path, options);
 }
 

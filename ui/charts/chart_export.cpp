@@ -4,10 +4,10 @@
 
 #include <QFileInfo>
 #include <QPdfWriter>
-#include <QSaveFile>
+#include <QBuffer>
 #include <QSvgGenerator>
 
-#include "io/atomic_file.h"
+#include "save_file.h"
 
 namespace opscope::ui {
 
@@ -15,12 +15,7 @@ bool exportPlotOrData(QCustomPlot* plot, const QString& path, const std::functio
                       int minWidth, QString* error) {
   const QString suffix = QFileInfo(path).suffix().toLower();
   if (suffix == QLatin1String("csv") || suffix == QLatin1String("json")) {
-    std::string e;
-    if (!writeFileAtomically(path.toStdString(), data(suffix == QLatin1String("json")), e)) {
-      if (error) *error = QString::fromStdString(e);
-      return false;
-    }
-    return true;
+    return saveBytes(path, data(suffix == QLatin1String("json")), error);
   }
   PictureFormat format;
   if (!pictureFormatFromSuffix(path, format)) {
@@ -42,11 +37,10 @@ bool pictureFormatFromSuffix(const QString& path, PictureFormat& format) {
 
 bool saveChart(QCustomPlot* plot, const QString& path, PictureFormat format, int width, int height, int dpi,
                QString* error) {
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) {
-    if (error) *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-    return false;
-  }
+  // Drawn into memory, then written as one file (save_file.h).
+  QByteArray bytes;
+  QBuffer file(&bytes);
+  file.open(QIODevice::WriteOnly);
   const QSize oldSize = plot->size();
   bool ok = true;
   if (format == PictureFormat::Png) {
@@ -88,16 +82,12 @@ bool saveChart(QCustomPlot* plot, const QString& path, PictureFormat format, int
   // toPainter / toPixmap lay the plot out at the export size; restore the widget's.
   if (plot->size() != oldSize) plot->resize(oldSize);
   plot->replot(QCustomPlot::rpQueuedReplot);
+  file.close();
   if (!ok) {
-    file.cancelWriting();
     if (error) *error = QStringLiteral("cannot draw the chart into %1").arg(path);
     return false;
   }
-  if (!file.commit()) {
-    if (error) *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-    return false;
-  }
-  return true;
+  return saveBytes(path, bytes, error);
 }
 
 }  // namespace opscope::ui

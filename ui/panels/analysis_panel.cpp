@@ -35,7 +35,7 @@
 #include "panels/op_kernels_view.h"
 #include "panels/table_items.h"
 #include "worker.h"
-#include "io/atomic_file.h"
+#include "save_file.h"
 #include "report/analysis_report.h"
 #include "report/breakdown_report.h"
 
@@ -254,9 +254,9 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
     const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save overheads"), QStringLiteral("overheads.json"),
                                                       QStringLiteral("JSON (*.json)"));
     if (path.isEmpty()) return;
-    std::string error;
-    if (!writeFileAtomically(path.toStdString(), overheadModelJson(overheadModel(results_->overheads)), error))
-      QMessageBox::warning(this, QStringLiteral("Save overheads"), QString::fromStdString(error));
+    QString error;
+    if (!saveBytes(path, overheadModelJson(overheadModel(results_->overheads)), &error))
+      QMessageBox::warning(this, QStringLiteral("Save overheads"), error);
   });
   ch->addWidget(logScale_);
   ch->addWidget(overheadOp_, 1);

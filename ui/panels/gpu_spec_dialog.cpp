@@ -10,7 +10,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-#include "io/atomic_file.h"
+#include "save_file.h"
 
 namespace opscope::ui {
 
@@ -78,10 +78,9 @@ void GpuSpecDialog::saveToFile() {
                                                     QString::fromStdString(s.name) + QStringLiteral(".json"),
                                                     QStringLiteral("JSON (*.json)"));
   if (path.isEmpty()) return;
-  std::string error;
+  QString error;
   const std::string text = "{\"gpus\": [" + gpuSpecJson(s) + "]}\n";
-  if (!writeFileAtomically(path.toStdString(), text, error))
-    QMessageBox::warning(this, QStringLiteral("Save GPU specs"), QString::fromStdString(error));
+  if (!saveBytes(path, text, &error)) QMessageBox::warning(this, QStringLiteral("Save GPU specs"), error);
 }
 
 }  // namespace opscope::ui

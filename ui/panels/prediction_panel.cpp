@@ -24,7 +24,6 @@
 
 #include "charts/chart_export.h"
 #include "charts/prediction_charts.h"
-#include "io/atomic_file.h"
 #include "panels/gpu_spec_dialog.h"
 #include "panels/table_items.h"
 #include "report/predict_report.h"
