@@ -63,14 +63,17 @@ std::shared_ptr<const TraceDocument> loadForAutomation(const std::string& file, 
 
 int screenshot(const GuiOptions& o) {
   int code = 0;
-  auto doc = loadForAutomation(o.file, code);
-  if (!doc) return code;
+  std::shared_ptr<const TraceDocument> doc;
+  if (!o.file.empty()) {  // without a FILE: the window as a menu launch shows it
+    doc = loadForAutomation(o.file, code);
+    if (!doc) return code;
+  }
   MainWindow w(/*restoreSettings=*/false);
   if (o.dark) w.setDarkTheme(true);
   w.resize(o.width, o.height);
   w.show();
   QApplication::processEvents();
-  w.setDocument(doc);
+  if (doc) w.setDocument(doc);
   QApplication::processEvents();
   if (!o.range.empty()) {
     double a = 0, b = 0;
@@ -132,7 +135,7 @@ int screenshot(const GuiOptions& o) {
       QThread::msleep(5);
     }
   }
-  if (w.analysisDock()->isVisible()) {
+  if (doc && w.analysisDock()->isVisible()) {
     // What a user sees once the dock's worker has delivered, not its "computing" state.
     QElapsedTimer t;
     t.start();
@@ -226,8 +229,9 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
     }
   }
   if (!o.et.empty() && o.file.empty()) return usage("--et needs the Kineto trace FILE it was recorded with", "");
-  if ((!o.screenshot.empty() || o.benchRender) && o.file.empty())
-    return usage(o.benchRender ? "--bench-render" : "--screenshot", " needs a FILE");
+  if (o.benchRender && o.file.empty()) return usage("--bench-render", " needs a FILE");
+  if (o.file.empty() && (!o.select.empty() || !o.range.empty() || !o.search.empty() || !o.analysis.empty() || o.prediction))
+    return usage("--select, --range, --search, --analysis and --prediction need a FILE", "");
   if (!o.op.empty() && o.analysis != "op-kernels") return usage("--op goes with --analysis op-kernels", "");
   if ((!o.gpu.empty() || !o.compare.empty()) && !o.prediction) return usage("--gpu and --compare go with --prediction", "");
   if (o.prediction && !o.analysis.empty()) return usage("--prediction and --analysis show different docks; choose one", "");

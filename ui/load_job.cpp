@@ -1,12 +1,16 @@
 #include "load_job.h"
 
+#include <QFile>
 #include <QMetaObject>
 
 #include "io/trace_loader.h"
+#include "worker.h"
 
 namespace opscope::ui {
 
-LoadJob::LoadJob(QObject* parent) : QObject(parent) {}
+LoadJob::LoadJob(QObject* parent, Loader loader) : QObject(parent), loader_(std::move(loader)) {
+  if (!loader_) loader_ = [](const std::string& path, const LoadOptions& options) { return loadTraceFile(path, options); };
+}
 
 LoadJob::~LoadJob() {
   cancel();
@@ -38,7 +42,7 @@ void LoadJob::start(const QString& path) {
   preparing_ = false;
   running_ = true;
   auto cancelFlag = cancel_;
-  const std::string file = path.toStdString();
+  const std::string file = QFile::encodeName(path).toStdString();  // the file system's bytes, not UTF-8
   thread_ = std::thread([this, gen, cancelFlag, file, path] {
     LoadOptions options;
     options.progress = [this, cancelFlag](const LoadProgress& p) {
@@ -47,15 +51,24 @@ void LoadJob::start(const QString& path) {
       events_.store(p.events, std::memory_order_relaxed);
       return !cancelFlag->load();
     };
-    LoadResult r = cancelFlag->load() ? LoadResult{LoadStatus::Cancelled, {}, "cancelled", nullptr}
-                                      : loadTraceFile(file, options);
     std::shared_ptr<const TraceDocument> doc;
-    if (r.status == LoadStatus::Ok && !cancelFlag->load()) {
-      preparing_ = true;
-      doc = prepareDocument(file, std::move(r));
+    bool wasCancelled = false;
+    QString error;
+    try {
+      LoadResult r;
+      if (cancelFlag->load()) r.status = LoadStatus::Cancelled;
+      else r = loader_(file, options);
+      if (r.status == LoadStatus::Ok && !cancelFlag->load()) {
+        preparing_ = true;
+        doc = prepareDocument(file, std::move(r));
+      }
+      wasCancelled = cancelFlag->load() || r.status == LoadStatus::Cancelled;
+      error = QString::fromStdString(r.error);
+    } catch (...) {
+      // Escaping this thread would terminate the program with the user's session.
+      doc.reset();
+      error = workerErrorText(std::current_exception());
     }
-    const bool wasCancelled = cancelFlag->load() || r.status == LoadStatus::Cancelled;
-    const QString error = QString::fromStdString(r.error);
     running_ = false;
     // Delivered on the GUI thread; a newer start() makes this result stale.
     QMetaObject::invokeMethod(

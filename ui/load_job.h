@@ -2,9 +2,11 @@
 // Loads a trace on a background thread. Progress lives in atomics the GUI polls (a
 // timer, not a signal per chunk); cancel() makes the loader stop at its next progress
 // check; a generation counter drops the result of a load that was superseded. The
-// result arrives by queued signal on the GUI thread.
+// result arrives by queued signal on the GUI thread. Whatever the loader or the view
+// preparation throws becomes failed(path, one line): never an abort of the GUI.
 #include <QObject>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -16,9 +18,12 @@ namespace opscope::ui {
 class LoadJob : public QObject {
   Q_OBJECT
  public:
-  explicit LoadJob(QObject* parent = nullptr);
+  // How a path is loaded (loadTraceFile; tests substitute one that fails or throws).
+  using Loader = std::function<LoadResult(const std::string& path, const LoadOptions& options)>;
+  explicit LoadJob(QObject* parent = nullptr, Loader loader = {});
   ~LoadJob() override;  // cancels and joins
 
+  void setLoader(Loader loader) { loader_ = std::move(loader); }
   // Starts loading path, cancelling any load in progress.
   void start(const QString& path);
   void cancel();
@@ -40,6 +45,7 @@ class LoadJob : public QObject {
 
  private:
   void joinThread();
+  Loader loader_;
   std::thread thread_;
   std::atomic<uint64_t> generation_{0};
   std::shared_ptr<std::atomic<bool>> cancel_;

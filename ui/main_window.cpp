@@ -24,6 +24,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QBuffer>
+#include <QFile>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
@@ -102,6 +103,8 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent) : QMainWindow(pare
   connect(details_, &DetailsPanel::eventLinkActivated, this, [this](EventRef r) { timeline_->select(r, true); });
   connect(opTree_, &OpTreePanel::eventActivated, this, [this](EventRef r) { timeline_->select(r, true); });
   connect(analysis_, &AnalysisPanel::eventsActivated, this, &MainWindow::markEvents);
+  connect(analysis_, &AnalysisPanel::failed, this, &MainWindow::showError);
+  connect(prediction_, &PredictionPanel::failed, this, &MainWindow::showError);
   connect(prediction_, &PredictionPanel::opActivated, this, [this](EventRef r) { timeline_->select(r, true); });
   connect(analysis_, &AnalysisPanel::nameActivated, this, [this](const QString& name) {
     searchBox_->setText(name);
@@ -311,15 +314,47 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceDocument> doc) {
 
 void MainWindow::onFailed(const QString& path, const QString& message) {
   setLoadingUi(false);
-  infoLabel_->setText(doc_ ? infoLabel_->text() : QStringLiteral("No trace loaded"));
-  QMessageBox::critical(this, QStringLiteral("Cannot open trace"),
-                        QStringLiteral("%1\n\n%2").arg(QFileInfo(path).fileName(), message));
+  refreshInfo();  // the trace that was open stays open
+  showError(QStringLiteral("Cannot open trace"), QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), message));
+}
+
+void MainWindow::showError(const QString& title, const QString& message) {
+  lastError_ = message;
+  statusBar()->showMessage(message, 15000);
+  if (!restoreSettings_) {  // scripted (screenshots, tests): no dialog to wait on
+    std::fprintf(stderr, "opscope: %s\n", message.toLocal8Bit().constData());
+    return;
+  }
+  // Window-modal but not blocking: a worker's error never stalls the event loop.
+  auto* box = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Ok, this);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
 }
 
 void MainWindow::onCancelled(const QString& path) {
   setLoadingUi(false);
   statusBar()->showMessage(QStringLiteral("Loading %1 cancelled").arg(QFileInfo(path).fileName()), 5000);
-  if (!doc_) infoLabel_->setText(QStringLiteral("No trace loaded"));
+  refreshInfo();
+}
+
+void MainWindow::refreshInfo() {
+  if (!doc_) {
+    infoLabel_->setText(QStringLiteral("No trace loaded"));
+    return;
+  }
+  const Trace& t = *doc_->trace;
+  uint64_t gpuStreams = 0;
+  for (const Track& tr : t.tracks) gpuStreams += tr.kind == TrackKind::GpuStream;
+  // "slices" as `opscope summary` counts them (its "slices" key), not the file's events.
+  infoLabel_->setText(QStringLiteral("%1 · %L2 slices · %3 GPU stream%4 · %5 iteration%6 · %7 wall · loaded in %8 s")
+                          .arg(QFileInfo(QString::fromStdString(doc_->path)).fileName())
+                          .arg(t.sliceCount())
+                          .arg(gpuStreams)
+                          .arg(gpuStreams == 1 ? "" : "s")
+                          .arg(t.iterations.size())
+                          .arg(t.iterations.size() == 1 ? "" : "s")
+                          .arg(qstr(formatDuration(t.maxTs - t.minTs)))
+                          .arg(doc_->timings.parseSeconds + doc_->timings.hierarchySeconds + doc_->prepareSeconds, 0, 'f', 2));
 }
 
 void MainWindow::setDocument(std::shared_ptr<const TraceDocument> doc) {
@@ -335,24 +370,13 @@ void MainWindow::setDocument(std::shared_ptr<const TraceDocument> doc) {
   prediction_->setDocument(doc_);
   rangeStats_->clear();
   details_->showDetails(nullptr, std::nullopt);
+  refreshInfo();
   if (!doc_) {
-    infoLabel_->setText(QStringLiteral("No trace loaded"));
     warningsButton_->hide();
     return;
   }
   const Trace& t = *doc_->trace;
   setWindowTitle(QStringLiteral("%1 — opscope").arg(QFileInfo(QString::fromStdString(doc_->path)).fileName()));
-  uint64_t gpuStreams = 0;
-  for (const Track& tr : t.tracks) gpuStreams += tr.kind == TrackKind::GpuStream;
-  infoLabel_->setText(QStringLiteral("%1 · %L2 events · %3 GPU stream%4 · %5 iteration%6 · %7 wall · loaded in %8 s")
-                          .arg(QFileInfo(QString::fromStdString(doc_->path)).fileName())
-                          .arg(t.sliceCount())
-                          .arg(gpuStreams)
-                          .arg(gpuStreams == 1 ? "" : "s")
-                          .arg(t.iterations.size())
-                          .arg(t.iterations.size() == 1 ? "" : "s")
-                          .arg(qstr(formatDuration(t.maxTs - t.minTs)))
-                          .arg(doc_->timings.parseSeconds + doc_->timings.hierarchySeconds + doc_->prepareSeconds, 0, 'f', 2));
   const uint64_t warnings = t.diagnostics.total();
   warningsButton_->setVisible(warnings > 0);
   if (warnings) {
@@ -371,7 +395,7 @@ void MainWindow::openExecutionTrace(const QString& path) {
   ++etPending_;
   statusBar()->showMessage(QStringLiteral("Linking %1…").arg(QFileInfo(path).fileName()));
   std::shared_ptr<const TraceDocument> doc = doc_;
-  const std::string file = path.toStdString();
+  const std::string file = QFile::encodeName(path).toStdString();
   struct Outcome {
     std::shared_ptr<const EtDocument> et;
     std::string error;
@@ -387,9 +411,7 @@ void MainWindow::openExecutionTrace(const QString& path) {
         --self->etPending_;
         if (!o.et) {
           self->statusBar()->clearMessage();
-          const QString message = QStringLiteral("%1: %2").arg(path, QString::fromStdString(o.error));
-          if (self->restoreSettings_) QMessageBox::warning(self, QStringLiteral("Open execution trace"), message);
-          else std::fprintf(stderr, "opscope: %s\n", message.toLocal8Bit().constData());  // scripted: no dialog
+          self->showError(QStringLiteral("Open execution trace"), QStringLiteral("%1: %2").arg(path, QString::fromStdString(o.error)));
           return;
         }
         if (o.et->kineto != self->doc_) return;  // another trace was opened meanwhile
@@ -403,6 +425,11 @@ void MainWindow::openExecutionTrace(const QString& path) {
                                      .arg(self->et_->link.gpuEvents));
         self->etButton_->show();
         self->onSelection(self->timeline_->selected());
+      },
+      [path](MainWindow* self, const QString& message) {
+        --self->etPending_;
+        self->statusBar()->clearMessage();
+        self->showError(QStringLiteral("Open execution trace"), QStringLiteral("%1: %2").arg(path, message));
       });
 }
 

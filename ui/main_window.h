@@ -80,6 +80,11 @@ class MainWindow : public QMainWindow {
 
   void setDarkTheme(bool dark);
 
+  // A one-line error for the user: a dialog (interactive) or standard error (scripted
+  // runs), and the status bar; what is open stays open.
+  void showError(const QString& title, const QString& message);
+  QString lastError() const { return lastError_; }
+
  signals:
   void documentChanged();
 
@@ -99,6 +104,7 @@ class MainWindow : public QMainWindow {
   void onLoaded(std::shared_ptr<const TraceDocument> doc);
   void onFailed(const QString& path, const QString& message);
   void onCancelled(const QString& path);
+  void refreshInfo();
   void onSelection(std::optional<EventRef> ref);
   void addRecent(const QString& path);
   void updateRecentMenu();
@@ -137,6 +143,7 @@ class MainWindow : public QMainWindow {
   QMenu* recentMenu_ = nullptr;
   QAction* darkAction_ = nullptr;
   QString loadingPath_;
+  QString lastError_;
   bool restoreSettings_ = true;
   std::shared_ptr<NameMatcher> matcher_;
   std::shared_ptr<std::vector<EventRef>> matches_ = std::make_shared<std::vector<EventRef>>();

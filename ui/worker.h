@@ -3,24 +3,58 @@
 // handed to deliver(receiver, result) on the GUI thread, through the application
 // object (which outlives every widget), unless the receiver was destroyed meanwhile.
 // work must only read what it captured by value (shared_ptr to const data).
+//
+// An exception thrown by work never reaches the thread pool (it would abort the whole
+// GUI): it is caught and fail(receiver, message) runs on the GUI thread instead, with
+// one line saying what went wrong, so the receiver shows it and keeps its state.
 #include <QApplication>
 #include <QPointer>
+#include <QString>
 #include <QThreadPool>
+#include <exception>
+#include <new>
+#include <optional>
+#include <string>
 #include <utility>
 
 namespace opscope::ui {
 
-template <class Receiver, class Work, class Deliver>
-void runOnWorker(Receiver* receiver, Work work, Deliver deliver) {
+// One line for an exception caught on a worker.
+inline QString workerErrorText(std::exception_ptr e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::bad_alloc&) {
+    return QStringLiteral("out of memory");
+  } catch (const std::exception& x) {
+    QString s = QString::fromUtf8(x.what()).simplified();
+    return s.isEmpty() ? QStringLiteral("internal error") : QStringLiteral("internal error: ") + s;
+  } catch (...) {
+    return QStringLiteral("internal error");
+  }
+}
+
+template <class Receiver, class Work, class Deliver, class Fail>
+void runOnWorker(Receiver* receiver, Work work, Deliver deliver, Fail fail) {
   QPointer<Receiver> guard(receiver);
-  QThreadPool::globalInstance()->start([guard, work = std::move(work), deliver = std::move(deliver)]() mutable {
-    auto result = work();
-    QMetaObject::invokeMethod(
-        qApp, [guard, result = std::move(result), deliver]() mutable {
-          if (guard) deliver(guard.data(), std::move(result));
-        },
-        Qt::QueuedConnection);
-  });
+  QThreadPool::globalInstance()->start(
+      [guard, work = std::move(work), deliver = std::move(deliver), fail = std::move(fail)]() mutable {
+        using Result = decltype(work());
+        std::optional<Result> result;
+        QString error;
+        try {
+          result.emplace(work());
+        } catch (...) {
+          error = workerErrorText(std::current_exception());
+        }
+        QMetaObject::invokeMethod(
+            qApp,
+            [guard, result = std::move(result), error, deliver, fail]() mutable {
+              if (!guard) return;
+              if (result) deliver(guard.data(), std::move(*result));
+              else fail(guard.data(), error);
+            },
+            Qt::QueuedConnection);
+      });
 }
 
 }  // namespace opscope::ui

@@ -176,9 +176,10 @@ class Loader {
   }
 
   LoadResult run();
+  uint64_t peakWindow() const { return peakWindow_; }
 
  private:
-  enum class State { Start, ObjectFirstKey, ObjectNextKey, EventsFirst, EventsNext, SkipTopValue, Done };
+  enum class State { Start, ObjectFirstKey, ObjectNextKey, TopValue, EventsFirst, EventsNext, SkipTopValue, Done };
 
   // A top-level value the model does not use, skipped as it streams by (Perfetto's
   // "systemTraceEvents" can be hundreds of MB of text); the first bytes are kept for
@@ -266,7 +267,9 @@ class Loader {
   bool sawTraceEvents_ = false;
   bool arrayForm_ = false;
   bool unitTooLarge_ = false;  // one unit passed kMaxJsonValueBytes
+  uint64_t peakWindow_ = 0;
   TopValueSkip topSkip_;
+  std::string pendingKey_;  // the top-level key whose value comes next
   bool sawKineto_ = false, sawLegacy_ = false;
   std::vector<std::string> topKeys_;
 };
@@ -284,7 +287,7 @@ void Loader::startPrefetch() {
 bool Loader::refill(const char* keepFrom) {
   if (eof_) return false;
   const size_t keep = static_cast<size_t>(data_ + len_ - keepFrom);
-  if (keep > kMaxJsonValueBytes) {
+  if (keep >= kMaxJsonValueBytes) {
     unitTooLarge_ = true;
     return false;
   }
@@ -320,9 +323,11 @@ bool Loader::refill(const char* keepFrom) {
     len_ = keep;
   }
   if (!prefetch_ && !eof_) {
-    if (len_ + kPadding + (1u << 16) > buf_.size()) {
-      // One unit (an event or a top-level value) is larger than the window: grow it.
-      buf_.resize(buf_.size() * 2);
+    constexpr size_t kLargest = kMaxJsonValueBytes + kPadding;
+    if (len_ + kPadding + (1u << 16) > buf_.size() && buf_.size() < kLargest) {
+      // One unit (an event or a top-level value) is larger than the window: grow it,
+      // up to exactly the ceiling (a unit that fills that is refused at the next refill).
+      buf_.resize(std::min(buf_.size() * 2, kLargest));
       data_ = buf_.data();
     }
     while (len_ < buf_.size() - kPadding) {
@@ -335,6 +340,7 @@ bool Loader::refill(const char* keepFrom) {
     }
   }
   std::memset(data_ + len_, 0, kPadding);
+  peakWindow_ = std::max<uint64_t>(peakWindow_, buf_.size() + spare_.size());
   if (opts_.progress) {
     // While a prefetch runs the source belongs to its thread: uncompressed input's
     // offset is the window's end.
@@ -548,7 +554,9 @@ LoadResult Loader::run() {
         }
         case State::ObjectFirstKey:
         case State::ObjectNextKey: {
-          char c = sc_.peek();
+          // Progress is committed after every ',' and ':' so whitespace around them is
+          // dropped as it is read (see the NeedMore handler).
+          const char c = sc_.peek();
           if (c == '}') {
             ++sc_.p;
             state = State::Done;
@@ -557,11 +565,17 @@ LoadResult Loader::run() {
           if (state == State::ObjectNextKey) {
             if (c != ',') sc_.fail(sc_.p, "expected ',' or '}' after a top-level value");
             ++sc_.p;
-            c = sc_.peek();
+            state = State::ObjectFirstKey;
+            break;
           }
           if (c != '"') sc_.fail(sc_.p, "expected '\"' to start a top-level key");
-          const std::string key(sc_.string());
+          pendingKey_.assign(sc_.string());
           sc_.expect(':', "expected ':' after a top-level key");
+          state = State::TopValue;
+          break;
+        }
+        case State::TopValue: {
+          const std::string& key = pendingKey_;
           if (key == "traceEvents") {
             if (sc_.peek() != '[') sc_.fail(sc_.p, "expected '[' to start traceEvents");
             ++sc_.p;
@@ -573,9 +587,9 @@ LoadResult Loader::run() {
             topLevelValue(key);
             state = State::ObjectNextKey;
           } else {
+            sc_.skipWs();
             topSkip_ = TopValueSkip{};
             topSkip_.key = key;
-            sc_.skipWs();
             state = State::SkipTopValue;
           }
           break;
@@ -601,14 +615,13 @@ LoadResult Loader::run() {
             break;
           }
           if (state == State::EventsNext) {
+            // After the comma, as at the start: ']' there is a trailing comma, as
+            // hand-written traces often have. Committing here drops the whitespace
+            // that follows instead of carrying it with the next event.
             if (c != ',') sc_.fail(sc_.p, "expected ',' or ']' after an event");
             ++sc_.p;
-            c = sc_.peek();
-            if (c == ']') {  // trailing comma, as hand-written traces often have
-              ++sc_.p;
-              state = arrayForm_ ? State::Done : State::ObjectNextKey;
-              break;
-            }
+            state = State::EventsFirst;
+            break;
           }
           if (c == '{') {
             parseEvent(ev);
@@ -1073,7 +1086,9 @@ void Loader::commit(RawEvent& ev) {
 
 LoadResult loadChromeJson(ByteSource& source, const LoadOptions& options) {
   Loader loader(source, options);
-  return loader.run();
+  LoadResult r = loader.run();
+  r.peakWindowBytes = loader.peakWindow();
+  return r;
 }
 
 }  // namespace opscope

@@ -184,6 +184,16 @@ void JsonUnitReader::skip() {
   }
 }
 
+uint64_t jsonErrorOffset(std::string_view raw, const std::exception& e) {
+  const std::string_view what = e.what();
+  const size_t open = what.find("parsing '");
+  if (open == std::string_view::npos) return 0;
+  const size_t from = open + 9, close = what.find('\'', from);
+  if (close == std::string_view::npos || close == from) return 0;
+  const size_t at = raw.find(what.substr(from, close - from));
+  return at == std::string_view::npos ? 0 : at;
+}
+
 std::string jsonErrorText(const std::exception& e) {
   std::string s = e.what();
   if (s.starts_with("[json.exception.")) {

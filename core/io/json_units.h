@@ -82,6 +82,8 @@ class JsonUnitReader {
 template <class Json>
 Json parseJsonUnit(std::string_view raw, uint64_t offset, const JsonUnitReader& reader);
 std::string jsonErrorText(const std::exception& e);  // nlohmann's message without its "[json.exception...]" tag
+// Where in raw the text an error quotes ("number overflow parsing '1e400'") is, else 0.
+uint64_t jsonErrorOffset(std::string_view raw, const std::exception& e);
 
 template <class Json>
 Json parseJsonUnit(std::string_view raw, uint64_t offset, const JsonUnitReader& reader) {
@@ -90,7 +92,7 @@ Json parseJsonUnit(std::string_view raw, uint64_t offset, const JsonUnitReader& 
   } catch (const nlohmann::json::parse_error& e) {
     throw JsonUnitError{"malformed JSON at " + reader.where(offset + (e.byte > 0 ? e.byte - 1 : 0)) + ": " + jsonErrorText(e)};
   } catch (const nlohmann::json::exception& e) {
-    throw JsonUnitError{"unusable value at " + reader.where(offset) + ": " + jsonErrorText(e)};
+    throw JsonUnitError{"unusable value at " + reader.where(offset + jsonErrorOffset(raw, e)) + ": " + jsonErrorText(e)};
   }
 }
 

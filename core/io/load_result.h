@@ -41,6 +41,10 @@ struct LoadTimings {
 struct LoadResult {
   LoadStatus status = LoadStatus::Ok;
   LoadTimings timings;
+  // The most bytes of input the loader held at once (its read windows): bounded by the
+  // largest single event, never by the file (tests check that whitespace and skipped
+  // values do not accumulate).
+  uint64_t peakWindowBytes = 0;
   std::string error;             // one line: what, and where (byte offset, line)
   std::unique_ptr<Trace> trace;  // set when status == Ok
 };

@@ -206,6 +206,7 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
                          QStringLiteral("Class"), QStringLiteral("Time (ms)"), QStringLiteral("Share of variant (%)")});
   opKernels_ = new OpKernelsView;
   connect(opKernels_, &OpKernelsView::nameActivated, this, &AnalysisPanel::nameActivated);
+  connect(opKernels_, &OpKernelsView::failed, this, &AnalysisPanel::failed);
   mixTabs_ = new QTabWidget;
   mixTabs_->setDocumentMode(true);
   mixTabs_->addTab(mixTable_, QStringLiteral("Variants"));
@@ -355,7 +356,17 @@ void AnalysisPanel::recompute() {
       [doc, window, label, batch, costs] {
         return std::shared_ptr<const AnalysisResults>(compute(*doc->trace, window, label, batch, costs));
       },
-      [generation](AnalysisPanel* self, std::shared_ptr<const AnalysisResults> r) { self->onResults(generation, std::move(r)); });
+      [generation](AnalysisPanel* self, std::shared_ptr<const AnalysisResults> r) { self->onResults(generation, std::move(r)); },
+      [generation](AnalysisPanel* self, const QString& message) { self->onFailed(generation, message); });
+}
+
+void AnalysisPanel::onFailed(quint64 generation, const QString& message) {
+  --pending_;
+  if (generation != generation_) return;  // superseded
+  status_->setText(QStringLiteral("the analyses failed: %1").arg(message));
+  if (!results_)
+    for (QCustomPlot* p : plots_) showPlotMessage(p, QStringLiteral("The analyses failed: %1").arg(message), theme_);
+  emit failed(QStringLiteral("Analyses"), message);
 }
 
 void AnalysisPanel::onResults(quint64 generation, std::shared_ptr<const AnalysisResults> results) {

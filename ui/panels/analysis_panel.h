@@ -72,10 +72,13 @@ class AnalysisPanel : public QWidget {
   void eventsActivated(const QString& what, std::vector<opscope::EventRef> events);
   void nameActivated(const QString& name);
   void resultsReady();
+  // A computation failed (one line); the panel keeps its previous results.
+  void failed(const QString& title, const QString& message);
 
  private:
   void recompute();
   void onResults(quint64 generation, std::shared_ptr<const AnalysisResults> results);
+  void onFailed(quint64 generation, const QString& message);
   void redraw();
   void fillTables();
   void plotContextMenu(ChartKind chart, const QPoint& pos);

@@ -119,7 +119,13 @@ void OpKernelsView::recompute() {
       [doc, window, op, byShape] {
         return std::make_shared<const OpKernelTable>(opKernelTable(*doc->trace, KernelClassifier::builtin(), op, byShape, window));
       },
-      [generation](OpKernelsView* self, std::shared_ptr<const OpKernelTable> t) { self->onTable(generation, std::move(t)); });
+      [generation](OpKernelsView* self, std::shared_ptr<const OpKernelTable> t) { self->onTable(generation, std::move(t)); },
+      [generation](OpKernelsView* self, const QString& message) {
+        --self->pending_;
+        if (generation != self->generation_) return;
+        self->status_->setText(QStringLiteral("failed: %1").arg(message));
+        emit self->failed(QStringLiteral("Kernels of one op"), message);
+      });
 }
 
 void OpKernelsView::onTable(quint64 generation, std::shared_ptr<const OpKernelTable> table) {

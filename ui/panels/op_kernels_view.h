@@ -32,6 +32,7 @@ class OpKernelsView : public QWidget {
  signals:
   void nameActivated(const QString& name);
   void tableReady();
+  void failed(const QString& title, const QString& message);
 
  private:
   void recompute();

@@ -338,7 +338,13 @@ void PredictionPanel::startWorker() {
         if (compare) r->compare = runPrediction(*doc->trace, *compare);
         return std::shared_ptr<const PredictionResults>(std::move(r));
       },
-      [generation](PredictionPanel* self, std::shared_ptr<const PredictionResults> r) { self->onResults(generation, std::move(r)); });
+      [generation](PredictionPanel* self, std::shared_ptr<const PredictionResults> r) { self->onResults(generation, std::move(r)); },
+      [generation](PredictionPanel* self, const QString& message) {
+        --self->pending_;
+        if (generation != self->generation_) return;
+        self->status_->setText(QStringLiteral("the prediction failed: %1").arg(message));
+        emit self->failed(QStringLiteral("Prediction"), message);
+      });
 }
 
 void PredictionPanel::onResults(quint64 generation, std::shared_ptr<const PredictionResults> r) {

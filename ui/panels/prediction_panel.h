@@ -52,6 +52,7 @@ class PredictionPanel : public QWidget {
  signals:
   void opActivated(opscope::EventRef op);
   void resultsReady();
+  void failed(const QString& title, const QString& message);
 
  protected:
   void showEvent(QShowEvent* e) override;

@@ -1,0 +1,324 @@
+// The opscope binary as a new user and an attacker meet it: started from a menu with
+// no argument, fed through pipes and FIFOs, asked to write over its own input or
+// through links and devices, given bytes that are not UTF-8, and handed gzip bombs.
+// Peak memory of the bombs is measured on the child process (not under ASan, whose
+// shadow memory and quarantine dwarf the figures).
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fcntl.h>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "test_support.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define OPSCOPE_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define OPSCOPE_UNDER_ASAN 1
+#endif
+#endif
+
+namespace opscope {
+namespace {
+
+const std::string kBinary = OPSCOPE_BINARY;
+const std::string kSample = OPSCOPE_SOURCE_DIR "/resources/sample/sample.pt.trace.json.gz";
+
+struct ShellRun {
+  int code = -1;
+  std::string out;
+};
+
+// Through the shell, so tests can use pipes, redirections and process substitution.
+ShellRun shell(const std::string& command) {
+  const std::string cmd = "QT_QPA_PLATFORM=offscreen bash -c '" + command + "' 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  ShellRun r;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int status = ::pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// exit code and peak RSS (MiB) of `opscope args...`, output discarded.
+std::pair<int, long> measured(std::vector<std::string> args) {
+  args.insert(args.begin(), kBinary);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, 1);
+    ::dup2(null, 2);
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  int status = 0;
+  struct rusage ru {};
+  ::wait4(pid, &status, 0, &ru);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, ru.ru_maxrss / 1024};
+}
+
+void writeFile(const std::string& path, const std::string& bytes) {
+  FILE* f = std::fopen(path.c_str(), "wb");
+  ASSERT_TRUE(f) << path;
+  std::fwrite(bytes.data(), 1, bytes.size(), f);
+  std::fclose(f);
+}
+
+TEST(CliRobustness, StartedFromAMenuWithNoArgumentTheWindowComesUp) {
+  // What the desktop entry runs when no file is given: the GUI must come up and stay.
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, 1);
+    ::dup2(null, 2);
+    ::execl(kBinary.c_str(), kBinary.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  int status = 0;
+  pid_t done = 0;
+  for (int i = 0; i < 30 && done == 0; ++i) {  // 3 s: a crash comes within the first frame
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    done = ::waitpid(pid, &status, WNOHANG);
+  }
+  EXPECT_EQ(done, 0) << "the GUI exited (status " << status << ") instead of showing its window";
+  if (done == 0) {
+    ::kill(pid, SIGTERM);
+    ::waitpid(pid, &status, 0);
+  }
+  // And the empty window itself, as a picture.
+  const std::string png = test::tempPath("empty_window.png");
+  ShellRun r = shell(kBinary + " --screenshot " + png);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(test::readFile(png).substr(1, 3), "PNG");
+  std::remove(png.c_str());
+}
+
+TEST(CliRobustness, PipesFifosAndStdinAreReadOnce) {
+  // A FIFO: opened once (a second open would wait for a writer forever).
+  const std::string fifo = test::tempPath("trace.fifo");
+  std::remove(fifo.c_str());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::thread writer([&] {
+    const std::string bytes = test::readFile(kSample);
+    writeFile(fifo, bytes);
+  });
+  ShellRun r = shell("timeout 60 " + kBinary + " summary --json " + fifo);
+  writer.join();
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto viaFifo = nlohmann::json::parse(r.out);
+  EXPECT_GT(viaFifo["kernels"].get<int>(), 0);
+  std::remove(fifo.c_str());
+  // Process substitution, a pipe into "-", and stdin redirected from the file.
+  for (const std::string& cmd : {kBinary + " summary --json <(zcat " + kSample + ")",
+                                 "zcat " + kSample + " | " + kBinary + " summary --json -",
+                                 kBinary + " summary --json - < " + kSample}) {
+    SCOPED_TRACE(cmd);
+    ShellRun s = shell("timeout 60 " + cmd);
+    ASSERT_EQ(s.code, 0) << s.out;
+    EXPECT_EQ(nlohmann::json::parse(s.out)["kernels"], viaFifo["kernels"]);
+  }
+  // Exports read the pipe once too.
+  ShellRun e = shell("timeout 60 " + kBinary + " export --chart kernel-stats --format csv <(zcat " + kSample + ") -o -");
+  ASSERT_EQ(e.code, 0) << e.out;
+  EXPECT_EQ(e.out.rfind("name,kind,class", 0), 0u) << e.out;
+  // An execution trace through a pipe is still told apart by its content.
+  if (const auto et = test::sharedTrace("simple_add_et.json.gz")) {
+    ShellRun s = shell("zcat " + *et + " | " + kBinary + " summary --json -");
+    ASSERT_EQ(s.code, 0) << s.out;
+    EXPECT_EQ(nlohmann::json::parse(s.out)["format"], "pytorch-et");
+  }
+}
+
+TEST(CliRobustness, ExportNeverReplacesItsInputNorBreaksLinksDevicesOrModes) {
+  const std::string dir = test::tempPath("outputs");
+  shell("rm -rf " + dir + " && mkdir -p " + dir);
+  const std::string trace = dir + "/t.json.gz";
+  writeFile(trace, test::readFile(kSample));
+  const std::string original = test::readFile(trace);
+  const std::string exportTo = kBinary + " export --chart kernel-stats --format csv " + trace + " -o ";
+  // OUT is the input, by name or through a symlink: refused with exit 2, input intact.
+  ShellRun r = shell(exportTo + trace);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("it is the input being read"), std::string::npos) << r.out;
+  ::symlink("t.json.gz", (dir + "/alias").c_str());
+  EXPECT_EQ(shell(exportTo + dir + "/alias").code, 2);
+  EXPECT_EQ(test::readFile(trace), original);
+  // A symlink: the file it names is replaced, the link stays a link.
+  writeFile(dir + "/real.csv", "old\n");
+  ::chmod((dir + "/real.csv").c_str(), 0600);
+  ::symlink("real.csv", (dir + "/link.csv").c_str());
+  ASSERT_EQ(shell(exportTo + dir + "/link.csv").code, 0);
+  struct stat st {};
+  ASSERT_EQ(::lstat((dir + "/link.csv").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode));
+  EXPECT_EQ(test::readFile(dir + "/real.csv").rfind("name,kind,class", 0), 0u);
+  ASSERT_EQ(::stat((dir + "/real.csv").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);  // the mode of the file replaced is kept
+  // A hard link: both names still name one file, which holds the new content.
+  writeFile(dir + "/a.csv", "old\n");
+  ::link((dir + "/a.csv").c_str(), (dir + "/b.csv").c_str());
+  ASSERT_EQ(shell(exportTo + dir + "/a.csv").code, 0);
+  struct stat sa {}, sb {};
+  ::stat((dir + "/a.csv").c_str(), &sa);
+  ::stat((dir + "/b.csv").c_str(), &sb);
+  EXPECT_EQ(sa.st_ino, sb.st_ino);
+  EXPECT_EQ(sa.st_nlink, 2u);
+  EXPECT_EQ(test::readFile(dir + "/b.csv").rfind("name,kind,class", 0), 0u);
+  // A FIFO is written through, not replaced by a regular file.
+  const std::string fifo = dir + "/out.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string received;
+  std::thread reader([&] { received = test::readFile(fifo); });
+  EXPECT_EQ(shell("timeout 60 " + exportTo + fifo).code, 0);
+  reader.join();
+  EXPECT_EQ(received.rfind("name,kind,class", 0), 0u);
+  ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  // /dev/null stays the device (when this user may write it at all).
+  if (::access("/dev/null", W_OK) == 0) {
+    EXPECT_EQ(shell(exportTo + "/dev/null").code, 0);
+    ASSERT_EQ(::stat("/dev/null", &st), 0);
+    EXPECT_TRUE(S_ISCHR(st.st_mode));
+  }
+  // A directory is refused with one line.
+  ShellRun d = shell(exportTo + dir);
+  EXPECT_EQ(d.code, 3);
+  EXPECT_NE(d.out.find("is a directory"), std::string::npos) << d.out;
+  // Nothing left behind: no temporary files.
+  EXPECT_EQ(shell("ls " + dir + " | grep -c tmp").out, "0\n");
+  // opscope link -o is guarded the same way.
+  if (const auto et = test::sharedTrace("simple_add_et.json.gz"), kineto = test::sharedTrace("simple_add_kineto.json.gz");
+      et && kineto) {
+    const std::string etCopy = dir + "/et.json.gz";
+    writeFile(etCopy, test::readFile(*et));
+    ShellRun l = shell(kBinary + " link --et " + etCopy + " --kineto " + *kineto + " -o " + etCopy);
+    EXPECT_EQ(l.code, 2) << l.out;
+    EXPECT_EQ(test::readFile(etCopy), test::readFile(*et));
+  }
+  shell("rm -rf " + dir);
+}
+
+TEST(CliRobustness, ExportsWriteValidJsonWhateverTheBytesOfNamesAndFileNames) {
+  const std::string path = test::tempPath("bad\xff" "name.json");
+  writeFile(path, "{\"traceEvents\":["
+                  "{\"ph\":\"X\",\"name\":\"op\xc3\",\"cat\":\"cpu_op\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":20,"
+                  "\"args\":{\"External id\":1,\"Input Dims\":[[2,2]],\"ke\xffy\":\"v\xfe\"}},"
+                  "{\"ph\":\"X\",\"name\":\"cudaLaunchKernel\",\"cat\":\"cuda_runtime\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":3,"
+                  "\"args\":{\"correlation\":5}},"
+                  "{\"ph\":\"X\",\"name\":\"kern\xff\xfe\",\"cat\":\"kernel\",\"pid\":0,\"tid\":7,\"ts\":5,\"dur\":9,"
+                  "\"args\":{\"correlation\":5,\"stream\":7,\"device\":0}}]}");
+  for (const char* chart : {"kernel-stats", "breakdown", "overview", "op-kernels", "overheads", "streams"}) {
+    SCOPED_TRACE(chart);
+    ShellRun r = shell(kBinary + " export --chart " + chart + " --format json \"" + path + "\" -o -");
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_TRUE(nlohmann::json::accept(r.out)) << r.out;
+  }
+  ShellRun r = shell(kBinary + " export --chart op-kernels --op op --by-shape --format json \"" + path + "\" -o -");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(nlohmann::json::accept(r.out)) << r.out;
+  r = shell(kBinary + " summary --json \"" + path + "\"");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(nlohmann::json::accept(r.out)) << r.out;
+  r = shell(kBinary + " predict --json \"" + path + "\"");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(nlohmann::json::accept(r.out)) << r.out;
+  std::remove(path.c_str());
+}
+
+TEST(CliRobustness, NumbersBeyondDoubleInEveryJsonFormatAreExit4WithTheByte) {
+  const std::string et = test::tempPath("overflow_et.json");
+  writeFile(et, R"({"schema":"1.0.1","pid":1,"nodes":[{"id":1,"name":"a","x":6e308}]})");
+  ShellRun r = shell(kBinary + " summary " + et);
+  EXPECT_EQ(r.code, 4) << r.out;
+  EXPECT_NE(r.out.find("byte 58"), std::string::npos) << r.out;
+  const std::string dvdt = test::tempPath("overflow_dvdt.json");
+  writeFile(dvdt, R"([{"call":"clFinish","timestamp":{"start":"2017-09-19T12:00:00","end":"2017-09-19T12:00:01"},"v":1e400}])");
+  r = shell(kBinary + " summary " + dvdt);
+  EXPECT_EQ(r.code, 4) << r.out;
+  EXPECT_NE(r.out.find("number overflow"), std::string::npos) << r.out;
+  const std::string cut = test::tempPath("cut_first_event.json");
+  writeFile(cut, R"({"traceEvents":[{"ph":"X","name":"xxxxxxxxxxxxxxxxxxxxxxxx)");
+  r = shell(kBinary + " summary " + cut);
+  EXPECT_EQ(r.code, 4) << r.out;
+  EXPECT_NE(r.out.find("no complete event before the cut"), std::string::npos) << r.out;
+  for (const std::string& p : {et, dvdt, cut}) std::remove(p.c_str());
+}
+
+// head, fillBytes of fill, tail, as gzip: a few MB on disk for a gigabyte inflated.
+std::string gzipBomb(const std::string& name, const std::string& head, size_t fillBytes, char fill, const std::string& tail) {
+  const std::string path = test::tempPath(name);
+  const std::string chunk(1 << 20, fill);
+  std::string gz;
+  // Compressing 1 GB in memory would itself be a bomb: build it from a compressed
+  // chunk repeated (gzip members concatenate into one stream).
+  const std::string member = test::gzip(chunk);
+  gz += test::gzip(head);
+  for (size_t done = 0; done < fillBytes; done += chunk.size()) gz += member;
+  gz += test::gzip(tail);
+  writeFile(path, gz);
+  return path;
+}
+
+TEST(CliRobustness, GzipBombsStayUnder300MiB) {
+#ifdef OPSCOPE_UNDER_ASAN
+  GTEST_SKIP() << "peak RSS is not meaningful under AddressSanitizer";
+#else
+  const size_t gib = size_t{1} << 30;
+  // 1 GB of spaces between the brackets of the event list.
+  std::string bomb = gzipBomb("spaces.json.gz", "{\"traceEvents\":[", gib, ' ',
+                              R"({"ph":"X","name":"k","cat":"cpu_op","pid":1,"tid":1,"ts":1,"dur":2}]})");
+  auto [code, rss] = measured({"summary", bomb});
+  EXPECT_EQ(code, 0);
+  EXPECT_LT(rss, 300) << "MiB, whitespace";
+  std::remove(bomb.c_str());
+  // One 1 GB string in an execution trace and in a dv/dt trace.
+  bomb = gzipBomb("string_et.json.gz", R"({"schema":"1.0.1","nodes":[{"id":1,"name":")", gib, 'x', "\"}]}");
+  std::tie(code, rss) = measured({"summary", bomb});
+  EXPECT_EQ(code, 4);
+  EXPECT_LT(rss, 300) << "MiB, execution trace";
+  std::remove(bomb.c_str());
+  bomb = gzipBomb("string_dvdt.json.gz", R"([{"call":"clFinish","name":")", gib, 'x', "\"}]");
+  std::tie(code, rss) = measured({"summary", bomb});
+  EXPECT_EQ(code, 4);
+  EXPECT_LT(rss, 300) << "MiB, dv/dt";
+  std::remove(bomb.c_str());
+  // An 8 KB database whose columns compute a gigabyte on every read.
+  const std::string db = test::tempPath("bomb.sqlite");
+  std::remove(db.c_str());
+  sqlite3* h = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(h,
+                         "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, deviceId INT, streamId INT,"
+                         " correlationId INT, demangledName INT, big TEXT GENERATED ALWAYS AS"
+                         " (printf('%.*c', 1000000000, 'x')) VIRTUAL);"
+                         "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, streamId, correlationId, demangledName)"
+                         " VALUES (1, 2, 0, 7, 1, 1);"
+                         "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT GENERATED ALWAYS AS"
+                         " (printf('%.*c', 1000000000, 'x')) VIRTUAL);",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(h);
+  std::tie(code, rss) = measured({"summary", db});
+  EXPECT_EQ(code, 4);
+  EXPECT_LT(rss, 300) << "MiB, SQLite";
+  std::remove(db.c_str());
+#endif
+}
+
+}  // namespace
+}  // namespace opscope
