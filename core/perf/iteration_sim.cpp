@@ -137,7 +137,8 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
 
     std::vector<HostThread> threads;
     size_t stepThread = SIZE_MAX;
-    for (auto& [track, calls] : perThread) {
+    for (auto& [threadTrack, calls] : perThread) {
+      const uint32_t track = threadTrack;  // a plain variable: lambdas below capture it (C++20 allows bindings, clang 14 does not)
       HostThread h;
       if (track == step.track) stepThread = threads.size();
       // Predict mode: walk the thread's top-level ops to know which overhead each gap is.

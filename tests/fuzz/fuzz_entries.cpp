@@ -1,0 +1,120 @@
+#include "fuzz_entries.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "analysis/kernel_classes.h"
+#include "analysis/summary.h"
+#include "et/et_link.h"
+#include "et/execution_trace.h"
+#include "hierarchy/finalize.h"
+#include "io/byte_source.h"
+#include "io/dvdt_loader.h"
+#include "io/nsys_sqlite_loader.h"
+#include "io/plaidml_eventlog_loader.h"
+#include "io/trace_loader.h"
+#include "perf/gpu_spec.h"
+#include "perf/prediction.h"
+#include "report/export_request.h"
+#include "report/summary_report.h"
+
+namespace opscope::fuzz {
+
+namespace {
+
+// The analyses a user runs on a loaded trace.
+void exercise(LoadResult& r) {
+  if (r.status != LoadStatus::Ok || !r.trace) return;
+  const Trace& t = *r.trace;
+  (void)summaryJson(summarize(t), "fuzz");
+  for (uint32_t tr = 0; tr < t.tracks.size(); ++tr)
+    for (uint32_t i = 0; i < t.slices(tr).size() && i < 8; ++i) (void)t.args(EventRef{tr, i});
+  // The chart analyses and the simulator on small traces only: their corner cases need
+  // few events, and running them on every input would cut the executions tenfold.
+  if (t.sliceCount() > 64) return;
+  const KernelClassifier& classes = KernelClassifier::builtin();
+  for (ChartKind c : {ChartKind::Overview, ChartKind::Breakdown, ChartKind::OpKernels, ChartKind::KernelStats,
+                      ChartKind::Overheads, ChartKind::Streams}) {
+    ExportRequest request;
+    request.chart = c;
+    (void)exportDataText(t, request, classes);
+  }
+  std::string why;
+  PredictionSetup setup;
+  setup.gpu = defaultGpu(t, builtinGpuSpecs(), why);
+  (void)runPrediction(t, setup);
+  setup.replay = true;
+  (void)runPrediction(t, setup);
+}
+
+void withHierarchy(LoadResult r) {
+  if (r.status == LoadStatus::Ok) buildHierarchy(*r.trace);
+  exercise(r);
+}
+
+// A file of this process's own, rewritten for every input (loaders that read by path).
+std::string scratchFile(std::string_view bytes, const char* suffix) {
+  const char* dir = std::getenv("TMPDIR");
+  const std::string path = std::string(dir && *dir ? dir : "/tmp") + "/opscope-fuzz-" + std::to_string(::getpid()) + suffix;
+  FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) std::abort();
+  std::fwrite(bytes.data(), 1, bytes.size(), f);
+  std::fclose(f);
+  return path;
+}
+
+}  // namespace
+
+void traceFile(std::string_view bytes) {
+  const std::string path = scratchFile(bytes, ".trace");
+  LoadResult r = loadTraceFile(path);
+  exercise(r);
+  std::remove(path.c_str());
+}
+
+void executionTrace(std::string_view bytes) {
+  std::string error;
+  const auto et = parseExecutionTrace(bytes, error);
+  if (!et) return;
+  for (const EtNode& n : et->nodes) {
+    (void)n.inputShapes();
+    (void)n.inputTypes();
+    (void)n.outputShapes();
+    (void)n.outputTypes();
+    (void)n.attributes();
+  }
+  (void)etSummaryJson(*et, "fuzz");
+  (void)etSummaryText(*et, "fuzz");
+}
+
+void dvdt(std::string_view bytes) {
+  auto src = ByteSource::fromMemory(std::string(bytes));
+  withHierarchy(loadDvdtProf(*src));
+}
+
+void plaidml(std::string_view bytes) { withHierarchy(loadPlaidmlEventlog(bytes)); }
+
+void nsysSqlite(std::string_view bytes) {
+  const std::string path = scratchFile(bytes, ".sqlite");
+  withHierarchy(loadNsysSqlite(path));
+  std::remove(path.c_str());
+}
+
+void link(std::string_view bytes) {
+  const size_t split = bytes.find('\0');
+  if (split == std::string_view::npos) return;
+  std::string error;
+  const auto et = parseExecutionTrace(bytes.substr(0, split), error);
+  if (!et) return;
+  LoadResult r = loadTraceBytes(std::string(bytes.substr(split + 1)));
+  if (r.status != LoadStatus::Ok) return;
+  const EtLink l = linkExecutionTrace(*et, *r.trace);
+  (void)etPlusJson(*et, *r.trace, l);
+  (void)etLinkIssuesJson(*r.trace, l);
+  (void)etLinkReportText(*r.trace, l);
+}
+
+}  // namespace opscope::fuzz

@@ -1,0 +1,31 @@
+#pragma once
+// The body of every fuzz target, as plain functions: the libFuzzer executables call
+// them (cmake --preset fuzz), and the normal test suite replays the seed corpora and
+// every regression fixture through them, so a finding stays fixed in every build.
+//
+// Each runs one loader entry point on the bytes and then what a user runs after it:
+// the hierarchy pass, the summary, the args of the first slices read back and, on
+// traces of up to 64 slices, every chart's data export and the prediction; so a finding anywhere downstream
+// of the bytes is caught, not only in the parser. None may crash, hang, leak or hit
+// undefined behaviour whatever the bytes.
+#include <string_view>
+
+namespace opscope::fuzz {
+
+// Any bytes as a trace file, through the whole load of `opscope summary FILE`: format
+// detection, Chrome/Kineto JSON (plain: lazy args read back; gzip: inflated), or
+// whichever other format the head selects.
+void traceFile(std::string_view bytes);
+// Any bytes as a PyTorch execution trace, with the per-node accessors and summaries.
+void executionTrace(std::string_view bytes);
+// Any bytes as an OpenCL dv/dt prof trace (that loader, whatever the head says).
+void dvdt(std::string_view bytes);
+// Any bytes as a PlaidML event log.
+void plaidml(std::string_view bytes);
+// Any bytes as an Nsight Systems SQLite export (written to a file first).
+void nsysSqlite(std::string_view bytes);
+// An execution trace and a Kineto trace separated by the first NUL byte, linked as
+// `opscope link` does, with ET+ and both reports written.
+void link(std::string_view bytes);
+
+}  // namespace opscope::fuzz

@@ -1,0 +1,308 @@
+#!/usr/bin/env python3
+"""Writes the fuzz targets' seed corpora (tests/fuzz/corpus/<target>/): small inputs of
+every format and dialect the loaders know, each exercising many features at once, so
+libFuzzer starts from structure instead of from nothing. The files are committed; run
+this again after changing it. Standard library only."""
+import gzip
+import json
+import os
+import sqlite3
+import struct
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CORPUS = os.path.join(HERE, "corpus")
+
+
+def write(target, name, data):
+    d = os.path.join(CORPUS, target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+
+
+def gz(data):
+    return gzip.compress(data.encode() if isinstance(data, str) else data, mtime=0)
+
+
+# ---- Chrome / Kineto JSON
+def kineto():
+    ev = [
+        {"ph": "M", "name": "process_name", "pid": 1, "tid": 0, "args": {"name": "python"}},
+        {"ph": "M", "name": "thread_name", "pid": 1, "tid": 1, "args": {"name": "main"}},
+        {"ph": "M", "name": "thread_sort_index", "pid": 1, "tid": 1, "args": {"sort_index": 1}},
+        {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 100, "dur": 400},
+        {"ph": "X", "cat": "cpu_op", "name": "aten::linear", "pid": 1, "tid": 1, "ts": 110, "dur": 200,
+         "args": {"External id": 7, "Input Dims": [[8, 16], [32, 16], [32]], "Input type": ["float", "float", "float"],
+                  "Record function id": 3, "Sequence number": 5}},
+        {"ph": "X", "cat": "cpu_op", "name": "aten::addmm", "pid": 1, "tid": 1, "ts": 120, "dur": 150,
+         "args": {"External id": 8, "Input Dims": [[32], [8, 16], [16, 32], [], []]}},
+        {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 130, "dur": 20,
+         "args": {"correlation": 11, "External id": 8}},
+        {"ph": "X", "cat": "cuda_runtime", "name": "cudaMemcpyAsync", "pid": 1, "tid": 1, "ts": 160, "dur": 30,
+         "args": {"correlation": 12, "External id": 8}},
+        {"ph": "X", "cat": "cuda_runtime", "name": "cudaStreamSynchronize", "pid": 1, "tid": 1, "ts": 200, "dur": 60,
+         "args": {"correlation": 13}},
+        {"ph": "X", "cat": "kernel", "name": "ampere_sgemm_128x64_tn", "pid": 0, "tid": 7, "ts": 155, "dur": 40,
+         "args": {"correlation": 11, "External id": 8, "device": 0, "stream": 7, "grid": [4, 1, 1], "block": [256, 1, 1],
+                  "registers per thread": 122, "shared memory": 4096, "est. achieved occupancy %": 25}},
+        {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pageable -> Device)", "pid": 0, "tid": 7, "ts": 196,
+         "dur": 10, "args": {"correlation": 12, "device": 0, "stream": 7, "bytes": 4096, "memory bandwidth (GB/s)": 1.2}},
+        {"ph": "X", "cat": "gpu_memset", "name": "Memset (Device)", "pid": 0, "tid": 8, "ts": 210, "dur": 2,
+         "args": {"device": 0, "stream": 8}},
+        {"ph": "X", "cat": "kernel", "name": "ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)", "pid": 0, "tid": 8,
+         "ts": 215, "dur": 90, "args": {"device": 0, "stream": 8, "correlation": 14}},
+        {"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "pid": 1, "tid": 1, "ts": 300, "dur": 10,
+         "args": {"Collective name": "allreduce", "In msg nelems": 1024, "Group size": 8, "dtype": "Float"}},
+        {"ph": "s", "id": 11, "pid": 1, "tid": 1, "ts": 130, "cat": "ac2g", "name": "ac2g"},
+        {"ph": "f", "id": 11, "pid": 0, "tid": 7, "ts": 155, "cat": "ac2g", "name": "ac2g", "bp": "e"},
+        {"ph": "s", "id": 99, "pid": 1, "tid": 1, "ts": 200, "cat": "ac2g", "name": "ac2g"},
+        {"ph": "X", "cat": "gpu_user_annotation", "name": "forward", "pid": 0, "tid": 7, "ts": 150, "dur": 60},
+        {"ph": "i", "cat": "cpu_instant_event", "name": "[memory]", "pid": 1, "tid": 1, "ts": 140, "s": "t",
+         "args": {"Total Reserved": 2097152, "Total Allocated": 512, "Bytes": 512, "Addr": 140000, "Device Id": 0}},
+        {"ph": "C", "name": "GPU 0 Util", "pid": 0, "ts": 150, "args": {"util": 50.5}},
+        {"ph": "B", "name": "outer", "pid": 1, "tid": 2, "ts": 105},
+        {"ph": "B", "name": "inner", "pid": 1, "tid": 2, "ts": 106},
+        {"ph": "E", "pid": 1, "tid": 2, "ts": 109},
+        {"ph": "E", "pid": 1, "tid": 2, "ts": 120},
+        {"ph": "b", "cat": "async", "name": "load", "id": "0x1", "pid": 1, "ts": 100},
+        {"ph": "e", "cat": "async", "name": "load", "id": "0x1", "pid": 1, "ts": 180},
+        {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 500, "dur": 300},
+        {"ph": "X", "cat": "python_function", "name": "model.py(12): forward", "pid": 1, "tid": 1, "ts": 510, "dur": 50},
+        {"ph": "X", "cat": "Trace", "name": "PyTorch Profiler (0)", "pid": "Spans", "tid": "PyTorch Profiler", "ts": 90,
+         "dur": 800},
+    ]
+    top = {"schemaVersion": 1,
+           "deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-80GB", "totalGlobalMem": 85100000000,
+                                 "computeMajor": 8, "computeMinor": 0, "numSms": 108, "warpSize": 32}],
+           "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 8},
+           "traceEvents": ev, "traceName": "seed.pt.trace.json", "displayTimeUnit": "ms",
+           "baseTimeNanoseconds": 1700000000000000000}
+    return json.dumps(top, indent=1)
+
+
+def legacy():
+    ev = [
+        {"ph": "X", "cat": "Operator", "name": "aten::conv2d", "pid": 10, "tid": "main", "ts": 5.5, "dur": 20.25,
+         "args": {"Input dims": [[1, 3, 8, 8], [4, 3, 3, 3]], "external id": 3}},
+        {"ph": "X", "cat": "Runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": "main", "ts": 6, "dur": 2,
+         "args": {"correlation": 4, "external id": 3}},
+        {"ph": "X", "cat": "Kernel", "name": "implicit_convolve_sgemm", "pid": 0, "tid": "stream 7", "ts": 9, "dur": 11,
+         "args": {"correlation": 4, "external id": 3, "Device": 0, "stream": 7}},
+        {"ph": "X", "cat": "Memcpy", "name": "Memcpy DtoH", "pid": 0, "tid": "stream 7", "ts": 22, "dur": 1,
+         "args": {"Device": 0, "stream": 7}},
+    ]
+    return json.dumps(ev)
+
+
+def oddities():
+    # Tolerated oddities the loader warns about: strings for numbers, negative durations,
+    # a trailing comma, control characters, unknown phases, ids beyond int64.
+    return ('{"traceEvents":[{"ph":"X","name":"a\\u0001b","pid":"1","tid":-3,"ts":"12.5","dur":-4},'
+            '{"ph":"Z","name":"q","pid":1,"tid":1,"ts":1},'
+            '{"ph":"X","name":"big","cat":"kernel","pid":0,"tid":1,"ts":1e3,"dur":2,'
+            '"args":{"correlation":99999999999999999999,"stream":"0x0"}},'
+            '{"ph":"E","pid":1,"tid":9,"ts":3},[1,2],'
+            '],"systemTraceEvents":"ftrace text","other":{"deep":[[[[1]]]]}}')
+
+
+# ---- Execution traces, both schema generations
+def et_old():
+    nodes = [
+        {"name": "[pytorch|profiler|execution_trace|process]", "id": 1, "rf_id": 0, "parent": 0, "fw_parent": 0,
+         "seq_id": -1, "scope": 7, "tid": 0, "fw_tid": 0, "op_schema": "", "inputs": [], "input_shapes": [],
+         "input_types": [], "outputs": [], "output_shapes": [], "output_types": []},
+        {"name": "aten::add", "id": 2, "rf_id": 7, "parent": 1, "fw_parent": 0, "seq_id": 3, "scope": 0, "tid": 1,
+         "fw_tid": 0, "op_schema": "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+         "inputs": [[1, 2, 0, 16, 4, "cuda:0"], [3, 4, 0, 16, 4, "cuda:0"], 1],
+         "input_shapes": [[4, 4], [4, 4], []], "input_types": ["Tensor(float)", "Tensor(float)", "Int"],
+         "outputs": [[5, 6, 0, 16, 4, "cuda:0"]], "output_shapes": [[4, 4]], "output_types": ["Tensor(float)"]},
+    ]
+    return json.dumps({"schema": "1.0.1", "pid": 42, "time": "2023-01-01 00:00:00", "start_ts": 100,
+                       "nodes": nodes, "finish_ts": 200})
+
+
+def et_new():
+    nodes = [
+        {"id": 1, "name": "[pytorch|profiler|execution_trace|thread]", "ctrl_deps": 0,
+         "inputs": {"values": [], "shapes": [], "types": []}, "outputs": {"values": [], "shapes": [], "types": []},
+         "attrs": [{"name": "rf_id", "type": "uint64", "value": 0}, {"name": "tid", "type": "uint64", "value": 1}]},
+        {"id": 2, "name": "aten::mm", "ctrl_deps": 1,
+         "inputs": {"values": [[10, 11, 0, 64, 4, "cuda:0"], [12, 13, 0, 64, 4, "cuda:0"]],
+                    "shapes": [[8, 8], [8, 8]], "types": ["Tensor(float)", "Tensor(float)"]},
+         "outputs": {"values": [[14, 15, 0, 64, 4, "cuda:0"]], "shapes": [[8, 8]], "types": ["Tensor(float)"]},
+         "attrs": [{"name": "rf_id", "type": "uint64", "value": 5}, {"name": "tid", "type": "uint64", "value": 1},
+                   {"name": "op_schema", "type": "string", "value": "aten::mm(Tensor self, Tensor mat2) -> Tensor"},
+                   {"name": "seq_id", "type": "int64", "value": 2}]},
+        {"id": 2, "name": "duplicate"}, {"name": "no id"}, {"id": 4, "name": "orphan", "ctrl_deps": 77},
+    ]
+    return json.dumps({"schema": "1.0.2-chakra.0.0.4", "pid": 7, "time": "2024-01-01", "start_ts": 1,
+                       "finish_ts": 2, "nodes": nodes})
+
+
+def et_kineto_pair():
+    kineto_ev = [
+        {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#0", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+        {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 10, "dur": 50,
+         "args": {"External id": 2, "Record function id": 5, "Input Dims": [[8, 8], [8, 8]]}},
+        {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 20, "dur": 5,
+         "args": {"correlation": 3, "External id": 2}},
+        {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 30, "dur": 20,
+         "args": {"correlation": 3, "External id": 2, "device": 0, "stream": 7}},
+    ]
+    return et_new().encode() + b"\0" + json.dumps({"traceEvents": kineto_ev}).encode()
+
+
+# ---- dv/dt prof
+def dvdt_list():
+    recs = [
+        {"call": "clCreateCommandQueue", "timestamp": {"start": "2017-09-19T12:00:00.000001",
+                                                       "end": "2017-09-19T12:00:00.000005"}, "queue": "0x1f"},
+        {"call": "clSetKernelArg", "kernel": "0xa0", "arg_index": 0, "arg_value": "0x40000000"},
+        {"call": "clSetKernelArg", "kernel": "0xa0", "arg_index": 1, "arg_value": "0x20000000"},
+        {"call": "clSetKernelArg", "kernel": "0xa0", "arg_index": 2, "arg_value": "0x10000000"},
+        {"call": "clEnqueueNDRangeKernel", "name": "XgemmDirectTN", "kernel": "0xa0", "queue": "0x1f",
+         "gws": [64, 64, 1], "lws": [8, 8, 1], "enqueue_id": 1, "errcode": 0,
+         "timestamp": {"start": "2017-09-19T12:00:00.000010", "end": "2017-09-19T12:00:00.000015"},
+         "profiling": {"queued": 1000, "submit": 1500, "start": 2000, "end": 9000}},
+        {"call": "clFinish", "timestamp": {"start": "2017-09-19T12:00:00.000020", "end": "2017-09-19T12:00:00.000030"}},
+        "not a record",
+    ]
+    return json.dumps(recs, indent=1)
+
+
+def dvdt_point():
+    return json.dumps({"run": {"dvdt_prof": json.loads(dvdt_list())[:-1],
+                               "per_layer_info": [{"name": "conv1", "timestamp": "2017-09-19T12:00:00.000000"},
+                                                  {"name": "fc", "timestamp": "2017-09-19T12:00:00.000012"},
+                                                  {"timestamp": "2017-09-19T12:00:00.000040"}]},
+                       "extra": {"ignored": [1, 2, 3]}})
+
+
+# ---- PlaidML event logs (the 2017 layout of resources/plaidml/eventlog.proto)
+def varint(v):
+    out = b""
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        out += bytes([b | (0x80 if v else 0)])
+        if not v:
+            return out
+
+
+def field(n, wire, payload):
+    return varint((n << 3) | wire) + (varint(len(payload)) + payload if wire == 2 else varint(payload))
+
+
+def duration(ns):
+    return field(1, 0, ns // 1_000_000_000) + field(2, 0, ns % 1_000_000_000)
+
+
+def any_msg(type_name, value):
+    return field(1, 2, b"type.vertex.ai/" + type_name.encode()) + field(2, 2, value)
+
+
+def event(parent, instance, verb, domain, start, end, metadata=()):
+    out = b""
+    if parent:
+        out += field(1, 2, parent.encode())
+    out += field(2, 2, instance.encode())
+    if verb:
+        out += field(3, 2, verb.encode())
+    out += field(4, 2, b"clock-0")
+    if start is not None:
+        out += field(5, 2, duration(start))
+    if end is not None:
+        out += field(6, 2, duration(end))
+    for m in metadata:
+        out += field(7, 2, m)
+    if domain:
+        out += field(8, 2, domain.encode())
+    return out
+
+
+def record(events, magic=False):
+    r = field(1, 2, field(1, 0, 0x4C747645)) if magic else b""
+    for e in events:
+        r += field(2, 2, e)
+    return varint(len(r)) + r
+
+
+def plaidml_2017():
+    kernel_info = field(1, 2, b"conv_kernel") + field(2, 2, b"__kernel void conv_kernel(__global float* o) { }")
+    run_info = field(1, 2, b"k1")
+    log = record([event("", "dom", "plaidml::Process", "", 0, 10_000_000),
+                  event("", "k1", "tile::hal::opencl::BuildKernel", "dom", 500_000, 900_000,
+                        [any_msg("vertexai.tile.hal.opencl.proto.KernelInfo", kernel_info)]),
+                  event("", "run", "tile::hal::opencl::Kernel::Run", "dom", 1_000_000, 5_000_000,
+                        [any_msg("vertexai.tile.hal.opencl.proto.RunInfo", run_info)])], magic=True)
+    log += record([event("run", "e1", "tile::hal::opencl::Executing", "dom", 2_000_000, None)])
+    log += record([event("", "e1", "", "", None, 3_000_000)])
+    return log
+
+
+# ---- Nsight Systems SQLite
+def nsys_db(path):
+    if os.path.exists(path):
+        os.remove(path)
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA page_size = 512")
+    g = (100 << 24) | 101
+    gp = 100 << 24
+    db.executescript(f"""
+      CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
+      INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel'), (2, 'void gemm<float>(float*)'), (3, 'main'), (4, 'range');
+      CREATE TABLE ThreadNames (nameId INT NOT NULL, priority INT, globalTid INT);
+      INSERT INTO ThreadNames VALUES (3, 0, {g});
+      CREATE TABLE PROCESSES (globalPid INT, pid INT, name TEXT);
+      INSERT INTO PROCESSES VALUES ({gp}, 100, 'python');
+      CREATE TABLE TARGET_INFO_GPU (id INT, name TEXT, totalMemory INT, smCount INT, computeMajor INT, computeMinor INT);
+      INSERT INTO TARGET_INFO_GPU VALUES (0, 'NVIDIA A100-SXM4-40GB', 42505273344, 108, 8, 0);
+      CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INT NOT NULL, end INT NOT NULL, eventClass INT, globalTid INT,
+        correlationId INT, nameId INT NOT NULL, returnValue INT, callchainId INT);
+      INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (1000, 1500, 1, {g}, 1, 1, 0, NULL), (2000, 2100, 1, {g}, NULL, 1, 0, NULL);
+      CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT NOT NULL, end INT NOT NULL, deviceId INT NOT NULL,
+        contextId INT, streamId INT NOT NULL, correlationId INT, globalPid INT, demangledName INT NOT NULL,
+        shortName INT, gridX INT, blockX INT);
+      INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1600, 4600, 0, 1, 7, 1, {gp}, 2, 2, 80, 256);
+      CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INT NOT NULL, end INT NOT NULL, deviceId INT NOT NULL,
+        contextId INT, streamId INT NOT NULL, correlationId INT, globalPid INT, bytes INT, copyKind INT);
+      INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (4700, 4900, 0, 1, 7, NULL, {gp}, 4096, 1);
+      CREATE TABLE NVTX_EVENTS (start INT NOT NULL, end INT, eventType INT NOT NULL, rangeId INT, category INT,
+        color INT, text TEXT, globalTid INT, endGlobalTid INT, textId INT, domainId INT);
+      INSERT INTO NVTX_EVENTS VALUES (500, 6000, 59, NULL, NULL, NULL, 'forward', {g}, NULL, NULL, 0),
+        (700, NULL, 34, NULL, NULL, NULL, 'mark', {g}, NULL, NULL, 0),
+        (800, 900, 60, NULL, NULL, NULL, NULL, {g}, {g + 1}, 4, 0);
+    """)
+    db.commit()
+    db.execute("VACUUM")
+    db.close()
+    with open(path, "rb") as f:
+        data = f.read()
+    os.remove(path)
+    return data
+
+
+def main():
+    write("trace_file", "kineto.json", kineto())
+    write("trace_file", "kineto.json.gz", gz(kineto()))
+    write("trace_file", "legacy_array.json", legacy())
+    write("trace_file", "oddities.json", oddities())
+    write("trace_file", "dvdt.json", dvdt_list())
+    write("trace_file", "plaidml.log.gz", gz(plaidml_2017()))
+    write("execution_trace", "et_1.0.1.json", et_old())
+    write("execution_trace", "et_chakra.json", et_new())
+    write("execution_trace", "et_chakra.json.gz", gz(et_new()))
+    write("dvdt", "list.json", dvdt_list())
+    write("dvdt", "ck_point.json", dvdt_point())
+    write("plaidml", "mobilenet_like.log", plaidml_2017())
+    db = nsys_db(os.path.join(CORPUS, "tmp.sqlite"))
+    write("nsys_sqlite", "nsys.sqlite", db)
+    write("trace_file", "nsys.sqlite", db)
+    write("link", "et_kineto.bin", et_kineto_pair())
+    write("link", "et_old_kineto.bin", et_old().encode() + b"\0" + kineto().encode())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
