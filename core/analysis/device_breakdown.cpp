@@ -105,7 +105,7 @@ DeviceBreakdown deviceBreakdown(const Trace& trace, std::optional<TimeWindow> wi
       // Accumulate up the path; the path is short (host nesting depth).
       for (uint32_t n = node; n != UINT32_MAX; n = b.nodes[n].parent) {
         ++b.nodes[n].count;
-        b.nodes[n].time += s.dur[i];
+        addTo(b.nodes[n].time, s.dur[i]);
       }
     }
   }
@@ -143,7 +143,7 @@ DeviceBreakdown deviceBreakdown(const Trace& trace, std::optional<TimeWindow> wi
     node.firstEvent = b.nodes[node.children.front()].firstEvent;
     node.endEvent = b.nodes[node.children.back()].endEvent;
   }
-  for (uint32_t r : b.roots) b.total += b.nodes[r].time;
+  for (uint32_t r : b.roots) addTo(b.total, b.nodes[r].time);
   for (BreakdownNode& n : b.nodes) {
     uint32_t r = static_cast<uint32_t>(&n - b.nodes.data());
     while (b.nodes[r].parent != UINT32_MAX) r = b.nodes[r].parent;

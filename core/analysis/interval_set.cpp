@@ -24,7 +24,7 @@ IntervalSet IntervalSet::fromUnsorted(std::vector<Interval> intervals) {
 
 TimeNs IntervalSet::length() const {
   TimeNs total = 0;
-  for (const auto& [s, e] : spans_) total += e - s;
+  for (const auto& [s, e] : spans_) addTo(total, e - s);
   return total;
 }
 
@@ -43,11 +43,11 @@ TimeNs IntervalSet::lengthOutside(const IntervalSet& other) const {
     while (j < o.size() && o[j].second <= s) ++j;
     TimeNs cursor = s;
     for (size_t k = j; k < o.size() && o[k].first < e; ++k) {
-      if (o[k].first > cursor) total += o[k].first - cursor;
+      if (o[k].first > cursor) addTo(total, o[k].first - cursor);
       cursor = std::max(cursor, o[k].second);
       if (cursor >= e) break;
     }
-    if (cursor < e) total += e - cursor;
+    if (cursor < e) addTo(total, e - cursor);
   }
   return total;
 }

@@ -18,7 +18,7 @@ struct Running {
     if (n == 0) min = max = x;
     min = std::min(min, x);
     max = std::max(max, x);
-    total += x;
+    addTo(total, x);
     ++n;
     const double d = static_cast<double>(x) - mean;
     mean += d / static_cast<double>(n);
@@ -41,7 +41,7 @@ KernelStats kernelStatistics(const Trace& trace, const KernelClassifier& classif
     for (; i < end; ++i) {
       if (!isGpuKind(s.kind[i])) continue;
       byName[(static_cast<uint64_t>(s.kind[i]) << 32) | s.name[i]].add(s.dur[i]);
-      out.gpuTotal += s.dur[i];
+      addTo(out.gpuTotal, s.dur[i]);
       ++out.gpuEvents;
     }
   }
@@ -61,7 +61,7 @@ KernelStats kernelStatistics(const Trace& trace, const KernelClassifier& classif
     k.share = out.gpuTotal ? static_cast<double>(r.total) / static_cast<double>(out.gpuTotal) : 0;
     if (k.cls >= 0) {
       out.classTotals[static_cast<size_t>(k.cls)].count += r.n;
-      out.classTotals[static_cast<size_t>(k.cls)].total += r.total;
+      addTo(out.classTotals[static_cast<size_t>(k.cls)].total, r.total);
     }
     out.kernels.push_back(k);
   }

@@ -27,7 +27,7 @@ OpVariant finishVariant(const Trace& trace, VariantBuild&& v, const std::vector<
     if (fresh) out.segments.push_back(MixSegment{.kernel = name, .cls = classOfName[name]});
     MixSegment& m = out.segments[it->second];
     ++m.count;
-    m.time += trace.dur(EventRef::unpack(ref));
+    addTo(m.time, trace.dur(EventRef::unpack(ref)));
   }
   std::sort(out.segments.begin(), out.segments.end(), [](const MixSegment& a, const MixSegment& b) {
     return a.time != b.time ? a.time > b.time : a.kernel < b.kernel;
@@ -88,7 +88,7 @@ OpKernelMixes opKernelMixes(const Trace& trace, const KernelClassifier& classifi
     for (size_t i = a; i < b; ++i) {
       const EventRef g = EventRef::unpack(pairs[i].second);
       key.push_back(trace.nameId(g));
-      callTime += trace.dur(g);
+      addTo(callTime, trace.dur(g));
     }
     std::sort(key.begin(), key.end());
     key.erase(std::unique(key.begin(), key.end()), key.end());
@@ -99,7 +99,7 @@ OpKernelMixes opKernelMixes(const Trace& trace, const KernelClassifier& classifi
     ++v.calls;
     v.time += callTime;
     for (size_t i = a; i < b; ++i) v.events.emplace_back(trace.nameId(EventRef::unpack(pairs[i].second)), pairs[i].second);
-    result.total += callTime;
+    addTo(result.total, callTime);
     a = b;
   }
   std::vector<std::pair<StringId, OpBuild*>> order;
@@ -162,15 +162,15 @@ OpKernelTable opKernelTable(const Trace& trace, const KernelClassifier& classifi
       }
       OpShapeGroup& g = table.groups[git->second];
       ++g.calls;
-      g.cpuTime += s.dur[i];
+      addTo(g.cpuTime, s.dur[i]);
       for (EventRef gpu : gpuEventsOf(trace, op)) {
         const StringId k = trace.nameId(gpu);
         auto [rit, rfresh] = rowOf[git->second].try_emplace(k, g.kernels.size());
         if (rfresh) g.kernels.push_back(OpKernelRow{.kernel = k, .cls = classOfName[k]});
         OpKernelRow& row = g.kernels[rit->second];
         ++row.count;
-        row.total += trace.dur(gpu);
-        g.gpuTime += trace.dur(gpu);
+        addTo(row.total, trace.dur(gpu));
+        addTo(g.gpuTime, trace.dur(gpu));
       }
     }
   }

@@ -16,7 +16,7 @@ TimeNs gpuTimeOf(const Trace& trace, uint64_t launchRef, size_t& cursor) {
   while (cursor < l2g.size() && l2g[cursor].first < launchRef) ++cursor;
   TimeNs sum = 0;
   for (size_t k = cursor; k < l2g.size() && l2g[k].first == launchRef; ++k)
-    sum += trace.dur(EventRef::unpack(l2g[k].second));
+    addTo(sum, trace.dur(EventRef::unpack(l2g[k].second)));
   return sum;
 }
 
@@ -109,8 +109,8 @@ OpTree buildOpTree(const Trace& trace) {
       nodeOfRow[i] = node;
       OpTreeNode& n = tree.nodes[node];
       ++n.calls;
-      n.total += s.dur[i];
-      n.self += s.dur[i];
+      addTo(n.total, s.dur[i]);
+      addTo(n.self, s.dur[i]);
       const EventRef ref{t, i};
       if (n.longest == kNoRef || s.dur[i] > s.dur[EventRef::unpack(n.longest).index]) n.longest = ref.packed();
       // Self time: a crossover is not contained by its parent, so only the overlap
@@ -119,7 +119,7 @@ OpTree buildOpTree(const Trace& trace) {
         const TimeNs overlap = std::min(s.end(i), s.end(static_cast<size_t>(p))) - s.start[i];
         tree.nodes[parentNode].self -= std::max<TimeNs>(0, overlap);
       } else {
-        tree.nodes[root].total += s.dur[i];
+        addTo(tree.nodes[root].total, s.dur[i]);
       }
       if (isLaunchKind(s.kind[i])) n.gpu += gpuTimeOf(trace, ref.packed(), linkCursor);
     }

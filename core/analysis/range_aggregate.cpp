@@ -31,8 +31,8 @@ std::vector<RangeRow> aggregateRange(const Trace& trace, std::span<const uint32_
       r.trackKind = track.kind;
       r.name = s.name[i];
       ++r.count;
-      r.total += s.dur[i];
-      r.inRange += std::max<TimeNs>(0, std::min(b, end) - std::max(a, start));
+      addTo(r.total, s.dur[i]);
+      addTo(r.inRange, std::max<TimeNs>(0, std::min(b, end) - std::max(a, start)));
     }
   }
   std::vector<RangeRow> out;

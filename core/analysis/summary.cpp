@@ -90,7 +90,7 @@ void topKernels(const Trace& trace, Summary& sum, size_t topN, const Window& in)
       if (s.kind[i] != SliceKind::Kernel || !in(s.start[i])) continue;
       KernelTotal& k = byName[s.name[i]];
       ++k.count;
-      k.total += s.dur[i];
+      addTo(k.total, s.dur[i]);
     }
   }
   for (auto& [id, k] : byName) {
@@ -110,7 +110,7 @@ void topOps(const Trace& trace, Summary& sum, size_t topN, const Window& in) {
     auto it = std::lower_bound(l2g.begin(), l2g.end(), launch,
                                [](const LaunchLinks::Pair& p, uint64_t k) { return p.first < k; });
     TimeNs total = 0;
-    for (; it != l2g.end() && it->first == launch; ++it) total += trace.dur(EventRef::unpack(it->second));
+    for (; it != l2g.end() && it->first == launch; ++it) addTo(total, trace.dur(EventRef::unpack(it->second)));
     return total;
   };
 
@@ -140,7 +140,7 @@ void topOps(const Trace& trace, Summary& sum, size_t topN, const Window& in) {
       if (!in(s.start[tops[k]])) continue;
       OpTotal& o = byName[s.name[tops[k]]];
       ++o.count;
-      o.cpu += s.dur[tops[k]];
+      addTo(o.cpu, s.dur[tops[k]]);
       o.gpu += gpu[k];
     }
   }

@@ -298,7 +298,7 @@ std::string etPlusJson(const ExecutionTrace& et, const Trace& trace, const EtLin
       TimeNs childTime = 0;
       for (int64_t c : children[n.id])
         if (c != n.id)
-          if (auto ci = link.opOfNode.find(c); ci != link.opOfNode.end()) childTime += trace.dur(ci->second);
+          if (auto ci = link.opOfNode.find(c); ci != link.opOfNode.end()) addTo(childTime, trace.dur(ci->second));
       j["ts"] = us(trace.start(it->second));
       j["dur"] = us(dur);
       j["inclusive_dur"] = us(dur);

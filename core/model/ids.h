@@ -26,6 +26,10 @@ inline int64_t satSub(int64_t a, int64_t b) {
   int64_t r;
   return __builtin_sub_overflow(a, b, &r) ? (b < 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min()) : r;
 }
+// Sums of durations (busy time, totals per name): saturate at the int64 limits instead
+// of wrapping. Slices fit the time domain one by one, but many overlapping slices of a
+// hostile file can add up past int64. Taking TimeNs& keeps it off double totals.
+inline void addTo(TimeNs& total, TimeNs d) { total = satAdd(total, d); }
 inline TimeNs clampTime(TimeNs t) { return t < -kMaxTimeNs ? -kMaxTimeNs : t > kMaxTimeNs ? kMaxTimeNs : t; }
 
 // Absent correlation / External id / device / stream.

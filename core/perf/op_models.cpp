@@ -240,7 +240,7 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
       OpRow row;
       row.op = op;
       row.gpuEvents = gpu.size();
-      for (EventRef g : gpu) row.measuredGpu += trace.dur(g);
+      for (EventRef g : gpu) addTo(row.measuredGpu, trace.dur(g));
       const OpShapes shapes = shapesOf(op);
       if (auto p = predict(op, shapes)) {
         row.predictedUs = p->us;
