@@ -62,7 +62,8 @@ class Source final : public ByteSource {
  public:
   Source(std::unique_ptr<RawInput> in, uint64_t total) : in_(std::move(in)) {
     total_ = total;
-    raw_.resize(kRawChunk);
+    // Small inputs get a small buffer (a fresh 1 MiB costs page faults on every load).
+    raw_.resize(total > 0 && total < kRawChunk ? static_cast<size_t>(total) + 1 : kRawChunk);
     fillRaw();
     gzip_ = rawEnd_ >= 2 && static_cast<unsigned char>(raw_[0]) == 0x1f &&
             static_cast<unsigned char>(raw_[1]) == 0x8b;
@@ -187,10 +188,10 @@ class ThreadedSource final : public ByteSource {
   size_t readMore(char* dst, size_t cap) override {
     size_t done = 0;
     while (done < cap) {
-      if (pos_ == current_.size()) {
+      if (pos_ == current_.size) {
         std::unique_lock<std::mutex> lock(mu_);
-        if (!current_.empty()) spare_.push_back(std::move(current_));
-        current_.clear();
+        if (current_.bytes) spare_.push_back(std::move(current_));
+        current_ = Chunk{};
         pos_ = 0;
         cv_.notify_all();
         cv_.wait(lock, [&] { return !full_.empty() || finished_; });
@@ -202,8 +203,8 @@ class ThreadedSource final : public ByteSource {
         current_ = std::move(full_.front());
         full_.pop_front();
       }
-      const size_t n = std::min(cap - done, current_.size() - pos_);
-      std::memcpy(dst + done, current_.data() + pos_, n);
+      const size_t n = std::min(cap - done, current_.size - pos_);
+      std::memcpy(dst + done, current_.bytes.get() + pos_, n);
       pos_ += n;
       done += n;
     }
@@ -211,12 +212,21 @@ class ThreadedSource final : public ByteSource {
   }
 
  private:
+  // Inflated bytes in flight. Chunks are not zeroed (every byte served was written),
+  // and they grow from 64 KiB to 2 MiB, so a small input costs no megabytes of fresh
+  // pages while a large one still moves in big steps.
+  struct Chunk {
+    std::unique_ptr<char[]> bytes;
+    size_t capacity = 0, size = 0;
+  };
+  static constexpr size_t kFirstChunk = 64u << 10;
   static constexpr size_t kChunk = 2u << 20;
   static constexpr size_t kQueued = 2;
 
   void produce() {
+    size_t want = kFirstChunk;
     for (;;) {
-      std::vector<char> chunk;
+      Chunk chunk;
       {
         std::unique_lock<std::mutex> lock(mu_);
         cv_.wait(lock, [&] { return stop_ || full_.size() < kQueued; });
@@ -226,18 +236,23 @@ class ThreadedSource final : public ByteSource {
           spare_.pop_back();
         }
       }
-      chunk.resize(kChunk);
+      if (chunk.capacity < want) {
+        chunk.bytes.reset(new char[want]);
+        chunk.capacity = want;
+      }
       size_t filled = 0;
-      while (filled < kChunk) {
-        const size_t n = inner_->read(chunk.data() + filled, kChunk - filled);
+      while (filled < chunk.capacity) {
+        const size_t n = inner_->read(chunk.bytes.get() + filled, chunk.capacity - filled);
         if (n == 0) break;
         filled += n;
       }
+      const bool ended = filled < chunk.capacity;
+      chunk.size = filled;
+      want = std::min(want * 2, kChunk);
       consumed_.store(inner_->consumed(), std::memory_order_relaxed);
-      chunk.resize(filled);
       std::lock_guard<std::mutex> lock(mu_);
       if (filled > 0) full_.push_back(std::move(chunk));
-      if (filled < kChunk) {
+      if (ended) {
         innerTruncated_ = inner_->truncated();
         innerError_ = inner_->error();
         finished_ = true;
@@ -252,12 +267,12 @@ class ThreadedSource final : public ByteSource {
   std::thread worker_;
   std::mutex mu_;
   std::condition_variable cv_;
-  std::deque<std::vector<char>> full_;
-  std::vector<std::vector<char>> spare_;
+  std::deque<Chunk> full_;
+  std::vector<Chunk> spare_;
   bool stop_ = false, finished_ = false, innerTruncated_ = false;
   std::string innerError_;
   std::atomic<uint64_t> consumed_{0};
-  std::vector<char> current_;  // consumer side only
+  Chunk current_;  // consumer side only
   size_t pos_ = 0;
 };
 
@@ -315,10 +330,15 @@ std::string describeMagic(const unsigned char* b, size_t n) {
 }
 
 std::string readUpTo(ByteSource& src, size_t n) {
-  std::string out(n, '\0');
+  // Grown as bytes arrive: a short input costs no zeroed 64 KiB head.
+  std::string out(std::min<size_t>(n, 4096), '\0');
   size_t got = 0;
-  while (got < n) {
-    const size_t k = src.read(out.data() + got, n - got);
+  for (;;) {
+    if (got == out.size()) {
+      if (got == n) break;
+      out.resize(std::min(n, out.size() * 2));
+    }
+    const size_t k = src.read(out.data() + got, out.size() - got);
     if (k == 0) break;
     got += k;
   }
@@ -333,16 +353,24 @@ std::string peekHead(ByteSource& src, size_t n) {
 }
 
 std::optional<std::string> readRest(ByteSource& src, size_t maxBytes, std::string& error) {
-  std::string out;
-  std::vector<char> buf(1 << 20);
-  while (size_t k = src.read(buf.data(), buf.size())) {
-    if (out.size() + k > maxBytes) {
-      error = "input larger than " + std::to_string(maxBytes >> 20) + " MiB" + (src.isGzip() ? " once decompressed" : "") +
-              ", the ceiling for this format (it is read whole)";
-      return std::nullopt;
+  // Read straight into the result, which doubles as it fills (no zeroed scratch).
+  std::string out(std::min<size_t>(maxBytes + 1, 64u << 10), '\0');
+  size_t got = 0;
+  for (;;) {
+    if (got == out.size()) {
+      if (got > maxBytes) break;
+      out.resize(std::min(out.size() * 2, maxBytes + 1));
     }
-    out.append(buf.data(), k);
+    const size_t k = src.read(out.data() + got, out.size() - got);
+    if (k == 0) break;
+    got += k;
   }
+  if (got > maxBytes) {
+    error = "input larger than " + std::to_string(maxBytes >> 20) + " MiB" + (src.isGzip() ? " once decompressed" : "") +
+            ", the ceiling for this format (it is read whole)";
+    return std::nullopt;
+  }
+  out.resize(got);
   return out;
 }
 

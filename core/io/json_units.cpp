@@ -7,7 +7,7 @@
 namespace opscope {
 
 namespace {
-constexpr size_t kFirstWindow = size_t{1} << 20;
+constexpr size_t kFirstWindow = size_t{64} << 10;  // grows by doubling when one unit fills it
 bool isWs(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 }  // namespace
 

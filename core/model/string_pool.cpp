@@ -62,11 +62,14 @@ const char* StringPool::store(std::string_view s) {
     bytes_ += s.size();
     return blocks_.back().get();
   }
-  if (cur_ == nullptr || blockUsed_ + s.size() > kBlockBytes) {
-    blocks_.emplace_back(new char[kBlockBytes]);
+  if (cur_ == nullptr || blockUsed_ + s.size() > curBytes_) {
+    // Blocks double from 4 KiB up to kBlockBytes: a small trace needs no large block.
+    curBytes_ = cur_ == nullptr ? std::max<size_t>(4096, s.size()) : std::min(curBytes_ * 2, kBlockBytes);
+    if (curBytes_ < s.size()) curBytes_ = kBlockBytes;
+    blocks_.emplace_back(new char[curBytes_]);
     cur_ = blocks_.back().get();
     blockUsed_ = 0;
-    bytes_ += kBlockBytes;
+    bytes_ += curBytes_;
   }
   char* dst = cur_ + blockUsed_;
   std::memcpy(dst, s.data(), s.size());

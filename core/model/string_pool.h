@@ -50,6 +50,7 @@ class StringPool {
   std::vector<StringId> recent_ = std::vector<StringId>(kRecentSlots, kNotFound);
   char* cur_ = nullptr;                         // shared block being filled
   size_t blockUsed_ = 0;
+  size_t curBytes_ = 0;                         // size of the shared block
   size_t bytes_ = 0;
 };
 
