@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Builds and runs the whole test suite twice: Release, then Debug with AddressSanitizer
-# and UndefinedBehaviorSanitizer (any sanitizer report fails the run). README's test
-# command; .ci/run calls exactly this.
+# Builds and runs the whole test suite twice: Release (GCC), then Debug with
+# AddressSanitizer and UndefinedBehaviorSanitizer (clang, which also checks
+# float-to-integer overflow; any sanitizer report fails the run); then builds the
+# libFuzzer targets and runs each for a minute (any finding fails the run). README's
+# test command; .ci/run calls exactly this. FUZZ_SECONDS=0 skips the fuzzing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
@@ -12,3 +14,7 @@ for preset in release asan; do
   echo "=== $preset ==="
   cmake --workflow --preset "$preset"
 done
+if [ "${FUZZ_SECONDS:-60}" -gt 0 ]; then
+  echo "=== fuzz (${FUZZ_SECONDS:-60} s per target) ==="
+  bash bench/fuzz.sh --seconds "${FUZZ_SECONDS:-60}"
+fi

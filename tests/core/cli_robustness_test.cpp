@@ -52,7 +52,7 @@ ShellRun shell(const std::string& command) {
 }
 
 // exit code and peak RSS (MiB) of `opscope args...`, output discarded.
-std::pair<int, long> measured(std::vector<std::string> args) {
+[[maybe_unused]] std::pair<int, long> measured(std::vector<std::string> args) {
   args.insert(args.begin(), kBinary);
   const pid_t pid = ::fork();
   if (pid == 0) {
@@ -260,7 +260,7 @@ TEST(CliRobustness, NumbersBeyondDoubleInEveryJsonFormatAreExit4WithTheByte) {
 }
 
 // head, fillBytes of fill, tail, as gzip: a few MB on disk for a gigabyte inflated.
-std::string gzipBomb(const std::string& name, const std::string& head, size_t fillBytes, char fill, const std::string& tail) {
+[[maybe_unused]] std::string gzipBomb(const std::string& name, const std::string& head, size_t fillBytes, char fill, const std::string& tail) {
   const std::string path = test::tempPath(name);
   const std::string chunk(1 << 20, fill);
   std::string gz;
