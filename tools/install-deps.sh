@@ -9,6 +9,7 @@ PACKAGES=(
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqcustomplot-dev
   nlohmann-json3-dev libgtest-dev zlib1g-dev
   libsqlite3-dev                # Nsight Systems SQLite exports
+  libprotobuf-dev protobuf-compiler  # PlaidML event logs
   python3                       # tools/make_sample_trace.py, bench/
   time                          # /usr/bin/time -v for peak RSS in bench/
   xvfb xauth                    # looking at the GUI headless

@@ -352,28 +352,6 @@ std::string peekHead(ByteSource& src, size_t n) {
   return head;
 }
 
-std::optional<std::string> readRest(ByteSource& src, size_t maxBytes, std::string& error) {
-  // Read straight into the result, which doubles as it fills (no zeroed scratch).
-  std::string out(std::min<size_t>(maxBytes + 1, 64u << 10), '\0');
-  size_t got = 0;
-  for (;;) {
-    if (got == out.size()) {
-      if (got > maxBytes) break;
-      out.resize(std::min(out.size() * 2, maxBytes + 1));
-    }
-    const size_t k = src.read(out.data() + got, out.size() - got);
-    if (k == 0) break;
-    got += k;
-  }
-  if (got > maxBytes) {
-    error = "input larger than " + std::to_string(maxBytes >> 20) + " MiB" + (src.isGzip() ? " once decompressed" : "") +
-            ", the ceiling for this format (it is read whole)";
-    return std::nullopt;
-  }
-  out.resize(got);
-  return out;
-}
-
 size_t ByteSource::read(char* dst, size_t cap) {
   if (pushedPos_ < pushedBack_.size()) {
     const size_t n = std::min(cap, pushedBack_.size() - pushedPos_);

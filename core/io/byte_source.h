@@ -5,7 +5,6 @@
 // failing, so the loader can keep what came before the cut.
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 
 namespace opscope {
@@ -55,11 +54,6 @@ class ByteSource {
 std::string readUpTo(ByteSource& src, size_t n);
 // The next n bytes (fewer at the end), left in the source to be read again.
 std::string peekHead(ByteSource& src, size_t n);
-// Everything from the current position to the end, or nullopt (error set to one line)
-// past maxBytes: formats read whole refuse inflated input beyond their ceiling instead
-// of holding it (a 1 MB gzip can inflate to 1 GB).
-std::optional<std::string> readRest(ByteSource& src, size_t maxBytes, std::string& error);
-
 // Describes well-known binary formats from their first bytes ("PNG image", "zstd
 // data", ...); empty when nothing matches.
 std::string describeMagic(const unsigned char* bytes, size_t n);

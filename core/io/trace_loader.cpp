@@ -108,13 +108,7 @@ LoadResult loadFrom(ByteSource& src, const std::string& path, const LoadOptions&
   if (head.empty() && !src.error().empty()) return failure(LoadStatus::IoError, src.error());
   if (looksLikeSqlite(head)) return finishLoad(loadSqlite(src, path, options), t0, src.totalSize(), options);
   if (looksLikeDvdtProf(head)) return finishLoad(loadDvdtProf(src), t0, src.totalSize(), options);
-  if (looksLikePlaidmlEventlog(head)) {
-    std::string error;
-    auto bytes = readRest(src, kMaxWholeInputBytes, error);
-    if (!bytes) return failure(LoadStatus::InvalidInput, "PlaidML event log: " + error);
-    if (!src.error().empty()) return failure(LoadStatus::IoError, src.error());
-    return finishLoad(loadPlaidmlEventlog(*bytes), t0, src.totalSize(), options);
-  }
+  if (looksLikePlaidmlEventlog(head)) return finishLoad(loadPlaidmlEventlog(src), t0, src.totalSize(), options);
   return finishLoad(loadChrome(src, options), t0, src.totalSize(), options);
 }
 }  // namespace

@@ -19,6 +19,7 @@ const char* warningKindName(WarningKind k) {
     case WarningKind::NotAnEvent: return "not an event object";
     case WarningKind::ArgsDropped: return "args dropped";
     case WarningKind::TimeOutOfRange: return "time out of range";
+    case WarningKind::Unfinished: return "activity without an end";
     case WarningKind::Count_: break;
   }
   return "?";

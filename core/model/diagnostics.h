@@ -23,6 +23,7 @@ enum class WarningKind : uint8_t {
   NotAnEvent,           // an element of traceEvents that is not an object
   ArgsDropped,          // a track's args beyond 4 GiB are not kept
   TimeOutOfRange,       // a time beyond ±kMaxTimeNs (or a slice ending there): clamped
+  Unfinished,           // an activity that never ended (event logs): ends at its clock's last event
   Count_
 };
 

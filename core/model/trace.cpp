@@ -75,7 +75,10 @@ std::string Trace::trackLabel(uint32_t track) const {
     s += t.stream != kNoId ? std::to_string(t.stream) : rawIdText(t.tid);
     return s;
   }
-  if (t.kind == TrackKind::Async) return std::string(str(t.name)) + " (async " + rawIdText(t.tid) + ")";
+  if (t.kind == TrackKind::Async) {
+    const std::string name(str(t.name)), id = rawIdText(t.tid);
+    return name == id ? name + " (async)" : name + " (async " + id + ")";
+  }
   const std::string tid = rawIdText(t.tid);
   std::string s = "thread " + tid;
   if (t.name) {

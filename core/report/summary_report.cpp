@@ -110,7 +110,7 @@ std::string summaryText(const Summary& s, const std::string& path) {
     else std::snprintf(b, sizeof b, "%.1f kB", static_cast<double>(bytes) / 1e3);
     return std::string(b);
   };
-  o << "  format " << s.format << ", " << size(s.inputBytes) << " on disk, " << size(s.jsonBytes) << " of JSON, "
+  o << "  format " << s.format << ", " << size(s.inputBytes) << " on disk, " << size(s.jsonBytes) << (s.format.find("json") != std::string::npos ? " of JSON, " : " decompressed, ")
     << s.eventsRead << " events\n";
   if (!s.deviceName.empty() || s.rank) {
     o << "  device " << (s.deviceName.empty() ? "?" : s.deviceName);

@@ -241,6 +241,45 @@ def plaidml_2017():
     return log
 
 
+def activity_id(index, stream=b""):
+    return field(1, 0, index) + (field(2, 2, stream) if stream else b"")
+
+
+def event_2018(index, parent, verb, clock, start, end, metadata=(), stream=b""):
+    out = field(1, 2, activity_id(parent)) if parent else b""
+    out += field(2, 2, activity_id(index, stream))
+    if verb:
+        out += field(3, 2, verb.encode())
+    if clock is not None:
+        out += field(4, 2, field(1, 0, clock) if clock else b"")
+    if start is not None:
+        out += field(5, 2, duration(start))
+    if end is not None:
+        out += field(6, 2, duration(end))
+    for m in metadata:
+        out += field(7, 2, m)
+    return out + field(8, 2, b"")
+
+
+def plaidml_2018():
+    t0 = 1_524_125_748 * 1_000_000_000
+    device = any_msg("vertexai.tile.hal.opencl.proto.DeviceInfo", field(68, 2, b"gfx900"))
+    build = any_msg("vertexai.tile.hal.opencl.proto.BuildInfo", field(1, 2, activity_id(2)))
+    kernel = any_msg("vertexai.tile.hal.opencl.proto.KernelInfo",
+                     field(1, 2, b"conv") + field(2, 2, b"__kernel void conv(__global float* o) { }"))
+    run = any_msg("vertexai.tile.hal.opencl.proto.RunInfo", field(1, 2, activity_id(4)))
+    log = record([event_2018(1, 0, "vertexai::EnumerateDevices", 0, t0, t0 + 500_000, stream=b"S" * 16),
+                  event_2018(2, 1, "tile::hal::opencl::Device", 0, t0 + 10, t0 + 20, [device]),
+                  event_2018(3, 0, "tile::hal::opencl::Build", 0, t0 + 1000, t0 + 2000, [build]),
+                  event_2018(4, 3, "tile::hal::opencl::BuildKernel", 0, t0 + 1100, t0 + 1200, [kernel])], magic=True)
+    log += record([event_2018(5, 0, "tile::hal::opencl::Kernel::Run", 0, t0 + 5000, t0 + 6000, [run]),
+                   event_2018(6, 5, "tile::hal::opencl::HostQueue", 1, 100, 200),
+                   event_2018(7, 5, "tile::hal::opencl::Executing", 1, 300, None),
+                   event_2018(8, 0, "vertexai::AllocBuffer", 0, t0 + 7000, None)])
+    log += record([event_2018(7, 0, "", None, None, 900)])
+    return log
+
+
 # ---- Nsight Systems SQLite
 def nsys_db(path):
     if os.path.exists(path):
@@ -296,6 +335,8 @@ def main():
     write("dvdt", "list.json", dvdt_list())
     write("dvdt", "ck_point.json", dvdt_point())
     write("plaidml", "mobilenet_like.log", plaidml_2017())
+    write("plaidml", "activity_ids_2018.log", plaidml_2018())
+    write("trace_file", "plaidml_2018.log.gz", gz(plaidml_2018()))
     db = nsys_db(os.path.join(CORPUS, "tmp.sqlite"))
     write("nsys_sqlite", "nsys.sqlite", db)
     write("trace_file", "nsys.sqlite", db)
