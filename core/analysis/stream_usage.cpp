@@ -88,14 +88,14 @@ StreamUsageReport streamUsage(const Trace& trace, const KernelClassifier& classi
   r.commHidden = comm.lengthInside(comp);
   r.commHiddenShare = r.communication ? static_cast<double>(r.commHidden) / static_cast<double>(r.communication) : 0;
   if (bins > 0 && r.wall > 0) {
-    r.binWidth = std::max<TimeNs>(1, (r.wall + static_cast<TimeNs>(bins) - 1) / static_cast<TimeNs>(bins));
-    const size_t nb = static_cast<size_t>((r.wall + r.binWidth - 1) / r.binWidth);
+    r.binWidth = std::max<TimeNs>(1, ceilDiv(r.wall, static_cast<TimeNs>(bins)));
+    const size_t nb = static_cast<size_t>(ceilDiv(r.wall, r.binWidth));
     std::vector<TimeNs> covered(nb, 0);
     const IntervalSet clipped = active.clip(r.start, r.end);
     for (const auto& [a, b] : clipped.intervals()) {
       for (TimeNs x = a; x < b;) {
         const size_t bin = static_cast<size_t>((x - r.start) / r.binWidth);
-        const TimeNs binEnd = r.start + static_cast<TimeNs>(bin + 1) * r.binWidth;
+        const TimeNs binEnd = satAdd(r.start, static_cast<TimeNs>(bin + 1) * r.binWidth);
         const TimeNs y = std::min(b, binEnd);
         covered[bin] += y - x;
         x = y;
@@ -103,7 +103,7 @@ StreamUsageReport streamUsage(const Trace& trace, const KernelClassifier& classi
     }
     r.utilisation.resize(nb);
     for (size_t i = 0; i < nb; ++i) {
-      const TimeNs binStart = r.start + static_cast<TimeNs>(i) * r.binWidth;
+      const TimeNs binStart = satAdd(r.start, static_cast<TimeNs>(i) * r.binWidth);
       const TimeNs width = std::min(r.binWidth, r.end - binStart);
       r.utilisation[i] = width > 0 ? static_cast<double>(covered[i]) / static_cast<double>(width) : 0;
     }

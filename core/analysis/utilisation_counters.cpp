@@ -35,14 +35,15 @@ std::vector<UtilisationSeries> gpuUtilisation(const Trace& trace, size_t targetB
     const TimeNs first = busy.intervals().front().first, last = busy.intervals().back().second;
     u.end = last;
     u.binWidth = roundBinWidth(last - first, targetBins);
-    u.start = first - first % u.binWidth;  // bins aligned to multiples of the width
-    const size_t bins = static_cast<size_t>((last - u.start + u.binWidth - 1) / u.binWidth);
+    // Bins aligned to multiples of the width (rounding down, negative times included).
+    u.start = first - ((first % u.binWidth) + u.binWidth) % u.binWidth;
+    const size_t bins = static_cast<size_t>(ceilDiv(last - u.start, u.binWidth));
     std::vector<TimeNs> covered(bins, 0);
     for (auto [a, b] : busy.intervals()) {
       // An interval may span many bins; each gets the part inside it.
       for (TimeNs x = a; x < b;) {
         const size_t bin = static_cast<size_t>((x - u.start) / u.binWidth);
-        const TimeNs y = std::min(b, u.start + static_cast<TimeNs>(bin + 1) * u.binWidth);
+        const TimeNs y = std::min(b, satAdd(u.start, static_cast<TimeNs>(bin + 1) * u.binWidth));
         covered[bin] += y - x;
         x = y;
       }
@@ -66,7 +67,7 @@ void addGpuUtilisationCounters(Trace& trace, size_t targetBins) {
     c.ts.reserve(u.percent.size() + 1);
     c.value.reserve(u.percent.size() + 1);
     for (size_t i = 0; i < u.percent.size(); ++i) {
-      c.ts.push_back(u.start + static_cast<TimeNs>(i) * u.binWidth);
+      c.ts.push_back(satAdd(u.start, static_cast<TimeNs>(i) * u.binWidth));
       c.value.push_back(u.percent[i]);
     }
     c.ts.push_back(u.end);

@@ -30,6 +30,8 @@ inline int64_t satSub(int64_t a, int64_t b) {
 // of wrapping. Slices fit the time domain one by one, but many overlapping slices of a
 // hostile file can add up past int64. Taking TimeNs& keeps it off double totals.
 inline void addTo(TimeNs& total, TimeNs d) { total = satAdd(total, d); }
+// ceil(a / b) for a >= 0, b > 0, without the overflow of (a + b - 1) / b near INT64_MAX.
+inline int64_t ceilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 inline TimeNs clampTime(TimeNs t) { return t < -kMaxTimeNs ? -kMaxTimeNs : t > kMaxTimeNs ? kMaxTimeNs : t; }
 
 // Absent correlation / External id / device / stream.

@@ -8,6 +8,7 @@
 
 #include "analysis/kernel_classes.h"
 #include "analysis/summary.h"
+#include "analysis/utilisation_counters.h"
 #include "et/et_link.h"
 #include "et/execution_trace.h"
 #include "hierarchy/finalize.h"
@@ -28,6 +29,7 @@ namespace {
 // The analyses a user runs on a loaded trace.
 void exercise(LoadResult& r) {
   if (r.status != LoadStatus::Ok || !r.trace) return;
+  (void)gpuUtilisation(*r.trace, 2000);  // the counter track the GUI adds on every load
   const Trace& t = *r.trace;
   (void)summaryJson(summarize(t), "fuzz");
   for (uint32_t tr = 0; tr < t.tracks.size(); ++tr)
