@@ -253,7 +253,7 @@ int runSummary(const std::vector<std::string>& args) {
   }
   const std::string out = json ? opscope::summaryJson(s, file) : opscope::summaryText(s, file);
   std::fwrite(out.data(), 1, out.size(), stdout);
-  if (!json && r.trace->diagnostics.total() > 0)
+  if (!json && r.trace->diagnostics.problems() > 0)
     std::fprintf(stderr, "opscope: %s: warnings: %s\n", file.c_str(), r.trace->diagnostics.oneLine().c_str());
   return std::fflush(stdout) == 0 ? kOk : kIoError;
 }

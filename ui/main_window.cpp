@@ -377,14 +377,19 @@ void MainWindow::setDocument(std::shared_ptr<const TraceDocument> doc) {
   }
   const Trace& t = *doc_->trace;
   setWindowTitle(QStringLiteral("%1 — opscope").arg(QFileInfo(QString::fromStdString(doc_->path)).fileName()));
-  const uint64_t warnings = t.diagnostics.total();
-  warningsButton_->setVisible(warnings > 0);
-  if (warnings) {
+  // Problems raise an orange badge; informational diagnostics only (launch flows that
+  // lost an end, which every Kineto file has) a quiet one to the same list.
+  const uint64_t problems = t.diagnostics.problems(), all = t.diagnostics.total();
+  warningsButton_->setVisible(all > 0);
+  if (all) {
     QStringList parts;
     for (const WarningEntry& e : t.diagnostics.entries())
-      parts << QStringLiteral("%L1 \u00D7 %2").arg(e.count).arg(QString::fromLatin1(warningKindName(e.kind)));
-    warningsButton_->setText(QStringLiteral("\u26A0 ") + parts.join(QStringLiteral(", ")));
-    warningsButton_->setToolTip(QStringLiteral("Click for the list of warnings"));
+      if (!isInformational(e.kind) || !problems)
+        parts << QStringLiteral("%L1 \u00D7 %2").arg(e.count).arg(QString::fromLatin1(warningKindName(e.kind)));
+    warningsButton_->setText((problems ? QStringLiteral("\u26A0 ") : QStringLiteral("\u24D8 ")) + parts.join(QStringLiteral(", ")));
+    warningsButton_->setStyleSheet(problems ? QStringLiteral("color: #b35900; font-weight: bold;") : QString());
+    warningsButton_->setToolTip(problems ? QStringLiteral("Click for the list of warnings")
+                                         : QStringLiteral("Nothing wrong: expected diagnostics of this kind of file. Click for the list"));
   }
   if (!searchBox_->text().isEmpty()) runSearch(searchBox_->text(), regexBox_->isChecked());
   emit documentChanged();

@@ -32,11 +32,18 @@ Overview computeOverview(const Trace& trace, const OverviewOptions& options) {
   const auto nccl = std::find(classes.begin(), classes.end(), "nccl");
   const int32_t ncclClass = nccl == classes.end() ? -2 : static_cast<int32_t>(nccl - classes.begin());
   // Names that mark data loading or iterations, decided once per string.
-  std::vector<uint8_t> loaderName(trace.strings.size(), 0), stepName(trace.strings.size(), 0);
+  o.deviceKind = trace.meta.deviceKind;
+  o.hasDevice = std::any_of(trace.tracks.begin(), trace.tracks.end(), [](const Track& t) { return t.kind == TrackKind::GpuStream; });
+  // Host slices that are collectives: gloo runs on the CPU whatever the job; without a
+  // device, c10d's and the profiler's record_param_comms spans are the communication too.
+  std::vector<uint8_t> loaderName(trace.strings.size(), 0), stepName(trace.strings.size(), 0),
+      hostCollective(trace.strings.size(), 0);
   for (StringId id = 1; id < trace.strings.size(); ++id) {
     const std::string_view n = trace.strings.get(id);
     loaderName[id] = !options.dataLoaderMarker.empty() && n.find(options.dataLoaderMarker) != std::string_view::npos;
     stepName[id] = isProfilerStepName(n);
+    hostCollective[id] = n.starts_with("gloo:") ||
+                         (!o.hasDevice && (n.find("c10d::") != std::string_view::npos || n == "record_param_comms"));
   }
 
   constexpr size_t kParts = static_cast<size_t>(StepPart::Count_);
@@ -71,6 +78,8 @@ Overview computeOverview(const Trace& trace, const OverviewOptions& options) {
         if (isLaunchKind(k)) {
           part = StepPart::Runtime;
           o.launches += inside;
+        } else if (hostCollective[s.name[i]]) {
+          part = StepPart::Communication;
         } else if (loaderName[s.name[i]]) {
           part = StepPart::DataLoading;
         } else if (isOpKind(k)) {

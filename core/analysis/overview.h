@@ -26,7 +26,8 @@ enum class StepPart : uint8_t {
   Kernel,         // compute kernels on any stream
   Memcpy,
   Memset,
-  Communication,  // collective kernels (nccl / rccl)
+  Communication,  // collective kernels (nccl / rccl); host collectives (gloo; c10d and
+                  // record_param_comms in a trace without device activity)
   Runtime,        // CUDA / HIP runtime and driver calls on the host
   DataLoading,    // host time inside data-loader annotations
   Cpu,            // host ops (cpu_op / Operator)
@@ -45,6 +46,10 @@ struct StreamActivity {
 
 struct Overview {
   TimeNs start = 0, end = 0, wall = 0;
+  // False for a CPU-only job: no device stream in the trace. Its breakdown is then over
+  // host time only, and the device figures below are zero, not measurements.
+  bool hasDevice = true;
+  std::string deviceKind = "GPU";  // what to call the device in figures (TraceMetadata)
   TimeNs dataLoading = 0;  // union of data-loader annotations
   TimeNs hostRuntime = 0;  // wall - dataLoading
   TimeNs gpuActive = 0;    // union of all GPU events

@@ -176,6 +176,7 @@ Summary summarize(const Trace& trace, const SummaryOptions& options) {
   sum.start = options.window ? options.window->start : trace.minTs;
   sum.wall = options.window ? options.window->end - options.window->start : trace.maxTs - trace.minTs;
   sum.rank = trace.meta.rank;
+  sum.deviceKind = trace.meta.deviceKind;
   sum.worldSize = trace.meta.worldSize;
   if (!trace.meta.deviceProperties.empty()) {
     try {

@@ -49,6 +49,7 @@ struct Summary {
   std::vector<WarningEntry> warnings;
   std::optional<int64_t> rank, worldSize;
   std::string deviceName;  // deviceProperties[0].name when present
+  std::string deviceKind = "GPU";  // "GPU", "MTIA", "HPU", ... (TraceMetadata::deviceKind)
 };
 
 struct SummaryOptions {

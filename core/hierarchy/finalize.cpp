@@ -26,8 +26,8 @@ void buildHierarchy(Trace& trace) {
     }
   }
   trace.diagnostics.add(WarningKind::Crossover, crossovers, example);
-  buildLaunchLinks(trace);
-  bindFlows(trace);
+  bindFlows(trace);         // before the launch links: GPU events without a correlation
+  buildLaunchLinks(trace);  // id are linked by their ac2g flow
   trace.iterations = findProfilerSteps(trace);
 }
 

@@ -23,6 +23,14 @@ void buildLaunchLinks(Trace& trace) {
     const TimeNs ta = trace.start(EventRef::unpack(a.second)), tb = trace.start(EventRef::unpack(b.second));
     return ta != tb ? ta < tb : a.second < b.second;
   });
+  // GPU events without a correlation id (MTIA's command-processor events) are linked by
+  // the ac2g flow that ends on them, when its start is a launch.
+  std::unordered_map<uint64_t, uint64_t> launchByFlow;
+  const StringId launchFlowCat = trace.strings.find("ac2g");
+  for (const Flow& f : trace.flows)
+    if (f.cat == launchFlowCat && isLaunchKind(trace.kind(EventRef::unpack(f.from))) &&
+        isGpuKind(trace.kind(EventRef::unpack(f.to))))
+      launchByFlow.emplace(f.to, f.from);
   auto find = [&](int64_t corr) -> uint64_t {
     const uint64_t key = static_cast<uint64_t>(corr);
     auto it = std::lower_bound(launches.begin(), launches.end(), key,
@@ -33,7 +41,10 @@ void buildLaunchLinks(Trace& trace) {
     const SliceColumns& s = trace.tracks[ti].slices;
     for (uint32_t i = 0; i < s.size(); ++i) {
       if (!isGpuKind(s.kind[i])) continue;
-      const uint64_t launch = s.correlation[i] == kNoId ? kNoRef : find(s.correlation[i]);
+      const uint64_t gpuRef = EventRef{ti, i}.packed();
+      uint64_t launch = s.correlation[i] == kNoId ? kNoRef : find(s.correlation[i]);
+      if (launch == kNoRef)
+        if (const auto it = launchByFlow.find(gpuRef); it != launchByFlow.end()) launch = it->second;
       if (launch == kNoRef) {
         ++links.unlinkedGpuEvents;
         continue;
@@ -98,8 +109,12 @@ void bindFlows(Trace& trace) {
     if (a.ts != b.ts) return a.ts < b.ts;
     return phaseRank(a.phase) < phaseRank(b.phase);
   });
-  uint64_t dangling = 0;
-  std::string example;
+  // Kineto's launch flows (ac2g) routinely lose an end: starts on calls that launch
+  // nothing (cudaEventQuery, synchronisations) and ends whose start the profiler
+  // filtered out. Those are counted apart, as informational.
+  const StringId launchFlowCat = trace.strings.find("ac2g");
+  uint64_t dangling = 0, danglingLaunch = 0;
+  std::string example, launchExample;
   uint64_t openRef = kNoRef;  // the current flow's last bound point, kNoRef when none is open
   for (size_t i = 0; i < points.size(); ++i) {
     const FlowPoint& p = points[i];
@@ -110,11 +125,13 @@ void bindFlows(Trace& trace) {
       continue;
     }
     if (openRef == kNoRef || ref == kNoRef) {
-      ++dangling;
-      if (example.empty()) {
+      const bool launch = p.cat == launchFlowCat;  // kNotFound matches no category
+      ++(launch ? danglingLaunch : dangling);
+      std::string& ex = launch ? launchExample : example;
+      if (ex.empty()) {
         const std::string id = p.id & kStringFlowId ? std::string(trace.str(static_cast<StringId>(p.id & ~kStringFlowId)))
                                                    : std::to_string(p.id);
-        example = std::string(trace.str(p.cat)) + " flow " + id + " at " + trace.trackLabel(p.track);
+        ex = std::string(trace.str(p.cat)) + " flow " + id + " at " + trace.trackLabel(p.track);
       }
       continue;
     }
@@ -127,6 +144,7 @@ void bindFlows(Trace& trace) {
     openRef = p.phase == 't' ? ref : kNoRef;  // a step continues the chain from here
   }
   trace.diagnostics.add(WarningKind::DanglingFlow, dangling, example);
+  trace.diagnostics.add(WarningKind::DanglingLaunchFlow, danglingLaunch, launchExample);
   trace.flows.shrink_to_fit();
 }
 

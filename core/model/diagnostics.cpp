@@ -15,6 +15,7 @@ const char* warningKindName(WarningKind k) {
     case WarningKind::UnterminatedBegin: return "B without E";
     case WarningKind::Crossover: return "crossover";
     case WarningKind::DanglingFlow: return "dangling flow";
+    case WarningKind::DanglingLaunchFlow: return "launch flow without its other end";
     case WarningKind::BadMetadata: return "bad metadata";
     case WarningKind::NotAnEvent: return "not an event object";
     case WarningKind::ArgsDropped: return "args dropped";
@@ -51,6 +52,15 @@ uint64_t Diagnostics::total() const {
   return n;
 }
 
+bool isInformational(WarningKind k) { return k == WarningKind::DanglingLaunchFlow; }
+
+uint64_t Diagnostics::problems() const {
+  uint64_t n = 0;
+  for (const auto& e : slots_)
+    if (!isInformational(e.kind)) n += e.count;
+  return n;
+}
+
 std::vector<WarningEntry> Diagnostics::entries() const {
   std::vector<WarningEntry> out;
   for (const auto& e : slots_)
@@ -61,6 +71,7 @@ std::vector<WarningEntry> Diagnostics::entries() const {
 std::string Diagnostics::oneLine() const {
   std::string s;
   for (const auto& e : entries()) {
+    if (isInformational(e.kind)) continue;
     if (!s.empty()) s += ", ";
     s += std::to_string(e.count) + " " + warningKindName(e.kind);
   }

@@ -19,6 +19,7 @@ enum class WarningKind : uint8_t {
   UnterminatedBegin,    // B without an E
   Crossover,            // slice partially overlapping the slice it starts in
   DanglingFlow,         // flow end without a start, or whose slice cannot be found
+  DanglingLaunchFlow,   // the same for Kineto's ac2g launch flows: expected (informational)
   BadMetadata,          // unreadable M event or top-level metadata value
   NotAnEvent,           // an element of traceEvents that is not an object
   ArgsDropped,          // a track's args beyond 4 GiB are not kept
@@ -28,6 +29,10 @@ enum class WarningKind : uint8_t {
 };
 
 const char* warningKindName(WarningKind k);
+// Kinds every file of some tool has and that say nothing is wrong (Kineto writes ac2g
+// flow ends whose start it filtered out): listed among the diagnostics, never raised
+// as a warning.
+bool isInformational(WarningKind k);
 
 struct WarningEntry {
   WarningKind kind;
@@ -44,9 +49,13 @@ class Diagnostics {
   void add(WarningKind kind, uint64_t n, std::string_view example);
   uint64_t count(WarningKind kind) const;
   uint64_t total() const;
+  // Occurrences of kinds that point at a problem, not at something every file of a
+  // tool has (see isInformational): what a warning badge counts.
+  uint64_t problems() const;
   // Entries with count > 0, in kind order.
   std::vector<WarningEntry> entries() const;
-  // "3 crossovers, 1 truncated input" style one-liner; empty when there is nothing.
+  // "3 crossovers, 1 truncated input" style one-liner of the problems; empty when there
+  // is none (informational kinds are left out).
   std::string oneLine() const;
 
  private:

@@ -71,8 +71,12 @@ std::string Trace::trackLabel(uint32_t track) const {
   const Track& t = tracks[track];
   if (t.kind == TrackKind::GpuStream) {
     const int64_t device = t.device != kNoId ? t.device : (processes[t.process].pid.isString ? 0 : processes[t.process].pid.num);
-    std::string s = "GPU " + std::to_string(device) + " \xC2\xB7 stream ";
-    s += t.stream != kNoId ? std::to_string(t.stream) : rawIdText(t.tid);
+    std::string s = meta.deviceKind + " " + std::to_string(device) + " \xC2\xB7 ";
+    // A stream id when the events name one, else the track's own name (CUPTI's range
+    // profiler, an exporter's queue), else its tid.
+    if (t.stream != kNoId) s += "stream " + std::to_string(t.stream);
+    else if (t.name) s += std::string(str(t.name));
+    else s += "stream " + rawIdText(t.tid);
     return s;
   }
   if (t.kind == TrackKind::Async) {

@@ -100,6 +100,9 @@ struct TraceMetadata {
   std::optional<int64_t> baseTimeNanoseconds;
   std::string displayTimeUnit;
   std::string recordShapes;  // raw JSON text
+  // What the trace's accelerator is called, from the categories its events use:
+  // "GPU" (CUDA, ROCm), "MTIA", "HPU", "XPU", "MLU", "device" (PrivateUse1).
+  std::string deviceKind = "GPU";
   std::vector<std::pair<std::string, std::string>> other;  // remaining small top-level keys
 };
 

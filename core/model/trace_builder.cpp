@@ -9,19 +9,37 @@ namespace {
 // Key tags keep the key spaces of processes, threads, async tracks and counters apart.
 constexpr uint64_t kThreadTag = 1, kAsyncTag = 2, kCounterTag = 3;
 
+// Kineto's activity type names (libkineto ActivityType.cpp) for every backend: the
+// accelerator's own events are device activity (Kernel, Memcpy, Memset kinds, so every
+// analysis counts them as device time), its runtime calls are launches.
 SliceKind classify(std::string_view c) {
-  if (c == "cpu_op" || c == "Operator") return SliceKind::CpuOp;
+  if (c == "cpu_op" || c == "Operator" || c == "collective_comm") return SliceKind::CpuOp;
   if (c == "user_annotation") return SliceKind::UserAnnotation;
-  if (c == "gpu_user_annotation") return SliceKind::GpuUserAnnotation;
+  if (c == "gpu_user_annotation" || c == "mlu_user_annotation") return SliceKind::GpuUserAnnotation;
   if (c == "python_function") return SliceKind::PythonFunction;
-  if (c == "cuda_runtime" || c == "Runtime") return SliceKind::Runtime;
-  if (c == "cuda_driver") return SliceKind::Driver;
-  if (c == "kernel" || c == "Kernel") return SliceKind::Kernel;
-  if (c == "gpu_memcpy" || c == "Memcpy") return SliceKind::Memcpy;
-  if (c == "gpu_memset" || c == "Memset") return SliceKind::Memset;
-  if (c == "cuda_sync") return SliceKind::Sync;
+  if (c == "cuda_runtime" || c == "Runtime" || c == "mtia_runtime" || c == "xpu_runtime" || c == "privateuse1_runtime" ||
+      c == "mlu_runtime" || c == "glow_runtime")
+    return SliceKind::Runtime;
+  if (c == "cuda_driver" || c == "xpu_driver" || c == "privateuse1_driver") return SliceKind::Driver;
+  // MTIA's command-processor events, Habana's device ops and CUPTI's range profiler
+  // (kernels replayed under counters, their metrics in args) are device activity.
+  if (c == "kernel" || c == "Kernel" || c == "mtia_ccp_events" || c == "hpu_op" || c == "cuda_profiler_range")
+    return SliceKind::Kernel;
+  if (c == "gpu_memcpy" || c == "Memcpy" || c == "mlu_memcpy") return SliceKind::Memcpy;
+  if (c == "gpu_memset" || c == "Memset" || c == "mlu_memset") return SliceKind::Memset;
+  if (c == "cuda_sync" || c == "xpu_sync") return SliceKind::Sync;
   if (c == "Trace") return SliceKind::TraceSpan;
   return SliceKind::Other;
+}
+
+// The accelerator's name from the categories seen ("GPU" unless another backend's).
+const char* deviceKindOf(std::string_view c) {
+  if (c.starts_with("mtia_")) return "MTIA";
+  if (c == "hpu_op") return "HPU";
+  if (c.starts_with("xpu_")) return "XPU";
+  if (c.starts_with("mlu_")) return "MLU";
+  if (c.starts_with("privateuse1_")) return "device";
+  return nullptr;
 }
 }  // namespace
 
@@ -248,9 +266,10 @@ void TraceBuilder::finish() {
     openSlices_[ti].clear();
 
     if (t.kind == TrackKind::Thread) {
-      for (SliceKind k : s.kind)
-        if (isGpuKind(k)) {
+      for (size_t i = 0; i < s.size(); ++i)
+        if (isGpuKind(s.kind[i])) {
           t.kind = TrackKind::GpuStream;
+          if (!t.name && tr.str(s.cat[i]) == "cuda_profiler_range") t.name = tr.strings.intern("CUPTI range profiler");
           break;
         }
     }
@@ -274,6 +293,8 @@ void TraceBuilder::finish() {
     s.shrinkToFit();
     if (s.size()) see(s.start.front(), trackEnd);
   }
+  for (const auto& [cat, kind] : kindByCat_)
+    if (const char* k = deviceKindOf(tr.str(cat))) tr.meta.deviceKind = k;
   for (const Instant& i : tr.instants) see(i.ts, i.ts);
   for (const CounterSeries& c : tr.counters)
     if (!c.ts.empty()) {

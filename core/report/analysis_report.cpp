@@ -39,6 +39,8 @@ std::string overviewJson(const Overview& o, const Trace& trace, const std::strin
   j["gpu_active_us"] = nsToUs(o.gpuActive);
   j["gpu_idle_us"] = nsToUs(o.gpuIdle);
   j["gpu_utilisation"] = o.gpuUtilisation;
+  j["has_device"] = o.hasDevice;    // false: a CPU-only job; the gpu_* figures are not measurements
+  j["device_kind"] = o.deviceKind;  // what the gpu_* keys measure: "GPU", "MTIA", ...
   j["iterations"] = o.iterations;
   j["samples_per_second"] = o.samplesPerSecond ? nlohmann::ordered_json(*o.samplesPerSecond) : nlohmann::ordered_json();
   j["counts"] = {{"ops", o.ops}, {"launches", o.launches}, {"kernels", o.kernels}, {"memcpys", o.memcpys},

@@ -87,9 +87,11 @@ std::string summaryJson(const Summary& s, const std::string& path) {
   if (s.rank) j["rank"] = *s.rank;
   if (s.worldSize) j["world_size"] = *s.worldSize;
   if (!s.deviceName.empty()) j["device_name"] = s.deviceName;
+  j["device_kind"] = s.deviceKind;  // the keys say "gpu" whatever the accelerator
   ojson warnings = ojson::array();
   for (const WarningEntry& w : s.warnings) {
     ojson row{{"kind", warningKindName(w.kind)}, {"count", w.count}, {"example", w.example}};
+    if (isInformational(w.kind)) row["informational"] = true;
     if (w.firstOffset || w.firstLine) {
       row["first_byte"] = w.firstOffset;
       row["first_line"] = w.firstLine;
@@ -118,13 +120,13 @@ std::string summaryText(const Summary& s, const std::string& path) {
     o << "\n";
   }
   o << "  wall time " << formatDuration(s.wall) << "; " << s.processes << " processes, " << s.threads
-    << " threads, " << s.gpuStreams << " GPU streams\n";
+    << " threads, " << s.gpuStreams << " " << s.deviceKind << " streams\n";
   std::snprintf(line, sizeof line,
-                "  %llu cpu ops, %llu launches, %llu kernels, %llu memcpys, %llu memsets; %llu of %llu GPU events linked to their launch\n",
+                "  %llu cpu ops, %llu launches, %llu kernels, %llu memcpys, %llu memsets; %llu of %llu %s events linked to their launch\n",
                 static_cast<unsigned long long>(s.cpuOps), static_cast<unsigned long long>(s.launches),
                 static_cast<unsigned long long>(s.kernels), static_cast<unsigned long long>(s.memcpys),
                 static_cast<unsigned long long>(s.memsets), static_cast<unsigned long long>(s.linkedGpuEvents),
-                static_cast<unsigned long long>(s.gpuEvents));
+                static_cast<unsigned long long>(s.gpuEvents), s.deviceKind.c_str());
   o << line;
   if (s.window) o << "  restricted to events starting in a window of " << formatDuration(s.wall) << "\n";
   if (!s.iterationMarker.empty()) {
@@ -143,7 +145,8 @@ std::string summaryText(const Summary& s, const std::string& path) {
       << s.iterations.back().number << "), mean " << formatDuration(static_cast<TimeNs>(*s.iterationMeanNs)) << "\n";
   }
   if (!s.streams.empty()) {
-    o << "\nGPU streams                         events        busy   busy %\n";
+    std::snprintf(line, sizeof line, "\n%-35s events        busy   busy %%\n", (s.deviceKind + " streams").c_str());
+    o << line;
     for (const StreamSummary& r : s.streams) {
       const double pct = s.wall > 0 ? 100.0 * static_cast<double>(r.busy) / static_cast<double>(s.wall) : 0;
       std::snprintf(line, sizeof line, "  %-32s %8llu %12s %7.1f%%\n", r.label.c_str(),

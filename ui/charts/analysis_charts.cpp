@@ -106,9 +106,12 @@ void emptyNote(QCPAxisRect* rect, const QString& text, const ChartTheme& theme) 
 void plotOverview(QCustomPlot* plot, const Overview& o, const ChartTheme& theme, const QString& title) {
   resetPlot(plot, theme);
   addTitle(plot, 0, title, theme);
-  QString figures = QStringLiteral("wall %1 · host runtime %2 · GPU active %3 (%4) · %5 iterations")
-                        .arg(durationText(static_cast<double>(o.wall)), durationText(static_cast<double>(o.hostRuntime)),
-                             durationText(static_cast<double>(o.gpuActive)), percent(o.gpuUtilisation))
+  const QString device = o.hasDevice ? QStringLiteral("%1 active %2 (%3)")
+                                           .arg(QString::fromStdString(o.deviceKind), durationText(static_cast<double>(o.gpuActive)),
+                                                percent(o.gpuUtilisation))
+                                     : QStringLiteral("no device: CPU-only job");
+  QString figures = QStringLiteral("wall %1 · host runtime %2 · %3 · %4 iterations")
+                        .arg(durationText(static_cast<double>(o.wall)), durationText(static_cast<double>(o.hostRuntime)), device)
                         .arg(o.iterations);
   if (o.samplesPerSecond) figures += QStringLiteral(" · %1 samples/s").arg(*o.samplesPerSecond, 0, 'f', 1);
   auto* sub = new QCPTextElement(plot, figures, QFont(QStringLiteral("Sans"), 9));

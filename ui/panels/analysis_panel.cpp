@@ -391,9 +391,11 @@ void AnalysisPanel::onResults(quint64 generation, std::shared_ptr<const Analysis
     const int keep = overheadOp_->findText(current);
     overheadOp_->setCurrentIndex(keep > 0 ? keep : 0);
   }
-  status_->setText(QStringLiteral("%1 · GPU %2 % busy · costs %3").arg(results_->scopeLabel)
-                       .arg(100.0 * results_->overview.gpuUtilisation, 0, 'f', 1)
-                       .arg(costsEdited_ ? QStringLiteral("as set") : QStringLiteral("estimated from the trace")));
+  const Overview& ov = results_->overview;
+  const QString busy = ov.hasDevice ? QStringLiteral("%1 %2 % busy").arg(QString::fromStdString(ov.deviceKind)).arg(100.0 * ov.gpuUtilisation, 0, 'f', 1)
+                                    : QStringLiteral("CPU-only job");
+  status_->setText(QStringLiteral("%1 · %2 · costs %3").arg(results_->scopeLabel, busy,
+                                                          costsEdited_ ? QStringLiteral("as set") : QStringLiteral("estimated from the trace")));
   fillTables();
   redraw();
   QStringList ops;
@@ -427,14 +429,17 @@ void AnalysisPanel::fillTables() {
       {QStringLiteral("Wall time"), QStringLiteral("%1 ms").arg(ms(o.wall), 0, 'f', 3)},
       {QStringLiteral("Host runtime (without data loading)"), QStringLiteral("%1 ms").arg(ms(o.hostRuntime), 0, 'f', 3)},
       {QStringLiteral("Data loading"), QStringLiteral("%1 ms").arg(ms(o.dataLoading), 0, 'f', 3)},
-      {QStringLiteral("GPU active (union of all streams)"), QStringLiteral("%1 ms").arg(ms(o.gpuActive), 0, 'f', 3)},
-      {QStringLiteral("GPU idle"), QStringLiteral("%1 ms").arg(ms(o.gpuIdle), 0, 'f', 3)},
-      {QStringLiteral("GPU utilisation"), QStringLiteral("%1 %").arg(100 * o.gpuUtilisation, 0, 'f', 1)},
       {QStringLiteral("Iterations"), QString::number(o.iterations)},
       {QStringLiteral("Throughput"), o.samplesPerSecond ? QStringLiteral("%1 samples/s").arg(*o.samplesPerSecond, 0, 'f', 1)
                                                         : QStringLiteral("set a batch size")},
       {QStringLiteral("Ops · launches"), QStringLiteral("%L1 · %L2").arg(o.ops).arg(o.launches)},
       {QStringLiteral("Kernels · memcpys · memsets"), QStringLiteral("%L1 · %L2 · %L3").arg(o.kernels).arg(o.memcpys).arg(o.memsets)}};
+  if (o.hasDevice) {
+    const QString kind = QString::fromStdString(o.deviceKind);
+    figures.insert(3, {QStringLiteral("%1 utilisation").arg(kind), QStringLiteral("%1 %").arg(100 * o.gpuUtilisation, 0, 'f', 1)});
+    figures.insert(3, {QStringLiteral("%1 idle").arg(kind), QStringLiteral("%1 ms").arg(ms(o.gpuIdle), 0, 'f', 3)});
+    figures.insert(3, {QStringLiteral("%1 active (union of all streams)").arg(kind), QStringLiteral("%1 ms").arg(ms(o.gpuActive), 0, 'f', 3)});
+  }
   for (size_t p = 0; p < o.breakdown.size(); ++p)
     figures.append({QStringLiteral("Step time: %1").arg(QString::fromLatin1(stepPartName(static_cast<StepPart>(p)))),
                     QStringLiteral("%1 ms (%2 %)").arg(ms(o.breakdown[p]), 0, 'f', 3)
