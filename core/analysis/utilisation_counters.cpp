@@ -30,6 +30,7 @@ std::vector<UtilisationSeries> gpuUtilisation(const Trace& trace, size_t targetB
   for (auto& [process, spans] : spansOf) {
     if (spans.empty()) continue;
     const IntervalSet busy = IntervalSet::fromUnsorted(std::move(spans));
+    if (busy.intervals().empty()) continue;  // only zero-length events: nothing was busy
     UtilisationSeries u;
     u.process = process;
     const TimeNs first = busy.intervals().front().first, last = busy.intervals().back().second;

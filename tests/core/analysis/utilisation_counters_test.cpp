@@ -81,3 +81,19 @@ TEST(UtilisationCounters, NoGpuEventsNoSeries) {
 
 }  // namespace
 }  // namespace opscope
+
+namespace opscope {
+namespace {
+
+TEST(UtilisationCounters, OnlyZeroLengthDeviceEventsMakeNoSeries) {
+  // Found by fuzzing: every GPU event of zero duration left an empty busy set.
+  auto t = test::loadOk(R"({"traceEvents":[
+    {"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":10,"dur":0,"args":{"stream":7,"device":0}},
+    {"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":20,"dur":0,"args":{"stream":7,"device":0}}
+  ]})");
+  ASSERT_TRUE(t);
+  EXPECT_TRUE(gpuUtilisation(*t, 100).empty());
+}
+
+}  // namespace
+}  // namespace opscope
