@@ -56,7 +56,7 @@ seed() {
 
 run() {
   local target=$1
-  local args=(-timeout=20 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1
+  local args=(-timeout=20 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1
               "-artifact_prefix=$OUT/findings/$target/")
   case "$target" in trace_file|execution_trace|dvdt|link) args+=("-dict=tests/fuzz/json.dict") ;; esac
   if [ -n "$RUNS" ]; then args+=("-runs=$RUNS"); else args+=("-max_total_time=$SECONDS_EACH"); fi

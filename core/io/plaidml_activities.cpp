@@ -20,7 +20,8 @@ constexpr uint32_t kMagic = 0x4C747645;
 // Varint-length-prefixed records from the stream, one at a time.
 class RecordStream {
  public:
-  explicit RecordStream(ByteSource& src) : src_(src), buf_(64u << 10, '\0') {}
+  explicit RecordStream(ByteSource& src)
+      : src_(src), buf_(static_cast<size_t>(std::clamp<uint64_t>(src.totalSize(), 64, 64u << 10)), '\0') {}
 
   // The next record; false at the end of the input, or at a cut or an impossible length
   // (problem set, one line with the byte offset).
@@ -45,9 +46,18 @@ class RecordStream {
                 std::to_string(kMaxJsonValueBytes >> 20) + " MiB ceiling for one record";
       return false;
     }
-    record.resize(static_cast<size_t>(length));
-    const size_t got = read(record.data(), record.size());
-    if (got < record.size()) {
+    // Grown as bytes arrive: a cut or hostile length costs no zeroed megabytes.
+    record.clear();
+    size_t got = 0;
+    while (got < length) {
+      const size_t step = std::min<size_t>(static_cast<size_t>(length) - got, 64u << 10);
+      record.resize(got + step);
+      const size_t n = read(record.data() + got, step);
+      got += n;
+      if (n < step) break;
+    }
+    record.resize(got);
+    if (got < length) {
       problem = "the record at byte " + std::to_string(at) + " announces " + std::to_string(length) +
                 " bytes but the input ends after " + std::to_string(got) + (src_.truncated() ? " (gzip stream cut short)" : "");
       return false;

@@ -5,7 +5,8 @@
 //
 // Each runs one loader entry point on the bytes and then what a user runs after it:
 // the hierarchy pass, the summary, the args of the first slices read back and, on
-// traces of up to 64 slices, every chart's data export and the prediction; so a finding anywhere downstream
+// traces of up to 64 slices, one chart's data export or the prediction (picked by the
+// input's size, so each input always runs the same one); so a finding anywhere downstream
 // of the bytes is caught, not only in the parser. None may crash, hang, leak or hit
 // undefined behaviour whatever the bytes.
 #include <string_view>
