@@ -342,7 +342,7 @@ LoadResult loadDvdtProf(ByteSource& src) {
     for (const Layer& l : layers) {
       SliceInput in;
       in.start = l.start;
-      in.dur = l.end - l.start;
+      in.dur = std::max<int64_t>(0, satSub(l.end, l.start));
       in.name = t.strings.intern(l.name);
       in.cat = layerCat;
       b.addSlice(layerTrack, in, ArgsWriter{});

@@ -308,6 +308,19 @@ TEST(PlaidmlEventlog, TimesBeyondInt64AreWarnedNeverWrapped) {
   EXPECT_GE(summarize(t).wall, 0);
 }
 
+TEST(PlaidmlEventlog, InvalidUtf8InTextFieldsKeepsTheRecord) {
+  // Bytes a proto3 string field would refuse (the whole record with it).
+  const std::string odd = std::string("Kernel\xff\xfe", 8);
+  const std::string log = record({{1, 0, odd, 0, T0, T0 + 10}, {2, 0, "after", 0, T0 + 20, T0 + 30}}, true);
+  LoadResult r = loadPlaidmlEventlog(log);
+  const Trace& t = loaded(r);
+  std::set<std::string> names;
+  for (const Track& tr : t.tracks)
+    for (size_t i = 0; i < tr.slices.size(); ++i) names.insert(std::string(t.str(tr.slices.name[i])));
+  EXPECT_TRUE(names.count(odd)) << "the record holding invalid UTF-8 was dropped";
+  EXPECT_TRUE(names.count("after"));
+}
+
 // ---- Real logs.
 
 void expectEveryKernelNamed(const Trace& t, size_t kernels) {
