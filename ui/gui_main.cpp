@@ -130,7 +130,7 @@ int screenshot(const GuiOptions& o) {
     QElapsedTimer t;
     t.start();
     QApplication::processEvents();
-    while ((w.prediction()->busy() || !w.prediction()->results()) && t.elapsed() < 120000) {
+    while ((w.prediction()->busy() || (!w.prediction()->results() && !w.prediction()->needsGpu())) && t.elapsed() < 120000) {
       QApplication::processEvents(QEventLoop::AllEvents, 50);
       QThread::msleep(5);
     }

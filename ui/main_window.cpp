@@ -50,6 +50,9 @@ namespace opscope::ui {
 namespace {
 
 constexpr int kMaxRecent = 10;
+// saveState()'s version: bumped when the default layout changes so that an old saved
+// layout does not bring back what the new default hides.
+constexpr int kLayoutVersion = 1;
 constexpr size_t kMaxMatches = 5'000'000;
 
 QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
@@ -111,14 +114,18 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent) : QMainWindow(pare
     if (runSearch(name, false)) stepSearch(+1);
   });
   resize(1400, 900);
-  rangeDock_->hide();  // shown by the first area selection
-  // Without a saved layout the analyses get about two fifths of the height; their charts
-  // scroll rather than squash below their minimum height.
-  resizeDocks({analysisDock_}, {360}, Qt::Vertical);
+  // Without a saved layout the timeline owns the window: the op tree is a narrow column,
+  // Details appears with the first selection, the area table with the first area
+  // selection, and the analyses and prediction wait for their toolbar button.
+  detailsDock_->hide();
+  rangeDock_->hide();
+  analysisDock_->hide();
+  predictionDock_->hide();
   if (restoreSettings_) {
     QSettings s;
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
-    restoredState_ = restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    // Layouts saved before the timeline-first default (version 0) are not restored.
+    restoredState_ = restoreState(s.value(QStringLiteral("window/state")).toByteArray(), kLayoutVersion);
     setDarkTheme(s.value(QStringLiteral("view/dark"), false).toBool());
   }
   updateRecentMenu();
@@ -132,6 +139,17 @@ void MainWindow::showEvent(QShowEvent* e) {
   // analyses come first and the prediction (which computes only when shown) a tab away.
   if (!shownOnce_ && !restoredState_) analysisDock_->raise();
   shownOnce_ = true;
+}
+
+void MainWindow::showBottomDock(QDockWidget* dock, bool on) {
+  if (!on) return;
+  dock->raise();
+  // The first time a bottom dock opens it takes about two fifths of the height (its
+  // charts scroll rather than squash); afterwards it keeps what the user dragged it to.
+  if (!dock->property("sized").toBool() && !restoredState_) {
+    resizeDocks({dock}, {std::max(300, height() * 2 / 5)}, Qt::Vertical);
+    dock->setProperty("sized", true);
+  }
 }
 
 void MainWindow::buildDocks() {
@@ -165,8 +183,10 @@ void MainWindow::buildDocks() {
   // Side docks run the full height; the area table sits under the timeline only.
   setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
   setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-  resizeDocks({detailsDock_, treeDock_}, {360, 340}, Qt::Horizontal);
+  resizeDocks({detailsDock_, treeDock_}, {340, 300}, Qt::Horizontal);
   resizeDocks({rangeDock_}, {170}, Qt::Vertical);
+  for (QDockWidget* d : {analysisDock_, predictionDock_, rangeDock_})
+    connect(d->toggleViewAction(), &QAction::toggled, this, [this, d](bool on) { showBottomDock(d, on); });
 }
 
 void MainWindow::buildMenus() {
@@ -241,6 +261,17 @@ void MainWindow::buildToolbar() {
   addAction(find);
   connect(searchBox_, &QLineEdit::textChanged, this, [this](const QString& t) { runSearch(t, regexBox_->isChecked()); });
   connect(regexBox_, &QCheckBox::toggled, this, [this](bool on) { runSearch(searchBox_->text(), on); });
+
+  // The panels, one click away (the View menu holds the same toggles).
+  QToolBar* panels = addToolBar(QStringLiteral("Panels"));
+  panels->setObjectName(QStringLiteral("panelsBar"));
+  panels->setMovable(false);
+  panels->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  for (QDockWidget* d : {treeDock_, detailsDock_, analysisDock_, predictionDock_}) {
+    QAction* a = d->toggleViewAction();
+    a->setToolTip(QStringLiteral("Show or hide the %1 panel").arg(d->windowTitle()));
+    panels->addAction(a);
+  }
 }
 
 void MainWindow::buildStatusBar() {
@@ -386,7 +417,9 @@ void MainWindow::setDocument(std::shared_ptr<const TraceDocument> doc) {
     for (const WarningEntry& e : t.diagnostics.entries())
       if (!isInformational(e.kind) || !problems)
         parts << QStringLiteral("%L1 \u00D7 %2").arg(e.count).arg(QString::fromLatin1(warningKindName(e.kind)));
-    warningsButton_->setText((problems ? QStringLiteral("\u26A0 ") : QStringLiteral("\u24D8 ")) + parts.join(QStringLiteral(", ")));
+    // A style icon, not a glyph: fonts without U+26A0 / U+24D8 drew a box.
+    warningsButton_->setIcon(style()->standardIcon(problems ? QStyle::SP_MessageBoxWarning : QStyle::SP_MessageBoxInformation));
+    warningsButton_->setText(parts.join(QStringLiteral(", ")));
     warningsButton_->setStyleSheet(problems ? QStringLiteral("color: #b35900; font-weight: bold;") : QString());
     warningsButton_->setToolTip(problems ? QStringLiteral("Click for the list of warnings")
                                          : QStringLiteral("Nothing wrong: expected diagnostics of this kind of file. Click for the list"));
@@ -584,6 +617,7 @@ void MainWindow::setDarkTheme(bool dark) {
   timeline_->setTheme(dark ? Theme::Dark : Theme::Light);
   analysis_->setDark(dark);
   prediction_->setDark(dark);
+  details_->setDark(dark);
   if (restoreSettings_) QSettings().setValue(QStringLiteral("view/dark"), dark);
 }
 
@@ -659,7 +693,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
   if (restoreSettings_) {
     QSettings s;
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    s.setValue(QStringLiteral("window/state"), saveState());
+    s.setValue(QStringLiteral("window/state"), saveState(kLayoutVersion));
   }
   QMainWindow::closeEvent(e);
 }

@@ -112,6 +112,7 @@ class MainWindow : public QMainWindow {
   void chooseAndExportPng();
   void chooseAndExportPdf();
   void setLoadingUi(bool loading);
+  void showBottomDock(QDockWidget* dock, bool on);
 
   std::shared_ptr<const TraceDocument> doc_;
   TimelineWidget* timeline_ = nullptr;

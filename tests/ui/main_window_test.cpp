@@ -369,6 +369,9 @@ TEST(MainWindow, LayoutThemeAndRecentFilesSurviveARestart) {
     QApplication::processEvents();
     auto* dock = w.findChild<QDockWidget*>(QStringLiteral("detailsDock"));
     ASSERT_TRUE(dock);
+    EXPECT_FALSE(dock->isVisible());  // the default: shown by the first selection
+    dock->show();  // the user opens it and widens it
+    QApplication::processEvents();
     w.resizeDocks({dock}, {520}, Qt::Horizontal);
     w.setDarkTheme(true);
     QApplication::processEvents();
@@ -383,6 +386,8 @@ TEST(MainWindow, LayoutThemeAndRecentFilesSurviveARestart) {
   QApplication::processEvents();
   auto* dock = again.findChild<QDockWidget*>(QStringLiteral("detailsDock"));
   ASSERT_TRUE(dock);
+  EXPECT_TRUE(dock->isVisible());  // the user's choice outlives the default
+  EXPECT_NEAR(detailsWidth, 520, 30);
   EXPECT_NEAR(dock->width(), detailsWidth, 4);
   EXPECT_EQ(again.timeline()->theme(), Theme::Dark);
   const QStringList recent = QSettings().value(QStringLiteral("recent")).toStringList();

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "analysis/sample_stats.h"
+#include "names.h"
 
 namespace opscope::ui {
 
@@ -62,7 +63,7 @@ void horizontalBars(QCPAxisRect* rect, const QStringList& labels, const std::vec
     text->position->setAxes(valueAxis, keyAxis);
     text->position->setCoords(values[static_cast<size_t>(i)], key);
     text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    text->setPadding(QMargins(4, 0, 0, 0));
+    text->setPadding(QMargins(5, 0, 0, 0));
     text->setText(valueTexts.value(i));
     text->setColor(theme.text());
     text->setFont(QFont(QStringLiteral("Sans"), 8));
@@ -71,9 +72,24 @@ void horizontalBars(QCPAxisRect* rect, const QStringList& labels, const std::vec
   keyAxis->setRange(0.4, n + 0.6);
   keyAxis->grid()->setVisible(false);
   keyAxis->setTickLabelFont(QFont(QStringLiteral("Sans"), 8));
-  valueAxis->setRange(0, maxValue > 0 ? maxValue * 1.22 : 1);  // room for the value texts
+  // Ticks outside the bars: an inward tick beside a zero-length bar read as a minus sign.
+  keyAxis->setTickLength(0, 4);
+  keyAxis->setSubTicks(false);
+  valueAxis->setRange(0, maxValue > 0 ? maxValue * 1.22 : 1);
   valueAxis->setLabel(axisLabel);
   valueAxis->setTickLabelFont(QFont(QStringLiteral("Sans"), 8));
+  // Every value text ends inside the chart: once the layout knows the rect's width W,
+  // the range R satisfies v/R*W + text + pad <= W for every bar.
+  const QFontMetrics fm(QFont(QStringLiteral("Sans"), 8));
+  std::vector<std::pair<double, int>> ends;
+  for (int i = 0; i < n; ++i) ends.emplace_back(values[static_cast<size_t>(i)], fm.horizontalAdvance(valueTexts.value(i)) + 12);
+  QObject::connect(rect->parentPlot(), &QCustomPlot::afterLayout, rect, [rect, valueAxis, ends, maxValue] {
+    const double w = rect->width();
+    double range = maxValue > 0 ? maxValue * 1.02 : 1;
+    for (const auto& [v, text] : ends)
+      if (v > 0) range = std::max(range, w > text + 20 ? v * w / (w - text) : v * 3);
+    valueAxis->setRange(0, range);
+  });
 }
 
 // The height below which a chart's labels would overlap; the panel scrolls instead of
@@ -158,7 +174,7 @@ void plotBreakdown(QCustomPlot* plot, const DeviceBreakdown& b, const Trace& tra
                    const QString& title, int topN, uint32_t focus) {
   resetPlot(plot, theme);
   const bool focused = focus < b.nodes.size();
-  addTitle(plot, 0, focused ? title + QStringLiteral(" · inside ") + shortOpName(QString::fromStdString(breakdownLabel(trace, b.nodes[focus])), 60) : title, theme);
+  addTitle(plot, 0, focused ? title + QStringLiteral(" · inside ") + displayName(breakdownLabel(trace, b.nodes[focus]), 60) : title, theme);
   QCPAxisRect* rect = addRect(plot, 1, 0, theme);
   // The first level of ops under each stream (or the children of the focus node); a
   // merged ProfilerStep#* level that holds everything is looked through.
@@ -189,12 +205,15 @@ void plotBreakdown(QCustomPlot* plot, const DeviceBreakdown& b, const Trace& tra
   QStringList labels, texts, tips;
   std::vector<double> values;
   std::vector<QColor> colors;
-  for (const Entry& e : entries) {
+  std::vector<std::string> fullNames;
+  for (const Entry& e : entries) fullNames.push_back(breakdownLabel(trace, b.nodes[e.node]));
+  const QStringList shownNames = distinctDisplayNames(fullNames, kBarLabelChars);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const Entry& e = entries[i];
     const BreakdownNode& n = b.nodes[e.node];
-    const QString name = QString::fromStdString(breakdownLabel(trace, n));
+    const QString name = QString::fromStdString(fullNames[i]);
     const QString stream = QString::fromStdString(trace.trackLabel(n.stream));
-    labels << (n.kind == BreakdownKind::Gpu ? shortKernelName(name, 44) : shortOpName(name, 44)) + QStringLiteral("  [") +
-                  stream.section(QStringLiteral("· "), -1) + "]";
+    labels << shownNames[static_cast<qsizetype>(i)] + QStringLiteral("  [") + stream.section(QStringLiteral("· "), -1) + "]";
     values.push_back(ms(n.time));
     colors.push_back(paletteColor(static_cast<int>(e.streamRank)));
     texts << durationText(static_cast<double>(n.time)) + " · " + percent(n.share);
@@ -223,11 +242,14 @@ void plotOpKernelMix(QCustomPlot* plot, const OpKernelMixes& m, const Trace& tra
   };
   std::vector<Bar> bars;
   double key = 1;
+  std::vector<std::string> opNames;
+  for (const OpMix& op : m.ops) opNames.emplace_back(trace.str(op.name));
+  const QStringList shownOps = distinctDisplayNames(opNames, kOpAxisChars);
   for (size_t i = 0; i < m.ops.size(); ++i) {
     const OpMix& op = m.ops[i];
     for (size_t v = 0; v < op.variants.size(); ++v) {
       bars.push_back({key, static_cast<int>(i), static_cast<int>(v)});
-      const QString name = shortOpName(QString::fromStdString(std::string(trace.str(op.name))), 30);
+      const QString& name = shownOps[static_cast<qsizetype>(i)];
       ticker->addTick(key, op.variants.size() > 1 ? QStringLiteral("%1 · v%2 (%L3×)").arg(name).arg(v + 1).arg(op.variants[v].calls)
                                                   : QStringLiteral("%1 (%L2×)").arg(name).arg(op.variants[v].calls));
       key += 1;
@@ -305,10 +327,14 @@ void plotKernelStats(QCustomPlot* plot, const KernelStats& k, const Trace& trace
     QStringList labels, texts, tips;
     std::vector<double> values;
     std::vector<QColor> colors;
-    for (const KernelStat* s : rows) {
+    std::vector<std::string> fullNames;
+    for (const KernelStat* s : rows) fullNames.emplace_back(trace.str(s->name));
+    const QStringList shownNames = distinctDisplayNames(fullNames, kKernelLabelChars);
+    for (size_t r = 0; r < rows.size(); ++r) {
+      const KernelStat* s = rows[r];
       const QString name = QString::fromStdString(std::string(trace.str(s->name)));
       const QString cls = s->cls >= 0 ? QString::fromStdString(k.classes[static_cast<size_t>(s->cls)]) : QStringLiteral("other");
-      labels << shortKernelName(name, 56);
+      labels << shownNames[static_cast<qsizetype>(r)];
       values.push_back(byMean ? s->mean / 1e3 : ms(s->total));
       colors.push_back(classColor(cls));
       texts << (byMean ? durationText(s->mean) + QStringLiteral(" ± ") + durationText(s->stddev)
@@ -502,6 +528,11 @@ void plotStreams(QCustomPlot* plot, const StreamUsageReport& r, const ChartTheme
   util->axis(QCPAxis::atBottom)->setLabel(QStringLiteral("ms from the window's start"));
   util->axis(QCPAxis::atLeft)->setRange(0, 105);
   util->axis(QCPAxis::atLeft)->setLabel(QStringLiteral("GPU busy (%)"));
+  // Three labelled ticks: a short utilisation strip had a label every 20 %, on top of each other.
+  auto percentTicks = QSharedPointer<QCPAxisTickerText>::create();
+  percentTicks->addTicks({0, 50, 100}, {QStringLiteral("0"), QStringLiteral("50"), QStringLiteral("100")});
+  util->axis(QCPAxis::atLeft)->setTicker(percentTicks);
+  util->axis(QCPAxis::atLeft)->setSubTicks(false);
   plot->plotLayout()->setRowStretchFactors({0.01, 0.01, 1.0, 0.6});
   setMinimumChartHeight(plot, 50 + barsHeight(n) + 160);
   plot->replot();

@@ -67,35 +67,34 @@ QColor classColor(const QString& cls) {
   return paletteColor(static_cast<int>(qHash(cls) % 20u));
 }
 
-QString shortOpName(const QString& name, int maxChars) {
-  static const QString prefix = QStringLiteral("autograd::engine::evaluate_function: ");
-  QString s = name.startsWith(prefix) ? name.mid(prefix.size()) + QStringLiteral(" (bwd)") : name;
-  if (s.startsWith(QLatin1String("torch::autograd::"))) s = s.mid(17);
-  return elideMiddle(s, maxChars);
+namespace {
+
+// The models runPrediction names (core/perf/op_models.cpp), in a fixed order.
+const QStringList& knownModels() {
+  static const QStringList models = {QStringLiteral("gemm roofline"), QStringLiteral("memory-bound"),
+                                     QStringLiteral("sum of sub-ops"), QStringLiteral("PCIe copy"),
+                                     QStringLiteral("gemm microbenchmark"), QStringLiteral("convolution"),
+                                     QStringLiteral("collective")};
+  return models;
 }
 
-QString elideMiddle(const QString& s, int maxChars) {
-  if (s.size() <= maxChars || maxChars < 5) return s;
-  const int head = (maxChars - 1) * 2 / 3;
-  const int tail = maxChars - 1 - head;
-  return s.left(head) + QChar(0x2026) + s.right(tail);
+int modelIndex(const QString& model) {
+  const auto i = knownModels().indexOf(model);
+  return i >= 0 ? static_cast<int>(i) : static_cast<int>(knownModels().size() + qHash(model) % 7u);
 }
 
-QString shortKernelName(const QString& name, int maxChars) {
-  QString s = name.trimmed();
-  if (s.startsWith(QLatin1String("void "))) s = s.mid(5);
-  // Cut the parameter list: the first '(' outside template brackets.
-  int depth = 0;
-  for (int i = 0; i < s.size(); ++i) {
-    const QChar c = s[i];
-    if (c == '<') ++depth;
-    else if (c == '>') --depth;
-    else if (c == '(' && depth == 0 && i > 0) {
-      s.truncate(i);
-      break;
-    }
-  }
-  return elideMiddle(s, maxChars);
+}  // namespace
+
+QColor modelColor(const QString& model, bool dark) {
+  // Okabe & Ito (2008): blue, orange, bluish green, vermillion, reddish purple, sky
+  // blue, then black (light theme) or yellow (dark theme) where it stands out.
+  static const QRgb okabeIto[] = {0x0072b2, 0xe69f00, 0x009e73, 0xd55e00, 0xcc79a7, 0x56b4e9, 0x000000};
+  const int i = modelIndex(model) % 7;
+  if (i == 6) return dark ? QColor(QRgb(0xf0e442)) : QColor(Qt::black);
+  if (i == 0 && dark) return QColor(QRgb(0x3d9be0));  // the deep blue is too dark on dark grey
+  return QColor(okabeIto[i]);
 }
+
+int modelShapeIndex(const QString& model) { return modelIndex(model) % 7; }
 
 }  // namespace opscope::ui

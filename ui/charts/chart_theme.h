@@ -4,6 +4,7 @@
 // step part, short kernel names for axis labels.
 #include <QColor>
 #include <QString>
+#include <QStringList>
 
 class QCustomPlot;
 class QCPAxisRect;
@@ -28,11 +29,11 @@ void styleAxisRect(QCPAxisRect* rect, const ChartTheme& theme);
 QColor classColor(const QString& cls);
 QColor paletteColor(int index);
 
-// "void at::native::foo<float>(int, ...)" -> "at::native::foo<float>", elided in the
-// middle to at most maxChars.
-QString shortKernelName(const QString& name, int maxChars = 48);
-QString elideMiddle(const QString& s, int maxChars);
-// "autograd::engine::evaluate_function: MulBackward0" -> "MulBackward0 (bwd)", elided.
-QString shortOpName(const QString& name, int maxChars = 36);
+// One colour per prediction model, from the Okabe-Ito palette (told apart with the
+// common colour-vision deficiencies; charts also give each model its own marker shape).
+// Known models have fixed colours; others are assigned from the rest of the palette.
+QColor modelColor(const QString& model, bool dark);
+// The index of the model's marker shape (0..6), distinct for the known models.
+int modelShapeIndex(const QString& model);
 
 }  // namespace opscope::ui

@@ -6,15 +6,18 @@
 #include <cmath>
 #include <map>
 
+#include "names.h"
+
 namespace opscope::ui {
 
 namespace {
 
-QColor modelColor(const std::string& model) {
-  if (model == "gemm roofline") return paletteColor(0);
-  if (model == "gemm microbenchmark") return paletteColor(3);
-  if (model == "memory-bound") return paletteColor(1);
-  return paletteColor(2);  // sum of sub-ops
+QCPScatterStyle::ScatterShape modelShape(const QString& model) {
+  static const QCPScatterStyle::ScatterShape shapes[] = {QCPScatterStyle::ssDisc,     QCPScatterStyle::ssSquare,
+                                                        QCPScatterStyle::ssTriangle, QCPScatterStyle::ssDiamond,
+                                                        QCPScatterStyle::ssCross,    QCPScatterStyle::ssTriangleInverted,
+                                                        QCPScatterStyle::ssPlus};
+  return shapes[modelShapeIndex(model)];
 }
 
 }  // namespace
@@ -58,8 +61,35 @@ void plotPrediction(QCustomPlot* plot, const PredictionResult& r, const Trace& t
   subtitle->setTextColor(theme.text());
   plot->plotLayout()->addElement(1, 0, subtitle);
 
+  if (errors.empty()) {
+    // No empty axes pretending to be a result.
+    auto* note = new QCPTextElement(
+        plot,
+        opFilter.isEmpty() ? QStringLiteral("No modelled ops: no op with GPU time here has a model for its kind\n(the table below lists them, with \"no model\").")
+                           : QStringLiteral("No modelled op named %1.").arg(opFilter),
+        QFont(QStringLiteral("Sans"), 10));
+    note->setTextColor(theme.text());
+    plot->plotLayout()->addElement(2, 0, note);
+    plot->plotLayout()->setRowStretchFactors({0.01, 0.01, 1.0});
+    plot->setProperty("minHeight", 140);
+    plot->replot();
+    return;
+  }
+
+  // The legend in a row of its own above the charts: inside the scatter it hid points.
+  auto* legend = new QCPLegend;
+  plot->plotLayout()->addElement(2, 0, legend);
+  legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  legend->setWrap(4);
+  legend->setMargins(QMargins(6, 2, 6, 2));
+  legend->setLayer(QStringLiteral("legend"));
+  legend->setFont(QFont(QStringLiteral("Sans"), 8));
+  legend->setTextColor(theme.text());
+  legend->setBrush(theme.background());
+  legend->setBorderPen(Qt::NoPen);
+  plot->plotLayout()->setRowSpacing(2);
   auto* row = new QCPLayoutGrid;
-  plot->plotLayout()->addElement(2, 0, row);
+  plot->plotLayout()->addElement(3, 0, row);
   auto* scatter = new QCPAxisRect(plot);
   auto* histogram = new QCPAxisRect(plot);
   row->addElement(0, 0, scatter);
@@ -106,21 +136,15 @@ void plotPrediction(QCustomPlot* plot, const PredictionResult& r, const Trace& t
   QCPGraph* diagonal = line(1.0, QPen(theme.text(), 1, Qt::DashLine));
   diagonal->setName(QStringLiteral("predicted = measured"));
 
-  auto* legend = new QCPLegend;
-  scatter->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignLeft);
-  legend->setLayer(QStringLiteral("legend"));
-  legend->setFont(QFont(QStringLiteral("Sans"), 8));
-  legend->setTextColor(theme.text());
-  legend->setBrush(QColor(theme.background().red(), theme.background().green(), theme.background().blue(), 220));
-  legend->setBorderPen(QPen(theme.grid()));
   legend->addItem(new QCPPlottableLegendItem(legend, diagonal));
   legend->addItem(new QCPPlottableLegendItem(legend, high));
   for (const auto& [model, points] : byModel) {
     // A curve keeps the data in insertion order, so a clicked index is a point's index.
     auto* curve = new QCPCurve(x, y);
     curve->setLineStyle(QCPCurve::lsNone);
-    const QColor c = modelColor(model);
-    curve->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c, c, 6));
+    const QString name = QString::fromStdString(model);
+    const QColor c = modelColor(name, theme.dark);
+    curve->setScatterStyle(QCPScatterStyle(modelShape(name), c, c, 6));
     QVariantList ops;
     QStringList tips;
     for (size_t i = 0; i < points.size(); ++i) {
@@ -171,8 +195,8 @@ void plotPrediction(QCustomPlot* plot, const PredictionResult& r, const Trace& t
   zero->point1->setCoords(0, 0);
   zero->point2->setCoords(0, 1);
   zero->setPen(QPen(theme.text(), 1, Qt::DashLine));
-  plot->plotLayout()->setRowStretchFactors({0.01, 0.01, 1.0});
-  plot->setProperty("minHeight", 320);
+  plot->plotLayout()->setRowStretchFactors({0.01, 0.01, 0.01, 1.0});
+  plot->setProperty("minHeight", 340);
   plot->replot();
 }
 

@@ -146,7 +146,7 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
     v->addWidget(split, 1);
     tabs_->addTab(w, QString::fromLatin1(kTabNames[i]));
   };
-  overviewTable_ = makeTable({QStringLiteral("Figure"), QStringLiteral("Value")});
+  overviewTable_ = makeTable({QStringLiteral("Figure"), QStringLiteral("Value")}, {1});
   page(0, overviewTable_);
 
   auto* bw = new QWidget;
@@ -163,6 +163,7 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
   breakdownTree_->sortByColumn(1, Qt::DescendingOrder);
   breakdownTree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
   breakdownTree_->header()->setStretchLastSection(false);
+  for (int c = 1; c < breakdownTree_->columnCount(); ++c) breakdownTree_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
   breakdownTree_->setToolTip(QStringLiteral("Activate a row to mark its GPU events in the timeline"));
   bv->addWidget(breakdownFilter_);
   bv->addWidget(breakdownTree_, 1);
@@ -203,7 +204,8 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
   });
 
   mixTable_ = makeTable({QStringLiteral("Op"), QStringLiteral("Variant"), QStringLiteral("Calls"), QStringLiteral("Kernel"),
-                         QStringLiteral("Class"), QStringLiteral("Time (ms)"), QStringLiteral("Share of variant (%)")});
+                         QStringLiteral("Class"), QStringLiteral("Time (ms)"), QStringLiteral("Share of variant (%)")},
+                        {0, 3});
   opKernels_ = new OpKernelsView;
   connect(opKernels_, &OpKernelsView::nameActivated, this, &AnalysisPanel::nameActivated);
   connect(opKernels_, &OpKernelsView::failed, this, &AnalysisPanel::failed);
@@ -218,7 +220,7 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
   kernelTable_->setSortingEnabled(true);
   kernelTable_->setToolTip(QStringLiteral("Activate a row to search that kernel in the timeline"));
   connect(kernelTable_, &QTableWidget::itemActivated, this,
-          [this](QTableWidgetItem* item) { emit nameActivated(kernelTable_->item(item->row(), 0)->text()); });
+          [this](QTableWidgetItem* item) { emit nameActivated(kernelTable_->item(item->row(), 0)->data(Qt::UserRole).toString()); });
   page(3, kernelTable_);
 
   auto* controls = new QWidget;
@@ -264,7 +266,8 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
   ch->addWidget(save);
   overheadTable_ = makeTable({QStringLiteral("Type"), QStringLiteral("Op / launch"), QStringLiteral("Samples"),
                               QStringLiteral("Mean (µs)"), QStringLiteral("Std (µs)"), QStringLiteral("Median (µs)"),
-                              QStringLiteral("p90 (µs)")});
+                              QStringLiteral("p90 (µs)")},
+                             {1});
   overheadTable_->setSortingEnabled(true);
   // The cost controls scroll sideways in a narrow dock instead of widening the window.
   auto* controlsScroll = new QScrollArea;
@@ -481,9 +484,9 @@ void AnalysisPanel::fillTables() {
   for (const OpMix& op : r.mixes.ops)
     for (size_t v = 0; v < op.variants.size(); ++v)
       for (const MixSegment& s : op.variants[v].segments) {
-        fillRow(mixTable_, row++, {textItem(QString::fromStdString(std::string(trace.str(op.name)))),
+        fillRow(mixTable_, row++, {nameItem(trace.str(op.name)),
                                    numberItem(static_cast<double>(v + 1), 0), numberItem(static_cast<double>(op.variants[v].calls), 0),
-                                   textItem(QString::fromStdString(std::string(trace.str(s.kernel)))),
+                                   nameItem(trace.str(s.kernel)),
                                    textItem(s.cls >= 0 ? QString::fromStdString(r.mixes.classes[static_cast<size_t>(s.cls)]) : "other"),
                                    numberItem(ms(s.time), 3), numberItem(100 * s.fraction, 1)});
       }
@@ -493,7 +496,7 @@ void AnalysisPanel::fillTables() {
   kernelTable_->setRowCount(static_cast<int>(r.kernels.kernels.size()));
   row = 0;
   for (const KernelStat& k : r.kernels.kernels)
-    fillRow(kernelTable_, row++, {textItem(QString::fromStdString(std::string(trace.str(k.name)))),
+    fillRow(kernelTable_, row++, {nameItem(trace.str(k.name)),
                                   textItem(k.cls >= 0 ? QString::fromStdString(r.kernels.classes[static_cast<size_t>(k.cls)]) : "other"),
                                   numberItem(static_cast<double>(k.count), 0), numberItem(ms(k.total), 3),
                                   numberItem(k.mean / 1e3, 2), numberItem(static_cast<double>(k.min) / 1e3, 2),

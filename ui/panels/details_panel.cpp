@@ -4,6 +4,7 @@
 
 #include "et_document.h"
 #include "hierarchy/queries.h"
+#include "names.h"
 #include "report/json_text.h"
 #include "timeline/time_view.h"
 
@@ -17,7 +18,7 @@ QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cas
 QString esc(std::string_view s) { return qstr(s).toHtmlEscaped(); }
 
 QString link(const Trace& t, EventRef r) {
-  return QStringLiteral("<a href=\"event:%1:%2\">%3</a>").arg(r.track).arg(r.index).arg(esc(t.name(r)));
+  return QStringLiteral("<a href=\"event:%1:%2\">%3</a>").arg(r.track).arg(r.index).arg(displayName(t.name(r), 90).toHtmlEscaped());
 }
 
 QString durText(TimeNs ns) { return qstr(formatDuration(ns)); }
@@ -102,10 +103,13 @@ std::optional<EventRef> parseEventLink(const QUrl& url) {
   return EventRef{track, index};
 }
 
-QString detailsHtml(const Trace& t, EventRef ref, const EtDocument* et) {
+QString detailsHtml(const Trace& t, EventRef ref, const EtDocument* et, bool fullNameOpen) {
   const SliceColumns& s = t.slices(ref.track);
   const SliceKind kind = s.kind[ref.index];
-  QString html = QStringLiteral("<h3 style=\"margin-bottom:4px\">%1</h3><table>").arg(esc(t.name(ref)));
+  // One line of heading (the name as every view shows it), the key facts right below;
+  // a long full name (a demangled template is dozens of lines) waits in its own block.
+  const QString shown = displayName(t.name(ref));
+  QString html = QStringLiteral("<h3 style=\"margin-bottom:4px\">%1</h3><table>").arg(shown.toHtmlEscaped());
   row(html, QStringLiteral("Track"), esc(t.trackLabel(ref.track)));
   row(html, QStringLiteral("Process"), esc(t.processLabel(t.tracks[ref.track].process)));
   row(html, QStringLiteral("Start"),
@@ -121,7 +125,17 @@ QString detailsHtml(const Trace& t, EventRef ref, const EtDocument* et) {
   if (flags & kFlagCrossover) row(html, QStringLiteral("Note"), QStringLiteral("overlaps its parent's end (crossover)"));
   if (flags & kFlagUnterminated) row(html, QStringLiteral("Note"), QStringLiteral("begin without end: closed at the track's last timestamp"));
   if (flags & kFlagClampedDur) row(html, QStringLiteral("Note"), QStringLiteral("negative or missing duration, shown as 0"));
-  html += QStringLiteral("</table>");
+  if (shown != qstr(t.name(ref))) {
+    row(html, QStringLiteral("Full name"),
+        fullNameOpen ? QStringLiteral("<a href=\"%1\">hide</a>").arg(QLatin1String(kFullNameToggle))
+                     : QStringLiteral("<a href=\"%1\">show</a> <span style=\"color:gray\">(%2 characters)</span>")
+                           .arg(QLatin1String(kFullNameToggle))
+                           .arg(t.name(ref).size()));
+    html += QStringLiteral("</table>");
+    if (fullNameOpen) html += QStringLiteral("<p style=\"font-family:monospace;font-size:small\">%1</p>").arg(esc(t.name(ref)));
+  } else {
+    html += QStringLiteral("</table>");
+  }
 
   if (isGpuKind(kind)) {
     if (auto launch = launchOf(t, ref)) {
@@ -162,18 +176,39 @@ DetailsPanel::DetailsPanel(QWidget* parent) : QTextBrowser(parent) {
   setOpenLinks(false);
   setObjectName(QStringLiteral("details"));
   connect(this, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+    if (url.toString() == QLatin1String(kFullNameToggle)) {
+      fullNameOpen_ = !fullNameOpen_;
+      render();
+      return;
+    }
     if (auto ref = parseEventLink(url)) emit eventLinkActivated(*ref);
   });
-  showDetails(nullptr, std::nullopt);
+  setDark(false);
+}
+
+void DetailsPanel::setDark(bool dark) {
+  dark_ = dark;
+  // Links readable on either background; the HTML is rebuilt so the sheet applies.
+  document()->setDefaultStyleSheet(dark ? QStringLiteral("a { color: #8ab4f8; } h4 { color: #e0e0e0; }")
+                                        : QStringLiteral("a { color: #1a55b0; }"));
+  render();
 }
 
 void DetailsPanel::showDetails(const Trace* trace, std::optional<EventRef> ref, const EtDocument* et) {
-  if (!trace || !ref) {
+  if (!ref || ref != ref_) fullNameOpen_ = false;
+  trace_ = trace;
+  ref_ = ref;
+  et_ = et;
+  render();
+}
+
+void DetailsPanel::render() {
+  if (!trace_ || !ref_) {
     setHtml(QStringLiteral("<p style=\"color:gray\">Click an event in the timeline to see its details, its op chain "
                            "and the GPU events it caused.</p>"));
     return;
   }
-  setHtml(detailsHtml(*trace, *ref, et));
+  setHtml(detailsHtml(*trace_, *ref_, et_, fullNameOpen_));
 }
 
 }  // namespace opscope::ui

@@ -20,7 +20,7 @@ EtLinkDialog::EtLinkDialog(const EtDocument& doc, QWidget* parent) : QDialog(par
   auto* label = new QLabel(head);
   label->setWordWrap(true);
   v->addWidget(label);
-  table_ = makeTable({QStringLiteral("Kind"), QStringLiteral("Name"), QStringLiteral("ET id"), QStringLiteral("Reason")});
+  table_ = makeTable({QStringLiteral("Kind"), QStringLiteral("Name"), QStringLiteral("ET id"), QStringLiteral("Reason")}, {1, 3});
   table_->setRowCount(static_cast<int>(doc.link.issues.size()));
   const Trace& trace = *doc.kineto->trace;
   for (size_t i = 0; i < doc.link.issues.size(); ++i) {

@@ -14,6 +14,7 @@
 
 #include "analysis/kernel_classes.h"
 #include "worker.h"
+#include "names.h"
 
 namespace opscope::ui {
 
@@ -66,6 +67,7 @@ OpKernelsView::OpKernelsView(QWidget* parent) : QWidget(parent) {
   tree_->sortByColumn(3, Qt::DescendingOrder);
   tree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
   tree_->header()->setStretchLastSection(false);
+  for (int c = 1; c < tree_->columnCount(); ++c) tree_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
   tree_->setToolTip(QStringLiteral("Activate a kernel to search it in the timeline"));
   v->addWidget(tree_, 1);
   connect(op_, &QComboBox::activated, this, [this] { recompute(); });
@@ -150,9 +152,8 @@ void OpKernelsView::onTable(quint64 generation, std::shared_ptr<const OpKernelTa
     setNumber(group, 4, g.calls ? static_cast<double>(g.gpuTime) / 1e3 / static_cast<double>(g.calls) : 0, 2);
     for (const OpKernelRow& k : g.kernels) {
       auto* row = new Item(group);
-      const QString name = QString::fromUtf8(trace.str(k.kernel));
-      row->setText(0, name);
-      row->setToolTip(0, name);
+      row->setText(0, displayName(trace.str(k.kernel)));
+      row->setToolTip(0, QString::fromUtf8(trace.str(k.kernel)));  // activating searches the full name
       setNumber(row, 1, static_cast<double>(k.count), 0);
       setNumber(row, 3, ms(k.total), 3);
       setNumber(row, 4, k.mean / 1e3, 2);

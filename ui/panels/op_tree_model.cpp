@@ -1,6 +1,7 @@
 #include "panels/op_tree_model.h"
 
 #include "timeline/time_view.h"
+#include "names.h"
 
 namespace opscope::ui {
 
@@ -62,8 +63,15 @@ QVariant OpTreeModel::data(const QModelIndex& index, int role) const {
     return index.column() == Name ? QVariant() : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
   switch (index.column()) {
     case Name: {
-      if (n.parent == UINT32_MAX) return qstr(t.trackLabel(n.track));
+      if (n.parent == UINT32_MAX) {
+        // Top rows are threads: "4515 (python3.8)" in the narrow column, the whole label as tip.
+        const QString label = qstr(t.trackLabel(n.track));
+        if (role == Qt::DisplayRole && label.startsWith(QStringLiteral("thread "))) return label.mid(7);
+        return label;
+      }
       if (n.allSteps) return QStringLiteral("ProfilerStep#* (every step)");
+      // Shown short (names.h); sorted, filtered and tipped by the full name.
+      if (role == Qt::DisplayRole) return displayName(t.str(n.name));
       return qstr(t.str(n.name));
     }
     case Calls: return sort ? QVariant::fromValue<qulonglong>(n.calls) : QVariant(QStringLiteral("%L1").arg(n.calls));

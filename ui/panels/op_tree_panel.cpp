@@ -1,6 +1,7 @@
 #include "panels/op_tree_panel.h"
 
 #include <QHeaderView>
+#include <QMenu>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
@@ -24,17 +25,32 @@ OpTreePanel::OpTreePanel(QWidget* parent) : QWidget(parent) {
   proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
   proxy_->setRecursiveFilteringEnabled(true);  // keep the path to every match
   proxy_->setFilterKeyColumn(OpTreeModel::Name);
+  proxy_->setFilterRole(Qt::ToolTipRole);  // the full name: rows show the short one
   view_->setModel(proxy_);
   view_->setSortingEnabled(true);
   view_->sortByColumn(OpTreeModel::Total, Qt::DescendingOrder);
   view_->setUniformRowHeights(true);
   view_->setAlternatingRowColors(true);
-  // Names get a readable width (scroll sideways for the numbers); numbers fit their contents.
-  view_->header()->setStretchLastSection(false);
-  view_->header()->setSectionResizeMode(OpTreeModel::Name, QHeaderView::Interactive);
-  view_->header()->resizeSection(OpTreeModel::Name, 190);
-  for (int c = OpTreeModel::Calls; c < OpTreeModel::ColumnCount; ++c)
-    view_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+  // Names take what the numbers leave. A narrow dock shows the two times that rank ops
+  // (total, GPU); calls and self time are a right-click on the header away.
+  QHeaderView* header = view_->header();
+  header->setStretchLastSection(false);
+  header->setSectionResizeMode(OpTreeModel::Name, QHeaderView::Stretch);
+  header->setMinimumSectionSize(48);
+  for (int c = OpTreeModel::Calls; c < OpTreeModel::ColumnCount; ++c) header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+  header->hideSection(OpTreeModel::Calls);
+  header->hideSection(OpTreeModel::Self);
+  header->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(header, &QHeaderView::customContextMenuRequested, this, [this, header](const QPoint& at) {
+    QMenu menu;
+    for (int c = OpTreeModel::Calls; c < OpTreeModel::ColumnCount; ++c) {
+      QAction* a = menu.addAction(model_->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
+      a->setCheckable(true);
+      a->setChecked(!header->isSectionHidden(c));
+      connect(a, &QAction::toggled, header, [header, c](bool on) { header->setSectionHidden(c, !on); });
+    }
+    menu.exec(header->mapToGlobal(at));
+  });
   view_->setTextElideMode(Qt::ElideMiddle);
   layout->addWidget(filter_);
   layout->addWidget(view_);

@@ -17,6 +17,7 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QTextDocument>
 #include <QThreadPool>
 #include <QTimer>
 #include <QToolTip>
@@ -98,7 +99,8 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent), gpus_(built
   scroll->setWidget(plot_);
   ops_ = makeTable({QStringLiteral("Op"), QStringLiteral("Start (ms)"), QStringLiteral("Measured (µs)"),
                     QStringLiteral("Predicted (µs)"), QStringLiteral("Error (%)"), QStringLiteral("Model"),
-                    QStringLiteral("What-if GPU (µs)"), QStringLiteral("What-if / measured"), QStringLiteral("Input dims")});
+                    QStringLiteral("What-if GPU (µs)"), QStringLiteral("What-if / measured"), QStringLiteral("Input dims")},
+                   {0, 8});
   ops_->setSortingEnabled(true);
   ops_->setToolTip(QStringLiteral("Activate a row to select the op in the timeline"));
   auto* split = new QSplitter(Qt::Vertical);
@@ -181,6 +183,12 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent), gpus_(built
 }
 
 PredictionPanel::~PredictionPanel() { ++generation_; }
+
+QString PredictionPanel::statusText() const {
+  QTextDocument d;
+  d.setHtml(status_->text());
+  return d.toPlainText();
+}
 
 const GpuSpec* PredictionPanel::gpuNamed(const QString& name) const { return gpus_.find(name.toStdString()); }
 
@@ -304,11 +312,29 @@ void PredictionPanel::startWorker() {
   const quint64 generation = generation_;
   // Setups are complete here; the worker only reads them and the document.
   PredictionSetup main;
+  needsGpu_ = false;
   if (const GpuSpec* g = gpuNamed(gpu_->currentText())) {
     main.gpu = *g;
     main.gpuSource = "chosen";
   } else {
-    main.gpu = defaultGpu(*doc_->trace, gpus_, main.gpuSource);
+    std::string reason;
+    auto matched = gpuForDeviceProperties(gpus_, doc_->trace->meta.deviceProperties, reason);
+    if (!matched) {
+      needsGpu_ = true;
+      results_.reset();
+      status_->setText(QStringLiteral("<b>No GPU preset for this device</b> (%1) — pick one in the GPU list to predict on it.")
+                           .arg(QString::fromStdString(reason).toHtmlEscaped()));
+      sources_->clear();
+      showPlotMessage(plot_, QStringLiteral("No GPU preset matches this trace's device.\nPick a GPU above (or Edit GPU… to describe yours)."), theme_);
+      for (QTableWidget* t : {ops_, iterations_, types_}) {
+        t->clearContents();
+        t->setRowCount(0);
+      }
+      emit resultsReady();
+      return;
+    }
+    main.gpu = *matched;
+    main.gpuSource = "trace: " + reason;
   }
   if (overheads_) {
     main.overheads = *overheads_;
@@ -358,16 +384,27 @@ void PredictionPanel::onResults(quint64 generation, std::shared_ptr<const Predic
     predicted += i.predictedUs;
   }
   const double n = std::max<double>(1, static_cast<double>(m.iterations.size()));
-  QString text = QStringLiteral("<b>%1</b>: iteration measured %2 ms, predicted %3 ms (mean |error| %4 %) · per-op GMAE %5 % over %L6 ops · models cover %7 % of the GPU time")
-                     .arg(QString::fromStdString(m.setup.gpu.name))
-                     .arg(measured / n / 1e3, 0, 'f', 3)
-                     .arg(predicted / n / 1e3, 0, 'f', 3)
-                     .arg(m.iterationErrorPctMean, 0, 'f', 1)
-                     .arg(m.opError.gmaePct, 0, 'f', 1)
-                     .arg(m.opError.count)
-                     .arg(100 * m.coverage, 0, 'f', 1);
-  if (m.iterations.empty()) text += QStringLiteral(" · no ProfilerStep iterations to simulate");
-  if (results_->compare) {
+  const bool modelled = m.opError.count > 0;
+  QString text = QStringLiteral("<b>%1</b>: ").arg(QString::fromStdString(m.setup.gpu.name));
+  if (m.iterations.empty()) text += QStringLiteral("no ProfilerStep iterations to simulate");
+  else
+    text += QStringLiteral("iteration measured %1 ms, predicted %2 ms (mean |error| %3 %)")
+                .arg(measured / n / 1e3, 0, 'f', 3)
+                .arg(predicted / n / 1e3, 0, 'f', 3)
+                .arg(m.iterationErrorPctMean, 0, 'f', 1);
+  // Figures over nothing are not figures: "GMAE 0.0 % over 0 ops" read as a perfect model.
+  if (modelled)
+    text += QStringLiteral(" · per-op GMAE %1 % over %L2 ops · models cover %3 % of the GPU time")
+                .arg(m.opError.gmaePct, 0, 'f', 1)
+                .arg(m.opError.count)
+                .arg(100 * m.coverage, 0, 'f', 1);
+  else
+    text += QStringLiteral(" · <b>no modelled ops</b>: none of the %L1 ops with GPU time has a model for its kind").arg(m.ops.size());
+  if (results_->compare && (!modelled || m.iterations.empty())) {
+    text += QStringLiteral("<br>what if <b>%1</b>: nothing to compare (%2)")
+                .arg(QString::fromStdString(results_->compare->setup.gpu.name),
+                     modelled ? QStringLiteral("no iterations") : QStringLiteral("no modelled ops"));
+  } else if (results_->compare) {
     double other = 0;
     for (const IterationPrediction& i : results_->compare->iterations) other += i.predictedUs;
     text += QStringLiteral("<br>what if <b>%1</b>: iteration %2 ms (%3× the prediction on %4)")

@@ -43,6 +43,10 @@ class PredictionPanel : public QWidget {
 
   bool busy() const { return pending_ > 0 || (stale_ && isVisible()); }
   const PredictionResults* results() const { return results_.get(); }
+  // No GPU is chosen and no preset matches the trace's device: nothing is predicted
+  // until the user picks one (a silent default would predict on the wrong GPU).
+  bool needsGpu() const { return needsGpu_; }
+  QString statusText() const;  // the summary line above the charts, as plain text
   QCustomPlot* plot() const { return plot_; }
   QTableWidget* opsTable() const { return ops_; }
   QTableWidget* iterationsTable() const { return iterations_; }
@@ -78,6 +82,7 @@ class PredictionPanel : public QWidget {
   QString extraShapesName_;
   quint64 generation_ = 0;
   bool stale_ = false;  // inputs changed while hidden: computed when next shown
+  bool needsGpu_ = false;
   int pending_ = 0;
   ChartTheme theme_;
   QComboBox* gpu_ = nullptr;

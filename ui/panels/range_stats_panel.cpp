@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 
 #include "timeline/time_view.h"
+#include "names.h"
 
 namespace opscope::ui {
 
@@ -41,10 +42,11 @@ QVariant RangeStatsModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::TextAlignmentRole)
     return index.column() >= Count ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
   const bool sort = role == SortRole;
+  if (role == Qt::ToolTipRole && index.column() == Name) return qstr(trace_->str(r.name));
   if (role != Qt::DisplayRole && !sort) return {};
   switch (index.column()) {
     case Kind: return kindText(r.trackKind);
-    case Name: return qstr(trace_->str(r.name));
+    case Name: return sort ? qstr(trace_->str(r.name)) : displayName(trace_->str(r.name));
     case Count: return sort ? QVariant::fromValue<qulonglong>(r.count) : QVariant(QStringLiteral("%L1").arg(r.count));
     case Total: return sort ? QVariant::fromValue<qlonglong>(r.total) : QVariant(qstr(formatDuration(r.total)));
     case Mean: return sort ? QVariant::fromValue<qlonglong>(r.mean()) : QVariant(qstr(formatDuration(r.mean())));

@@ -1,5 +1,7 @@
 #include "timeline/timeline_renderer.h"
 
+#include "names.h"
+
 #include <QFontMetricsF>
 #include <QPainterPath>
 #include <algorithm>
@@ -35,6 +37,8 @@ void TimelineRenderer::resetCaches(const RenderState& s) {
   colors_.assign(n, QColor());
   colorReady_.assign(n, 0);
   textWidths_.assign(n, -1.f);
+  labels_.assign(n, QString());
+  labelReady_.assign(n, 0);
   counterRanges_.clear();
 }
 
@@ -47,9 +51,21 @@ QColor TimelineRenderer::colorOf(const Trace& trace, StringId name, Theme theme)
   return colors_[name];
 }
 
+const QString& TimelineRenderer::labelOf(const Trace& trace, StringId name) {
+  if (name >= labels_.size()) {
+    scratchLabel_ = displayName(trace.str(name));
+    return scratchLabel_;
+  }
+  if (!labelReady_[name]) {
+    labels_[name] = displayName(trace.str(name));
+    labelReady_[name] = 1;
+  }
+  return labels_[name];
+}
+
 float TimelineRenderer::textWidth(const QFontMetricsF& fm, const Trace& trace, StringId name) {
   if (name < textWidths_.size() && textWidths_[name] >= 0) return textWidths_[name];
-  const float w = static_cast<float>(fm.horizontalAdvance(qstr(trace.str(name))));
+  const float w = static_cast<float>(fm.horizontalAdvance(labelOf(trace, name)));
   if (name < textWidths_.size()) textWidths_[name] = w;
   return w;
 }
@@ -221,7 +237,15 @@ void TimelineRenderer::paintSlices(QPainter& p, const TimelineGeometry& g, const
   const QRectF labelRect(g.gutter.left() + 18, y0 + m.trackPadding, g.gutter.width() - 24, m.rowHeight);
   p.drawText(labelRect, Qt::AlignLeft | Qt::AlignVCenter,
              fm.elidedText(qstr(e.label), Qt::ElideMiddle, labelRect.width()));
-  if (track.crossovers > 0 && e.rows > 1) {
+  if (e.hiddenRows > 0 && e.rows > 1) {
+    // A collapsed thread: how much is folded away, and that a click unfolds it.
+    QColor dim = qcolor(pal.trackText);
+    dim.setAlpha(150);
+    p.setPen(dim);
+    p.drawText(QRectF(labelRect.left(), rowY(e, m, e.rows - 1) - e.y + y0, labelRect.width(), m.rowHeight),
+               Qt::AlignLeft | Qt::AlignVCenter,
+               QStringLiteral("\u25B8 %1 more row%2 (click)").arg(e.hiddenRows).arg(e.hiddenRows == 1 ? "" : "s"));
+  } else if (track.crossovers > 0 && e.rows > 1) {
     QColor dim = qcolor(pal.trackText);
     dim.setAlpha(150);
     p.setPen(dim);
@@ -236,7 +260,7 @@ void TimelineRenderer::paintSlices(QPainter& p, const TimelineGeometry& g, const
   const QColor foldedColor = qcolor(pal.folded);
   const QColor selectionColor = qcolor(pal.selection);
   const QColor hitColor = qcolor(pal.searchHit);
-  for (uint32_t r = 0; r < rows.rowCount; ++r) {
+  for (uint32_t r = 0; r < e.rows && r < rows.rowCount; ++r) {
     const int ry = rowY(e, m, r) - e.y + y0;
     if (ry + m.rowHeight < top || ry > bottom) continue;
     const bool mayOverlap = rows.hasOverflowRow && r + 1 == rows.rowCount;
@@ -282,10 +306,11 @@ void TimelineRenderer::paintSlices(QPainter& p, const TimelineGeometry& g, const
         const QColor text = fill.lightnessF() > 0.5 ? Qt::black : Qt::white;
         p.setPen(text);
         const QRectF tr(x0, rect.top(), avail, rect.height());
+        // The name as every view shows it (names.h); the tooltip and Details have the full one.
         if (textWidth(fm, trace, name) <= avail) {
-          p.drawText(tr, Qt::AlignLeft | Qt::AlignVCenter, qstr(trace.str(name)));
+          p.drawText(tr, Qt::AlignLeft | Qt::AlignVCenter, labelOf(trace, name));
         } else {
-          p.drawText(tr, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(qstr(trace.str(name)), Qt::ElideRight, avail));
+          p.drawText(tr, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(labelOf(trace, name), Qt::ElideRight, avail));
         }
         ++stats.labels;
       }

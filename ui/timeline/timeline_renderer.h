@@ -69,6 +69,7 @@ class TimelineRenderer {
   void paintMatchMarks(QPainter& p, const TimelineGeometry& g, const RenderState& s);
   std::optional<QPointF> anchorOf(const TimelineGeometry& g, const RenderState& s, EventRef r, bool atStart) const;
   float textWidth(const QFontMetricsF& fm, const Trace& trace, StringId name);
+  const QString& labelOf(const Trace& trace, StringId name);  // displayName, cached per string
   void resetCaches(const RenderState& s);
 
   const TraceDocument* cachedDoc_ = nullptr;
@@ -76,6 +77,9 @@ class TimelineRenderer {
   std::vector<QColor> colors_;
   std::vector<uint8_t> colorReady_;
   std::vector<float> textWidths_;  // < 0: not measured yet
+  std::vector<QString> labels_;
+  std::vector<uint8_t> labelReady_;
+  QString scratchLabel_;
   std::vector<std::pair<double, double>> counterRanges_;
   std::vector<DrawItem> scratch_;
   std::vector<double> lastMarkX_;

@@ -51,6 +51,7 @@ void TimelineWidget::setDocument(std::shared_ptr<const TraceDocument> doc) {
   state_.arrows.clear();
   state_.scrollY = 0;
   collapsed_.clear();
+  expanded_.clear();
   search_.reset();
   matches_.reset();
   state_.search = nullptr;
@@ -71,7 +72,7 @@ void TimelineWidget::relayout() {
   if (!doc_) {
     layout_ = {};
   } else {
-    layout_ = layoutTracks(*doc_->trace, doc_->rows, collapsed_, state_.metrics);
+    layout_ = layoutTracks(*doc_->trace, doc_->rows, collapsed_, state_.metrics, expanded_);
   }
   state_.layout = &layout_;
   clampState();
@@ -82,6 +83,19 @@ void TimelineWidget::relayout() {
 void TimelineWidget::setProcessCollapsed(uint32_t process, bool collapsed) {
   if (collapsed) collapsed_.insert(process);
   else collapsed_.erase(process);
+  relayout();
+}
+
+void TimelineWidget::setTrackExpanded(uint32_t track, bool expanded) {
+  if (expanded) expanded_.insert(track);
+  else expanded_.erase(track);
+  relayout();
+}
+
+void TimelineWidget::setAllTracksExpanded(bool expanded) {
+  expanded_.clear();
+  if (expanded && doc_)
+    for (uint32_t t = 0; t < doc_->trace->tracks.size(); ++t) expanded_.insert(t);
   relayout();
 }
 
@@ -179,6 +193,11 @@ void TimelineWidget::reveal(EventRef ref) {
   // Expand its process if collapsed.
   const uint32_t process = t.tracks[ref.track].process;
   if (collapsed_.count(process)) setProcessCollapsed(process, false);
+  // A slice on a row of a collapsed thread unfolds the thread.
+  if (const int k = layout_.entryOfTrack(ref.track); k >= 0) {
+    const uint32_t row = RowIndex::rowOf(t.tracks[ref.track], doc_->rows.track(ref.track), ref.index);
+    if (row >= layout_.entries[static_cast<size_t>(k)].rows) setTrackExpanded(ref.track, true);
+  }
   const double w = eventsWidth();
   const double x0 = state_.view.toPx(t.start(ref)), x1 = state_.view.toPx(t.end(ref));
   if (x1 - x0 < 3 || x1 - x0 > w) {
@@ -229,7 +248,7 @@ std::optional<EventRef> TimelineWidget::eventAt(QPoint pos) const {
   if (inner < 0) return std::nullopt;
   const uint32_t row = static_cast<uint32_t>(inner / state_.metrics.rowHeight);
   const TrackRows& rows = doc_->rows.track(e.index);
-  if (row >= rows.rowCount) return std::nullopt;
+  if (row >= rows.rowCount || row >= e.rows) return std::nullopt;
   const bool mayOverlap = rows.hasOverflowRow && row + 1 == rows.rowCount;
   const auto hit = hitTest(doc_->trace->slices(e.index), rows.row(row), state_.view, pos.x() - g.events.left(), 2.0,
                            mayOverlap);
@@ -352,6 +371,10 @@ void TimelineWidget::mousePressEvent(QMouseEvent* e) {
     if (k >= 0 && layout_.entries[static_cast<size_t>(k)].kind == LayoutEntry::Kind::ProcessHeader) {
       const uint32_t p = layout_.entries[static_cast<size_t>(k)].process;
       setProcessCollapsed(p, !collapsed_.count(p));
+    } else if (k >= 0 && layout_.entries[static_cast<size_t>(k)].kind == LayoutEntry::Kind::Slices) {
+      // A thread's label folds or unfolds its deeper rows.
+      const LayoutEntry& e = layout_.entries[static_cast<size_t>(k)];
+      if (e.hiddenRows > 0 || expanded_.count(e.index)) setTrackExpanded(e.index, !expanded_.count(e.index));
     }
     drag_ = Drag::None;
     return;

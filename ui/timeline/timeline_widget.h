@@ -41,6 +41,11 @@ class TimelineWidget : public QWidget {
   void setTheme(Theme theme);
   Theme theme() const { return state_.theme; }
   void setProcessCollapsed(uint32_t process, bool collapsed);
+  // Threads show LayoutMetrics::collapsedRows rows until expanded (a click on their
+  // label); a selected slice on a hidden row expands its thread.
+  void setTrackExpanded(uint32_t track, bool expanded);
+  void setAllTracksExpanded(bool expanded);
+  bool trackExpanded(uint32_t track) const { return expanded_.count(track) > 0; }
   const TimelineLayout& layout() const { return layout_; }
   const LayoutMetrics& metrics() const { return state_.metrics; }
   TimelineGeometry geometryNow() const { return TimelineGeometry(eventAreaSize()); }
@@ -90,6 +95,7 @@ class TimelineWidget : public QWidget {
   RenderState state_;
   TimelineLayout layout_;
   std::set<uint32_t> collapsed_;
+  std::set<uint32_t> expanded_;
   TimelineRenderer renderer_;
   QScrollBar* vbar_ = nullptr;
   Drag drag_ = Drag::None;

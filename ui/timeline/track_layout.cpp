@@ -50,7 +50,7 @@ std::vector<uint32_t> processOrder(const Trace& trace) {
 }
 
 TimelineLayout layoutTracks(const Trace& trace, const RowIndex& rows, const std::set<uint32_t>& collapsed,
-                            const LayoutMetrics& m) {
+                            const LayoutMetrics& m, const std::set<uint32_t>& expanded) {
   std::vector<std::vector<uint32_t>> tracksOf(trace.processes.size());
   for (uint32_t t = 0; t < trace.tracks.size(); ++t)
     if (trace.tracks[t].slices.size() > 0) tracksOf[trace.tracks[t].process].push_back(t);
@@ -91,7 +91,10 @@ TimelineLayout layoutTracks(const Trace& trace, const RowIndex& rows, const std:
       e.process = p;
       e.index = t;
       e.y = y;
-      e.rows = std::max<uint32_t>(1, rows.track(t).rowCount);
+      const uint32_t all = std::max<uint32_t>(1, rows.track(t).rowCount);
+      const bool bounded = trace.tracks[t].kind != TrackKind::GpuStream && m.collapsedRows > 0 && !expanded.count(t);
+      e.rows = bounded ? std::min(all, m.collapsedRows) : all;
+      e.hiddenRows = all - e.rows;
       e.height = static_cast<int>(e.rows) * m.rowHeight + 2 * m.trackPadding;
       e.label = trace.trackLabel(t);
       y += e.height;

@@ -17,6 +17,9 @@ struct LayoutMetrics {
   int headerHeight = 22;
   int counterHeight = 34;
   int trackPadding = 4;  // above and below each track's rows
+  // CPU threads and async tracks show at most this many rows until expanded (a thread
+  // nested 12 deep must not push the GPU streams off screen); 0: all rows always.
+  uint32_t collapsedRows = 4;
 };
 
 struct LayoutEntry {
@@ -26,7 +29,8 @@ struct LayoutEntry {
   uint32_t index = 0;  // track index (Slices) or counter index (Counter)
   int y = 0;           // top, in content coordinates
   int height = 0;
-  uint32_t rows = 0;   // Slices: rows drawn
+  uint32_t rows = 0;        // Slices: rows drawn
+  uint32_t hiddenRows = 0;  // Slices: rows of a collapsed track not drawn (deeper levels, overflow)
   std::string label;
   int bottom() const { return y + height; }
 };
@@ -46,8 +50,9 @@ struct TimelineLayout {
 // Process display order: sort index when given, then numeric pids before string ones.
 std::vector<uint32_t> processOrder(const Trace& trace);
 
+// expandedTracks: threads and async tracks shown with all their rows.
 TimelineLayout layoutTracks(const Trace& trace, const RowIndex& rows, const std::set<uint32_t>& collapsedProcesses,
-                            const LayoutMetrics& m = {});
+                            const LayoutMetrics& m = {}, const std::set<uint32_t>& expandedTracks = {});
 
 // y of row r inside a Slices entry.
 inline int rowY(const LayoutEntry& e, const LayoutMetrics& m, uint32_t r) {

@@ -103,6 +103,74 @@ TEST(PredictionPanel, WhatIfGpuSideBySideAndSelection) {
   EXPECT_EQ(spy.at(0).at(0).value<EventRef>(), r.main.ops[index].op);
 }
 
+// A trace of one step: an op of a kind no model knows, launching one kernel.
+std::string unmodelledTrace(bool withDevice) {
+  std::string j = R"({)";
+  if (withDevice) j += R"("deviceProperties":[{"id":0,"name":"NVIDIA A100-SXM4-80GB","totalGlobalMem":85029158912,"numSms":108}],)";
+  j += R"("traceEvents":[
+    {"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100},
+    {"ph":"X","cat":"cpu_op","name":"mystery::op","pid":1,"tid":1,"ts":10,"dur":50},
+    {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":20,"dur":5,"args":{"correlation":7}},
+    {"ph":"X","cat":"kernel","name":"mystery_kernel","pid":0,"tid":7,"ts":30,"dur":40,"args":{"stream":7,"correlation":7,"device":0}}
+  ]})";
+  return j;
+}
+
+std::shared_ptr<const TraceDocument> documentOf(const std::string& json) {
+  const std::string path = test::tempPath("prediction_state.json");
+  {
+    QFile f(QString::fromStdString(path));
+    EXPECT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(json.data(), static_cast<qint64>(json.size()));
+  }
+  std::string error;
+  auto doc = loadDocument(path, error);
+  EXPECT_TRUE(doc) << error;
+  return doc;
+}
+
+bool waitSettled(PredictionPanel* p) {
+  QElapsedTimer t;
+  t.start();
+  while ((p->busy() || (!p->results() && !p->needsGpu())) && t.elapsed() < 60000) {
+    QApplication::processEvents(QEventLoop::AllEvents, 20);
+    QThread::msleep(2);
+  }
+  return !p->busy();
+}
+
+TEST(PredictionPanel, NoPresetForTheDeviceAsksForOneInsteadOfGuessing) {
+  Fixture f;
+  f.w.setDocument(documentOf(unmodelledTrace(false)));
+  f.show();
+  ASSERT_TRUE(waitSettled(f.panel()));
+  EXPECT_TRUE(f.panel()->needsGpu());
+  EXPECT_FALSE(f.panel()->results()) << "predicted on a guessed GPU";
+  EXPECT_TRUE(f.panel()->statusText().contains(QStringLiteral("No GPU preset for this device"))) << f.panel()->statusText().toStdString();
+  EXPECT_EQ(f.panel()->opsTable()->rowCount(), 0);
+  // Picking one predicts on it.
+  ASSERT_TRUE(f.panel()->setGpus(QStringLiteral("V100"), QString()));
+  ASSERT_TRUE(waitFor(f.panel()));
+  EXPECT_FALSE(f.panel()->needsGpu());
+  EXPECT_EQ(f.panel()->results()->main.setup.gpu.name, "V100");
+}
+
+TEST(PredictionPanel, NothingModelledSaysSoInsteadOfPerfectFigures) {
+  Fixture f;
+  f.w.setDocument(documentOf(unmodelledTrace(true)));
+  f.show();
+  ASSERT_TRUE(f.panel()->setGpus(QString(), QStringLiteral("H100-SXM")));
+  ASSERT_TRUE(waitFor(f.panel()));
+  const PredictionResult& r = f.panel()->results()->main;
+  EXPECT_EQ(r.setup.gpu.name, "A100-SXM4-80GB");  // matched by the trace's deviceProperties
+  ASSERT_EQ(r.opError.count, 0u) << "the fixture's op got a model; pick a kind no model knows";
+  const QString status = f.panel()->statusText();
+  EXPECT_TRUE(status.contains(QStringLiteral("no modelled ops"))) << status.toStdString();
+  EXPECT_FALSE(status.contains(QStringLiteral("GMAE"))) << status.toStdString();
+  EXPECT_FALSE(status.contains(QStringLiteral("1.00×"))) << status.toStdString();
+  EXPECT_TRUE(status.contains(QStringLiteral("nothing to compare"))) << status.toStdString();
+}
+
 TEST(PredictionPanel, CustomGpuOverheadsAndExports) {
   Fixture f;
   f.show();

@@ -60,5 +60,45 @@ TEST(TrackLayout, CollapsedProcessesKeepOnlyTheirHeader) {
   EXPECT_EQ(layout.entryOfTrack(test::only(*t, "a").track), -1);
 }
 
+// A thread nested 12 deep and a GPU stream with 3 overlapping kernels (3 lanes).
+std::string deepTrace() {
+  std::string j = R"({"traceEvents":[)";
+  for (int d = 0; d < 12; ++d)
+    j += R"({"ph":"X","cat":"cpu_op","name":"d)" + std::to_string(d) + R"(","pid":1,"tid":1,"ts":)" + std::to_string(d) +
+         R"(,"dur":)" + std::to_string(100 - 2 * d) + "},";
+  for (int k = 0; k < 3; ++k)
+    j += R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":)" + std::to_string(k) +
+         R"(,"dur":50,"args":{"stream":7}},)";
+  j.back() = ']';
+  return j + "}";
+}
+
+TEST(TrackLayout, DeepThreadsShowABoundedNumberOfRowsUntilExpanded) {
+  auto t = test::loadOk(deepTrace());
+  ASSERT_TRUE(t);
+  const RowIndex rows(*t);
+  const uint32_t thread = test::only(*t, "d0").track;
+  const uint32_t stream = test::slicesNamed(*t, "k").front().track;
+  LayoutMetrics m;
+  m.collapsedRows = 4;
+  TimelineLayout layout = layoutTracks(*t, rows, {}, m);
+  const LayoutEntry* e = &layout.entries[layout.entryOfTrack(thread)];
+  EXPECT_EQ(e->rows, 4u);
+  EXPECT_EQ(e->hiddenRows, 8u);
+  EXPECT_EQ(e->height, 4 * m.rowHeight + 2 * m.trackPadding);
+  // GPU streams are never bounded: every lane of overlapping kernels stays visible.
+  const LayoutEntry& g = layout.entries[layout.entryOfTrack(stream)];
+  EXPECT_GE(g.rows, 3u);
+  EXPECT_EQ(g.hiddenRows, 0u);
+
+  layout = layoutTracks(*t, rows, {}, m, {thread});
+  e = &layout.entries[layout.entryOfTrack(thread)];
+  EXPECT_EQ(e->rows, 12u);
+  EXPECT_EQ(e->hiddenRows, 0u);
+  m.collapsedRows = 0;  // no bound
+  layout = layoutTracks(*t, rows, {}, m);
+  EXPECT_EQ(layout.entries[layout.entryOfTrack(thread)].rows, 12u);
+}
+
 }  // namespace
 }  // namespace opscope::ui
