@@ -131,7 +131,11 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent) : QMainWindow(pare
   updateRecentMenu();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+  // ~QWidget closes the window and hides the docks, which toggles their view actions
+  // after this class is gone: no slot of ours may run by then.
+  for (QDockWidget* d : findChildren<QDockWidget*>()) d->toggleViewAction()->disconnect(this);
+}
 
 void MainWindow::showEvent(QShowEvent* e) {
   QMainWindow::showEvent(e);

@@ -76,10 +76,12 @@ NamedArg toNamedArg(const RawArg& a) {
       n.type = ArgType::String;
       n.text = std::string(a.value);
       break;
-    case 'r':
+    case 'r': {
       n.type = ArgType::Json;
-      n.text = std::string(a.value);
+      std::string scratch;
+      n.text = std::string(compactJson(a.value, scratch));
       break;
+    }
     case 't': n.type = ArgType::True; break;
     case 'f': n.type = ArgType::False; break;
     case 'z': n.type = ArgType::Null; break;
@@ -94,6 +96,41 @@ NamedArg toNamedArg(const RawArg& a) {
       }
   }
   return n;
+}
+
+std::string_view compactJson(std::string_view raw, std::string& scratch) {
+  auto space = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
+  // Fast path: no whitespace at all, or only inside strings.
+  bool inString = false, found = false;
+  for (size_t i = 0; i < raw.size() && !found; ++i) {
+    const char c = raw[i];
+    if (inString) {
+      if (c == '\\') ++i;
+      else if (c == '"') inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else {
+      found = space(c);
+    }
+  }
+  if (!found) return raw;
+  scratch.clear();
+  scratch.reserve(raw.size());
+  inString = false;
+  for (size_t i = 0; i < raw.size(); ++i) {
+    const char c = raw[i];
+    if (inString) {
+      scratch += c;
+      if (c == '\\' && i + 1 < raw.size()) scratch += raw[++i];
+      else if (c == '"') inString = false;
+    } else if (c == '"') {
+      inString = true;
+      scratch += c;
+    } else if (!space(c)) {
+      scratch += c;
+    }
+  }
+  return scratch;
 }
 
 }  // namespace opscope

@@ -4,6 +4,7 @@
 // while loading; lazily loaded traces apply the same rules when an args object is read
 // back from the file, so both give identical NamedArgs.
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -31,5 +32,11 @@ enum class NumberForm : uint8_t { Int, Double, Text };
 NumberForm classifyNumber(std::string_view text, int64_t& iv, double& dv);
 
 NamedArg toNamedArg(const RawArg& a);
+
+// A raw array or object without the whitespace between its tokens (strings kept as
+// written), so that an indented file's "Input Dims" read [[8,256],[256]] as a compact
+// one's do: one line in every view, and equal shapes group together. Returns raw itself
+// when it holds no such whitespace (the common case: no copy), else scratch.
+std::string_view compactJson(std::string_view raw, std::string& scratch);
 
 }  // namespace opscope

@@ -263,6 +263,7 @@ class Loader {
   bool cancelled_ = false;
   JsonScanner sc_;
   ArgsWriter argsWriter_;
+  std::string jsonScratch_;  // compactJson's copy of an indented array or object
   StringId keyCorrelation_, keyExternalId_, keyExternalIdLegacy_, keyStream_, keyDevice_, keyDeviceLegacy_;
   bool sawTraceEvents_ = false;
   bool arrayForm_ = false;
@@ -861,7 +862,7 @@ void Loader::encodeArgs(RawEvent& ev, SliceInput& in) {
         argsWriter_.addString(key, pool.intern(a.value));
         break;
       case 'r':
-        argsWriter_.addJson(key, pool.intern(a.value));
+        argsWriter_.addJson(key, pool.intern(compactJson(a.value, jsonScratch_)));
         break;
       case 't':
       case 'f':

@@ -89,6 +89,38 @@ TEST(LazyArgs, EveryValueKindReadsBackAsEncoded) {
   std::remove(path.c_str());
 }
 
+TEST(LazyArgs, IndentedArraysAndObjectsAreCompactedBothWays) {
+  // As json.dump(indent=2) writes a trace: shapes over several lines. Whitespace
+  // between tokens goes; whitespace inside strings stays.
+  const std::string path = writeTemp("lazy_indented.json", R"({"traceEvents":[
+    {"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":1,"dur":5,
+     "args":{
+       "Input Dims": [
+         [
+           8,
+           256
+         ],
+         [ 256 ]
+       ],
+       "Input type": [ "c10::Half", "a b\" ]" ],
+       "obj": { "k" : [ 1 , 2 ] }
+     }}
+  ]})");
+  expectSameArgs(path, 1);
+  for (const bool eager : {false, true}) {
+    LoadOptions o;
+    o.eagerArgs = eager;
+    LoadResult r = loadTraceFile(path, o);
+    ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
+    const auto args = r.trace->args(test::only(*r.trace, "op"));
+    ASSERT_EQ(args.size(), 3u);
+    EXPECT_EQ(args[0].text, "[[8,256],[256]]");
+    EXPECT_EQ(args[1].text, R"(["c10::Half","a b\" ]"])");
+    EXPECT_EQ(args[2].text, R"({"k":[1,2]})");
+  }
+  std::remove(path.c_str());
+}
+
 TEST(LazyArgs, GzipAndMemoryInputsAreEncodedWhileLoading) {
   const std::string json = R"([{"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":1,"dur":5,"args":{"a":1}}])";
   const std::string gz = writeTemp("lazy.json.gz", test::gzip(json));
