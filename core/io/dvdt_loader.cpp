@@ -1,5 +1,6 @@
 #include "io/dvdt_loader.h"
 
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -14,6 +15,14 @@
 namespace opscope {
 
 namespace {
+
+// An OpenCL handle as the API prints it (0x55a1b2c3d000).
+std::string hexHandle(int64_t h) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
 
 using Json = nlohmann::json;
 
@@ -290,6 +299,8 @@ LoadResult loadDvdtProf(ByteSource& src) {
         const auto [qi, fresh] = queueIndex.emplace(queue, static_cast<uint32_t>(queueIndex.size()));
         (void)fresh;
         const uint32_t track = b.threadTrack(devicePid, RawId{false, static_cast<int64_t>(qi->second) + 1, 0});
+        // Queue handles are pointers (367801916416): the label numbers them instead.
+        t.tracks[track].queueNumber = static_cast<int64_t>(qi->second) + 1;
         SliceInput in;
         in.start = satAdd(*start, offset);
         in.dur = std::max<int64_t>(0, satSub(*end, *start));
@@ -307,6 +318,7 @@ LoadResult loadDvdtProf(ByteSource& src) {
         for (const char* key : {"gws", "lws", "gwo"})
           if (rec.contains(key)) args.addJson(t.strings.intern(key), t.strings.intern(jsonText(rec[key])));
         if (auto id = integer(rec, "enqueue_id")) args.addInt(t.strings.intern("enqueue_id"), *id);
+        args.addString(t.strings.intern("queue"), t.strings.intern(hexHandle(queue)));
         if (auto k = integer(rec, "kernel")) {
           args.addInt(t.strings.intern("kernel"), *k);
           const auto it = argsOfKernel.find(*k);

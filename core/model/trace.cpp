@@ -74,7 +74,8 @@ std::string Trace::trackLabel(uint32_t track) const {
     std::string s = meta.deviceKind + " " + std::to_string(device) + " \xC2\xB7 ";
     // A stream id when the events name one, else the track's own name (CUPTI's range
     // profiler, an exporter's queue), else its tid.
-    if (t.stream != kNoId) s += "stream " + std::to_string(t.stream);
+    if (t.queueNumber != kNoId) s += "queue " + std::to_string(t.queueNumber);
+    else if (t.stream != kNoId) s += "stream " + std::to_string(t.stream);
     else if (t.name) s += std::string(str(t.name));
     else s += "stream " + rawIdText(t.tid);
     return s;

@@ -41,6 +41,9 @@ struct Track {
   bool hasSortIndex = false;
   int64_t device = kNoId;  // GPU streams: args.device of their events
   int64_t stream = kNoId;  // GPU streams: args.stream of their events
+  // GPU streams whose ids are opaque handles (OpenCL queues): their number on the device,
+  // 1, 2, … in order of first use, shown as "queue N"; `stream` keeps the handle.
+  int64_t queueNumber = kNoId;
   uint16_t maxDepth = 0;   // rows used: nesting depth (CPU) or lanes (GPU), plus overflow row
   uint64_t crossovers = 0;
   SliceColumns slices;

@@ -115,4 +115,44 @@ std::optional<uint32_t> hitTest(const SliceColumns& s, std::span<const uint32_t>
   return best;
 }
 
+DominantName dominantName(const SliceColumns& s, std::span<const uint32_t> row, const DrawItem& item) {
+  struct Tally {
+    StringId name;
+    double time;
+  };
+  Tally tally[kDominantSamples];
+  uint32_t kinds = 0;
+  double total = 0;
+  const uint32_t count = std::max<uint32_t>(1, item.count);
+  const uint32_t samples = std::min(count, kDominantSamples);
+  for (uint32_t n = 0; n < samples; ++n) {
+    // Evenly spread: sample n sits at the start of the n-th of `samples` equal parts.
+    const size_t k = item.first + static_cast<size_t>(uint64_t{n} * count / samples);
+    if (k >= row.size()) break;
+    const uint32_t i = row[k];
+    const double t = std::max<double>(1, static_cast<double>(s.dur[i]));
+    total += t;
+    uint32_t j = 0;
+    while (j < kinds && !(tally[j].name == s.name[i])) ++j;
+    if (j == kinds) tally[kinds++] = {s.name[i], 0};
+    tally[j].time += t;
+  }
+  DominantName best;
+  for (uint32_t j = 0; j < kinds; ++j)
+    if (tally[j].time > best.share) best = {tally[j].name, tally[j].time};
+  if (total > 0) best.share /= total;
+  return best;
+}
+
+std::optional<DrawItem> drawItemAt(const SliceColumns& s, std::span<const uint32_t> row, const TimeView& v,
+                                   double widthPx, double minPx, bool mayOverlap, double x) {
+  std::vector<DrawItem> items;
+  foldRow(s, row, v, widthPx, minPx, mayOverlap, items);
+  // Items of one row never overlap except in the overflow row; prefer the last drawn
+  // (it is the one on top).
+  for (auto it = items.rbegin(); it != items.rend(); ++it)
+    if (it->x0 <= x && x < std::max(it->x1, it->x0 + 1)) return *it;
+  return std::nullopt;
+}
+
 }  // namespace opscope::ui

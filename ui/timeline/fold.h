@@ -13,6 +13,9 @@
 
 namespace opscope::ui {
 
+// Slices narrower than this many pixels fold with their neighbours (renderer and hover agree).
+inline constexpr double kFoldPx = 3.0;
+
 struct DrawItem {
   double x0 = 0, x1 = 0;  // pixels, clipped to [-1, widthPx + 1]
   uint32_t first = 0;     // position in the row of the first slice
@@ -33,5 +36,21 @@ void foldRow(const SliceColumns& s, std::span<const uint32_t> row, const TimeVie
 // nearest within tolerancePx; among several, the shortest (the innermost visible).
 std::optional<uint32_t> hitTest(const SliceColumns& s, std::span<const uint32_t> row, const TimeView& v,
                                 double x, double tolerancePx, bool mayOverlap);
+
+// The name that takes most of a folded run's time, so a folded block can keep the colour
+// of what it is mostly made of. Estimated from at most kDominantSamples slices spread
+// evenly over the run (a 100,000-slice block costs what a 32-slice one does); share is
+// that name's fraction of the sampled time, zero-length slices counting 1 ns each.
+inline constexpr uint32_t kDominantSamples = 32;
+struct DominantName {
+  StringId name{};
+  double share = 0;  // (0, 1]
+};
+DominantName dominantName(const SliceColumns& s, std::span<const uint32_t> row, const DrawItem& item);
+
+// The item foldRow draws at x on this row (same arguments), if any: what the mouse is
+// over, folded block or slice.
+std::optional<DrawItem> drawItemAt(const SliceColumns& s, std::span<const uint32_t> row, const TimeView& v,
+                                   double widthPx, double minPx, bool mayOverlap, double x);
 
 }  // namespace opscope::ui

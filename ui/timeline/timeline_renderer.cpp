@@ -15,7 +15,6 @@ QColor qcolor(Rgb c) { return QColor(c.r, c.g, c.b); }
 
 QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
-constexpr double kFoldPx = 3.0;      // slices narrower than this fold with their neighbours
 constexpr double kLabelMinPx = 26.0;  // narrower items get no text
 
 }  // namespace
@@ -273,12 +272,25 @@ void TimelineRenderer::paintSlices(QPainter& p, const TimelineGeometry& g, const
       ++stats.drawnItems;
       if (it.folded()) {
         ++stats.foldedItems;
-        p.fillRect(rect, foldedColor);
+        // A folded block keeps the colour of the name it is mostly made of, washed
+        // towards the folded grey so it never passes for a single slice.
+        const DominantName dom = dominantName(cols, row, it);
+        const QColor domColor = colorOf(trace, dom.name, s.theme);
+        const double mix = 0.35 + 0.4 * dom.share;  // more of its colour the more it dominates
+        const QColor fill = QColor::fromRgbF(
+            float(domColor.redF() * mix + foldedColor.redF() * (1 - mix)),
+            float(domColor.greenF() * mix + foldedColor.greenF() * (1 - mix)),
+            float(domColor.blueF() * mix + foldedColor.blueF() * (1 - mix)));
+        p.fillRect(rect, fill);
         if (rect.width() > 70) {
-          p.setPen(qcolor(textColorOn({uint8_t(foldedColor.red()), uint8_t(foldedColor.green()),
-                                       uint8_t(foldedColor.blue())})));
-          p.drawText(rect.adjusted(3, 0, -3, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                     QStringLiteral("%L1 events").arg(it.count));
+          const double x0 = std::max(rect.left(), left) + 3;
+          const double avail = rect.right() - x0 - 3;
+          p.setPen(qcolor(textColorOn({uint8_t(fill.red()), uint8_t(fill.green()), uint8_t(fill.blue())})));
+          const QString count = QStringLiteral("%L1 events").arg(it.count);
+          const QString withName = count + QStringLiteral(" · mostly ") + labelOf(trace, dom.name);
+          const QString text = dom.share >= 0.5 && fm.horizontalAdvance(withName) <= avail ? withName : count;
+          p.drawText(QRectF(x0, rect.top(), avail, rect.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                     fm.elidedText(text, Qt::ElideRight, avail));
         }
         continue;
       }

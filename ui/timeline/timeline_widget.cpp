@@ -256,6 +256,57 @@ std::optional<EventRef> TimelineWidget::eventAt(QPoint pos) const {
   return EventRef{e.index, *hit};
 }
 
+QString TimelineWidget::trackTipAt(QPoint pos) const {
+  if (!doc_) return {};
+  const TimelineGeometry g(eventAreaSize());
+  if (!g.gutter.contains(pos)) return {};
+  const int k = layout_.entryAt(pos.y() - g.events.top() + state_.scrollY);
+  if (k < 0) return {};
+  const LayoutEntry& e = layout_.entries[static_cast<size_t>(k)];
+  if (e.kind != LayoutEntry::Kind::Slices) return {};
+  const Trace& t = *doc_->trace;
+  const Track& track = t.tracks[e.index];
+  QString tip = QStringLiteral("<b>%1</b><br>%L2 events").arg(qstr(t.trackLabel(e.index)).toHtmlEscaped())
+                    .arg(track.slices.size());
+  if (track.queueNumber != kNoId)
+    tip += QStringLiteral("<br>queue handle 0x%1").arg(static_cast<qulonglong>(track.stream), 0, 16);
+  else if (track.stream != kNoId)
+    tip += QStringLiteral("<br>stream id %1").arg(track.stream);
+  if (e.hiddenRows > 0) tip += QStringLiteral("<br>%1 deeper rows folded: click to show").arg(e.hiddenRows);
+  return tip;
+}
+
+QString TimelineWidget::foldedTipAt(QPoint pos) const {
+  if (!doc_) return {};
+  const TimelineGeometry g(eventAreaSize());
+  if (!g.events.contains(pos)) return {};
+  const int cy = pos.y() - g.events.top() + state_.scrollY;
+  const int k = layout_.entryAt(cy);
+  if (k < 0) return {};
+  const LayoutEntry& e = layout_.entries[static_cast<size_t>(k)];
+  if (e.kind != LayoutEntry::Kind::Slices) return {};
+  const int inner = cy - e.y - state_.metrics.trackPadding;
+  if (inner < 0) return {};
+  const uint32_t r = static_cast<uint32_t>(inner / state_.metrics.rowHeight);
+  const TrackRows& rows = doc_->rows.track(e.index);
+  if (r >= rows.rowCount || r >= e.rows) return {};
+  const SliceColumns& cols = doc_->trace->slices(e.index);
+  const auto row = rows.row(r);
+  const auto item = drawItemAt(cols, row, state_.view, g.events.width(), kFoldPx,
+                               rows.hasOverflowRow && r + 1 == rows.rowCount, pos.x() - g.events.left());
+  if (!item || !item->folded()) return {};
+  const DominantName dom = dominantName(cols, row, *item);
+  const TimeNs from = cols.start[row[item->first]];
+  const TimeNs to = cols.end(row[item->first + item->count - 1]);
+  return QStringLiteral("<b>%L1 events folded</b> (zoom in to see them)<br>mostly <b>%2</b> (%3 % of their time)"
+                        "<br>from %4 to %5<br>%6")
+      .arg(item->count)
+      .arg(qstr(doc_->trace->str(dom.name)).toHtmlEscaped())
+      .arg(std::lround(dom.share * 100))
+      .arg(qstr(formatDuration(from - doc_->trace->minTs)), qstr(formatDuration(to - doc_->trace->minTs)),
+           qstr(doc_->trace->trackLabel(e.index)).toHtmlEscaped());
+}
+
 std::optional<uint32_t> TimelineWidget::instantAt(QPoint pos) const {
   if (!doc_) return std::nullopt;
   const TimelineGeometry g(eventAreaSize());
@@ -483,7 +534,11 @@ void TimelineWidget::keyPressEvent(QKeyEvent* e) {
 bool TimelineWidget::event(QEvent* e) {
   if (e->type() == QEvent::ToolTip && doc_) {
     auto* he = static_cast<QHelpEvent*>(e);
-    if (auto hit = eventAt(he->pos())) {
+    if (const QString track = trackTipAt(he->pos()); !track.isEmpty()) {
+      QToolTip::showText(he->globalPos(), track, this);
+    } else if (const QString folded = foldedTipAt(he->pos()); !folded.isEmpty()) {
+      QToolTip::showText(he->globalPos(), folded, this);
+    } else if (auto hit = eventAt(he->pos())) {
       const Trace& t = *doc_->trace;
       const QString tip =
           QStringLiteral("<b>%1</b><br>start %2<br>duration %3<br>category %4<br>%5")

@@ -52,6 +52,12 @@ class TimelineWidget : public QWidget {
 
   // The slice under a widget position, if any.
   std::optional<EventRef> eventAt(QPoint pos) const;
+  // Tooltip text of the folded block under pos (count, the name that dominates it and
+  // its share of their time); empty where the mouse is not over a folded block.
+  QString foldedTipAt(QPoint pos) const;
+  // Tooltip text of the track label under pos in the gutter (full label, event count,
+  // the stream id or OpenCL queue handle behind a numbered queue); empty elsewhere.
+  QString trackTipAt(QPoint pos) const;
   // An instant event drawn within 3 px of pos (thread instants: on pos's track), if any.
   std::optional<uint32_t> instantAt(QPoint pos) const;
   // Widget position of the middle of a slice's visible part (tests, automation).

@@ -72,6 +72,9 @@ TEST(DvdtProf, IntoTheModel) {
   EXPECT_EQ(t.tracks[gemm.track].kind, TrackKind::GpuStream);
   EXPECT_EQ(t.tracks[gemm.track].stream, 0xa0);
   EXPECT_EQ(t.tracks[test::only(t, "copy").track].stream, 0xb0);
+  // Labels number the queues in order of first use; the handle stays on the track.
+  EXPECT_EQ(t.trackLabel(gemm.track), "GPU 0 \xC2\xB7 queue 1");
+  EXPECT_EQ(t.trackLabel(test::only(t, "copy").track), "GPU 0 \xC2\xB7 queue 2");
   EXPECT_TRUE(test::slicesNamed(t, "lost").empty());
   // Device start 10000 ns = 5000 ns after queued, queued = the enqueue call's start.
   const EventRef enqueue = *launchOf(t, gemm);
@@ -90,6 +93,10 @@ TEST(DvdtProf, IntoTheModel) {
   for (const NamedArg& a : t.args(gemm))
     if (a.key == "layer") layer = a.text;
   EXPECT_EQ(layer, "fc6");  // its enqueue at .000100 falls in [.000050, .000400)
+  std::string queue;
+  for (const NamedArg& a : t.args(gemm))
+    if (a.key == "queue") queue = a.text;
+  EXPECT_EQ(queue, "0xa0");  // the handle the label no longer shows
   // Host calls (with timestamps), layers, and the records that could not be used.
   EXPECT_EQ(test::slicesNamed(t, "clEnqueueNDRangeKernel").size(), 4u);
   EXPECT_EQ(test::slicesNamed(t, "clFinish").size(), 1u);

@@ -189,5 +189,72 @@ TEST(FoldRow, RandomRowsNeverLoseOrDuplicateSlices) {
   }
 }
 
+// A row where one name takes 80 % of the time in every stretch: 4 slices of "gemm"
+// (400 ns) then 4 of "relu" (100 ns), repeated; 1,600 slices in 2 ms.
+std::unique_ptr<Trace> mostlyGemmRow() {
+  std::string json = "[";
+  double ts = 0;
+  for (int i = 0; i < 1600; ++i) {
+    const bool gemm = (i / 4) % 2 == 0;
+    const double dur = gemm ? 0.4 : 0.1;
+    json += std::string(i ? "," : "") + R"({"ph":"X","cat":"cpu_op","name":")" + (gemm ? "gemm" : "relu") +
+            R"(","pid":1,"tid":1,"ts":)" + std::to_string(ts) + R"(,"dur":)" + std::to_string(dur) + "}";
+    ts += dur + 0.5;
+  }
+  return test::loadOk(json + "]");
+}
+
+TEST(FoldRow, AFoldedBlockIsNamedAfterWhatTakesMostOfItsTime) {
+  auto t = mostlyGemmRow();
+  ASSERT_TRUE(t);
+  const RowIndex rows(*t);
+  const SliceColumns& s = t->slices(0);
+  const auto row = rows.track(0).row(0);
+  const TimeView v{t->minTs, static_cast<double>(t->maxTs - t->minTs) / 100};  // 100 px: all folded
+  std::vector<DrawItem> items;
+  foldRow(s, row, v, 100, kFoldPx, false, items);
+  ASSERT_FALSE(items.empty());
+  for (const DrawItem& it : items) {
+    if (it.count < 16) continue;  // short runs at the edges may be all one name
+    const DominantName d = dominantName(s, row, it);
+    EXPECT_EQ(t->str(d.name), "gemm");
+    // 4 x 400 ns against 4 x 100 ns: 80 % of the time, within sampling error.
+    EXPECT_NEAR(d.share, 0.8, 0.08);
+  }
+  // The whole row as one block: sampled across it, the same answer.
+  DrawItem whole{0, 100, 0, static_cast<uint32_t>(row.size())};
+  const DominantName d = dominantName(s, row, whole);
+  EXPECT_EQ(t->str(d.name), "gemm");
+  EXPECT_GT(d.share, 0.7);
+  EXPECT_LE(d.share, 1.0);
+  // A single slice is its own dominant name.
+  const DominantName one = dominantName(s, row, DrawItem{0, 1, 4, 1});
+  EXPECT_EQ(t->str(one.name), "relu");
+  EXPECT_DOUBLE_EQ(one.share, 1.0);
+}
+
+TEST(FoldRow, DrawItemAtFindsTheBlockUnderTheMouse) {
+  auto t = mostlyGemmRow();
+  ASSERT_TRUE(t);
+  const RowIndex rows(*t);
+  const SliceColumns& s = t->slices(0);
+  const auto row = rows.track(0).row(0);
+  const TimeView v{t->minTs, static_cast<double>(t->maxTs - t->minTs) / 100};
+  std::vector<DrawItem> items;
+  foldRow(s, row, v, 100, kFoldPx, false, items);
+  for (const DrawItem& it : items) {
+    const auto at = drawItemAt(s, row, v, 100, kFoldPx, false, (it.x0 + std::max(it.x1, it.x0 + 1)) / 2);
+    ASSERT_TRUE(at);
+    EXPECT_EQ(at->first, it.first);
+    EXPECT_EQ(at->count, it.count);
+  }
+  EXPECT_FALSE(drawItemAt(s, row, v, 100, kFoldPx, false, 150));  // past the row's end
+  // Zoomed in on one gemm slice (400 ns over 100 px): a slice, not a fold.
+  const TimeView in{s.start[row[0]], 4.0};
+  const auto slice = drawItemAt(s, row, in, 100, kFoldPx, false, 50);
+  ASSERT_TRUE(slice);
+  EXPECT_FALSE(slice->folded());
+}
+
 }  // namespace
 }  // namespace opscope::ui
