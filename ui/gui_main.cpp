@@ -30,7 +30,7 @@ struct GuiOptions {
   bool prediction = false;
   int iteration = -1;
   int width = 1600, height = 1000;
-  bool dark = false, benchRender = false;
+  bool dark = false, benchRender = false, wholeList = false;
   int frames = 15;
 };
 
@@ -161,6 +161,15 @@ int screenshot(const GuiOptions& o) {
     }
     return 0;
   }
+  if (o.wholeList) {
+    // The timeline alone, every track of it (File > Export timeline as PNG, whole list).
+    QString error;
+    if (!w.exportPng(out, 1.0, &error, /*wholeList=*/true)) {
+      std::fprintf(stderr, "opscope: cannot write %s: %s\n", o.screenshot.c_str(), error.toLocal8Bit().constData());
+      return 3;
+    }
+    return 0;
+  }
   const QImage image = w.grab().toImage();
   QByteArray bytes;
   QBuffer f(&bytes);
@@ -197,6 +206,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
       if (!value(o.range) || !parseRange(o.range, x, y)) return usage("--range expects START_US:END_US with END > START", "");
     } else if (a == "--size") {
       if (!value(v) || !parseSize(v, o.width, o.height)) return usage("--size expects WxH (e.g. 1600x1000)", "");
+    } else if (a == "--whole-list") {
+      o.wholeList = true;
     } else if (a == "--dark") {
       o.dark = true;
     } else if (a == "--analysis") {

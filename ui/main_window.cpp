@@ -1,4 +1,8 @@
 #include "main_window.h"
+
+#include "palette/command_palette.h"
+#include "palette/key_help_overlay.h"
+#include "panels/welcome_page.h"
 #include "save_file.h"
 
 #include <cstdio>
@@ -26,6 +30,9 @@
 #include <QBuffer>
 #include <QFile>
 #include <QSettings>
+#include <QStackedWidget>
+#include <QPointer>
+#include <functional>
 #include <QStatusBar>
 #include <QStyle>
 #include <QStyleFactory>
@@ -86,8 +93,16 @@ QPalette darkPalette() {
 MainWindow::MainWindow(bool restoreSettings, QWidget* parent) : QMainWindow(parent), restoreSettings_(restoreSettings) {
   setWindowTitle(QStringLiteral("opscope"));
   setAcceptDrops(true);
-  timeline_ = new TimelineWidget(this);
-  setCentralWidget(timeline_);
+  central_ = new QStackedWidget(this);
+  welcome_ = new WelcomePage(central_);
+  timeline_ = new TimelineWidget(central_);
+  central_->addWidget(welcome_);
+  central_->addWidget(timeline_);
+  setCentralWidget(central_);
+  connect(welcome_, &WelcomePage::openRequested, this, &MainWindow::openFile);
+  connect(welcome_, &WelcomePage::openDialogRequested, this, &MainWindow::chooseAndOpen);
+  palette_ = new CommandPalette(this);
+  keyHelp_ = new KeyHelpOverlay(this);
   job_ = new LoadJob(this);
   buildDocks();
   buildMenus();
@@ -195,11 +210,7 @@ void MainWindow::buildDocks() {
 
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
-  file->addAction(QStringLiteral("&Open…"), QKeySequence::Open, this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open trace"), QString(),
-                                                      QStringLiteral("Traces (*.json *.json.gz *.gz);;All files (*)"));
-    if (!path.isEmpty()) openFile(path);
-  });
+  file->addAction(QStringLiteral("&Open…"), QKeySequence::Open, this, &MainWindow::chooseAndOpen);
   QAction* openEt = file->addAction(QStringLiteral("Open &execution trace…"), this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open execution trace"), QString(),
                                                       QStringLiteral("Execution traces (*.json *.json.gz *.gz);;All files (*)"));
@@ -217,6 +228,11 @@ void MainWindow::buildMenus() {
   QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
   view->addAction(QStringLiteral("Fit &all"), QKeySequence(Qt::Key_0), timeline_, &TimelineWidget::fitAll);
   view->addAction(QStringLiteral("Fit &selection"), timeline_, &TimelineWidget::fitSelection);
+  view->addAction(QStringLiteral("&Expand all threads"), this, [this] { timeline_->setAllTracksExpanded(true); });
+  view->addAction(QStringLiteral("&Collapse all threads"), this, [this] { timeline_->setAllTracksExpanded(false); });
+  view->addSeparator();
+  view->addAction(QStringLiteral("Command &palette…"), QKeySequence(QStringLiteral("Ctrl+Shift+P")), this,
+                  &MainWindow::openCommandPalette);
   view->addSeparator();
   darkAction_ = view->addAction(QStringLiteral("&Dark theme"));
   darkAction_->setCheckable(true);
@@ -229,15 +245,8 @@ void MainWindow::buildMenus() {
   view->addAction(predictionDock_->toggleViewAction());
 
   QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
-  help->addAction(QStringLiteral("&Keys and mouse"), this, [this] {
-    QMessageBox::information(
-        this, QStringLiteral("Keys and mouse"),
-        QStringLiteral("W / S: zoom in / out at the mouse\nA / D: pan left / right\nCtrl+wheel: zoom\n"
-                       "Wheel: scroll tracks; Shift+wheel: pan\nDrag: pan\nClick: select; double-click or F: fit "
-                       "the selection\nShift+drag: select a time range (aggregate table below)\n0 / Home: whole "
-                       "trace\nEsc: clear the selection\nCtrl+F: search; Enter / Shift+Enter: next / previous match\n"
-                       "Click a process header: fold or unfold it"));
-  });
+  QAction* keys = help->addAction(QStringLiteral("&Keys and mouse"), this, &MainWindow::showKeyHelp);
+  keys->setShortcuts({QKeySequence(Qt::Key_F1), QKeySequence(QStringLiteral("?"))});
 }
 
 void MainWindow::buildToolbar() {
@@ -399,6 +408,7 @@ void MainWindow::setDocument(std::shared_ptr<const TraceDocument> doc) {
   matches_ = std::make_shared<std::vector<EventRef>>();
   matcher_.reset();
   timeline_->setDocument(doc_);
+  central_->setCurrentWidget(doc_ ? static_cast<QWidget*>(timeline_) : welcome_);
   timeline_->setFocus();  // W/S/A/D work at once, not typed into the search box
   opTree_->setDocument(doc_);
   analysis_->setDocument(doc_);
@@ -604,6 +614,7 @@ void MainWindow::addRecent(const QString& path) {
 void MainWindow::updateRecentMenu() {
   recentMenu_->clear();
   const QStringList list = QSettings().value(QStringLiteral("recent")).toStringList();
+  welcome_->setRecent(list);
   for (const QString& p : list) recentMenu_->addAction(p, this, [this, p] { openFile(p); });
   recentMenu_->setEnabled(!list.isEmpty());
 }
@@ -625,14 +636,26 @@ void MainWindow::setDarkTheme(bool dark) {
   if (restoreSettings_) QSettings().setValue(QStringLiteral("view/dark"), dark);
 }
 
-bool MainWindow::exportPng(const QString& path, double scale, QString* error) {
-  const QSize size = timeline_->size();
+bool MainWindow::exportPng(const QString& path, double scale, QString* error, bool wholeList) {
+  const QSize size = wholeList ? timeline_->wholeListSize() : timeline_->size();
+  // PNG readers and QImage stop at 32,767 px a side; a taller list is refused, not cut.
+  constexpr int kMaxSide = 32767;
+  if (size.height() * scale > kMaxSide || size.width() * scale > kMaxSide) {
+    if (error)
+      *error = QStringLiteral("the track list is %1 px tall at %2x, more than a PNG can hold (%3 px): "
+                              "collapse processes or pick a smaller scale")
+                   .arg(static_cast<int>(size.height() * scale))
+                   .arg(scale)
+                   .arg(kMaxSide);
+    return false;
+  }
   QImage image(size * scale, QImage::Format_RGB32);
   image.setDevicePixelRatio(scale);
   {
     QPainter p(&image);
     p.setRenderHint(QPainter::TextAntialiasing);
-    timeline_->render(p, size);
+    if (wholeList) timeline_->renderWholeList(p);
+    else timeline_->render(p, size);
   }
   QByteArray bytes;
   QBuffer f(&bytes);
@@ -672,11 +695,14 @@ void MainWindow::chooseAndExportPng() {
   const QStringList scales{QStringLiteral("1x"), QStringLiteral("2x"), QStringLiteral("3x"), QStringLiteral("4x")};
   const QString choice = QInputDialog::getItem(this, QStringLiteral("Export PNG"), QStringLiteral("Scale"), scales, 1, false, &ok);
   if (!ok) return;
+  const QStringList parts{QStringLiteral("Visible part"), QStringLiteral("Whole track list")};
+  const QString part = QInputDialog::getItem(this, QStringLiteral("Export PNG"), QStringLiteral("Tracks"), parts, 0, false, &ok);
+  if (!ok) return;
   const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export PNG"), QStringLiteral("timeline.png"),
                                                     QStringLiteral("PNG images (*.png)"));
   if (path.isEmpty()) return;
   QString error;
-  if (!exportPng(path, choice.left(1).toDouble(), &error))
+  if (!exportPng(path, choice.left(1).toDouble(), &error, part == parts[1]))
     QMessageBox::critical(this, QStringLiteral("Export failed"), error);
   else
     statusBar()->showMessage(QStringLiteral("Saved %1").arg(path), 5000);
@@ -710,5 +736,96 @@ void MainWindow::dropEvent(QDropEvent* e) {
   const auto urls = e->mimeData()->urls();
   if (!urls.isEmpty() && urls.first().isLocalFile()) openFile(urls.first().toLocalFile());
 }
+
+}  // namespace opscope::ui
+
+namespace opscope::ui {
+
+void MainWindow::chooseAndOpen() {
+  const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open trace"), QString(),
+                                                    QStringLiteral("Traces (*.json *.json.gz *.gz *.sqlite *.log);;All files (*)"));
+  if (!path.isEmpty()) openFile(path);
+}
+
+void MainWindow::showKeyHelp() {
+  QList<QAction*> all = actions();
+  for (QAction* top : menuBar()->actions())
+    if (QMenu* m = top->menu()) all += m->actions();
+  keyHelp_->open(all);
+}
+
+void MainWindow::goToTrack(uint32_t track) {
+  if (!doc_ || track >= doc_->trace->tracks.size()) return;
+  timeline_->setProcessCollapsed(doc_->trace->tracks[track].process, false);
+  for (const LayoutEntry& e : timeline_->layout().entries)
+    if (e.kind == LayoutEntry::Kind::Slices && e.index == track) {
+      // Its process header stays in sight above it.
+      timeline_->setScrollY(std::max(0, e.y - timeline_->metrics().headerHeight));
+      return;
+    }
+}
+
+std::vector<PaletteEntry> MainWindow::paletteEntries() {
+  std::vector<PaletteEntry> out;
+  // Actions of every menu, in menu order, with their shortcut (the palette's own entry left out).
+  const std::function<void(QMenu*, const QString&)> addMenu = [&](QMenu* menu, const QString& path) {
+    for (QAction* a : menu->actions()) {
+      if (a->isSeparator() || !a->isEnabled()) continue;
+      QString text = a->text();
+      text.remove(QLatin1Char('&'));
+      if (QMenu* sub = a->menu()) {
+        addMenu(sub, path + text + QStringLiteral(" \u25B8 "));
+        continue;
+      }
+      if (text.startsWith(QStringLiteral("Command palette"))) continue;
+      if (a->isCheckable()) text += a->isChecked() ? QStringLiteral(" (on)") : QStringLiteral(" (off)");
+      QPointer<QAction> guard(a);
+      out.push_back({QStringLiteral("Action"), path + text, a->shortcut().toString(QKeySequence::NativeText),
+                     [guard] {
+                       if (guard) guard->trigger();
+                     }});
+    }
+  };
+  for (QAction* top : menuBar()->actions())
+    if (QMenu* m = top->menu()) {
+      QString name = top->text();
+      name.remove(QLatin1Char('&'));
+      addMenu(m, name + QStringLiteral(" \u25B8 "));
+    }
+  if (!doc_) return out;
+  const Trace& t = *doc_->trace;
+  for (uint32_t tr = 0; tr < t.tracks.size(); ++tr) {
+    if (t.tracks[tr].slices.size() == 0) continue;
+    out.push_back({QStringLiteral("Track"), QString::fromStdString(t.trackLabel(tr)),
+                   QStringLiteral("%L1 events").arg(t.tracks[tr].slices.size()), [this, tr] { goToTrack(tr); }});
+  }
+  // Slice names by total time, so the few letters typed land on what matters; capped so
+  // a trace with millions of distinct names keeps the palette instant.
+  std::vector<double> total(t.strings.size(), 0.0);
+  std::vector<uint8_t> gpu(t.strings.size(), 0);
+  for (const Track& track : t.tracks)
+    for (size_t i = 0; i < track.slices.size(); ++i) {
+      const StringId n = track.slices.name[i];
+      total[n] += static_cast<double>(track.slices.dur[i]) + 1;
+      gpu[n] |= track.kind == TrackKind::GpuStream;
+    }
+  std::vector<StringId> names;
+  for (StringId n = 0; n < total.size(); ++n)
+    if (total[n] > 0) names.push_back(n);
+  constexpr size_t kMaxNames = 20000;
+  const size_t keep = std::min(names.size(), kMaxNames);
+  std::partial_sort(names.begin(), names.begin() + static_cast<ptrdiff_t>(keep), names.end(),
+                    [&](StringId a, StringId b) { return total[a] > total[b]; });
+  names.resize(keep);
+  for (StringId n : names) {
+    const QString full = QString::fromUtf8(t.str(n).data(), static_cast<qsizetype>(t.str(n).size()));
+    out.push_back({gpu[n] ? QStringLiteral("Kernel") : QStringLiteral("Op"), full,
+                   QString::fromStdString(formatDuration(static_cast<TimeNs>(total[n]))) + QStringLiteral(" total"),
+                   [this, full] { selectByName(full); }});
+  }
+  return out;
+}
+
+void MainWindow::openCommandPalette() { palette_->open(paletteEntries()); }
 
 }  // namespace opscope::ui

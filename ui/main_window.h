@@ -18,8 +18,13 @@ class QProgressBar;
 class QPushButton;
 class QTimer;
 class QDockWidget;
+class QStackedWidget;
 namespace opscope::ui {
 class AnalysisPanel;
+class CommandPalette;
+class KeyHelpOverlay;
+class WelcomePage;
+struct PaletteEntry;
 class PredictionPanel;
 struct EtDocument;
 }
@@ -75,10 +80,23 @@ class MainWindow : public QMainWindow {
   // it); false when there is none.
   bool selectByName(const QString& name);
 
-  bool exportPng(const QString& path, double scale, QString* error = nullptr);
+  // wholeList: every track of the layout, not only the part scrolled into view.
+  bool exportPng(const QString& path, double scale, QString* error = nullptr, bool wholeList = false);
   bool exportPdf(const QString& path, QString* error = nullptr);
 
   void setDarkTheme(bool dark);
+
+  // Ctrl+Shift+P: every menu action, every track of the layout, every slice name (by
+  // total time); what the palette lists when it opens.
+  std::vector<PaletteEntry> paletteEntries();
+  void openCommandPalette();
+  CommandPalette* commandPalette() const { return palette_; }
+  // `?` / F1: the keys and mouse gestures over the window.
+  void showKeyHelp();
+  KeyHelpOverlay* keyHelp() const { return keyHelp_; }
+  WelcomePage* welcome() const { return welcome_; }
+  // Brings a track on screen (unfolding its process): the palette's track entries.
+  void goToTrack(uint32_t track);
 
   // A one-line error for the user: a dialog (interactive) or standard error (scripted
   // runs), and the status bar; what is open stays open.
@@ -109,6 +127,7 @@ class MainWindow : public QMainWindow {
   void addRecent(const QString& path);
   void updateRecentMenu();
   void showWarnings();
+  void chooseAndOpen();
   void chooseAndExportPng();
   void chooseAndExportPdf();
   void setLoadingUi(bool loading);
@@ -116,6 +135,10 @@ class MainWindow : public QMainWindow {
 
   std::shared_ptr<const TraceDocument> doc_;
   TimelineWidget* timeline_ = nullptr;
+  QStackedWidget* central_ = nullptr;  // the welcome page until a trace is open, then the timeline
+  WelcomePage* welcome_ = nullptr;
+  CommandPalette* palette_ = nullptr;
+  KeyHelpOverlay* keyHelp_ = nullptr;
   DetailsPanel* details_ = nullptr;
   OpTreePanel* opTree_ = nullptr;
   RangeStatsPanel* rangeStats_ = nullptr;

@@ -254,6 +254,19 @@ TEST(MainWindow, ExportsPngAndPdfAtomically) {
   ASSERT_TRUE(f.open(QIODevice::ReadOnly));
   EXPECT_TRUE(f.read(5) == "%PDF-");
   EXPECT_GT(f.size(), 2000);
+  // The whole track list: as tall as the layout, whatever is scrolled into view.
+  win.tl()->setAllTracksExpanded(true);
+  win.w.resize(900, 320);
+  QApplication::processEvents();
+  ASSERT_GT(win.tl()->layout().height, win.tl()->height()) << "the list must not fit for this check";
+  win.tl()->setScrollY(win.tl()->layout().height);
+  ASSERT_TRUE(win.w.exportPng(png, 1.0, &error, /*wholeList=*/true)) << error.toStdString();
+  QImage whole(png);
+  EXPECT_EQ(whole.height(), win.tl()->geometryNow().events.top() + win.tl()->layout().height);
+  EXPECT_GT(whole.height(), win.tl()->height());
+  // Too tall for a PNG at this scale: refused with the reason, never cut.
+  EXPECT_FALSE(win.w.exportPng(png, 40000.0 / win.tl()->layout().height, &error, true));
+  EXPECT_TRUE(error.contains(QStringLiteral("32767"))) << error.toStdString();
   // A path that cannot be written fails cleanly and leaves nothing behind.
   EXPECT_FALSE(win.w.exportPng(QStringLiteral("/nonexistent-dir/x.png"), 1.0, &error));
   EXPECT_FALSE(error.isEmpty());

@@ -345,6 +345,18 @@ RenderStats TimelineWidget::render(QPainter& painter, QSize size) {
   return renderer_.paint(painter, size, s);
 }
 
+QSize TimelineWidget::wholeListSize() const {
+  const TimelineGeometry g(eventAreaSize());
+  return QSize(eventAreaSize().width(), g.events.top() + layout_.height);
+}
+
+RenderStats TimelineWidget::renderWholeList(QPainter& painter) {
+  RenderState s = state_;
+  s.layout = &layout_;
+  s.scrollY = 0;
+  return renderer_.paint(painter, wholeListSize(), s);
+}
+
 void TimelineWidget::paintEvent(QPaintEvent*) {
   QPainter p(this);
   state_.layout = &layout_;

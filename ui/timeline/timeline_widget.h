@@ -65,6 +65,10 @@ class TimelineWidget : public QWidget {
 
   // Paints the current view into any device: exports and the render benchmark.
   RenderStats render(QPainter& painter, QSize size);
+  // The whole track list as laid out now (threads expanded or not as on screen), from
+  // the first track, whatever the scroll position: the "whole track list" exports.
+  QSize wholeListSize() const;
+  RenderStats renderWholeList(QPainter& painter);
   std::optional<TimeRange> areaSelection() const { return state_.area; }
 
  signals:

@@ -1,0 +1,68 @@
+#include "panels/welcome_page.h"
+
+#include <QCommandLinkButton>
+#include <QDir>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace opscope::ui {
+
+WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent) {
+  auto* outer = new QVBoxLayout(this);
+  outer->addStretch(2);
+  auto* column = new QVBoxLayout;
+  outer->addLayout(column);
+  outer->addStretch(3);
+  auto* title = new QLabel(QStringLiteral("<span style='font-size:20pt; font-weight:600'>opscope</span>"), this);
+  column->addWidget(title, 0, Qt::AlignHCenter);
+  auto* how = new QLabel(QStringLiteral("Open a PyTorch profiler (Kineto) trace, an Nsight Systems SQLite export, a dv/dt "
+                                        "or PlaidML log:<br>File \u25B8 Open, drag and drop a file here, or pass it on the "
+                                        "command line."),
+                         this);
+  how->setAlignment(Qt::AlignHCenter);
+  column->addWidget(how, 0, Qt::AlignHCenter);
+  auto* open = new QPushButton(QStringLiteral("Open a trace\u2026"), this);
+  open->setDefault(true);
+  connect(open, &QPushButton::clicked, this, &WelcomePage::openDialogRequested);
+  column->addSpacing(8);
+  column->addWidget(open, 0, Qt::AlignHCenter);
+  column->addSpacing(12);
+  recentBox_ = new QVBoxLayout;
+  column->addLayout(recentBox_);
+  column->addSpacing(12);
+  auto* keys = new QLabel(QStringLiteral("<span style='color:gray'><b>Ctrl+Shift+P</b> finds any action, track or op"
+                                         " \u00B7 <b>?</b> lists the keys and mouse gestures</span>"),
+                          this);
+  column->addWidget(keys, 0, Qt::AlignHCenter);
+}
+
+void WelcomePage::setRecent(const QStringList& paths) {
+  while (QLayoutItem* item = recentBox_->takeAt(0)) {
+    delete item->widget();
+    delete item;
+  }
+  recentShown_ = 0;
+  if (paths.isEmpty()) return;
+  auto* head = new QLabel(QStringLiteral("<b>Recent</b>"), this);
+  recentBox_->addWidget(head, 0, Qt::AlignHCenter);
+  for (const QString& path : paths) {
+    const QFileInfo info(path);
+    const QString where = QDir::toNativeSeparators(info.absolutePath());
+    const QString description =
+        info.exists() ? QStringLiteral("%1 \u00B7 %2").arg(where, QLocale().formattedDataSize(info.size()))
+                      : QStringLiteral("%1 \u00B7 missing").arg(where);
+    auto* b = new QCommandLinkButton(info.fileName(), description, this);
+    b->setToolTip(path);
+    b->setEnabled(info.exists());
+    b->setMinimumWidth(420);
+    b->setMaximumWidth(640);
+    connect(b, &QCommandLinkButton::clicked, this, [this, path] { emit openRequested(path); });
+    recentBox_->addWidget(b, 0, Qt::AlignHCenter);
+    ++recentShown_;
+  }
+}
+
+}  // namespace opscope::ui
