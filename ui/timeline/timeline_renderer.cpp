@@ -146,24 +146,39 @@ void TimelineRenderer::paintRuler(QPainter& p, const TimelineGeometry& g, const 
   p.save();
   p.setClipRect(QRect(g.events.left(), g.ruler.top(), g.events.width(), g.ruler.height()));
   const QFontMetricsF fm(font_);
+  // The area selection's length sits on its own chip over the ruler; tick labels that
+  // would run into it are left out, so the two never overprint.
+  QRectF areaLabel;
+  QString areaText;
+  if (s.area) {
+    areaText = qstr(formatDuration(s.area->end - s.area->start));
+    const double x0 = g.events.left() + s.view.toPx(s.area->start);
+    const double x1 = g.events.left() + s.view.toPx(s.area->end);
+    const double w = fm.horizontalAdvance(areaText) + 12;
+    const double cx = std::clamp((x0 + x1) / 2, g.events.left() + w / 2, g.events.right() - w / 2);
+    areaLabel = QRectF(cx - w / 2, g.ruler.top() + 2, w, g.ruler.height() - 4);
+    QColor c = qcolor(pal.areaFill);
+    c.setAlpha(90);
+    p.fillRect(QRectF(x0, g.ruler.top(), std::max(1.0, x1 - x0), g.ruler.height()), c);
+  }
   for (const Tick& t : r.ticks) {
     const double x = g.events.left() + t.x;
     p.setPen(qcolor(pal.rulerText));
     p.drawLine(QPointF(x, g.ruler.bottom() - 6), QPointF(x, g.ruler.bottom()));
     const QString label = qstr(t.label);
     // A label that would be cut by the right edge is left out rather than clipped.
-    if (x + 3 + fm.horizontalAdvance(label) > g.events.right()) continue;
+    const QRectF box(x + 3, g.ruler.top(), fm.horizontalAdvance(label), g.ruler.height() - 2);
+    if (box.right() > g.events.right()) continue;
+    if (!areaLabel.isNull() && box.adjusted(-8, 0, 8, 0).intersects(areaLabel)) continue;
     p.drawText(QRectF(x + 3, g.ruler.top(), 200, g.ruler.height() - 2), Qt::AlignLeft | Qt::AlignVCenter, label);
   }
-  if (s.area) {
-    const double x0 = g.events.left() + s.view.toPx(s.area->start);
-    const double x1 = g.events.left() + s.view.toPx(s.area->end);
-    QColor c = qcolor(pal.areaFill);
-    c.setAlpha(90);
-    p.fillRect(QRectF(x0, g.ruler.top(), std::max(1.0, x1 - x0), g.ruler.height()), c);
+  if (!areaLabel.isNull()) {
+    p.setPen(qcolor(pal.gridLine));
+    p.setBrush(qcolor(pal.ruler));
+    p.drawRoundedRect(areaLabel, 3, 3);
+    p.setBrush(Qt::NoBrush);
     p.setPen(qcolor(pal.headerText));
-    p.drawText(QRectF(x0, g.ruler.top(), std::max(80.0, x1 - x0), g.ruler.height()), Qt::AlignCenter,
-               qstr(formatDuration(s.area->end - s.area->start)));
+    p.drawText(areaLabel, Qt::AlignCenter, areaText);
   }
   p.restore();
 }
