@@ -163,10 +163,12 @@ void MainWindow::showEvent(QShowEvent* e) {
 void MainWindow::showBottomDock(QDockWidget* dock, bool on) {
   if (!on) return;
   dock->raise();
-  // The first time a bottom dock opens it takes about two fifths of the height (its
-  // charts scroll rather than squash); afterwards it keeps what the user dragged it to.
+  // The first time a bottom dock opens it takes about two fifths of the height (half
+  // for the prediction, whose status lines, legend and two charts stack); its charts
+  // scroll rather than squash; afterwards it keeps what the user dragged it to.
   if (!dock->property("sized").toBool() && !restoredState_) {
-    resizeDocks({dock}, {std::max(300, height() * 2 / 5)}, Qt::Vertical);
+    const int share = dock == predictionDock_ ? height() / 2 : height() * 2 / 5;
+    resizeDocks({dock}, {std::max(300, share)}, Qt::Vertical);
     dock->setProperty("sized", true);
   }
 }
