@@ -62,7 +62,12 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
   r.iterationErrorPctMean = errorFigures(iterationErrors).meanPct;
 
   std::vector<double> errors;
-  std::map<std::string, std::pair<OpTypeFigures, std::vector<double>>> byName;
+  std::array<std::vector<double>, kSizeBuckets> errorsBySize;
+  struct TypeErrors {
+    std::vector<double> all;
+    std::array<std::vector<double>, kSizeBuckets> bySize;
+  };
+  std::map<std::string, std::pair<OpTypeFigures, TypeErrors>> byName;
   double measuredAll = 0, modelledAll = 0;
   for (const OpRow& row : r.ops) {
     const double m = static_cast<double>(row.measuredGpu) / 1e3;
@@ -76,14 +81,24 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
     fig.predictedUs += *row.predictedUs;
     fig.model = fig.model.empty() || fig.model == row.model ? row.model : "several";
     modelledAll += m;
+    if (m <= kSampledOutUs) {
+      ++fig.sampledOut;
+      ++r.sampledOut;
+      continue;
+    }
     const double e = errorPct(*row.predictedUs, m);
+    const size_t b = sizeBucket(m);
     errors.push_back(e);
-    errs.push_back(e);
+    errorsBySize[b].push_back(e);
+    errs.all.push_back(e);
+    errs.bySize[b].push_back(e);
   }
   r.opError = errorFigures(errors);
+  for (size_t b = 0; b < kSizeBuckets; ++b) r.opErrorBySize[b] = errorFigures(errorsBySize[b]);
   r.coverage = measuredAll > 0 ? modelledAll / measuredAll : 0;
   for (auto& [name, entry] : byName) {
-    entry.first.error = errorFigures(entry.second);
+    entry.first.error = errorFigures(entry.second.all);
+    for (size_t b = 0; b < kSizeBuckets; ++b) entry.first.errorBySize[b] = errorFigures(entry.second.bySize[b]);
     if (entry.first.model.empty()) entry.first.model = "no model";
     r.byOpType.push_back(std::move(entry.first));
   }

@@ -2,6 +2,7 @@
 // One prediction run over a trace, as `opscope predict` and the prediction pane do it:
 // per-op GPU time from the models of a GPU, the iterations simulated end to end, and
 // the error figures of the per-op predictions.
+#include <array>
 #include <map>
 #include <memory>
 #include <optional>
@@ -27,6 +28,16 @@ struct PredictionSetup {
   std::string shapesSource = "the trace's Input Dims";
 };
 
+// Ops whose measured GPU time is at most this are left out of the error figures:
+// Kineto's sampled-out ops (their kernels not recorded) measure 1 µs whatever they did.
+inline constexpr double kSampledOutUs = 1.0;
+
+// Error figures by the op's measured GPU time: < 20 µs, 20-200 µs, > 200 µs (the
+// paper's small, medium and large ops); JSON keys in kSizeBucketKeys.
+inline constexpr size_t kSizeBuckets = 3;
+inline constexpr std::array<const char*, kSizeBuckets> kSizeBucketKeys{"lt_20us", "20_to_200us", "gt_200us"};
+inline size_t sizeBucket(double measuredUs) { return measuredUs < 20 ? 0 : measuredUs <= 200 ? 1 : 2; }
+
 struct ErrorFigures {
   uint64_t count = 0;     // predictions compared
   double gmaePct = 0;     // geometric mean of |error| (each at least 0.01 %), the paper's GMAE
@@ -40,13 +51,17 @@ struct OpTypeFigures {
   double measuredUs = 0, predictedUs = 0;  // predicted: modelled calls only
   std::string model;
   ErrorFigures error;
+  std::array<ErrorFigures, kSizeBuckets> errorBySize;
+  uint64_t sampledOut = 0;  // modelled calls left out of the errors (kSampledOutUs)
 };
 
 struct PredictionResult {
   PredictionSetup setup;
   std::vector<OpRow> ops;                    // empty in replay mode
   std::vector<IterationPrediction> iterations;
-  ErrorFigures opError;                      // over modelled ops
+  ErrorFigures opError;                      // over modelled ops, sampled-out ones excepted
+  std::array<ErrorFigures, kSizeBuckets> opErrorBySize;
+  uint64_t sampledOut = 0;                   // modelled ops measured at <= kSampledOutUs
   std::vector<OpTypeFigures> byOpType;       // measured GPU time descending
   double iterationErrorPctMean = 0;          // mean |error| of the iterations
   double coverage = 0;                       // share of measured GPU time whose op has a model

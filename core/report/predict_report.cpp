@@ -13,13 +13,21 @@ namespace {
 
 double round3(double v) { return std::round(v * 1000.0) / 1000.0; }
 
+// With nothing compared the figures are null, never 0 % (which would read as perfect).
 nlohmann::ordered_json errorValue(const ErrorFigures& e) {
   nlohmann::ordered_json j;
+  const auto figure = [&](double v) { return e.count ? nlohmann::ordered_json(round3(v)) : nlohmann::ordered_json(); };
   j["count"] = e.count;
-  j["gmae_pct"] = round3(e.gmaePct);
-  j["mean_pct"] = round3(e.meanPct);
-  j["std_pct"] = round3(e.stdPct);
-  j["signed_mean_pct"] = round3(e.signedMeanPct);
+  j["gmae_pct"] = figure(e.gmaePct);
+  j["mean_pct"] = figure(e.meanPct);
+  j["std_pct"] = figure(e.stdPct);
+  j["signed_mean_pct"] = figure(e.signedMeanPct);
+  return j;
+}
+
+nlohmann::ordered_json errorBySizeValue(const std::array<ErrorFigures, kSizeBuckets>& bySize) {
+  nlohmann::ordered_json j;
+  for (size_t b = 0; b < kSizeBuckets; ++b) j[kSizeBucketKeys[b]] = errorValue(bySize[b]);
   return j;
 }
 
@@ -61,10 +69,13 @@ std::string predictionJson(const Trace& trace, const PredictionResult& r, const 
     it["gpu_events"] = i.gpuEvents;
     j["iterations"].push_back(std::move(it));
   }
-  j["error_pct_mean"] = round3(r.iterationErrorPctMean);
+  j["error_pct_mean"] =
+      r.iterations.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(round3(r.iterationErrorPctMean));
   if (!r.setup.replay) {
     j["coverage"] = round3(r.coverage);
     j["op_error"] = errorValue(r.opError);
+    j["op_error_by_size"] = errorBySizeValue(r.opErrorBySize);
+    j["sampled_out_ops"] = r.sampledOut;
     j["op_types"] = nlohmann::ordered_json::array();
     for (const OpTypeFigures& t : r.byOpType) {
       nlohmann::ordered_json o;
@@ -75,6 +86,8 @@ std::string predictionJson(const Trace& trace, const PredictionResult& r, const 
       o["predicted_us"] = t.modelled ? nlohmann::ordered_json(round3(t.predictedUs)) : nlohmann::ordered_json();
       o["model"] = t.model;
       o["error"] = errorValue(t.error);
+      o["error_by_size"] = errorBySizeValue(t.errorBySize);
+      o["sampled_out"] = t.sampledOut;
       j["op_types"].push_back(std::move(o));
     }
     j["ops"] = nlohmann::ordered_json::array();
@@ -118,9 +131,27 @@ std::string predictionText(const Trace& trace, const PredictionResult& r, const 
   std::snprintf(line, sizeof line, "mean |error| of the iterations: %.2f %%\n", r.iterationErrorPctMean);
   out += line;
   if (r.setup.replay) return out;
-  std::snprintf(line, sizeof line, "\nper-op GPU time, %llu ops modelled: GMAE %.1f %%, mean |error| %.1f %% (std %.1f)\n",
-                static_cast<unsigned long long>(r.opError.count), r.opError.gmaePct, r.opError.meanPct, r.opError.stdPct);
-  out += line;
+  if (r.opError.count) {
+    std::snprintf(line, sizeof line, "\nper-op GPU time, %llu ops compared: GMAE %.1f %%, mean |error| %.1f %% (std %.1f)",
+                  static_cast<unsigned long long>(r.opError.count), r.opError.gmaePct, r.opError.meanPct, r.opError.stdPct);
+    out += line;
+    if (r.sampledOut) {
+      std::snprintf(line, sizeof line, "; %llu sampled-out ops (measured <= 1 us) left out",
+                    static_cast<unsigned long long>(r.sampledOut));
+      out += line;
+    }
+    out += "\nGMAE by measured size:";
+    static const char* labels[kSizeBuckets] = {"< 20 us", "20-200 us", "> 200 us"};
+    for (size_t b = 0; b < kSizeBuckets; ++b) {
+      const ErrorFigures& e = r.opErrorBySize[b];
+      if (e.count) std::snprintf(line, sizeof line, "  %s %.1f %% (%llu)", labels[b], e.gmaePct, static_cast<unsigned long long>(e.count));
+      else std::snprintf(line, sizeof line, "  %s -", labels[b]);
+      out += line;
+    }
+    out += "\n";
+  } else {
+    out += "\nper-op GPU time: no modelled op to compare\n";
+  }
   out += "op                                              calls  modelled  measured ms  predicted ms  GMAE %  model\n";
   for (size_t i = 0; i < r.byOpType.size() && i < topOps; ++i) {
     const OpTypeFigures& t = r.byOpType[i];
@@ -130,10 +161,8 @@ std::string predictionText(const Trace& trace, const PredictionResult& r, const 
       name += "…";
     }
     char predicted[32] = "-", gmae[32] = "-";
-    if (t.modelled) {
-      std::snprintf(predicted, sizeof predicted, "%.3f", t.predictedUs / 1e3);
-      std::snprintf(gmae, sizeof gmae, "%.1f", t.error.gmaePct);
-    }
+    if (t.modelled) std::snprintf(predicted, sizeof predicted, "%.3f", t.predictedUs / 1e3);
+    if (t.error.count) std::snprintf(gmae, sizeof gmae, "%.1f", t.error.gmaePct);
     std::snprintf(line, sizeof line, "%-47s %6llu  %8llu  %11.3f  %12s  %6s  %s\n", name.c_str(),
                   static_cast<unsigned long long>(t.calls), static_cast<unsigned long long>(t.modelled),
                   t.measuredUs / 1e3, predicted, gmae, t.model.c_str());

@@ -1,6 +1,8 @@
 // The opscope binary's command line: exit codes and the one-line errors.
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -312,7 +314,8 @@ TEST(Cli, PredictWithModelsMarksOpsWithoutOne) {
   EXPECT_EQ(j["gpu_source"], "--gpu");
   ASSERT_TRUE(j["ops"].is_array());
   ASSERT_FALSE(j["ops"].empty());
-  size_t modelled = 0, unmodelled = 0;
+  size_t modelled = 0, unmodelled = 0, sampledOut = 0;
+  std::array<size_t, 3> bySize{};
   for (const auto& op : j["ops"]) {
     ASSERT_TRUE(op["model"].is_string());
     if (op["model"] == "no model") {
@@ -320,11 +323,37 @@ TEST(Cli, PredictWithModelsMarksOpsWithoutOne) {
       ++unmodelled;
     } else {
       EXPECT_GT(op["predicted_us"].get<double>(), 0);
+      const double m = op["measured_us"].get<double>();
+      if (m <= 1.0) {
+        ++sampledOut;  // Kineto's sampled-out ops: not compared
+        continue;
+      }
       ++modelled;
+      ++bySize[m < 20 ? 0 : m <= 200 ? 1 : 2];
     }
   }
   EXPECT_GT(modelled, 0u);
   EXPECT_EQ(j["op_error"]["count"].get<size_t>(), modelled);
+  EXPECT_EQ(j["sampled_out_ops"].get<size_t>(), sampledOut);
+  // GMAE by the op's measured size: the three buckets partition the compared ops.
+  const char* keys[3] = {"lt_20us", "20_to_200us", "gt_200us"};
+  for (size_t b = 0; b < 3; ++b) {
+    const auto& e = j["op_error_by_size"][keys[b]];
+    EXPECT_EQ(e["count"].get<size_t>(), bySize[b]) << keys[b];
+    EXPECT_EQ(e["gmae_pct"].is_null(), bySize[b] == 0) << keys[b];
+  }
+  // Op types: figures null where nothing of the type was compared, never 0.
+  for (const auto& t : j["op_types"]) {
+    ASSERT_TRUE(t["error_by_size"].is_object());
+    if (t["modelled"].get<size_t>() == 0) {
+      EXPECT_TRUE(t["predicted_us"].is_null()) << t["name"];
+      EXPECT_TRUE(t["error"]["gmae_pct"].is_null()) << t["name"];
+      EXPECT_EQ(t["model"], "no model");
+    }
+    if (t["error"]["count"].get<size_t>() > 0) {
+      EXPECT_TRUE(t["error"]["gmae_pct"].is_number());
+    }
+  }
   EXPECT_EQ(j["iterations"].size(), 16u);
   (void)unmodelled;
 

@@ -43,7 +43,7 @@ void plotPrediction(QCustomPlot* plot, const PredictionResult& r, const Trace& t
     if (!opFilter.isEmpty() && QString::fromUtf8(trace.name(row.op)) != opFilter) continue;
     const double m = static_cast<double>(row.measuredGpu) / 1e3, p = std::max(*row.predictedUs, 1e-3);
     byModel[row.model].push_back({m, p, static_cast<int>(i)});
-    errors.push_back(errorPct(p, m));
+    if (m > kSampledOutUs) errors.push_back(errorPct(p, m));  // as the figures of `predict`
     lo = std::min({lo, m, p});
     hi = std::max({hi, m, p});
   }

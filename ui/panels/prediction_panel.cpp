@@ -504,7 +504,7 @@ void PredictionPanel::fillTables() {
             {textItem(QString::fromStdString(t.name)), numberItem(static_cast<double>(t.calls), 0),
              numberItem(static_cast<double>(t.modelled), 0), numberItem(t.measuredUs / 1e3, 3),
              t.modelled ? numberItem(t.predictedUs / 1e3, 3) : textItem(QString()),
-             t.modelled ? numberItem(t.error.gmaePct, 1) : textItem(QString()),
+             t.error.count ? numberItem(t.error.gmaePct, 1) : textItem(QString()),
              t.modelled ? numberItem(t.error.meanPct, 1) : textItem(QString()), textItem(QString::fromStdString(t.model)),
              other});
   }
