@@ -152,8 +152,16 @@ int runPredict(const std::vector<std::string>& args) {
     if (!gpuFile.empty()) {
       setup.gpu = specs.gpus.front();
       setup.gpuSource = gpuFile;
+    } else if (auto g = gpuForTrace(*r.trace, specs, setup.gpuSource)) {
+      setup.gpu = *g;
+    } else if (setup.replay) {
+      setup.gpu = specs.gpus.front();  // the replay models nothing: any preset does
+      setup.gpuSource = "none matches (" + setup.gpuSource + "); the replay uses no GPU figures";
     } else {
-      setup.gpu = defaultGpu(*r.trace, specs, setup.gpuSource);
+      // Never a silent guess: an MTIA or unknown device predicted on a V100 misleads.
+      std::fprintf(stderr, "opscope: %s: no GPU preset matches this trace (%s); name one with --gpu (opscope predict --list-gpus) or describe it with --gpu-file\n",
+                   file.c_str(), setup.gpuSource.c_str());
+      return kUsage;
     }
   }
   if (!etFile.empty()) {

@@ -1,10 +1,14 @@
 #include "perf/gpu_spec.h"
-#include "report/json_text.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "report/json_text.h"
 
 namespace opscope {
 
@@ -77,7 +81,7 @@ std::optional<GpuSpec> specFrom(const nlohmann::json& g, std::string& error) {
     return true;
   };
   double sms = 0, warp = 32, l2Mib = 0, smemKib = 0;
-  const bool ok = number("sms", sms, true) && number("warp", warp, false) && number("dram_gbs", s.dramGBs, true) &&
+  const bool ok = number("sms", sms, true) && number("warp", warp, false) && number("memory_gib", s.memoryGiB, false) && number("dram_gbs", s.dramGBs, true) &&
                   number("l2_gbs", s.l2GBs, true) && number("l2_mib", l2Mib, true) &&
                   number("smem_per_sm_kib", smemKib, false) && number("fp64_tflops", s.fp64, false) &&
                   number("fp32_tflops", s.fp32, true) && number("tf32_tflops", s.tf32, false) &&
@@ -94,6 +98,7 @@ std::optional<GpuSpec> specFrom(const nlohmann::json& g, std::string& error) {
   s.l2Bytes = l2Mib * 1024 * 1024;
   s.smemPerSmBytes = smemKib * 1024;
   if (g.contains("source") && g["source"].is_string()) s.source = g["source"].get<std::string>();
+  if (g.contains("arch") && g["arch"].is_string()) s.arch = g["arch"].get<std::string>();
   if (g.contains("match") && g["match"].is_array())
     for (const auto& m : g["match"])
       if (m.is_string()) s.match.push_back(m.get<std::string>());
@@ -169,6 +174,8 @@ std::string gpuSpecJson(const GpuSpec& s) {
   j["name"] = s.name;
   j["match"] = s.match;
   j["source"] = s.source;
+  if (s.memoryGiB > 0) j["memory_gib"] = s.memoryGiB;
+  if (!s.arch.empty()) j["arch"] = s.arch;
   j["sms"] = s.sms;
   j["warp"] = s.warpSize;
   j["dram_gbs"] = s.dramGBs;
@@ -194,27 +201,81 @@ std::optional<GpuSpec> gpuForDeviceProperties(const GpuSpecSet& set, std::string
   }
   const nlohmann::json& d = j[0];
   const std::string name = d.contains("name") && d["name"].is_string() ? d["name"].get<std::string>() : "";
+  const double memGiB = d.contains("totalGlobalMem") && d["totalGlobalMem"].is_number()
+                            ? d["totalGlobalMem"].get<double>() / (1024.0 * 1024 * 1024)
+                            : 0;
+  // How far a preset's memory is from the device's: unknown on either side is "far"
+  // but equal for all, so it never decides against a known match.
+  const auto memoryDistance = [&](const GpuSpec& g) {
+    return memGiB > 0 && g.memoryGiB > 0 ? std::abs(g.memoryGiB - memGiB) : 1e9;
+  };
   const GpuSpec* best = nullptr;
   size_t bestLength = 0;
   for (const GpuSpec& g : set.gpus)
     for (const std::string& m : g.match)
-      if (m.size() > bestLength && containsWord(name, m)) {
+      if (containsWord(name, m) &&
+          (m.size() > bestLength || (m.size() == bestLength && best && memoryDistance(g) < memoryDistance(*best)))) {
         best = &g;
         bestLength = m.size();
       }
+  char mem[48] = "";
+  if (memGiB > 0) std::snprintf(mem, sizeof mem, " with %.1f GiB", memGiB);
   if (best) {
-    reason = "device \"" + name + "\"";
+    reason = "device \"" + name + "\"" + mem;
     return *best;
   }
   const int sms = d.contains("numSms") && d["numSms"].is_number_integer() ? d["numSms"].get<int>() : 0;
   const int warp = d.contains("warpSize") && d["warpSize"].is_number_integer() ? d["warpSize"].get<int>() : 32;
   for (const GpuSpec& g : set.gpus)
-    if (sms > 0 && g.sms == sms && g.warpSize == warp) {
-      reason = "device \"" + name + "\" by its " + std::to_string(sms) + " SMs and warp size " + std::to_string(warp);
-      return g;
-    }
+    if (sms > 0 && g.sms == sms && g.warpSize == warp && (!best || memoryDistance(g) < memoryDistance(*best))) best = &g;
+  if (best) {
+    reason = "device \"" + name + "\"" + mem + " by its " + std::to_string(sms) + " SMs and warp size " + std::to_string(warp);
+    return *best;
+  }
   reason = "device \"" + name + "\" matches no preset";
   return std::nullopt;
+}
+
+std::string kernelArchitecture(const std::vector<std::string_view>& kernelNames) {
+  // Each name votes once, for the first architecture it names.
+  std::map<std::string, size_t> votes;
+  const auto digitsAfter = [](std::string_view n, size_t at) {
+    size_t k = at;
+    while (k < n.size() && k - at < 3 && std::isdigit(static_cast<unsigned char>(n[k]))) ++k;
+    return k - at >= 2 && (k == n.size() || !std::isdigit(static_cast<unsigned char>(n[k]))) ? std::string(n.substr(at, k - at))
+                                                                                            : std::string();
+  };
+  for (std::string_view n : kernelNames) {
+    std::string arch;
+    for (const char* prefix : {"sm", "cutlass_"}) {
+      for (size_t at = n.find(prefix); at != std::string_view::npos && arch.empty(); at = n.find(prefix, at + 1)) {
+        // "sm80_xmma", "_sm90_", "cutlass_80_tensorop": a word start, then 2-3 digits.
+        if (at > 0 && std::isalnum(static_cast<unsigned char>(n[at - 1]))) continue;
+        const std::string d = digitsAfter(n, at + std::char_traits<char>::length(prefix));
+        // Two digits from 50 (Maxwell) on, or three from 100 (Blackwell).
+        if ((d.size() == 2 && d[0] >= '5') || (d.size() == 3 && d[0] == '1')) arch = "sm" + d;
+      }
+      if (!arch.empty()) break;
+    }
+    if (arch.empty()) {
+      static const std::pair<const char*, const char*> families[] = {
+          {"volta_", "sm70"}, {"turing_", "sm75"}, {"ampere_", "sm80"}, {"hopper_", "sm90"}};
+      for (const auto& [word, a] : families)
+        if (n.find(word) != std::string_view::npos) {
+          arch = a;
+          break;
+        }
+    }
+    if (!arch.empty()) ++votes[arch];
+  }
+  std::string best;
+  size_t most = 0;
+  for (const auto& [arch, count] : votes)
+    if (count > most) {
+      best = arch;
+      most = count;
+    }
+  return best;
 }
 
 }  // namespace opscope

@@ -20,6 +20,8 @@ struct GpuSpec {
   std::vector<std::string> match;  // deviceProperties name substrings that pick it
   int sms = 0;
   int warpSize = 32;
+  double memoryGiB = 0;  // device memory; 0: unknown (then it does not help matching)
+  std::string arch;      // "sm80", "gfx90a": matched against the trace's kernel names
   double dramGBs = 0, l2GBs = 0;  // 1e9 bytes/s
   double l2Bytes = 0, smemPerSmBytes = 0;
   double fp64 = 0, fp32 = 0, tf32 = 0, fp16 = 0, bf16 = 0;  // TFLOP/s, 0 = no such unit
@@ -47,10 +49,17 @@ std::optional<GpuSpecSet> parseGpuSpecs(std::string_view json, std::string& erro
 std::string gpuSpecJson(const GpuSpec& spec);  // one object, the file's shape
 
 // The preset for the trace's deviceProperties (raw JSON array, see TraceMetadata):
-// the longest "match" substring of the first device's name at word boundaries, else a
-// preset with the same SM count and warp size; nullopt when nothing fits. reason says
-// which rule picked it, or why none did.
+// the longest "match" substring of the first device's name at word boundaries (among
+// equally long matches, the memory nearest its totalGlobalMem: an "A100-PG509-200" of
+// 42.5 GB is the 40 GB A100), else a preset with the same SM count and warp size (the
+// nearest memory again); nullopt when nothing fits. reason says which rule picked it,
+// or why none did.
 std::optional<GpuSpec> gpuForDeviceProperties(const GpuSpecSet& set, std::string_view devicePropertiesJson,
                                               std::string& reason);
+
+// The architecture the trace's GPU kernel names reveal ("sm80" from sm80_xmma_…,
+// cutlass_80_…, ampere_…; "sm90" from sm90_…, hopper; "sm70" from volta_…), the one
+// most kernels name; empty when none does.
+std::string kernelArchitecture(const std::vector<std::string_view>& kernelNames);
 
 }  // namespace opscope

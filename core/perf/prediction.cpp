@@ -28,10 +28,32 @@ ErrorFigures errorFigures(const std::vector<double>& errors) {
   return f;
 }
 
+std::optional<GpuSpec> gpuForTrace(const Trace& trace, const GpuSpecSet& set, std::string& reason) {
+  std::string why;
+  if (auto g = gpuForDeviceProperties(set, trace.meta.deviceProperties, why)) {
+    reason = "trace: " + why;
+    return g;
+  }
+  std::vector<std::string_view> kernels;
+  for (const Track& t : trace.tracks)
+    if (t.kind == TrackKind::GpuStream)
+      for (size_t i = 0; i < t.slices.size(); ++i)
+        if (t.slices.kind[i] == SliceKind::Kernel) kernels.push_back(trace.str(t.slices.name[i]));
+  const std::string arch = kernelArchitecture(kernels);
+  if (!arch.empty())
+    for (const GpuSpec& g : set.gpus)
+      if (g.arch == arch) {
+        reason = "trace: " + why + "; its kernels are built for " + arch;
+        return g;
+      }
+  reason = why + (arch.empty() ? std::string() : "; its kernels' " + arch + " matches no preset");
+  return std::nullopt;
+}
+
 GpuSpec defaultGpu(const Trace& trace, const GpuSpecSet& set, std::string& source) {
   std::string reason;
-  if (auto g = gpuForDeviceProperties(set, trace.meta.deviceProperties, reason)) {
-    source = "trace: " + reason;
+  if (auto g = gpuForTrace(trace, set, reason)) {
+    source = reason;
     return *g;
   }
   source = "default preset (" + reason + ")";

@@ -75,8 +75,14 @@ ErrorFigures errorFigures(const std::vector<double>& errorsPct);
 
 PredictionResult runPrediction(const Trace& trace, PredictionSetup setup);
 
-// The GPU for a trace when the user names none: the preset its deviceProperties
-// match, else the first preset of the set; source says which.
+// The preset for a trace: its deviceProperties (gpuForDeviceProperties), else the
+// architecture its kernel names reveal (kernelArchitecture; the first preset of that
+// architecture); nullopt when nothing fits, and reason says why (an MTIA or CPU-only
+// trace, an unknown device): then the user picks.
+std::optional<GpuSpec> gpuForTrace(const Trace& trace, const GpuSpecSet& set, std::string& reason);
+
+// gpuForTrace, else the first preset of the set (fuzzing and internal checks, which
+// must predict on something); source says which.
 GpuSpec defaultGpu(const Trace& trace, const GpuSpecSet& set, std::string& source);
 
 }  // namespace opscope

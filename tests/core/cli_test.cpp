@@ -369,6 +369,41 @@ TEST(Cli, PredictWithModelsMarksOpsWithoutOne) {
   EXPECT_NE(text.out.find("GMAE"), std::string::npos) << text.out;
 }
 
+// A trace and the preset it gets: deviceProperties, else its kernels' architecture,
+// else none (and predict says so instead of guessing a V100).
+TEST(Cli, PredictPicksThePresetFromTheTraceOrAsks) {
+  const auto write = [](const std::string& name, const std::string& props, const std::string& kernel) {
+    const std::string path = test::tempPath(name);
+    FILE* f = std::fopen(path.c_str(), "wb");
+    const std::string json =
+        "{" + props + R"("traceEvents":[
+      {"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100},
+      {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":10,"dur":50,"args":{"External id":1}},
+      {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":20,"dur":5,"args":{"correlation":7}},
+      {"ph":"X","cat":"kernel","name":")" + kernel + R"(","pid":0,"tid":7,"ts":30,"dur":40,"args":{"correlation":7,"device":0,"stream":7}}]})";
+    std::fputs(json.c_str(), f);
+    std::fclose(f);
+    return path;
+  };
+  const std::string byArch = write("arch_only.json", "", "sm80_xmma_gemm_f32f32_tf32f32_f32_nn_n");
+  CliRun a = runCli("predict --json " + byArch);
+  ASSERT_EQ(a.code, 0) << a.out;
+  const auto j = nlohmann::json::parse(a.out);
+  EXPECT_EQ(j["gpu"].get<std::string>().rfind("A100", 0), 0u) << j["gpu"];
+  EXPECT_NE(j["gpu_source"].get<std::string>().find("sm80"), std::string::npos) << j["gpu_source"];
+
+  const std::string mtia = write("mtia.json", R"("deviceProperties":[{"name":"ARTEMIS"}],)", "mtia_kernel");
+  CliRun m = runCli("predict " + mtia);
+  EXPECT_EQ(m.code, 2) << m.out;
+  EXPECT_EQ(std::count(m.out.begin(), m.out.end(), '\n'), 1) << m.out;
+  EXPECT_NE(m.out.find("no GPU preset matches"), std::string::npos) << m.out;
+  EXPECT_NE(m.out.find("ARTEMIS"), std::string::npos) << m.out;
+  EXPECT_NE(m.out.find("--gpu"), std::string::npos) << m.out;
+  // The replay needs no preset; naming one always works.
+  EXPECT_EQ(runCli("predict --replay " + mtia).code, 0);
+  EXPECT_EQ(runCli("predict --gpu V100 " + mtia).code, 0);
+}
+
 TEST(Cli, PredictBadInputIsOneLine) {
   auto oneLine = [](const CliRun& r) { return std::count(r.out.begin(), r.out.end(), '\n') == 1; };
   CliRun gpu = runCli("predict --gpu Z80 " + kSample);

@@ -318,7 +318,7 @@ void PredictionPanel::startWorker() {
     main.gpuSource = "chosen";
   } else {
     std::string reason;
-    auto matched = gpuForDeviceProperties(gpus_, doc_->trace->meta.deviceProperties, reason);
+    auto matched = gpuForTrace(*doc_->trace, gpus_, reason);
     if (!matched) {
       needsGpu_ = true;
       results_.reset();
@@ -334,7 +334,7 @@ void PredictionPanel::startWorker() {
       return;
     }
     main.gpu = *matched;
-    main.gpuSource = "trace: " + reason;
+    main.gpuSource = reason;
   }
   if (overheads_) {
     main.overheads = *overheads_;

@@ -17,8 +17,11 @@ TEST(GpuSpec, BuiltinPresetsParseAndHoldTheIssueFigures) {
   EXPECT_EQ(v100->fp32, 12.2);
   const GpuSpec* h100 = set.find("H100-SXM");
   ASSERT_TRUE(h100);
-  EXPECT_EQ(h100->dramGBs, 3000);
-  EXPECT_EQ(h100->bf16, 798);
+  // Datasheet throughout, like the other presets (no measured figure mixed in).
+  EXPECT_EQ(h100->dramGBs, 3350);
+  EXPECT_EQ(h100->bf16, 989);
+  EXPECT_NE(h100->source.find("datasheet"), std::string::npos);
+  EXPECT_EQ(h100->source.find("measured"), std::string::npos);
   EXPECT_TRUE(set.find("A100-SXM4-80GB"));
   // Missing units fall back to wider types.
   EXPECT_EQ(v100->peakFlops(DType::BF16), v100->fp16 * 1e12);
@@ -31,7 +34,12 @@ TEST(GpuSpec, DefaultFromDeviceProperties) {
   auto a = gpuForDeviceProperties(set, R"([{"id":0,"name":"NVIDIA A100-SXM4-40GB","numSms":108}])", reason);
   ASSERT_TRUE(a);
   EXPECT_EQ(a->name, "A100-SXM4-40GB");  // the longest match wins over "A100"
-  a = gpuForDeviceProperties(set, R"([{"name":"NVIDIA A100-PG509-200"}])", reason);
+  // Only "A100" in the name: the memory decides (alexnet_train_cuda's device).
+  a = gpuForDeviceProperties(set, R"([{"name":"NVIDIA A100-PG509-200","totalGlobalMem":42297524224,"numSms":108}])", reason);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->name, "A100-SXM4-40GB");
+  EXPECT_NE(reason.find("39.4 GiB"), std::string::npos) << reason;
+  a = gpuForDeviceProperties(set, R"([{"name":"NVIDIA A100-PG509-400","totalGlobalMem":85198045184}])", reason);
   ASSERT_TRUE(a);
   EXPECT_EQ(a->name, "A100-SXM4-80GB");
   a = gpuForDeviceProperties(set, R"([{"name":"NVIDIA H100 80GB HBM3"}])", reason);
@@ -45,8 +53,22 @@ TEST(GpuSpec, DefaultFromDeviceProperties) {
   // "L4" is not in "L40S"; nothing else fits.
   EXPECT_FALSE(gpuForDeviceProperties(set, R"([{"name":"NVIDIA L40S","numSms":142}])", reason));
   EXPECT_NE(reason.find("matches no preset"), std::string::npos);
+  // An MTIA device is no GPU preset.
+  EXPECT_FALSE(gpuForDeviceProperties(set, R"([{"name":"ARTEMIS","totalGlobalMem":68719476736}])", reason));
   EXPECT_FALSE(gpuForDeviceProperties(set, "", reason));
   EXPECT_FALSE(gpuForDeviceProperties(set, "[]", reason));
+}
+
+TEST(GpuSpec, KernelNamesTellTheArchitecture) {
+  using V = std::vector<std::string_view>;
+  EXPECT_EQ(kernelArchitecture(V{"sm80_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x16", "elementwise_kernel"}), "sm80");
+  EXPECT_EQ(kernelArchitecture(V{"void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_16x3_nn_align4>(...)"}), "sm80");
+  EXPECT_EQ(kernelArchitecture(V{"ampere_sgemm_128x64_nn", "volta_sgemm_128x64_nn", "ampere_fp16_s1688gemm"}), "sm80");
+  EXPECT_EQ(kernelArchitecture(V{"sm90_xmma_gemm_bf16bf16_bf16f32", "_sm90_cutlass"}), "sm90");
+  EXPECT_EQ(kernelArchitecture(V{"volta_h884gemm_64x64_ldg8_nn"}), "sm70");
+  // Words that merely contain "sm" and digits elsewhere say nothing.
+  EXPECT_EQ(kernelArchitecture(V{"softmax_warp_forward<float, 1024>", "cunn_SoftMaxForward<4>", "asm12_kernel"}), "");
+  EXPECT_EQ(kernelArchitecture(V{}), "");
 }
 
 TEST(GpuSpec, UserFilesRoundTripAndBadOnesSayWhat) {
