@@ -113,7 +113,7 @@ std::string summaryText(const Summary& s, const std::string& path) {
     return std::string(b);
   };
   o << "  format " << s.format << ", " << size(s.inputBytes) << " on disk, " << size(s.jsonBytes) << (s.format.find("json") != std::string::npos ? " of JSON, " : " decompressed, ")
-    << s.eventsRead << " events\n";
+    << s.eventsRead << " events read, " << s.slices << " slices\n";
   if (!s.deviceName.empty() || s.rank) {
     o << "  device " << (s.deviceName.empty() ? "?" : s.deviceName);
     if (s.rank) o << ", rank " << *s.rank << (s.worldSize ? " of " + std::to_string(*s.worldSize) : "");

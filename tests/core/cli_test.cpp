@@ -41,6 +41,12 @@ TEST(Cli, SummaryOfTheBundledSample) {
   CliRun text = runCli("summary " + kSample);
   EXPECT_EQ(text.code, 0);
   EXPECT_NE(text.out.find("GPU streams"), std::string::npos) << text.out;
+  // Two counts, each named: records read from the file and slices (what the status bar
+  // and the timeline count).
+  EXPECT_NE(text.out.find(std::to_string(j["events"].get<uint64_t>()) + " events read, " +
+                          std::to_string(j["slices"].get<uint64_t>()) + " slices"),
+            std::string::npos)
+      << text.out;
 }
 
 TEST(Cli, ExitCodes) {
