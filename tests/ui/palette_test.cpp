@@ -115,7 +115,8 @@ TEST(CommandPalette, ListsActionsTracksAndOpsAndRunsTheChosenOne) {
   for (uint32_t tr = 0; tr < t.tracks.size(); ++tr)
     if (t.tracks[tr].slices.size()) last = tr;
   win.w.timeline()->setScrollY(0);
-  const auto* entry = find(win.w.paletteEntries(), "Track", QString::fromStdString(t.trackLabel(last)));
+  const std::vector<PaletteEntry> now = win.w.paletteEntries();  // entry points into it
+  const auto* entry = find(now, "Track", QString::fromStdString(t.trackLabel(last)));
   ASSERT_TRUE(entry);
   entry->run();
   const TimelineWidget* tl = win.w.timeline();
