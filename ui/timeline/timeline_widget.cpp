@@ -235,7 +235,7 @@ void TimelineWidget::setTheme(Theme theme) {
   update();
 }
 
-std::optional<EventRef> TimelineWidget::eventAt(QPoint pos) const {
+std::optional<TimelineWidget::RowAt> TimelineWidget::sliceRowAt(QPoint pos) const {
   if (!doc_) return std::nullopt;
   const TimelineGeometry g(eventAreaSize());
   if (!g.events.contains(pos)) return std::nullopt;
@@ -249,11 +249,16 @@ std::optional<EventRef> TimelineWidget::eventAt(QPoint pos) const {
   const uint32_t row = static_cast<uint32_t>(inner / state_.metrics.rowHeight);
   const TrackRows& rows = doc_->rows.track(e.index);
   if (row >= rows.rowCount || row >= e.rows) return std::nullopt;
-  const bool mayOverlap = rows.hasOverflowRow && row + 1 == rows.rowCount;
-  const auto hit = hitTest(doc_->trace->slices(e.index), rows.row(row), state_.view, pos.x() - g.events.left(), 2.0,
-                           mayOverlap);
+  return RowAt{e.index, rows.row(row), rows.hasOverflowRow && row + 1 == rows.rowCount, static_cast<double>(pos.x() - g.events.left()),
+               static_cast<double>(g.events.width())};
+}
+
+std::optional<EventRef> TimelineWidget::eventAt(QPoint pos) const {
+  const auto at = sliceRowAt(pos);
+  if (!at) return std::nullopt;
+  const auto hit = hitTest(doc_->trace->slices(at->track), at->row, state_.view, at->x, 2.0, at->mayOverlap);
   if (!hit) return std::nullopt;
-  return EventRef{e.index, *hit};
+  return EventRef{at->track, *hit};
 }
 
 QString TimelineWidget::trackTipAt(QPoint pos) const {
@@ -277,23 +282,11 @@ QString TimelineWidget::trackTipAt(QPoint pos) const {
 }
 
 QString TimelineWidget::foldedTipAt(QPoint pos) const {
-  if (!doc_) return {};
-  const TimelineGeometry g(eventAreaSize());
-  if (!g.events.contains(pos)) return {};
-  const int cy = pos.y() - g.events.top() + state_.scrollY;
-  const int k = layout_.entryAt(cy);
-  if (k < 0) return {};
-  const LayoutEntry& e = layout_.entries[static_cast<size_t>(k)];
-  if (e.kind != LayoutEntry::Kind::Slices) return {};
-  const int inner = cy - e.y - state_.metrics.trackPadding;
-  if (inner < 0) return {};
-  const uint32_t r = static_cast<uint32_t>(inner / state_.metrics.rowHeight);
-  const TrackRows& rows = doc_->rows.track(e.index);
-  if (r >= rows.rowCount || r >= e.rows) return {};
-  const SliceColumns& cols = doc_->trace->slices(e.index);
-  const auto row = rows.row(r);
-  const auto item = drawItemAt(cols, row, state_.view, g.events.width(), kFoldPx,
-                               rows.hasOverflowRow && r + 1 == rows.rowCount, pos.x() - g.events.left());
+  const auto at = sliceRowAt(pos);
+  if (!at) return {};
+  const SliceColumns& cols = doc_->trace->slices(at->track);
+  const auto row = at->row;
+  const auto item = drawItemAt(cols, row, state_.view, at->width, kFoldPx, at->mayOverlap, at->x);
   if (!item || !item->folded()) return {};
   const DominantName dom = dominantName(cols, row, *item);
   const TimeNs from = cols.start[row[item->first]];
@@ -304,7 +297,7 @@ QString TimelineWidget::foldedTipAt(QPoint pos) const {
       .arg(qstr(doc_->trace->str(dom.name)).toHtmlEscaped())
       .arg(std::lround(dom.share * 100))
       .arg(qstr(formatDuration(from - doc_->trace->minTs)), qstr(formatDuration(to - doc_->trace->minTs)),
-           qstr(doc_->trace->trackLabel(e.index)).toHtmlEscaped());
+           qstr(doc_->trace->trackLabel(at->track)).toHtmlEscaped());
 }
 
 std::optional<uint32_t> TimelineWidget::instantAt(QPoint pos) const {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 
 #include "timeline/timeline_renderer.h"
 
@@ -89,6 +90,15 @@ class TimelineWidget : public QWidget {
 
  private:
   QSize eventAreaSize() const;  // the widget minus the vertical scroll bar
+  // The slice row under pos in the event area (what eventAt and foldedTipAt look in).
+  struct RowAt {
+    uint32_t track;
+    std::span<const uint32_t> row;
+    bool mayOverlap;  // the overflow row of crossovers
+    double x;         // pos in event-area pixels
+    double width;     // of the event area
+  };
+  std::optional<RowAt> sliceRowAt(QPoint pos) const;
   void relayout();
   void clampState();
   void updateScrollBar();
