@@ -2,6 +2,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "export_command.h"
 #include "predict_command.h"
 #include "link_command.h"
+#include "multi_rank_command.h"
 #include "et/execution_trace.h"
 
 namespace {
@@ -49,6 +51,11 @@ const char* kUsageText =
     "  summary [--json] [--iteration-marker NAME] [--iterations FIRST[:COUNT]] FILE\n"
     "                          what is in a trace: GPU streams and busy time, iterations,\n"
     "                          top kernels and top-level ops (JSON with --json)\n"
+    "  summary [--json] [--straggler-pct P] [--jobs N] DIR | FILE FILE... | 'GLOB' | TABLE.jsonl\n"
+    "                          a multi-rank job: every rank's summary, iteration times per rank,\n"
+    "                          stragglers (mean iteration > P % over the median, default 5),\n"
+    "                          clocks aligned at collectives, time waiting in collectives;\n"
+    "                          ranks load on N threads; TABLE.jsonl: opscope-cluster's output\n"
     "      --iteration-marker NAME  without ProfilerStep#N, iterations start at each slice\n"
     "                               named NAME (or containing it), e.g. \"## forward ##\"\n"
     "      --iterations FIRST[:COUNT]  only events starting in iterations FIRST..FIRST+COUNT-1\n"
@@ -161,6 +168,8 @@ bool parseIterationRange(const std::string& text, size_t& first, size_t& count) 
 int runSummary(const std::vector<std::string>& args) {
   bool json = false, timing = false;
   std::string file, marker, range;
+  std::vector<std::string> inputs;
+  MultiRankRequest multi;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--json") {
@@ -173,23 +182,52 @@ int runSummary(const std::vector<std::string>& args) {
         return kUsage;
       }
       (a == "--iterations" ? range : marker) = args[++i];
+    } else if (a == "--straggler-pct" || a == "--jobs") {
+      if (i + 1 >= args.size()) {
+        std::fprintf(stderr, "opscope summary: %s needs a value\n", a.c_str());
+        return kUsage;
+      }
+      const std::string v = args[++i];
+      try {
+        size_t used = 0;
+        if (a == "--jobs") {
+          const unsigned long n = std::stoul(v, &used);
+          if (used != v.size() || n == 0 || n > 256) throw std::invalid_argument(v);
+          multi.jobs = static_cast<unsigned>(n);
+        } else {
+          multi.stragglerPct = std::stod(v, &used);
+          if (used != v.size() || !(multi.stragglerPct >= 0)) throw std::invalid_argument(v);
+        }
+      } catch (const std::exception&) {
+        std::fprintf(stderr, "opscope summary: %s expects %s, got '%s'\n", a.c_str(),
+                     a == "--jobs" ? "a count from 1 to 256" : "a percentage >= 0", v.c_str());
+        return kUsage;
+      }
     } else if (a == "-h" || a == "--help") {
       printUsage(stdout);
       return kOk;
     } else if (!a.empty() && a[0] == '-' && a != "-") {
       std::fprintf(stderr, "opscope summary: unknown option %s\n", a.c_str());
       return kUsage;
-    } else if (file.empty()) {
-      file = a;
     } else {
-      std::fprintf(stderr, "opscope summary: more than one FILE given (%s)\n", a.c_str());
-      return kUsage;
+      inputs.push_back(a);
     }
   }
-  if (file.empty()) {
+  if (inputs.empty()) {
     std::fputs("opscope summary: no FILE given\n", stderr);
     return kUsage;
   }
+  if (isMultiRankInput(inputs)) {
+    if (!range.empty()) {
+      std::fputs("opscope summary: --iterations applies to one trace, not to a set of ranks\n", stderr);
+      return kUsage;
+    }
+    multi.inputs = inputs;
+    multi.json = json;
+    multi.summary.iterationMarker = marker;
+    return runMultiRankSummary(multi);
+  }
+  file = inputs[0];
   // The input is opened once (it may be a pipe): an execution trace is told from a
   // Kineto trace by its first bytes, which are handed on to whichever loader reads it.
   const std::string path = file == "-" ? "/dev/stdin" : file;

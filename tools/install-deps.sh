@@ -11,6 +11,7 @@ PACKAGES=(
   libsqlite3-dev                # Nsight Systems SQLite exports
   libprotobuf-dev protobuf-compiler  # PlaidML event logs
   python3                       # tools/make_sample_trace.py, bench/
+  python3-distributed           # tools/opscope-cluster (Dask) and its test
   time                          # /usr/bin/time -v for peak RSS in bench/
   xvfb xauth                    # looking at the GUI headless
 )

@@ -199,6 +199,7 @@ Summary summarize(const Trace& trace, const SummaryOptions& options) {
     for (const Iteration& it : sum.iterations) total += it.end - it.start;
     sum.iterationMeanNs = static_cast<double>(total / sum.iterations.size());
   }
+  sum.iterationWallEnds = iterationWallEnds(trace, sum.iterations);
   streams(trace, sum, in);
   topKernels(trace, sum, topN, in);
   topOps(trace, sum, topN, in);

@@ -40,6 +40,9 @@ struct Summary {
   TimeNs start = 0, wall = 0;
   std::vector<Iteration> iterations;  // ProfilerStep#N (the contract's "iterations")
   std::optional<double> iterationMeanNs;
+  // Per entry of iterations: the later of its end and the end of the GPU work it
+  // launched (iterationWallEnds); what a rank's iteration really costs.
+  std::vector<TimeNs> iterationWallEnds;
   std::vector<Iteration> markerIterations;  // when SummaryOptions::iterationMarker is set
   std::string iterationMarker;
   std::optional<TimeWindow> window;

@@ -98,3 +98,26 @@ std::optional<TimeWindow> iterationWindow(const std::vector<Iteration>& its, siz
 }
 
 }  // namespace opscope
+
+namespace opscope {
+
+std::vector<TimeNs> iterationWallEnds(const Trace& trace, const std::vector<Iteration>& its) {
+  std::vector<TimeNs> ends;
+  ends.reserve(its.size());
+  for (const Iteration& it : its) ends.push_back(it.end);
+  if (its.empty()) return ends;
+  // Iterations are sorted by start and do not overlap, so a launch belongs to the last
+  // iteration starting at or before it, if it has not ended by then.
+  for (const LaunchLinks::Pair& p : trace.links.launchToGpu) {
+    const EventRef launch = EventRef::unpack(p.first);
+    const TimeNs ts = trace.start(launch);
+    auto next = std::upper_bound(its.begin(), its.end(), ts, [](TimeNs t, const Iteration& i) { return t < i.start; });
+    if (next == its.begin()) continue;
+    const size_t i = static_cast<size_t>(next - its.begin()) - 1;
+    if (ts >= its[i].end) continue;
+    ends[i] = std::max(ends[i], trace.end(EventRef::unpack(p.second)));
+  }
+  return ends;
+}
+
+}  // namespace opscope

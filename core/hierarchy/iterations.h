@@ -30,4 +30,10 @@ struct TimeWindow {
 };
 std::optional<TimeWindow> iterationWindow(const std::vector<Iteration>& its, size_t first, size_t count);
 
+// When each iteration's work is over: the later of its host-side end and the end of the
+// last GPU event launched inside it (the GPU drains after the host has moved on), so a
+// GPU-bound iteration is as long as its device work, not its Python loop. One entry per
+// iteration; an iteration whose launches have no linked GPU events ends at its own end.
+std::vector<TimeNs> iterationWallEnds(const Trace& trace, const std::vector<Iteration>& its);
+
 }  // namespace opscope

@@ -54,7 +54,11 @@ std::string summaryJson(const Summary& s, const std::string& path) {
       rows.push_back({{numberKey, it.number}, {"start_us", nsToUs(it.start - s.start)}, {"dur_us", nsToUs(it.end - it.start)}});
     return rows;
   };
-  j["iteration_list"] = iterationRows(s.iterations, "step");
+  ojson steps = iterationRows(s.iterations, "step");
+  // wall_us: to the end of the GPU work the step launched (added after dur_us).
+  for (size_t i = 0; i < steps.size() && i < s.iterationWallEnds.size(); ++i)
+    steps[i]["wall_us"] = nsToUs(s.iterationWallEnds[i] - s.iterations[i].start);
+  j["iteration_list"] = std::move(steps);
   if (!s.iterationMarker.empty()) {
     j["iteration_marker"] = s.iterationMarker;
     j["marker_iterations"] = iterationRows(s.markerIterations, "index");

@@ -1,0 +1,81 @@
+#include "multi_rank_command.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <mutex>
+
+#include "cli_common.h"
+#include "ranks/rank_inputs.h"
+#include "ranks/rank_loader.h"
+#include "report/multi_rank_report.h"
+#include "report/summary_report.h"
+
+namespace opscope::app {
+
+bool isMultiRankInput(const std::vector<std::string>& inputs) {
+  if (inputs.size() > 1) return true;
+  if (inputs.empty() || inputs[0] == "-") return false;
+  const std::string& a = inputs[0];
+  std::error_code ec;
+  if (std::filesystem::is_directory(a, ec)) return true;
+  if (isRankTablePath(a)) return true;
+  return a.find_first_of("*?[") != std::string::npos && !std::filesystem::exists(a, ec);
+}
+
+int runMultiRankSummary(const MultiRankRequest& request) {
+  std::vector<RankSummary> ranks;
+  std::string error;
+  if (request.inputs.size() == 1 && isRankTablePath(request.inputs[0])) {
+    if (!readRankTable(request.inputs[0], ranks, error)) {
+      std::fprintf(stderr, "opscope: %s: %s\n", request.inputs[0].c_str(), error.c_str());
+      return kInvalidInput;
+    }
+  } else {
+    const std::vector<std::string> files = expandRankInputs(request.inputs, error);
+    if (files.empty()) {
+      std::fprintf(stderr, "opscope: %s\n", error.c_str());
+      return kIoError;
+    }
+    ranks.resize(files.size());
+    RankLoadOptions options;
+    options.threads = request.jobs;
+    // Each rank is summarised and measured on its worker, then its trace is dropped:
+    // memory is a few traces at a time, whatever the number of ranks.
+    loadRankFiles(files, options, [&](size_t i, LoadResult&& r) {
+      RankSummary& out = ranks[i];
+      out.file = files[i];
+      if (r.status != LoadStatus::Ok) {
+        out.error = r.error;
+        return;
+      }
+      try {
+        const Summary s = summarize(*r.trace, request.summary);
+        out.summary = nlohmann::ordered_json::parse(summaryJson(s, files[i]));
+        out.metrics = measureRank(*r.trace);
+      } catch (const std::exception& e) {  // a worker must not throw (bad_alloc)
+        out.summary = nullptr;
+        out.error = std::string("cannot summarise: ") + e.what();
+      }
+    });
+  }
+  if (!assignRanks(ranks, error)) {
+    std::fprintf(stderr, "opscope: %s\n", error.c_str());
+    return kInvalidInput;
+  }
+  size_t loaded = 0;
+  for (const RankSummary& r : ranks) {
+    if (r.error.empty()) ++loaded;
+    else std::fprintf(stderr, "opscope: %s: %s\n", r.file.c_str(), r.error.c_str());
+  }
+  if (loaded == 0) {
+    std::fputs("opscope: no rank could be read\n", stderr);
+    return kInvalidInput;
+  }
+  MultiRankOptions options;
+  options.stragglerPct = request.stragglerPct;
+  const std::string text = request.json ? multiRankJson(ranks, options) : multiRankText(ranks, options);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return std::fflush(stdout) == 0 ? kOk : kIoError;
+}
+
+}  // namespace opscope::app

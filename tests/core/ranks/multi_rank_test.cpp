@@ -1,0 +1,302 @@
+// Multi-rank sessions: which files, which rank, clocks, stragglers, collective waits,
+// the JSON contract and the cluster table reader.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "ranks/cross_rank.h"
+#include "ranks/rank_inputs.h"
+#include "ranks/rank_loader.h"
+#include "ranks/rank_metrics.h"
+#include "report/multi_rank_report.h"
+#include "report/summary_report.h"
+#include "analysis/summary.h"
+#include "test_support.h"
+
+namespace opscope {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(RankInputs, RankComesFromTheLastRankWordOfTheBaseName) {
+  EXPECT_EQ(rankFromFileName("/runs/rank7/trace_rank12.json.gz"), 12);
+  EXPECT_EQ(rankFromFileName("rank-3.pt.trace.json"), 3);
+  EXPECT_EQ(rankFromFileName("RANK_07.json"), 7);
+  EXPECT_EQ(rankFromFileName("worker.rank.5.json"), 5);
+  EXPECT_FALSE(rankFromFileName("/rank3/trace.json").has_value());  // a folder's name is not the file's
+  EXPECT_FALSE(rankFromFileName("ranking.json").has_value());
+}
+
+TEST(RankInputs, NaturalOrderPutsRank2BeforeRank10) {
+  EXPECT_TRUE(naturalLess("job_rank2.json", "job_rank10.json"));
+  EXPECT_FALSE(naturalLess("job_rank10.json", "job_rank2.json"));
+  EXPECT_TRUE(naturalLess("a007", "a8"));
+  EXPECT_TRUE(naturalLess("a", "a1"));
+  EXPECT_FALSE(naturalLess("a1", "a1"));
+}
+
+TEST(RankInputs, FolderGivesItsTraceFilesInNaturalOrderAndEmptyFolderIsAnError) {
+  const fs::path dir = test::tempPath("rank_inputs_dir");
+  fs::remove_all(dir);
+  fs::create_directories(dir / "sub");
+  for (const char* name : {"t_rank10.json", "t_rank2.json.gz", "t_rank1.json", "notes.txt", "ranks.jsonl", ".hidden.json"})
+    std::ofstream(dir / name) << "{}";
+  std::string error;
+  const auto files = expandRankInputs({dir.string()}, error);
+  ASSERT_EQ(files.size(), 3u) << error;
+  EXPECT_EQ(fs::path(files[0]).filename(), "t_rank1.json");
+  EXPECT_EQ(fs::path(files[1]).filename(), "t_rank2.json.gz");
+  EXPECT_EQ(fs::path(files[2]).filename(), "t_rank10.json");
+
+  const auto globbed = expandRankInputs({(dir / "t_rank1*").string()}, error);
+  ASSERT_EQ(globbed.size(), 2u);
+  EXPECT_EQ(fs::path(globbed[1]).filename(), "t_rank10.json");
+
+  EXPECT_TRUE(expandRankInputs({(dir / "sub").string()}, error).empty());
+  EXPECT_NE(error.find("no trace files"), std::string::npos) << error;
+  EXPECT_TRUE(expandRankInputs({(dir / "zzz*").string()}, error).empty());
+  EXPECT_NE(error.find("nothing matches"), std::string::npos) << error;
+  fs::remove_all(dir);
+}
+
+TEST(RankMetrics, CollectiveKernelsAreToldByName) {
+  EXPECT_TRUE(isCollectiveKernelName("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)"));
+  EXPECT_TRUE(isCollectiveKernelName("ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclWorkElem)"));
+  EXPECT_TRUE(isCollectiveKernelName("void rccl_main_kernel<1>(ncclDevComm*)"));
+  EXPECT_FALSE(isCollectiveKernelName("void at::native::reduce_kernel<512, 1>(at::native::ReduceOp<float>)"));
+  EXPECT_FALSE(isCollectiveKernelName("volta_sgemm_128x64_nn"));
+  // The argument list names ncclWork; the kernel name decides.
+  EXPECT_FALSE(isCollectiveKernelName("my_kernel(ncclWork*)"));
+  EXPECT_EQ(collectiveKind("ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL(ncclDevComm*)"), "ReduceScatter");
+  EXPECT_EQ(collectiveKind("ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)"), "AllReduce");
+  EXPECT_EQ(collectiveKind("ncclDevKernel_SendRecv(x)"), "SendRecv");
+  EXPECT_EQ(collectiveKind("ncclDevKernel_Generic(x)"), "Collective");
+}
+
+// One GPU stream: a compute kernel [0, 100) and an all-reduce [50, 150) µs.
+std::string rankTrace(int rank, double shiftUs) {
+  auto ts = [&](double t) { return std::to_string(t + shiftUs); };
+  return R"J({"distributedInfo": {"rank": )J" + std::to_string(rank) + R"J(, "world_size": 2}, "traceEvents": [
+    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": )J" + ts(0) + R"J(, "dur": 40},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )J" + ts(1) + R"J(, "dur": 2, "args": {"correlation": 1}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )J" + ts(5) + R"J(, "dur": 2, "args": {"correlation": 2}},
+    {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": )J" + ts(0) + R"J(, "dur": 100, "args": {"correlation": 1, "device": 0, "stream": 7}},
+    {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)", "pid": 0, "tid": 8, "ts": )J" + ts(50) + R"J(, "dur": 100, "args": {"correlation": 2, "device": 0, "stream": 8}}
+  ]})J";
+}
+
+TEST(RankMetrics, MeasuresCollectivesComputeAndTheirOverlap) {
+  auto t = test::loadOk(rankTrace(0, 0));
+  ASSERT_TRUE(t);
+  const RankMetrics m = measureRank(*t);
+  EXPECT_EQ(m.rank, 0);
+  ASSERT_EQ(m.collectives.size(), 1u);
+  EXPECT_EQ(m.collectiveKinds.at(m.collectives[0].kind), "AllReduce");
+  EXPECT_EQ(m.collectiveTime, 100000);
+  EXPECT_EQ(m.computeTime, 100000);
+  EXPECT_EQ(m.overlapTime, 50000);
+  EXPECT_EQ(m.gpuBusy, 150000);
+  // The step's host side ends at 40 µs; its kernels drain at 150 µs.
+  ASSERT_EQ(m.iterationWallEnds.size(), 1u);
+  EXPECT_EQ(m.iterationWallEnds[0] - m.iterations[0].start, 150000);
+}
+
+RankMetrics withCollectives(std::vector<std::pair<TimeNs, TimeNs>> calls) {
+  RankMetrics m;
+  m.collectiveKinds = {"AllReduce"};
+  for (auto [s, e] : calls) {
+    m.collectives.push_back({s, e, 0});
+    m.collectiveTime += e - s;
+  }
+  m.iterations.push_back({1, calls.empty() ? 0 : calls[0].first, 0, kNoRef});
+  return m;
+}
+
+TEST(CrossRank, ClocksAlignAtCollectiveEndsAndWaitIsTheStartSkew) {
+  // Rank 1's clock runs 1000 ns behind; it arrives 300 ns after rank 0 at both
+  // collectives, which then end together.
+  const RankMetrics r0 = withCollectives({{0, 1000}, {5000, 6000}});
+  const RankMetrics r1 = withCollectives({{-700, 0}, {4300, 5000}});
+  const ClockAlignment c = alignClocks({&r0, &r1});
+  EXPECT_EQ(c.method, "collectives");
+  EXPECT_EQ(c.anchors, 2u);
+  ASSERT_EQ(c.offsets.size(), 2u);
+  EXPECT_EQ(c.offsets[0], 0);
+  EXPECT_EQ(c.offsets[1], 1000);
+  const auto waits = collectiveWaits({&r0, &r1}, c);
+  EXPECT_EQ(waits[0].wait, 600);  // rank 0 waits 300 ns per collective for rank 1
+  EXPECT_EQ(waits[1].wait, 0);    // the last to arrive waits for no one
+  EXPECT_EQ(waits[0].matched, 2u);
+}
+
+TEST(CrossRank, WithoutCollectivesClocksAlignAtTheFirstStepOrNotAtAll) {
+  RankMetrics a, b;
+  a.iterations.push_back({3, 10000, 20000, kNoRef});
+  b.iterations.push_back({3, 12500, 22000, kNoRef});
+  const ClockAlignment c = alignClocks({&a, &b});
+  EXPECT_EQ(c.method, "first_iteration");
+  EXPECT_EQ(c.offsets[1], -2500);
+  b.iterations.clear();
+  EXPECT_EQ(alignClocks({&a, &b}).method, "none");
+  EXPECT_EQ(alignClocks({&a}).method, "none");
+}
+
+TEST(CrossRank, StragglersExceedTheMedianByMoreThanTheThreshold) {
+  const std::vector<int64_t> ranks = {0, 1, 2, 3, 4};
+  const std::vector<std::vector<double>> its = {{100, 100}, {101, 99}, {130, 130}, {104, 106}, {}};
+  const auto s = findStragglers(ranks, its, 5.0);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].rank, 2);
+  EXPECT_DOUBLE_EQ(s[0].iterationUsMean, 130);
+  // Median of the four ranks with iterations: (100 + 105) / 2.
+  EXPECT_NEAR(s[0].excessPct, (130 / 102.5 - 1) * 100, 1e-9);
+  EXPECT_TRUE(findStragglers(ranks, its, 30.0).empty());
+  EXPECT_TRUE(findStragglers({0}, {{500}}, 0.0).empty());
+  EXPECT_DOUBLE_EQ(medianOf({3, 1, 2}), 2);
+  EXPECT_DOUBLE_EQ(medianOf({4, 1, 3, 2}), 2.5);
+}
+
+RankSummary fromTrace(const std::string& json, const std::string& file) {
+  auto t = test::loadOk(json);
+  RankSummary r;
+  r.file = file;
+  r.summary = nlohmann::ordered_json::parse(summaryJson(summarize(*t), file));
+  r.metrics = measureRank(*t);
+  return r;
+}
+
+TEST(MultiRankReport, EachRankIsItsSingleSummaryAndTheContractKeysArePresent) {
+  std::vector<RankSummary> ranks;
+  ranks.push_back(fromTrace(rankTrace(1, 5), "b.json"));
+  ranks.push_back(fromTrace(rankTrace(0, 0), "a.json"));
+  RankSummary broken;
+  broken.file = "c_rank7.json";
+  broken.error = "not a trace";
+  ranks.push_back(broken);
+  std::string error;
+  ASSERT_TRUE(assignRanks(ranks, error)) << error;
+  EXPECT_EQ(ranks[0].file, "a.json");  // sorted by rank
+  const auto j = nlohmann::ordered_json::parse(multiRankJson(ranks, {}));
+  EXPECT_EQ(j["format"], "multi-rank");
+  EXPECT_EQ(j["world_size"], 2);  // as the traces say, not the number of files
+  ASSERT_EQ(j["ranks"].size(), 3u);
+  EXPECT_EQ(j["ranks"][0], ranks[0].summary);
+  EXPECT_EQ(j["ranks"][1], ranks[1].summary);
+  EXPECT_EQ(j["ranks"][2]["rank"], 7);
+  EXPECT_EQ(j["ranks"][2]["error"], "not a trace");
+  ASSERT_EQ(j["iteration_us"].size(), 3u);
+  EXPECT_EQ(j["iteration_us"][0], nlohmann::ordered_json::array({150.0}));  // to the GPU drain
+  EXPECT_TRUE(j["iteration_us"][2].empty());
+  EXPECT_TRUE(j["stragglers"].is_array());
+  EXPECT_EQ(j["failed_ranks"], 1);
+  EXPECT_EQ(j["clock_alignment"]["method"], "collectives");
+  EXPECT_EQ(j["clock_alignment"]["offsets"][1]["offset_us"], -5.0);
+  EXPECT_EQ(j["collectives"][0]["overlap_pct"], 50.0);
+}
+
+TEST(MultiRankReport, TwoFilesClaimingOneRankAreRefused) {
+  std::vector<RankSummary> ranks(2);
+  ranks[0].file = "x_rank3.json";
+  ranks[1].file = "y.json";
+  ranks[1].summary = {{"rank", 3}};
+  std::string error;
+  EXPECT_FALSE(assignRanks(ranks, error));
+  EXPECT_NE(error.find("rank 3 is claimed by both x_rank3.json and y.json"), std::string::npos) << error;
+  // Files that name no rank take the lowest free numbers.
+  std::vector<RankSummary> loose(3);
+  loose[0].file = "p.json";
+  loose[1].file = "q_rank0.json";
+  loose[2].file = "r.json";
+  ASSERT_TRUE(assignRanks(loose, error));
+  EXPECT_EQ(loose[0].file, "q_rank0.json");
+  EXPECT_EQ(*loose[1].rank, 1);
+  EXPECT_EQ(*loose[2].rank, 2);
+}
+
+TEST(MultiRankReport, ClusterTableLinesAreReadAndBadLinesNamed) {
+  const std::string path = test::tempPath("ranks_table.jsonl");
+  {
+    std::ofstream f(path);
+    f << R"({"file": "a.json", "rank": 0, "iteration_list": [{"step": 1, "start_us": 0, "dur_us": 90, "wall_us": 100}]})" "\n\n"
+      << R"({"file": "b.json", "rank": 1, "error": "cannot open the file", "exit_code": 3})" "\n"
+      << R"({"file": "c.json", "rank": 2, "iteration_list": [{"step": 1, "start_us": 0, "dur_us": 80}]})" "\n";
+  }
+  std::vector<RankSummary> ranks;
+  std::string error;
+  ASSERT_TRUE(readRankTable(path, ranks, error)) << error;
+  ASSERT_EQ(ranks.size(), 3u);
+  EXPECT_EQ(ranks[1].error, "cannot open the file");
+  ASSERT_TRUE(assignRanks(ranks, error));
+  EXPECT_EQ(*ranks[1].rank, 1);
+  EXPECT_EQ(iterationWallUs(ranks[0].summary), std::vector<double>{100});
+  EXPECT_EQ(iterationWallUs(ranks[2].summary), std::vector<double>{80});  // dur_us when no wall_us
+  const auto j = nlohmann::ordered_json::parse(multiRankJson(ranks, {}));
+  EXPECT_TRUE(j["collectives"].is_null());  // a table has no trace to measure
+
+  {
+    std::ofstream f(path);
+    f << R"({"file": "a.json"})" "\n" << "[1, 2]\n";
+  }
+  ranks.clear();
+  EXPECT_FALSE(readRankTable(path, ranks, error));
+  EXPECT_EQ(error, "line 2: not a JSON object");
+  {
+    std::ofstream f(path);
+    f << R"({"file": "a.json"})" "\n" << "{\"x\": " << std::string(1000, '[') << "\n";
+  }
+  ranks.clear();
+  EXPECT_FALSE(readRankTable(path, ranks, error));
+  EXPECT_NE(error.find("line 2:"), std::string::npos) << error;
+  {
+    std::ofstream f(path);
+    f << R"({"x": )" << std::string(300, '[') << std::string(300, ']') << "}\n";
+  }
+  ranks.clear();
+  EXPECT_FALSE(readRankTable(path, ranks, error));
+  EXPECT_EQ(error, "line 1: nested deeper than 256 levels");
+  std::filesystem::remove(path);
+}
+
+TEST(RankLoader, LoadsEveryFileOnThePoolAndCancelStopsTheRest) {
+  const fs::path dir = test::tempPath("rank_loader_dir");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::vector<std::string> files;
+  for (int r = 0; r < 6; ++r) {
+    files.push_back((dir / ("t_rank" + std::to_string(r) + ".json")).string());
+    std::ofstream(files.back()) << rankTrace(r, r * 10.0);
+  }
+  files.push_back((dir / "missing.json").string());
+  std::vector<LoadStatus> status(files.size(), LoadStatus::Cancelled);
+  std::vector<std::optional<int64_t>> rank(files.size());
+  size_t lastDone = 0;
+  RankLoadOptions options;
+  options.threads = 3;
+  options.progress = [&](const RankLoadProgress& p) {
+    EXPECT_LE(p.bytesDone, p.bytesTotal);
+    EXPECT_EQ(p.filesTotal, files.size());
+    lastDone = p.filesDone;
+    return true;
+  };
+  EXPECT_TRUE(loadRankFiles(files, options, [&](size_t i, LoadResult&& r) {
+    status[i] = r.status;
+    if (r.trace) rank[i] = r.trace->meta.rank;
+  }));
+  EXPECT_EQ(lastDone, files.size());
+  for (int r = 0; r < 6; ++r) {
+    EXPECT_EQ(status[r], LoadStatus::Ok);
+    EXPECT_EQ(rank[r], r);
+  }
+  EXPECT_EQ(status.back(), LoadStatus::IoError);
+
+  options.threads = 1;
+  options.progress = [](const RankLoadProgress& p) { return p.filesDone < 2; };
+  size_t cancelled = 0;
+  EXPECT_FALSE(loadRankFiles(files, options, [&](size_t, LoadResult&& r) { cancelled += r.status == LoadStatus::Cancelled; }));
+  EXPECT_GE(cancelled, files.size() - 3);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace opscope

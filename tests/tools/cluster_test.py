@@ -1,0 +1,136 @@
+#!/usr/bin/python3
+"""opscope-cluster on a LocalCluster of 2 workers over 64 generated rank traces, one of
+them slowed on purpose and one corrupt; then `opscope summary` over the folder and over
+the table the cluster wrote.
+
+Checks: every line of the table equals `opscope summary --json FILE` of its trace (plus
+host and seconds); the corrupt trace is an error line with its rank, not a lost run; the
+multi-rank summary of the folder and of the table name the slowed rank, and only it, as
+the straggler; each rank's object in the folder's summary equals the single-file summary.
+
+    cluster_test.py --opscope BIN --cluster tools/opscope-cluster --generator GEN.py
+Exit 77 (skipped) without Dask distributed or the generator.
+"""
+import argparse
+import gzip
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+SLOW_RANK, CORRUPT_RANK, RANKS, STRETCH = 5, 9, 64, 1.3
+
+
+def fail(message):
+    print("FAIL: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+def slow_down(path, factor):
+    """Stretches a rank's whole timeline: every timestamp from the first, every duration."""
+    with gzip.open(path, "rt") as f:
+        trace = json.load(f)
+    events = trace["traceEvents"]
+    t0 = min(e["ts"] for e in events if isinstance(e.get("ts"), (int, float)))
+    for e in events:
+        if isinstance(e.get("ts"), (int, float)):
+            e["ts"] = t0 + (e["ts"] - t0) * factor
+        if isinstance(e.get("dur"), (int, float)):
+            e["dur"] = e["dur"] * factor
+    with gzip.open(path, "wt") as f:
+        json.dump(trace, f)
+
+
+def single_summary(opscope, path):
+    proc = subprocess.run([opscope, "summary", "--json", path], stdout=subprocess.PIPE, check=True)
+    return json.loads(proc.stdout)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--opscope", required=True)
+    ap.add_argument("--cluster", required=True)
+    ap.add_argument("--generator", required=True)
+    args = ap.parse_args()
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        print("SKIP: Dask distributed is not installed (python3-distributed)")
+        return 77
+    if not os.path.exists(args.generator):
+        print("SKIP: " + args.generator + " is absent")
+        return 77
+
+    with tempfile.TemporaryDirectory() as tmp:
+        traces = os.path.join(tmp, "traces")
+        os.mkdir(traces)
+        subprocess.run([sys.executable, args.generator, "--out", os.path.join(traces, "job.json"), "--events", "2500",
+                        "--ranks", str(RANKS), "--gzip"], check=True, stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL)
+        slow_down(os.path.join(traces, f"job_rank{SLOW_RANK}.json.gz"), STRETCH)
+        corrupt = os.path.join(traces, f"job_rank{CORRUPT_RANK}.json.gz")
+        with open(corrupt, "wb") as f:
+            f.write(b"\x00\x01 this is not a trace\n")
+
+        table = os.path.join(tmp, "ranks.jsonl")
+        run = subprocess.run([sys.executable, args.cluster, "--local-workers", "2", "--opscope", args.opscope,
+                              "--quiet", "-o", table, traces], stderr=subprocess.PIPE)
+        if run.returncode != 1:
+            fail(f"opscope-cluster exited {run.returncode} (1 expected: one trace is corrupt): {run.stderr.decode()[-2000:]}")
+        if os.path.exists(table + ".partial"):
+            fail("the partial log was left behind")
+        with open(table) as f:
+            lines = [json.loads(line) for line in f if line.strip()]
+        if len(lines) != RANKS:
+            fail(f"{len(lines)} lines for {RANKS} traces")
+        if [line["rank"] for line in lines] != list(range(RANKS)):
+            fail("lines are not one per rank in rank order")
+        for line in lines:
+            if line["rank"] == CORRUPT_RANK:
+                if "error" not in line or line["file"] != corrupt:
+                    fail(f"the corrupt trace's line has no error: {line}")
+                continue
+            if "error" in line:
+                fail(f"rank {line['rank']} failed: {line['error']}")
+            for key in ("host", "seconds"):
+                if key not in line:
+                    fail(f"rank {line['rank']} has no {key}")
+            got = {k: v for k, v in line.items() if k not in ("host", "seconds")}
+            want = single_summary(args.opscope, line["file"])
+            if got != want:
+                diff = sorted(k for k in set(got) | set(want) if got.get(k) != want.get(k))
+                fail(f"rank {line['rank']}: the table's line differs from summary --json in {diff}")
+
+        for source in (table, traces):
+            proc = subprocess.run([args.opscope, "summary", "--json", source], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE)
+            if proc.returncode != 0:
+                fail(f"summary --json {source} exited {proc.returncode}: {proc.stderr.decode()}")
+            multi = json.loads(proc.stdout)
+            if multi["format"] != "multi-rank" or multi["world_size"] != RANKS or len(multi["ranks"]) != RANKS:
+                fail(f"{source}: format/world_size/ranks wrong")
+            if multi["failed_ranks"] != 1 or "error" not in multi["ranks"][CORRUPT_RANK]:
+                fail(f"{source}: the corrupt rank is not reported as failed")
+            stragglers = [s["rank"] for s in multi["stragglers"]]
+            if stragglers != [SLOW_RANK]:
+                fail(f"{source}: stragglers {stragglers}, expected [{SLOW_RANK}]")
+            excess = multi["stragglers"][0]["excess_pct"]
+            if not (STRETCH - 1) * 100 * 0.7 < excess < (STRETCH - 1) * 100 * 1.3:
+                fail(f"{source}: the slowed rank is {excess:.1f} % over the median, not about {(STRETCH - 1) * 100:.0f} %")
+            if len(multi["iteration_us"]) != RANKS or multi["iteration_us"][CORRUPT_RANK] != []:
+                fail(f"{source}: iteration_us is not one row per rank")
+            if source == traces:
+                for entry in multi["ranks"]:
+                    if "error" in entry:
+                        continue
+                    if entry != single_summary(args.opscope, entry["file"]):
+                        fail(f"rank {entry['rank']}: the folder's entry differs from summary --json of its file")
+                if multi["clock_alignment"]["method"] != "collectives":
+                    fail("the generated ranks have collectives; clocks were not aligned at them")
+    print("ok: 64 ranks, 1 corrupt, straggler found through the cluster table and the folder")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
