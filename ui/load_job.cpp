@@ -3,13 +3,15 @@
 #include <QFile>
 #include <QMetaObject>
 
-#include "io/trace_loader.h"
+#include "ranks/rank_session.h"
 #include "worker.h"
 
 namespace opscope::ui {
 
 LoadJob::LoadJob(QObject* parent, Loader loader) : QObject(parent), loader_(std::move(loader)) {
-  if (!loader_) loader_ = [](const std::string& path, const LoadOptions& options) { return loadTraceFile(path, options); };
+  // A folder is a multi-rank session: its rank traces, loaded together and merged.
+  if (!loader_)
+    loader_ = [](const std::string& path, const LoadOptions& options) { return loadTraceOrSession(path, options); };
 }
 
 LoadJob::~LoadJob() {

@@ -7,6 +7,8 @@
 
 #include <cstdio>
 
+#include <set>
+
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
@@ -213,6 +215,11 @@ void MainWindow::buildDocks() {
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
   file->addAction(QStringLiteral("&Open…"), QKeySequence::Open, this, &MainWindow::chooseAndOpen);
+  // A folder of rank traces (trace_rank0.json.gz, …) opens as one multi-rank session.
+  file->addAction(QStringLiteral("Open &folder of ranks…"), QKeySequence(QStringLiteral("Ctrl+Shift+O")), this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(this, QStringLiteral("Open a folder of rank traces"));
+    if (!dir.isEmpty()) openFile(dir);
+  });
   QAction* openEt = file->addAction(QStringLiteral("Open &execution trace…"), this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open execution trace"), QString(),
                                                       QStringLiteral("Execution traces (*.json *.json.gz *.gz);;All files (*)"));
@@ -392,8 +399,12 @@ void MainWindow::refreshInfo() {
   uint64_t gpuStreams = 0;
   for (const Track& tr : t.tracks) gpuStreams += tr.kind == TrackKind::GpuStream;
   // "slices" as `opscope summary` counts them (its "slices" key), not the file's events.
+  std::set<int64_t> ranks;
+  for (const Process& p : t.processes)
+    if (p.rank != kNoId) ranks.insert(p.rank);
+  const QString name = QFileInfo(QString::fromStdString(doc_->path)).fileName();
   infoLabel_->setText(QStringLiteral("%1 · %L2 slices · %3 GPU stream%4 · %5 iteration%6 · %7 wall · loaded in %8 s")
-                          .arg(QFileInfo(QString::fromStdString(doc_->path)).fileName())
+                          .arg(ranks.empty() ? name : QStringLiteral("%1 (%2 ranks)").arg(name).arg(ranks.size()))
                           .arg(t.sliceCount())
                           .arg(gpuStreams)
                           .arg(gpuStreams == 1 ? "" : "s")

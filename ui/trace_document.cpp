@@ -6,6 +6,7 @@
 
 #include "analysis/utilisation_counters.h"
 #include "io/trace_loader.h"
+#include "ranks/rank_session.h"
 
 namespace opscope::ui {
 
@@ -33,7 +34,7 @@ std::shared_ptr<const TraceDocument> prepareDocument(std::string path, LoadResul
 }
 
 std::shared_ptr<const TraceDocument> loadDocument(const std::string& path, std::string& error, LoadStatus* status) {
-  LoadResult r = loadTraceFile(path);
+  LoadResult r = loadTraceOrSession(path);
   if (status) *status = r.status;
   if (r.status != LoadStatus::Ok) {
     error = r.error;

@@ -31,8 +31,9 @@ std::vector<NamedArg> Trace::args(EventRef r, std::string* error) const {
   const SliceColumns& s = tracks[r.track].slices;
   if (r.index < s.argsAt.size()) {
     const uint64_t at = s.argsAt[r.index];
-    if (at == SliceColumns::kNoArgsAt || !lazyArgs) return {};
-    return lazyArgs->read(at, error);
+    const LazyArgs* source = tracks[r.track].lazyArgs ? tracks[r.track].lazyArgs.get() : lazyArgs.get();
+    if (at == SliceColumns::kNoArgsAt || !source) return {};
+    return source->read(at, error);
   }
   if (r.index >= s.argsOffset.size()) return {};
   const uint32_t offset = s.argsOffset[r.index];
@@ -64,14 +65,17 @@ std::string Trace::rawIdText(const RawId& id) const {
 std::string Trace::processLabel(uint32_t process) const {
   const Process& p = processes[process];
   std::string label = p.name ? std::string(str(p.name)) : std::string("process");
-  return label + " (" + rawIdText(p.pid) + ")";
+  label += " (" + rawIdText(p.pid) + ")";
+  return p.rank != kNoId ? "rank " + std::to_string(p.rank) + " \xC2\xB7 " + label : label;
 }
 
 std::string Trace::trackLabel(uint32_t track) const {
   const Track& t = tracks[track];
   if (t.kind == TrackKind::GpuStream) {
     const int64_t device = t.device != kNoId ? t.device : (processes[t.process].pid.isString ? 0 : processes[t.process].pid.num);
-    std::string s = meta.deviceKind + " " + std::to_string(device) + " \xC2\xB7 ";
+    const int64_t rank = processes[t.process].rank;
+    std::string s = rank != kNoId ? "rank " + std::to_string(rank) + " \xC2\xB7 " : std::string();
+    s += meta.deviceKind + " " + std::to_string(device) + " \xC2\xB7 ";
     // A stream id when the events name one, else the track's own name (CUPTI's range
     // profiler, an exporter's queue), else its tid.
     if (t.queueNumber != kNoId) s += "queue " + std::to_string(t.queueNumber);

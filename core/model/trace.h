@@ -24,6 +24,9 @@ struct Process {
   StringId labels = 0;   // process_labels metadata
   int64_t sortIndex = 0;
   bool hasSortIndex = false;
+  // Multi-rank sessions (ranks/rank_session.h): the rank whose trace this process came
+  // from, shown before its label and ordering the timeline; kNoId in a single trace.
+  int64_t rank = kNoId;
 };
 
 enum class TrackKind : uint8_t {
@@ -44,6 +47,9 @@ struct Track {
   // GPU streams whose ids are opaque handles (OpenCL queues): their number on the device,
   // 1, 2, … in order of first use, shown as "queue N"; `stream` keeps the handle.
   int64_t queueNumber = kNoId;
+  // Merged sessions: where this track's lazy args are read back (each rank's file has
+  // its own); null: Trace::lazyArgs.
+  std::shared_ptr<const LazyArgs> lazyArgs;
   uint16_t maxDepth = 0;   // rows used: nesting depth (CPU) or lanes (GPU), plus overflow row
   uint64_t crossovers = 0;
   SliceColumns slices;

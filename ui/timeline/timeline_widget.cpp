@@ -62,6 +62,13 @@ void TimelineWidget::setDocument(std::shared_ptr<const TraceDocument> doc) {
     const StringId ac2g = t.strings.find("ac2g");
     for (const Flow& f : t.flows)
       if (f.cat != ac2g || ac2g == 0) linkFlows_.push_back(f);
+    // A multi-rank session opens on every rank's GPU streams: the CPU processes of each
+    // rank start folded (their headers stay, one click unfolds them).
+    std::vector<bool> hasGpu(t.processes.size(), false);
+    for (const Track& tr : t.tracks)
+      if (tr.kind == TrackKind::GpuStream && tr.slices.size() > 0) hasGpu[tr.process] = true;
+    for (uint32_t p = 0; p < t.processes.size(); ++p)
+      if (t.processes[p].rank != kNoId && !hasGpu[p]) collapsed_.insert(p);
   }
   relayout();
   fitAll();

@@ -41,6 +41,8 @@ std::vector<uint32_t> processOrder(const Trace& trace) {
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
     const Process& pa = trace.processes[a];
     const Process& pb = trace.processes[b];
+    // A multi-rank session: rank by rank, each rank's processes as in its own trace.
+    if (pa.rank != pb.rank) return pa.rank < pb.rank;
     // Processes with a sort index first, by it (Kineto gives GPUs index 0x1000000+).
     if (pa.hasSortIndex != pb.hasSortIndex) return pa.hasSortIndex;
     if (pa.hasSortIndex && pa.sortIndex != pb.sortIndex) return pa.sortIndex < pb.sortIndex;

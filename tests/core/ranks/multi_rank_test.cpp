@@ -4,11 +4,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "ranks/cross_rank.h"
 #include "ranks/rank_inputs.h"
 #include "ranks/rank_loader.h"
 #include "ranks/rank_metrics.h"
+#include "ranks/rank_session.h"
 #include "report/multi_rank_report.h"
 #include "report/summary_report.h"
 #include "analysis/summary.h"
@@ -295,6 +297,75 @@ TEST(RankLoader, LoadsEveryFileOnThePoolAndCancelStopsTheRest) {
   size_t cancelled = 0;
   EXPECT_FALSE(loadRankFiles(files, options, [&](size_t, LoadResult&& r) { cancelled += r.status == LoadStatus::Cancelled; }));
   EXPECT_GE(cancelled, files.size() - 3);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace opscope
+
+namespace opscope {
+namespace {
+
+TEST(RankSession, AFolderMergesRankByRankOnTheFirstRanksClock) {
+  const fs::path dir = test::tempPath("rank_session_dir");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // Rank 1's clock is 5 µs ahead; written plain (lazy args) and gzip (encoded args).
+  std::ofstream(dir / "t_rank0.json") << rankTrace(0, 0);
+  {
+    std::ofstream f(dir / "t_rank1.json.gz", std::ios::binary);
+    f << test::gzip(rankTrace(1, 5));
+  }
+  std::ofstream(dir / "t_rank2.json") << "not a trace";
+  const LoadResult r = loadTraceOrSession(dir.string());
+  ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
+  const Trace& t = *r.trace;
+  EXPECT_EQ(t.meta.worldSize, 2);
+  // The broken rank is named among the warnings, not fatal.
+  bool named = false;
+  for (const WarningEntry& w : t.diagnostics.entries()) named |= w.example.find("t_rank2.json") != std::string::npos;
+  EXPECT_TRUE(named);
+
+  const auto nccl = test::slicesNamed(t, "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)");
+  ASSERT_EQ(nccl.size(), 2u);
+  // Aligned at the collective's end: both at the same time on the merged clock.
+  EXPECT_EQ(t.end(nccl[0]), t.end(nccl[1]));
+  std::set<int64_t> ranks;
+  for (EventRef k : nccl) {
+    const int64_t rank = t.processes[t.tracks[k.track].process].rank;
+    ranks.insert(rank);
+    EXPECT_EQ(t.trackLabel(k.track).rfind("rank " + std::to_string(rank) + " \xC2\xB7 GPU 0", 0), 0u) << t.trackLabel(k.track);
+    // Args read back from each rank's own file (lazy) or re-encoded against the merged pool.
+    bool hasStream = false;
+    for (const NamedArg& a : t.args(k)) hasStream |= a.key == "stream" && a.i == 8;
+    EXPECT_TRUE(hasStream) << "rank " << rank;
+    // Launch links point into the right rank.
+    const auto launch = t.links.gpuToLaunch;
+    bool linked = false;
+    for (const auto& p : launch)
+      if (p.first == k.packed()) {
+        const EventRef l = EventRef::unpack(p.second);
+        linked = t.name(l) == "cudaLaunchKernel" && t.processes[t.tracks[l.track].process].rank == rank;
+      }
+    EXPECT_TRUE(linked) << "rank " << rank;
+  }
+  EXPECT_EQ(ranks, (std::set<int64_t>{0, 1}));
+  // The session's iterations are rank 0's.
+  ASSERT_EQ(t.iterations.size(), 1u);
+  EXPECT_EQ(t.name(EventRef::unpack(t.iterations[0].ref)), "ProfilerStep#1");
+  EXPECT_EQ(t.processes[t.tracks[EventRef::unpack(t.iterations[0].ref).track].process].rank, 0);
+  fs::remove_all(dir);
+}
+
+TEST(RankSession, TwoFilesOfOneRankAreRefusedWithBothNames) {
+  const fs::path dir = test::tempPath("rank_session_dup");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "a.json") << rankTrace(0, 0);
+  std::ofstream(dir / "b.json") << rankTrace(0, 0);
+  const LoadResult r = loadTraceOrSession(dir.string());
+  EXPECT_EQ(r.status, LoadStatus::InvalidInput);
+  EXPECT_NE(r.error.find("rank 0 is claimed by both"), std::string::npos) << r.error;
   fs::remove_all(dir);
 }
 
