@@ -31,6 +31,7 @@ const char* kUsageHead =
 const char* kGuiUsage =
     "  opscope [FILE [--et ET]]  the GUI, opening FILE when given (and linking the execution\n"
     "                          trace ET recorded with it: File > Open execution trace)\n"
+    "  opscope DIR             the GUI on a folder of rank traces: every rank in one timeline\n"
     "  opscope --screenshot OUT.png [--select NAME] [--range START_US:END_US] [--search TEXT]\n"
     "                          [--size WxH] [--dark] [--whole-list] [--analysis CHART [--iteration N] [--op NAME]]\n"
     "                          [--prediction [--gpu NAME] [--compare NAME]] [--et ET] [FILE]\n"

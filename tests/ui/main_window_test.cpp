@@ -10,6 +10,7 @@
 #include <QSettings>
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <filesystem>
 #include <QSortFilterProxyModel>
 #include <QTest>
 #include <QTreeView>
@@ -283,6 +284,52 @@ TEST(LoadJob, LoadsOnAWorkerThreadAndDeliversOnTheGuiThread) {
   ASSERT_TRUE(doc);
   EXPECT_GT(doc->trace->sliceCount(), 1000u);
   EXPECT_EQ(job.progress().bytesDone, job.progress().bytesTotal);
+}
+
+TEST(MainWindow, AFolderOfRankTracesOpensAsOneSessionWithEveryRanksGpuStreams) {
+  // The sample (distributedInfo rank 0 of world size 2) and a copy made rank 1.
+  const std::filesystem::path dir = test::tempPath("ranks_folder");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(kSample, dir / "job_rank0.json.gz");
+  std::string text = test::gunzip(test::readFile(kSample));
+  const size_t at = text.find("\"rank\": 0,");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 10, "\"rank\": 1,");
+  std::ofstream(dir / "job_rank1.json") << text;
+  LoadJob job;
+  QSignalSpy loaded(&job, &LoadJob::loaded);
+  job.start(QString::fromStdString(dir.string()));
+  ASSERT_TRUE(loaded.wait(20000));
+  const auto doc = loaded.takeFirst().at(0).value<std::shared_ptr<const TraceDocument>>();
+  ASSERT_TRUE(doc);
+  const auto single = sampleDoc();
+  EXPECT_EQ(doc->trace->sliceCount(), 2 * single->trace->sliceCount());
+
+  MainWindow w{false};
+  w.resize(1400, 900);
+  w.show();
+  w.setDocument(doc);
+  QApplication::processEvents();
+  // Headers rank by rank; GPU streams of both ranks laid out, CPU processes folded.
+  std::vector<std::string> headers;
+  int gpuRows[2] = {0, 0};
+  for (const LayoutEntry& e : w.timeline()->layout().entries) {
+    if (e.kind == LayoutEntry::Kind::ProcessHeader) headers.push_back(e.label);
+    if (e.kind != LayoutEntry::Kind::Slices) continue;
+    const Track& t = doc->trace->tracks[e.index];
+    const int64_t rank = doc->trace->processes[t.process].rank;
+    ASSERT_TRUE(rank == 0 || rank == 1);
+    EXPECT_EQ(t.kind, TrackKind::GpuStream) << e.label;  // no CPU thread unfolded
+    ++gpuRows[rank];
+    EXPECT_EQ(e.label.rfind("rank " + std::to_string(rank), 0), 0u) << e.label;
+  }
+  EXPECT_GT(gpuRows[0], 0);
+  EXPECT_EQ(gpuRows[0], gpuRows[1]);
+  ASSERT_FALSE(headers.empty());
+  EXPECT_EQ(headers.front().rfind("rank 0 \xC2\xB7 ", 0), 0u) << headers.front();
+  EXPECT_EQ(headers.back().rfind("rank 1 \xC2\xB7 ", 0), 0u) << headers.back();
+  std::filesystem::remove_all(dir);
 }
 
 TEST(LoadJob, CancelStopsTheLoad) {
