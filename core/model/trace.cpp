@@ -71,10 +71,11 @@ std::string Trace::processLabel(uint32_t process) const {
 
 std::string Trace::trackLabel(uint32_t track) const {
   const Track& t = tracks[track];
+  // Multi-rank sessions: every track says whose it is, wherever its label appears.
+  const int64_t rank = processes[t.process].rank;
+  std::string s = rank != kNoId ? "rank " + std::to_string(rank) + " \xC2\xB7 " : std::string();
   if (t.kind == TrackKind::GpuStream) {
     const int64_t device = t.device != kNoId ? t.device : (processes[t.process].pid.isString ? 0 : processes[t.process].pid.num);
-    const int64_t rank = processes[t.process].rank;
-    std::string s = rank != kNoId ? "rank " + std::to_string(rank) + " \xC2\xB7 " : std::string();
     s += meta.deviceKind + " " + std::to_string(device) + " \xC2\xB7 ";
     // A stream id when the events name one, else the track's own name (CUPTI's range
     // profiler, an exporter's queue), else its tid.
@@ -86,17 +87,16 @@ std::string Trace::trackLabel(uint32_t track) const {
   }
   if (t.kind == TrackKind::Async) {
     const std::string name(str(t.name)), id = rawIdText(t.tid);
-    return name == id ? name + " (async)" : name + " (async " + id + ")";
+    return s + (name == id ? name + " (async)" : name + " (async " + id + ")");
   }
   const std::string tid = rawIdText(t.tid);
-  std::string s = "thread " + tid;
   if (t.name) {
     // Kineto names threads "thread 4515 (python3.8)" already: do not repeat the id.
     const std::string_view name = str(t.name);
-    if (name.find(tid) != std::string_view::npos) return std::string(name);
-    s += " (" + std::string(name) + ")";
+    if (name.find(tid) != std::string_view::npos) return s + std::string(name);
+    return s + "thread " + tid + " (" + std::string(name) + ")";
   }
-  return s;
+  return s + "thread " + tid;
 }
 
 }  // namespace opscope
