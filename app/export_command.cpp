@@ -6,6 +6,7 @@
 #include "analysis/kernel_classes.h"
 #include "cli_common.h"
 #include "io/trace_loader.h"
+#include "ranks/rank_session.h"
 #include "report/export_request.h"
 
 namespace opscope::app {
@@ -33,7 +34,7 @@ int runExport(const std::vector<std::string>& args) {
     return entry(raw.data(), static_cast<int>(raw.size()));
   }
   const auto t0 = std::chrono::steady_clock::now();
-  LoadResult r = loadTraceFile(request->file == "-" ? "/dev/stdin" : request->file);
+  LoadResult r = loadTraceOrSession(request->file == "-" ? "/dev/stdin" : request->file);
   if (r.status != LoadStatus::Ok) {
     std::fprintf(stderr, "opscope: %s: %s\n", request->file.c_str(), r.error.c_str());
     return exitFor(r.status);

@@ -7,6 +7,7 @@
 #include "analysis/stream_usage.h"
 #include "report/analysis_report.h"
 #include "report/breakdown_report.h"
+#include "report/multi_rank_report.h"
 
 namespace opscope {
 
@@ -20,6 +21,7 @@ const char* chartName(ChartKind c) {
     case ChartKind::KernelStats: return "kernel-stats";
     case ChartKind::Overheads: return "overheads";
     case ChartKind::Streams: return "streams";
+    case ChartKind::Ranks: return "ranks";
   }
   return "?";
 }
@@ -154,7 +156,8 @@ std::optional<ExportRequest> parseExportArgs(const std::vector<std::string>& arg
   const std::pair<const char*, ChartKind> charts[] = {
       {"overview", ChartKind::Overview},         {"breakdown", ChartKind::Breakdown},
       {"op-kernels", ChartKind::OpKernels},      {"kernel-stats", ChartKind::KernelStats},
-      {"overheads", ChartKind::Overheads},       {"streams", ChartKind::Streams}};
+      {"overheads", ChartKind::Overheads},       {"streams", ChartKind::Streams},
+      {"ranks", ChartKind::Ranks}};
   bool found = false;
   for (const auto& [name, kind] : charts)
     if (chart == name) {
@@ -162,7 +165,7 @@ std::optional<ExportRequest> parseExportArgs(const std::vector<std::string>& arg
       found = true;
     }
   if (!found) {
-    error = "--chart must be one of breakdown, op-kernels, kernel-stats, overheads, streams, overview (got '" + chart + "')";
+    error = "--chart must be one of breakdown, op-kernels, kernel-stats, overheads, streams, overview, ranks (got '" + chart + "')";
     return std::nullopt;
   }
   const std::pair<const char*, ExportFormat> formats[] = {{"json", ExportFormat::Json}, {"csv", ExportFormat::Csv},
@@ -271,6 +274,10 @@ std::string exportDataText(const Trace& trace, const ExportRequest& request, con
     case ChartKind::Streams: {
       const StreamUsageReport s = streamUsage(trace, classifier, window);
       return json ? streamUsageJson(s, trace, path) : streamUsageCsv(s);
+    }
+    case ChartKind::Ranks: {
+      const RankTable t = rankTable(trace);
+      return json ? rankTableJson(t, path) : rankTableCsv(t);
     }
   }
   return {};

@@ -328,4 +328,48 @@ bool readRankTable(const std::string& path, std::vector<RankSummary>& out, std::
   return true;
 }
 
+std::string rankTableJson(const RankTable& table, const std::string& path) {
+  ojson j;
+  j["file"] = path;
+  j["world_size"] = table.rows.size();
+  ojson rows = ojson::array(), its = ojson::array();
+  for (const RankRow& r : table.rows) {
+    double mean = 0;
+    ojson list = ojson::array();
+    for (TimeNs w : r.iterationWall) {
+      mean += nsToUs(w);
+      list.push_back(nsToUs(w));
+    }
+    const CollectiveWait& c = r.collectives;
+    rows.push_back({{"rank", r.rank},
+                    {"iterations", r.iterationWall.size()},
+                    {"iteration_us_mean", r.iterationWall.empty() ? ojson(nullptr) : ojson(mean / static_cast<double>(r.iterationWall.size()))},
+                    {"gpu_busy_us", nsToUs(r.gpuBusy)},
+                    {"compute_us", nsToUs(r.computeTime)},
+                    {"overlap_pct", pct(r.overlapTime, c.total)},
+                    {"collectives", {{"count", c.count}, {"matched", c.matched}, {"total_us", nsToUs(c.total)},
+                                     {"wait_us", nsToUs(c.wait)}, {"wait_pct", pct(c.wait, c.total)}}}});
+    its.push_back(std::move(list));
+  }
+  j["ranks"] = std::move(rows);
+  j["iteration_us"] = std::move(its);
+  ojson stragglers = ojson::array();
+  for (const Straggler& s : table.stragglers)
+    stragglers.push_back({{"rank", s.rank}, {"iteration_us_mean", s.iterationUsMean}, {"excess_pct", s.excessPct}});
+  j["stragglers"] = std::move(stragglers);
+  j["straggler_threshold_pct"] = table.stragglerPct;
+  return jsonText(j, 2) + "\n";
+}
+
+std::string rankTableCsv(const RankTable& table) {
+  std::string out = "rank,iteration,wall_us\n";
+  char line[96];
+  for (const RankRow& r : table.rows)
+    for (size_t i = 0; i < r.iterationWall.size(); ++i) {
+      std::snprintf(line, sizeof line, "%lld,%zu,%.3f\n", static_cast<long long>(r.rank), i, nsToUs(r.iterationWall[i]));
+      out += line;
+    }
+  return out;
+}
+
 }  // namespace opscope

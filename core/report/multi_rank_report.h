@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ranks/rank_metrics.h"
+#include "ranks/rank_table.h"
 
 namespace opscope {
 
@@ -48,5 +49,14 @@ std::string multiRankText(const std::vector<RankSummary>& ranks, const MultiRank
 // and "file" (or "error"). Blank lines are skipped; false with error "LINE N: what" on
 // anything else, or when a line exceeds 64 MiB.
 bool readRankTable(const std::string& path, std::vector<RankSummary>& out, std::string& error);
+
+// `opscope export --chart ranks` (data): the ranks of a loaded session, with the same key
+// names as the multi-rank summary: {"file", "world_size", "ranks": [{"rank",
+// "iterations", "iteration_us_mean", "gpu_busy_us", "compute_us", "overlap_pct",
+// "collectives": {"count", "matched", "total_us", "wait_us", "wait_pct"}}],
+// "iteration_us", "stragglers", "straggler_threshold_pct"}. CSV: one row per rank and
+// iteration (rank,iteration,wall_us).
+std::string rankTableJson(const RankTable& table, const std::string& path);
+std::string rankTableCsv(const RankTable& table);
 
 }  // namespace opscope

@@ -1,6 +1,8 @@
 // The opscope binary's command line: exit codes and the one-line errors.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <array>
 
 #include <cstdio>
@@ -248,7 +250,7 @@ TEST(Cli, ExportEveryChartsDataAgreesAcrossCharts) {
 TEST(Cli, ExportDrawsChartsHeadlessAsPdfPngAndSvg) {
   const std::string dir = test::tempPath("export_pictures");
   ASSERT_EQ(std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str()), 0);
-  for (const char* chart : {"overview", "breakdown", "op-kernels", "kernel-stats", "overheads", "streams"}) {
+  for (const char* chart : {"overview", "breakdown", "op-kernels", "kernel-stats", "overheads", "streams", "ranks"}) {
     for (const char* format : {"pdf", "png", "svg"}) {
       const std::string out = dir + "/" + chart + "." + format;
       // No display: the module switches to the offscreen platform itself.
@@ -292,6 +294,75 @@ namespace opscope {
 namespace {
 
 // The contract other tools rely on: predict --replay --json FILE.
+// Two ranks: the sample (distributedInfo rank 0) and a copy made rank 1.
+std::string twoRankFolder(const std::string& name) {
+  const std::string dir = test::tempPath(name);
+  EXPECT_EQ(std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str()), 0);
+  EXPECT_EQ(std::system(("cp " + kSample + " " + dir + "/job_rank0.json.gz").c_str()), 0);
+  std::string text = test::gunzip(test::readFile(kSample));
+  const size_t at = text.find("\"rank\": 0,");
+  EXPECT_NE(at, std::string::npos);
+  text.replace(at, 10, "\"rank\": 1,");
+  std::ofstream(dir + "/job_rank1.json") << text;
+  return dir;
+}
+
+TEST(Cli, SummaryOfAFolderOfRanksIsTheMultiRankContract) {
+  const std::string dir = twoRankFolder("ranks_cli");
+  const CliRun r = runCli("summary --json " + dir);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["format"], "multi-rank");
+  EXPECT_EQ(j["world_size"], 2);
+  ASSERT_EQ(j["ranks"].size(), 2u);
+  for (int rank = 0; rank < 2; ++rank) {
+    const std::string file = dir + (rank == 0 ? "/job_rank0.json.gz" : "/job_rank1.json");
+    const CliRun one = runCli("summary --json " + file);
+    ASSERT_EQ(one.code, 0);
+    EXPECT_EQ(j["ranks"][rank], nlohmann::json::parse(one.out)) << "rank " << rank;
+    EXPECT_EQ(j["ranks"][rank]["rank"], rank);
+  }
+  ASSERT_EQ(j["iteration_us"].size(), 2u);
+  EXPECT_EQ(j["iteration_us"][0], j["iteration_us"][1]);  // the same run twice
+  EXPECT_TRUE(j["stragglers"].empty());
+  EXPECT_EQ(j["clock_alignment"]["offsets"][1]["offset_us"], 0.0);
+  // The same files named one by one, and as a glob, give the same summary.
+  EXPECT_EQ(runCli("summary --json " + dir + "/job_rank1.json " + dir + "/job_rank0.json.gz").out, r.out);
+  EXPECT_EQ(runCli("summary --json '" + dir + "/job_rank*'").out, r.out);
+  // The readable form lists both ranks.
+  const CliRun text = runCli("summary " + dir);
+  EXPECT_NE(text.out.find("2 ranks of world size 2"), std::string::npos) << text.out;
+  // export --chart ranks: each rank's iterations, in the merged session.
+  const CliRun ranks = runCli("export --chart ranks --format json " + dir + " -o -");
+  ASSERT_EQ(ranks.code, 0) << ranks.out;
+  const auto rj = nlohmann::json::parse(ranks.out);
+  ASSERT_EQ(rj["ranks"].size(), 2u);
+  EXPECT_EQ(rj["ranks"][1]["iterations"], j["ranks"][1]["iterations"]);
+  std::system(("rm -rf " + dir).c_str());
+}
+
+TEST(Cli, MultiRankBadInputIsOneLine) {
+  const std::string dir = test::tempPath("ranks_bad");
+  ASSERT_EQ(std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str()), 0);
+  CliRun r = runCli("summary " + dir);
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.out.find("no trace files in the folder"), std::string::npos) << r.out;
+  EXPECT_EQ(runCli("summary --iterations 0 " + dir).code, 2);
+  EXPECT_EQ(runCli("summary --straggler-pct x " + dir).code, 2);
+  EXPECT_EQ(runCli("summary --jobs 0 " + dir).code, 2);
+  std::ofstream(dir + "/t.jsonl") << "{\"file\": \"a\", \"rank\": 0}\nnot json\n";
+  r = runCli("summary " + dir + "/t.jsonl");
+  EXPECT_EQ(r.code, 4);
+  EXPECT_NE(r.out.find("line 2: not JSON"), std::string::npos) << r.out;
+  // Only broken traces: nothing to summarise.
+  std::ofstream(dir + "/a_rank0.json") << "garbage";
+  std::ofstream(dir + "/a_rank1.json") << "nope";
+  r = runCli("summary " + dir + "/a_rank0.json " + dir + "/a_rank1.json");
+  EXPECT_EQ(r.code, 4) << r.out;
+  EXPECT_NE(r.out.find("no rank could be read"), std::string::npos) << r.out;
+  std::system(("rm -rf " + dir).c_str());
+}
+
 TEST(Cli, PredictReplayJsonContract) {
   CliRun r = runCli("predict --replay --json " + kSample);
   ASSERT_EQ(r.code, 0) << r.out;

@@ -538,6 +538,144 @@ void plotStreams(QCustomPlot* plot, const StreamUsageReport& r, const ChartTheme
   plot->replot();
 }
 
+void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, const QString& title) {
+  resetPlot(plot, theme);
+  addTitle(plot, 0, title, theme);
+  const int n = static_cast<int>(t.rows.size());
+  const int iters = static_cast<int>(t.maxIterations);
+  std::map<int64_t, double> excess;
+  for (const Straggler& s : t.stragglers) excess[s.rank] = s.excessPct;
+  // Rank tick labels: every rank up to 32, else every k-th and every straggler.
+  const int every = std::max(1, (n + 31) / 32);
+  auto rankTicks = [&] {
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (int i = 0; i < n; ++i) {
+      const RankRow& r = t.rows[static_cast<size_t>(i)];
+      const auto slow = excess.find(r.rank);
+      if (slow != excess.end())
+        ticker->addTick(i, QStringLiteral("rank %1 · +%2 %").arg(r.rank).arg(slow->second, 0, 'f', 1));
+      else if (i % every == 0)
+        ticker->addTick(i, QStringLiteral("rank %1").arg(r.rank));
+    }
+    return ticker;
+  };
+
+  QCPAxisRect* heat = addRect(plot, 1, 0, theme);
+  QCPAxis* x = heat->axis(QCPAxis::atBottom);
+  QCPAxis* y = heat->axis(QCPAxis::atLeft);
+  auto* map = new QCPColorMap(x, y);
+  map->data()->setSize(std::max(1, iters), std::max(1, n));
+  map->data()->setRange(QCPRange(0, std::max(0, iters - 1)), QCPRange(0, std::max(0, n - 1)));
+  double lo = 0, hi = 0;
+  bool any = false;
+  for (int r = 0; r < n; ++r)
+    for (int i = 0; i < iters; ++i) {
+      const auto& walls = t.rows[static_cast<size_t>(r)].iterationWall;
+      const double v = i < static_cast<int>(walls.size()) ? ms(walls[static_cast<size_t>(i)]) : std::nan("");
+      map->data()->setCell(i, r, v);
+      if (std::isnan(v)) continue;
+      lo = any ? std::min(lo, v) : v;
+      hi = any ? std::max(hi, v) : v;
+      any = true;
+    }
+  // Viridis (not in Debian's QCustomPlot 2.1): ordered in lightness, readable by the
+  // colour-blind and in greyscale print.
+  QCPColorGradient gradient;
+  gradient.clearColorStops();
+  gradient.setColorStopAt(0.0, QColor(0x44, 0x01, 0x54));
+  gradient.setColorStopAt(0.25, QColor(0x3b, 0x52, 0x8b));
+  gradient.setColorStopAt(0.5, QColor(0x21, 0x91, 0x8c));
+  gradient.setColorStopAt(0.75, QColor(0x5e, 0xc9, 0x62));
+  gradient.setColorStopAt(1.0, QColor(0xfd, 0xe7, 0x25));
+  gradient.setColorInterpolation(QCPColorGradient::ciRGB);
+  gradient.setNanHandling(QCPColorGradient::nhTransparent);
+  map->setGradient(gradient);
+  map->setDataRange(QCPRange(lo, hi > lo ? hi : lo + 1e-3));
+  map->setInterpolate(false);
+  auto* scale = new QCPColorScale(plot);
+  plot->plotLayout()->addElement(1, 1, scale);
+  scale->setType(QCPAxis::atRight);
+  scale->setGradient(gradient);
+  scale->setDataRange(map->dataRange());
+  scale->axis()->setLabel(QStringLiteral("iteration wall time (ms)"));
+  scale->axis()->setLabelColor(theme.text());
+  scale->axis()->setTickLabelColor(theme.text());
+  scale->axis()->setBasePen(QPen(theme.text()));
+  scale->axis()->setTickPen(QPen(theme.text()));
+  scale->axis()->setSubTickPen(QPen(theme.text()));
+  map->setColorScale(scale);
+  auto* margins = new QCPMarginGroup(plot);
+  heat->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+  scale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+  y->setTicker(rankTicks());
+  y->setRange(-0.5, n - 0.5);
+  y->setRangeReversed(true);  // rank 0 on top, as in the timeline
+  y->grid()->setVisible(false);
+  y->setTickLabelFont(QFont(QStringLiteral("Sans"), 8));
+  x->setRange(-0.5, std::max(0, iters - 1) + 0.5);
+  x->setLabel(QStringLiteral("iteration (ProfilerStep, in order) · stragglers: mean > %1 % over the median").arg(t.stragglerPct));
+  x->grid()->setVisible(false);
+  if (!any) emptyNote(heat, QStringLiteral("no ProfilerStep iterations on any rank"), theme);
+
+  // Collectives per rank: waiting for the slowest rank, and the rest of their time.
+  QCPAxisRect* coll = addRect(plot, 3, 0, theme);
+  QCPAxis* key = coll->axis(QCPAxis::atLeft);
+  QCPAxis* value = coll->axis(QCPAxis::atBottom);
+  const QString parts[] = {QStringLiteral("waiting for the slowest rank"), QStringLiteral("rest of the collective")};
+  const QColor colors[] = {paletteColor(1), paletteColor(0)};
+  // The legend in a row of its own between the two charts, in one line.
+  QCPLegend* legend = themedLegend(theme);
+  plot->plotLayout()->addElement(2, 0, legend);
+  legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  legend->setLayer(QStringLiteral("legend"));
+  auto* left = new QCPMarginGroup(plot);  // rank labels of both charts in one column
+  heat->setMarginGroup(QCP::msLeft, left);
+  coll->setMarginGroup(QCP::msLeft, left);
+  QCPBars* below = nullptr;
+  double top = 0;
+  bool anyCollective = false;
+  for (int p = 0; p < 2; ++p) {
+    auto* bars = new QCPBars(key, value);
+    bars->setName(parts[p]);
+    bars->setWidth(0.7);
+    bars->setPen(Qt::NoPen);
+    bars->setBrush(colors[p]);
+    QStringList tips;
+    for (int i = 0; i < n; ++i) {
+      const RankRow& r = t.rows[static_cast<size_t>(i)];
+      const CollectiveWait& c = r.collectives;
+      const TimeNs v = p == 0 ? c.wait : std::max<TimeNs>(0, c.total - c.wait);
+      bars->addData(i, ms(v));
+      top = std::max(top, ms(c.total));
+      anyCollective |= c.count > 0;
+      tips.append(QStringLiteral("rank %1\n%2: %3 of %4 in %L5 collectives (%6 matched on every rank)")
+                      .arg(r.rank)
+                      .arg(parts[p], durationText(static_cast<double>(v)), durationText(static_cast<double>(c.total)))
+                      .arg(c.count)
+                      .arg(c.matched));
+    }
+    bars->setProperty("tips", tips);
+    if (below) bars->moveAbove(below);
+    below = bars;
+    bars->addToLegend(legend);
+  }
+  key->setTicker(rankTicks());
+  key->setRange(-0.6, n - 0.4);
+  key->setRangeReversed(true);
+  key->grid()->setVisible(false);
+  key->setTickLabelFont(QFont(QStringLiteral("Sans"), 8));
+  value->setRange(0, std::max(1e-3, top * 1.05));
+  value->setLabel(QStringLiteral("ms in collectives (NCCL/RCCL kernels)"));
+  if (!anyCollective) {
+    legend->setVisible(false);
+    emptyNote(coll, n > 1 ? QStringLiteral("no collective kernels") : QStringLiteral("one rank: open a folder of rank traces (File ▸ Open folder of ranks)"), theme);
+  }
+  plot->plotLayout()->setRowStretchFactors({0.01, 1.0, 0.01, 0.8});
+  const int rowsPx = 14 * std::min(n, 32);
+  setMinimumChartHeight(plot, 60 + 2 * (60 + rowsPx));
+  plot->replot();
+}
+
 int chartMinimumHeight(const QCustomPlot* plot) { return plot->property("minHeight").toInt(); }
 
 std::vector<EventRef> mixSegmentEvents(const OpKernelMixes& m, int opVariant, int cls) {

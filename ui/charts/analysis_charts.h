@@ -15,6 +15,7 @@
 #include "analysis/overheads.h"
 #include "analysis/overview.h"
 #include "analysis/stream_usage.h"
+#include "ranks/rank_table.h"
 #include "charts/chart_theme.h"
 
 class QCustomPlot;
@@ -33,6 +34,9 @@ void plotKernelStats(QCustomPlot* plot, const KernelStats& k, const Trace& trace
 void plotOverheads(QCustomPlot* plot, const Overheads& o, const ChartTheme& theme, const QString& title,
                    bool logScale, const QString& opName = {});
 void plotStreams(QCustomPlot* plot, const StreamUsageReport& r, const ChartTheme& theme, const QString& title);
+// Ranks × iterations heatmap of iteration wall time (stragglers named on the rank axis),
+// and per rank its time in collectives split into waiting for the slowest rank and the rest.
+void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, const QString& title);
 
 // Height in pixels below which the last plotted chart's labels would overlap (0 before
 // any chart); a view shows it in a scroll area at least this tall rather than squash it.

@@ -18,6 +18,7 @@ QString chartTitle(ChartKind chart, const QString& scopeLabel, const QString& fi
     case ChartKind::KernelStats: what = QStringLiteral("Kernel statistics"); break;
     case ChartKind::Overheads: what = QStringLiteral("CPU overheads T1–T5"); break;
     case ChartKind::Streams: what = QStringLiteral("GPU streams: busy, idle, utilisation"); break;
+    case ChartKind::Ranks: what = QStringLiteral("Ranks: iteration time and collectives"); break;
   }
   return QStringLiteral("%1 · %2 · %3").arg(what, scopeLabel, fileName);
 }
@@ -53,6 +54,9 @@ void drawChart(QCustomPlot* plot, ChartKind chart, const Trace& trace, const Ker
     }
     case ChartKind::Streams:
       plotStreams(plot, streamUsage(trace, classifier, scope.window), theme, title);
+      break;
+    case ChartKind::Ranks:
+      plotRanks(plot, rankTable(trace), theme, title);
       break;
   }
 }

@@ -9,6 +9,7 @@
 #include "charts/chart_builder.h"
 #include "charts/chart_export.h"
 #include "io/trace_loader.h"
+#include "ranks/rank_session.h"
 
 namespace opscope::ui {
 
@@ -26,7 +27,7 @@ int exportChartHeadless(const std::vector<std::string>& args) {
   static char* argv[] = {name, nullptr};
   QApplication app(argc, argv);
 
-  LoadResult r = loadTraceFile(request->file == "-" ? "/dev/stdin" : request->file);
+  LoadResult r = loadTraceOrSession(request->file == "-" ? "/dev/stdin" : request->file);
   if (r.status != LoadStatus::Ok) {
     std::fprintf(stderr, "opscope: %s: %s\n", request->file.c_str(), r.error.c_str());
     return r.status == LoadStatus::IoError ? 3 : r.status == LoadStatus::Cancelled ? 5 : 4;

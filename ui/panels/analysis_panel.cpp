@@ -2,6 +2,9 @@
 
 #include <qcustomplot.h>
 
+#include <cmath>
+#include <iterator>
+
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -38,17 +41,20 @@
 #include "save_file.h"
 #include "report/analysis_report.h"
 #include "report/breakdown_report.h"
+#include "report/multi_rank_report.h"
 
 namespace opscope::ui {
 
 namespace {
 
 constexpr ChartKind kCharts[] = {ChartKind::Overview,    ChartKind::Breakdown, ChartKind::OpKernels,
-                                 ChartKind::KernelStats, ChartKind::Overheads, ChartKind::Streams};
-const char* const kTabNames[] = {"Overview", "Breakdown", "Op kernels", "Kernels", "Overheads", "Streams"};
+                                 ChartKind::KernelStats, ChartKind::Overheads, ChartKind::Streams,
+                                 ChartKind::Ranks};
+const char* const kTabNames[] = {"Overview", "Breakdown", "Op kernels", "Kernels", "Overheads", "Streams", "Ranks"};
+constexpr int kChartCount = static_cast<int>(std::size(kCharts));
 
 int chartIndex(ChartKind c) {
-  for (int i = 0; i < 6; ++i)
+  for (int i = 0; i < kChartCount; ++i)
     if (kCharts[i] == c) return i;
   return 0;
 }
@@ -74,6 +80,7 @@ std::shared_ptr<AnalysisResults> compute(const Trace& trace, std::optional<TimeW
   oo.window = window;
   r->overheads = computeOverheads(trace, oo);
   r->streams = streamUsage(trace, classifier, window);
+  r->ranks = rankTable(trace);  // the whole session: ranks are compared over all iterations
   return r;
 }
 
@@ -101,7 +108,7 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
   tabs_ = new QTabWidget;
   layout->addWidget(tabs_, 1);
 
-  for (int i = 0; i < 6; ++i) {
+  for (int i = 0; i < kChartCount; ++i) {
     auto* plot = new QCustomPlot;
     plot->setMinimumHeight(120);
     plot->setContextMenuPolicy(Qt::CustomContextMenu);
@@ -281,6 +288,10 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
                             QStringLiteral("Idle (ms)"), QStringLiteral("Host wait (ms)"), QStringLiteral("Other idle (ms)"),
                             QStringLiteral("Utilisation (%)"), QStringLiteral("Communication (ms)")});
   page(5, streamTable_);
+  rankTable_ = makeTable({QStringLiteral("Rank"), QStringLiteral("Iterations"), QStringLiteral("Mean iteration (ms)"),
+                          QStringLiteral("Over the median (%)"), QStringLiteral("Collectives (ms)"),
+                          QStringLiteral("Waiting (ms)"), QStringLiteral("Compute (ms)"), QStringLiteral("Overlap (%)")});
+  page(6, rankTable_);
 
   connect(scope_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
   connect(batch_, &QSpinBox::editingFinished, this, [this] { recompute(); });
@@ -420,6 +431,7 @@ void AnalysisPanel::redraw() {
   const QString op = overheadOp_->currentIndex() > 0 ? overheadOp_->currentText() : QString();
   plotOverheads(plots_[4], r.overheads, theme_, title(ChartKind::Overheads), logScale_->isChecked(), op);
   plotStreams(plots_[5], r.streams, theme_, title(ChartKind::Streams));
+  plotRanks(plots_[6], r.ranks, theme_, title(ChartKind::Ranks));
   for (QCustomPlot* p : plots_) p->setMinimumHeight(std::max(120, chartMinimumHeight(p)));
 }
 
@@ -536,6 +548,29 @@ void AnalysisPanel::fillTables() {
                                   numberItem(ms(s.idleOther), 3), numberItem(100 * s.utilisation, 1),
                                   numberItem(ms(s.communication), 3)});
   streamTable_->resizeColumnToContents(0);
+  // Ranks.
+  std::vector<double> means;
+  for (const RankRow& k : r.ranks.rows) {
+    double sum = 0;
+    for (TimeNs w : k.iterationWall) sum += ms(w);
+    means.push_back(k.iterationWall.empty() ? std::nan("") : sum / static_cast<double>(k.iterationWall.size()));
+  }
+  std::vector<double> present;
+  for (double m : means)
+    if (!std::isnan(m)) present.push_back(m);
+  const double median = present.empty() ? 0 : medianOf(present);
+  rankTable_->setRowCount(static_cast<int>(r.ranks.rows.size()));
+  row = 0;
+  for (size_t i = 0; i < r.ranks.rows.size(); ++i) {
+    const RankRow& k = r.ranks.rows[i];
+    const double over = median > 0 && !std::isnan(means[i]) ? (means[i] / median - 1) * 100 : std::nan("");
+    fillRow(rankTable_, row++, {numberItem(static_cast<double>(k.rank), 0), numberItem(static_cast<double>(k.iterationWall.size()), 0),
+                                std::isnan(means[i]) ? textItem(QStringLiteral("–")) : numberItem(means[i], 3),
+                                std::isnan(over) ? textItem(QStringLiteral("–")) : numberItem(over, 1),
+                                numberItem(ms(k.collectives.total), 3), numberItem(ms(k.collectives.wait), 3),
+                                numberItem(ms(k.computeTime), 3),
+                                numberItem(k.collectives.total ? 100.0 * static_cast<double>(k.overlapTime) / static_cast<double>(k.collectives.total) : 0, 1)});
+  }
 }
 
 void AnalysisPanel::hoverTip(QCustomPlot* plot, QMouseEvent* e) {
@@ -562,6 +597,7 @@ QString AnalysisPanel::dataText(ChartKind chart, bool json) const {
     case ChartKind::KernelStats: text = json ? kernelStatsJson(r.kernels, trace, path) : kernelStatsCsv(r.kernels, trace); break;
     case ChartKind::Overheads: text = json ? overheadsJson(r.overheads, &r.estimate) : overheadsCsv(r.overheads); break;
     case ChartKind::Streams: text = json ? streamUsageJson(r.streams, trace, path) : streamUsageCsv(r.streams); break;
+    case ChartKind::Ranks: text = json ? rankTableJson(r.ranks, path) : rankTableCsv(r.ranks); break;
   }
   return QString::fromStdString(text);
 }

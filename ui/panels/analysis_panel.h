@@ -14,6 +14,7 @@
 #include "analysis/overheads.h"
 #include "analysis/overview.h"
 #include "analysis/stream_usage.h"
+#include "ranks/rank_table.h"
 #include "charts/chart_theme.h"
 #include "report/export_request.h"
 #include "trace_document.h"
@@ -46,6 +47,7 @@ struct AnalysisResults {
   ProfilerCostEstimate estimate;
   Overheads overheads;
   StreamUsageReport streams;
+  RankTable ranks;  // one row for a single trace; every rank of a folder session
 };
 
 class AnalysisPanel : public QWidget {
@@ -95,7 +97,7 @@ class AnalysisPanel : public QWidget {
   QSpinBox* batch_ = nullptr;
   QLabel* status_ = nullptr;
   QTabWidget* tabs_ = nullptr;
-  QCustomPlot* plots_[6] = {};
+  QCustomPlot* plots_[7] = {};
   QTableWidget* overviewTable_ = nullptr;
   QTreeWidget* breakdownTree_ = nullptr;
   QLineEdit* breakdownFilter_ = nullptr;
@@ -106,6 +108,7 @@ class AnalysisPanel : public QWidget {
   QTableWidget* kernelTable_ = nullptr;
   QTableWidget* overheadTable_ = nullptr;
   QTableWidget* streamTable_ = nullptr;
+  QTableWidget* rankTable_ = nullptr;
   QDoubleSpinBox* cpuCost_ = nullptr;
   QDoubleSpinBox* gpuCost_ = nullptr;
   QDoubleSpinBox* launchCost_ = nullptr;

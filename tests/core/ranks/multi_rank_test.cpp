@@ -11,6 +11,7 @@
 #include "ranks/rank_loader.h"
 #include "ranks/rank_metrics.h"
 #include "ranks/rank_session.h"
+#include "ranks/rank_table.h"
 #include "report/multi_rank_report.h"
 #include "report/summary_report.h"
 #include "analysis/summary.h"
@@ -77,14 +78,16 @@ TEST(RankMetrics, CollectiveKernelsAreToldByName) {
 }
 
 // One GPU stream: a compute kernel [0, 100) and an all-reduce [50, 150) µs.
-std::string rankTrace(int rank, double shiftUs) {
-  auto ts = [&](double t) { return std::to_string(t + shiftUs); };
+std::string rankTrace(int rank, double shiftUs, double scale = 1.0) {
+  // scale stretches the whole rank (a slow GPU): every time and duration.
+  auto ts = [&](double t) { return std::to_string(t * scale + shiftUs); };
+  auto d = [&](double v) { return std::to_string(v * scale); };
   return R"J({"distributedInfo": {"rank": )J" + std::to_string(rank) + R"J(, "world_size": 2}, "traceEvents": [
-    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": )J" + ts(0) + R"J(, "dur": 40},
-    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )J" + ts(1) + R"J(, "dur": 2, "args": {"correlation": 1}},
-    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )J" + ts(5) + R"J(, "dur": 2, "args": {"correlation": 2}},
-    {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": )J" + ts(0) + R"J(, "dur": 100, "args": {"correlation": 1, "device": 0, "stream": 7}},
-    {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)", "pid": 0, "tid": 8, "ts": )J" + ts(50) + R"J(, "dur": 100, "args": {"correlation": 2, "device": 0, "stream": 8}}
+    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": )J" + ts(0) + R"J(, "dur": )J" + d(40) + R"J(},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )J" + ts(1) + R"J(, "dur": )J" + d(2) + R"J(, "args": {"correlation": 1}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )J" + ts(5) + R"J(, "dur": )J" + d(2) + R"J(, "args": {"correlation": 2}},
+    {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": )J" + ts(0) + R"J(, "dur": )J" + d(100) + R"J(, "args": {"correlation": 1, "device": 0, "stream": 7}},
+    {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)", "pid": 0, "tid": 8, "ts": )J" + ts(50) + R"J(, "dur": )J" + d(100) + R"J(, "args": {"correlation": 2, "device": 0, "stream": 8}}
   ]})J";
 }
 
@@ -354,6 +357,23 @@ TEST(RankSession, AFolderMergesRankByRankOnTheFirstRanksClock) {
   ASSERT_EQ(t.iterations.size(), 1u);
   EXPECT_EQ(t.name(EventRef::unpack(t.iterations[0].ref)), "ProfilerStep#1");
   EXPECT_EQ(t.processes[t.tracks[EventRef::unpack(t.iterations[0].ref).track].process].rank, 0);
+
+  // The session's ranks side by side: each its own step, drained at 150 µs, one
+  // collective that both reach at once after alignment (no one waits).
+  const RankTable table = rankTable(t);
+  ASSERT_EQ(table.rows.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(table.rows[i].rank, static_cast<int64_t>(i));
+    EXPECT_EQ(table.rows[i].iterationWall, std::vector<TimeNs>{150000});
+    EXPECT_EQ(table.rows[i].collectives.count, 1u);
+    EXPECT_EQ(table.rows[i].collectives.wait, 0);
+    EXPECT_EQ(table.rows[i].overlapTime, 50000);
+  }
+  EXPECT_TRUE(table.stragglers.empty());
+  const auto j = nlohmann::ordered_json::parse(rankTableJson(table, "dir"));
+  EXPECT_EQ(j["iteration_us"], nlohmann::ordered_json::parse("[[150.0], [150.0]]"));
+  EXPECT_EQ(j["ranks"][1]["collectives"]["count"], 1);
+  EXPECT_EQ(rankTableCsv(table), "rank,iteration,wall_us\n0,0,150.000\n1,0,150.000\n");
   fs::remove_all(dir);
 }
 
@@ -367,6 +387,31 @@ TEST(RankSession, TwoFilesOfOneRankAreRefusedWithBothNames) {
   EXPECT_EQ(r.status, LoadStatus::InvalidInput);
   EXPECT_NE(r.error.find("rank 0 is claimed by both"), std::string::npos) << r.error;
   fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace opscope
+
+namespace opscope {
+namespace {
+
+TEST(RankTable, ASlowRankIsTheStragglerAndASingleTraceIsOneRank) {
+  // Three ranks; rank 2 runs 5/3 slower (its collective then ends at 250 µs).
+  std::vector<RankPart> parts;
+  for (int r = 0; r < 3; ++r) parts.push_back({test::loadOk(rankTrace(r, 0, r == 2 ? 5.0 / 3.0 : 1.0)), r, 0});
+  const auto merged = mergeRanks(std::move(parts));
+  const RankTable t = rankTable(*merged);
+  ASSERT_EQ(t.rows.size(), 3u);
+  EXPECT_EQ(t.rows[2].iterationWall, std::vector<TimeNs>{250000});
+  ASSERT_EQ(t.stragglers.size(), 1u);
+  EXPECT_EQ(t.stragglers[0].rank, 2);
+  EXPECT_NEAR(t.stragglers[0].excessPct, (250.0 / 150.0 - 1) * 100, 1e-9);
+
+  auto single = test::loadOk(rankTrace(4, 0));
+  const RankTable one = rankTable(*single);
+  ASSERT_EQ(one.rows.size(), 1u);
+  EXPECT_EQ(one.rows[0].rank, 4);  // distributedInfo's rank
+  EXPECT_TRUE(one.stragglers.empty());
 }
 
 }  // namespace

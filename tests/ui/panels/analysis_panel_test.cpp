@@ -71,7 +71,7 @@ TEST(AnalysisPanel, ComputesEveryAnalysisAndFillsEveryTable) {
   EXPECT_EQ(tree->topLevelItemCount(), static_cast<int>(r.breakdown.roots.size()));
   // Every chart drew something.
   for (ChartKind c : {ChartKind::Overview, ChartKind::Breakdown, ChartKind::OpKernels, ChartKind::KernelStats,
-                      ChartKind::Overheads, ChartKind::Streams})
+                      ChartKind::Overheads, ChartKind::Streams, ChartKind::Ranks})
     EXPECT_GT(f.panel()->plot(c)->plottableCount(), 0) << chartName(c);
 }
 
@@ -171,7 +171,7 @@ TEST(AnalysisPanel, ChartsKeepAReadableMinimumHeight) {
   Fixture f;
   ASSERT_TRUE(waitForResults(f.panel()));
   for (ChartKind c : {ChartKind::Overview, ChartKind::Breakdown, ChartKind::OpKernels, ChartKind::KernelStats,
-                      ChartKind::Overheads, ChartKind::Streams}) {
+                      ChartKind::Overheads, ChartKind::Streams, ChartKind::Ranks}) {
     QCustomPlot* p = f.panel()->plot(c);
     EXPECT_GE(chartMinimumHeight(p), 200) << chartName(c);
     EXPECT_GE(p->minimumHeight(), chartMinimumHeight(p)) << chartName(c);
@@ -220,7 +220,7 @@ TEST(AnalysisPanel, ExportsEveryChartAsPdfPngSvgCsvAndJson) {
   const std::string dir = test::tempPath("analysis_exports");
   ASSERT_EQ(std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str()), 0);
   for (ChartKind c : {ChartKind::Overview, ChartKind::Breakdown, ChartKind::OpKernels, ChartKind::KernelStats,
-                      ChartKind::Overheads, ChartKind::Streams}) {
+                      ChartKind::Overheads, ChartKind::Streams, ChartKind::Ranks}) {
     for (const char* suffix : {"pdf", "png", "svg", "csv", "json"}) {
       const QString path = QString::fromStdString(dir) + "/" + chartName(c) + "." + suffix;
       QString error;
