@@ -613,6 +613,10 @@ void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, c
   y->grid()->setVisible(false);
   y->setTickLabelFont(QFont(QStringLiteral("Sans"), 8));
   x->setRange(-0.5, std::max(0, iters - 1) + 0.5);
+  auto whole = QSharedPointer<QCPAxisTickerFixed>::create();  // iterations are counted, never halved
+  whole->setTickStep(1);
+  whole->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+  x->setTicker(whole);
   x->setLabel(QStringLiteral("iteration (ProfilerStep, in order) · stragglers: mean > %1 % over the median").arg(t.stragglerPct));
   x->grid()->setVisible(false);
   if (!any) emptyNote(heat, QStringLiteral("no ProfilerStep iterations on any rank"), theme);

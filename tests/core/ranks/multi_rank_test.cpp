@@ -2,10 +2,12 @@
 // the JSON contract and the cluster table reader.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
 
+#include "io/trace_loader.h"
 #include "ranks/cross_rank.h"
 #include "ranks/rank_inputs.h"
 #include "ranks/rank_loader.h"
@@ -412,6 +414,48 @@ TEST(RankTable, ASlowRankIsTheStragglerAndASingleTraceIsOneRank) {
   ASSERT_EQ(one.rows.size(), 1u);
   EXPECT_EQ(one.rows[0].rank, 4);  // distributedInfo's rank
   EXPECT_TRUE(one.stragglers.empty());
+}
+
+}  // namespace
+}  // namespace opscope
+
+namespace opscope {
+namespace {
+
+// Ranks 0 and 1 of a real 128-rank NCCL job (HTA's test data, tests/data/hta/README.md).
+TEST(RealRanks, HtaPairAlignsAtItsCollectivesAndMergesIntoOneSession) {
+  const std::string dir = OPSCOPE_SOURCE_DIR "/tests/data/hta/ranks";
+  std::string error;
+  const auto files = expandRankInputs({dir}, error);
+  ASSERT_EQ(files.size(), 2u) << error;
+  std::vector<RankMetrics> metrics;
+  for (const std::string& f : files) {
+    const LoadResult r = loadTraceFile(f);
+    ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
+    EXPECT_EQ(r.trace->meta.worldSize, 128);
+    metrics.push_back(measureRank(*r.trace));
+    EXPECT_EQ(metrics.back().rank, static_cast<int64_t>(metrics.size() - 1));
+    EXPECT_EQ(metrics.back().collectives.size(), 10u);
+    EXPECT_EQ(metrics.back().iterations.size(), 2u);
+  }
+  const ClockAlignment c = alignClocks({&metrics[0], &metrics[1]});
+  EXPECT_EQ(c.method, "collectives");
+  EXPECT_EQ(c.anchors, 10u);
+  // One job's hosts agree to within a millisecond; the ends of the collectives say by how much.
+  EXPECT_LT(std::abs(c.offsets[1]), 1000000);
+  const auto waits = collectiveWaits({&metrics[0], &metrics[1]}, c);
+  for (const CollectiveWait& w : waits) {
+    EXPECT_GT(w.wait, 0);
+    EXPECT_LE(w.wait, w.total);
+  }
+
+  const LoadResult session = loadTraceOrSession(dir);
+  ASSERT_EQ(session.status, LoadStatus::Ok) << session.error;
+  const RankTable t = rankTable(*session.trace);
+  ASSERT_EQ(t.rows.size(), 2u);
+  EXPECT_EQ(t.rows[1].rank, 1);
+  EXPECT_EQ(t.rows[0].iterationWall.size(), 2u);
+  EXPECT_EQ(t.rows[1].collectives.matched, 10u);
 }
 
 }  // namespace
