@@ -1,6 +1,9 @@
 #include "panels/details_panel.h"
 
+#include "ranks/collective_match.h"
+
 #include <QUrl>
+#include <algorithm>
 
 #include "et_document.h"
 #include "hierarchy/queries.h"
@@ -103,6 +106,25 @@ std::optional<EventRef> parseEventLink(const QUrl& url) {
   return EventRef{track, index};
 }
 
+// A collective kernel of a multi-rank session: the same collective on every rank, when
+// each arrived against the last one, and how long it waited for it.
+static void collectivePeers(QString& html, const Trace& t, EventRef ref) {
+  const CollectiveMatch m = sameCollectiveOnEveryRank(t, ref);
+  if (m.peers.size() < 2) return;
+  TimeNs last = t.start(m.peers.front().kernel);
+  for (const CollectivePeer& p : m.peers) last = std::max(last, t.start(p.kernel));
+  html += QStringLiteral("<h4>Collective #%1 on every rank</h4><table>").arg(m.ordinal + 1);
+  for (const CollectivePeer& p : m.peers) {
+    const TimeNs wait = std::min(last - t.start(p.kernel), t.dur(p.kernel));
+    const QString when = wait > 0 ? QStringLiteral("waited %1 for the last rank").arg(durText(wait))
+                                  : QStringLiteral("<b>last to arrive</b>");
+    row(html, QStringLiteral("rank %1").arg(p.rank),
+        QStringLiteral("%1 <span style=\"color:gray\">%2 · %3</span>")
+            .arg(p.kernel == ref ? QStringLiteral("this kernel") : link(t, p.kernel), when, durText(t.dur(p.kernel))));
+  }
+  html += QStringLiteral("</table>");
+}
+
 QString detailsHtml(const Trace& t, EventRef ref, const EtDocument* et, bool fullNameOpen) {
   const SliceColumns& s = t.slices(ref.track);
   const SliceKind kind = s.kind[ref.index];
@@ -148,6 +170,7 @@ QString detailsHtml(const Trace& t, EventRef ref, const EtDocument* et, bool ful
     } else {
       html += QStringLiteral("<p style=\"color:gray\">No launch with this correlation id in the trace.</p>");
     }
+    collectivePeers(html, t, ref);
   } else if (t.tracks[ref.track].kind == TrackKind::Thread) {
     chain(html, t, QStringLiteral("Called from"), ancestors(t, ref));
     if (isLaunchKind(kind)) {

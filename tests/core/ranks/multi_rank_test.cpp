@@ -8,6 +8,7 @@
 #include <set>
 
 #include "io/trace_loader.h"
+#include "ranks/collective_match.h"
 #include "ranks/cross_rank.h"
 #include "ranks/rank_inputs.h"
 #include "ranks/rank_loader.h"
@@ -355,6 +356,15 @@ TEST(RankSession, AFolderMergesRankByRankOnTheFirstRanksClock) {
     EXPECT_TRUE(linked) << "rank " << rank;
   }
   EXPECT_EQ(ranks, (std::set<int64_t>{0, 1}));
+  // Selecting either all-reduce finds the other rank's: the same collective.
+  const CollectiveMatch match = sameCollectiveOnEveryRank(t, nccl[1]);
+  EXPECT_EQ(match.ordinal, 0u);
+  ASSERT_EQ(match.peers.size(), 2u);
+  EXPECT_EQ(match.peers[0].rank, 0);
+  EXPECT_EQ(match.peers[1].rank, 1);
+  EXPECT_TRUE((match.peers[0].kernel == nccl[0] && match.peers[1].kernel == nccl[1]) ||
+              (match.peers[0].kernel == nccl[1] && match.peers[1].kernel == nccl[0]));
+  EXPECT_TRUE(sameCollectiveOnEveryRank(t, test::slicesNamed(t, "gemm").at(0)).peers.empty());
   // The session's iterations are rank 0's.
   ASSERT_EQ(t.iterations.size(), 1u);
   EXPECT_EQ(t.name(EventRef::unpack(t.iterations[0].ref)), "ProfilerStep#1");
