@@ -39,7 +39,7 @@ int exitFor(LoadStatus s) {
   return kInternal;
 }
 
-void* guiModuleSymbol(const char* name) {
+void* guiModuleSymbol(const char* name, bool quiet) {
   static void* module = nullptr;
   if (!module) {
     std::string dir;
@@ -56,12 +56,12 @@ void* guiModuleSymbol(const char* name) {
       tried += (tried.empty() ? "" : "; ") + std::string(::dlerror());
     }
     if (!module) {
-      std::fprintf(stderr, "opscope: cannot load the GUI module: %s\n", tried.c_str());
+      if (!quiet) std::fprintf(stderr, "opscope: cannot load the GUI module: %s\n", tried.c_str());
       return nullptr;
     }
   }
   void* symbol = ::dlsym(module, name);
-  if (!symbol) std::fprintf(stderr, "opscope: the GUI module has no entry point %s: %s\n", name, ::dlerror());
+  if (!symbol && !quiet) std::fprintf(stderr, "opscope: the GUI module has no entry point %s: %s\n", name, ::dlerror());
   return symbol;
 }
 

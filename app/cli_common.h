@@ -27,6 +27,7 @@ int writeOutput(const std::string& out, std::string_view text);
 // A symbol of opscope-gui.so (next to the binary in a build tree, under lib/opscope
 // when installed); nullptr after printing one line when the module or the symbol is
 // missing. The module stays loaded until exit: Qt's atexit handlers live in it.
-void* guiModuleSymbol(const char* name);
+// quiet: no message (callers that do without the module).
+void* guiModuleSymbol(const char* name, bool quiet = false);
 
 }  // namespace opscope::app

@@ -10,6 +10,7 @@
 #include "io/byte_source.h"
 #include "io/trace_loader.h"
 #include "report/summary_report.h"
+#include "report/version_info.h"
 
 #include "cli_common.h"
 #include "export_command.h"
@@ -307,7 +308,10 @@ int main(int argc, char** argv) {
     return kOk;
   }
   if (!args.empty() && args[0] == "--version") {
-    std::printf("opscope %s\n", OPSCOPE_VERSION);
+    // The GUI module says which Qt it runs with; without it the rest still prints.
+    using QtVersion = const char* (*)();
+    auto qt = reinterpret_cast<QtVersion>(opscope::app::guiModuleSymbol("opscope_qt_version", /*quiet=*/true));
+    std::fputs(opscope::versionText(qt ? qt() : "").c_str(), stdout);
     return kOk;
   }
   // No command word: the GUI (a file, options such as --screenshot, or nothing).

@@ -1,6 +1,7 @@
 // The entry point of the GUI module (opscope-gui.so). The opscope binary loads it only
 // for GUI modes, so headless commands start without loading Qt (about 20 ms of
 // dynamic linking saved on every `opscope summary`).
+#include <QtGlobal>
 #include <string>
 #include <vector>
 
@@ -19,3 +20,6 @@ extern "C" __attribute__((visibility("default"))) int opscope_export_chart(const
   std::vector<std::string> a(args, args + nargs);
   return opscope::ui::exportChartHeadless(a);
 }
+
+// The Qt this module runs with, for `opscope --version`.
+extern "C" __attribute__((visibility("default"))) const char* opscope_qt_version() { return qVersion(); }

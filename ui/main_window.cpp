@@ -1,4 +1,5 @@
 #include "main_window.h"
+#include "report/version_info.h"
 
 #include "palette/command_palette.h"
 #include "palette/key_help_overlay.h"
@@ -256,6 +257,13 @@ void MainWindow::buildMenus() {
   QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
   QAction* keys = help->addAction(QStringLiteral("&Keys and mouse"), this, &MainWindow::showKeyHelp);
   keys->setShortcuts({QKeySequence(Qt::Key_F1), QKeySequence(QStringLiteral("?"))});
+  help->addAction(QStringLiteral("&About opscope"), this, [this] {
+    const QStringList lines = QString::fromStdString(versionText(qVersion())).trimmed().split('\n');
+    QMessageBox::about(this, QStringLiteral("About opscope"),
+                       QStringLiteral("<h3>%1</h3><p>A timeline and profiling viewer for GPU and ML traces.</p>"
+                                      "<p style=\"color:gray\">Runs with %2</p>")
+                           .arg(lines.value(0).toHtmlEscaped(), lines.value(1).toHtmlEscaped()));
+  });
 }
 
 void MainWindow::buildToolbar() {

@@ -3,6 +3,9 @@
 
 #include <fstream>
 
+#include <sqlite3.h>
+#include <zlib.h>
+
 #include <array>
 
 #include <cstdio>
@@ -339,6 +342,16 @@ TEST(Cli, SummaryOfAFolderOfRanksIsTheMultiRankContract) {
   ASSERT_EQ(rj["ranks"].size(), 2u);
   EXPECT_EQ(rj["ranks"][1]["iterations"], j["ranks"][1]["iterations"]);
   std::system(("rm -rf " + dir).c_str());
+}
+
+TEST(Cli, VersionNamesTheLibrariesItRunsWith) {
+  const CliRun r = runCli("--version");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out.rfind("opscope 0.", 0), 0u) << r.out;
+  // Run-time versions: zlib and SQLite as the libraries report them, Qt from the GUI module.
+  EXPECT_NE(r.out.find(std::string("zlib ") + zlibVersion()), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(std::string("SQLite ") + sqlite3_libversion()), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Qt 6."), std::string::npos) << r.out;
 }
 
 TEST(Cli, MultiRankBadInputIsOneLine) {
