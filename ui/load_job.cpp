@@ -1,6 +1,7 @@
 #include "load_job.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QMetaObject>
 
 #include "ranks/rank_session.h"
@@ -34,6 +35,21 @@ LoadJob::Progress LoadJob::progress() const {
 }
 
 void LoadJob::start(const QString& path) {
+  const std::string file = QFile::encodeName(path).toStdString();  // the file system's bytes, not UTF-8
+  startWith(path, file, [this, file](const LoadOptions& options) { return loader_(file, options); });
+}
+
+void LoadJob::startFiles(const QStringList& files) {
+  std::vector<std::string> list;
+  for (const QString& f : files) list.push_back(QFile::encodeName(f).toStdString());
+  // The session is named after the folder of its first file.
+  const QString label = files.isEmpty() ? QString() : QFileInfo(files.front()).absolutePath();
+  startWith(label, QFile::encodeName(label).toStdString(),
+            [list](const LoadOptions& options) { return loadRankSession(list, options); });
+}
+
+void LoadJob::startWith(const QString& path, const std::string& file,
+                        std::function<LoadResult(const LoadOptions&)> run) {
   cancel();
   joinThread();
   const uint64_t gen = ++generation_;
@@ -44,8 +60,7 @@ void LoadJob::start(const QString& path) {
   preparing_ = false;
   running_ = true;
   auto cancelFlag = cancel_;
-  const std::string file = QFile::encodeName(path).toStdString();  // the file system's bytes, not UTF-8
-  thread_ = std::thread([this, gen, cancelFlag, file, path] {
+  thread_ = std::thread([this, gen, cancelFlag, file, path, run = std::move(run)] {
     LoadOptions options;
     options.progress = [this, cancelFlag](const LoadProgress& p) {
       bytesDone_.store(p.bytesDone, std::memory_order_relaxed);
@@ -59,7 +74,7 @@ void LoadJob::start(const QString& path) {
     try {
       LoadResult r;
       if (cancelFlag->load()) r.status = LoadStatus::Cancelled;
-      else r = loader_(file, options);
+      else r = run(options);
       if (r.status == LoadStatus::Ok && !cancelFlag->load()) {
         preparing_ = true;
         doc = prepareDocument(file, std::move(r));

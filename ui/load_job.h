@@ -5,6 +5,7 @@
 // result arrives by queued signal on the GUI thread. Whatever the loader or the view
 // preparation throws becomes failed(path, one line): never an abort of the GUI.
 #include <QObject>
+#include <QStringList>
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -26,6 +27,8 @@ class LoadJob : public QObject {
   void setLoader(Loader loader) { loader_ = std::move(loader); }
   // Starts loading path, cancelling any load in progress.
   void start(const QString& path);
+  // Starts loading several rank traces as one session (ranks/rank_session.h).
+  void startFiles(const QStringList& files);
   void cancel();
   bool running() const { return running_.load(); }
   // Blocks until the current load's thread has finished (tests; the result signal is
@@ -45,6 +48,7 @@ class LoadJob : public QObject {
 
  private:
   void joinThread();
+  void startWith(const QString& path, const std::string& file, std::function<LoadResult(const LoadOptions&)> run);
   Loader loader_;
   std::thread thread_;
   std::atomic<uint64_t> generation_{0};

@@ -1,4 +1,7 @@
 #include "main_window.h"
+#include "panels/cluster_view.h"
+#include "ranks/rank_inputs.h"
+#include "report/multi_rank_report.h"
 #include "report/version_info.h"
 
 #include "palette/command_palette.h"
@@ -348,11 +351,58 @@ void MainWindow::setLoadingUi(bool loading) {
 }
 
 void MainWindow::openFile(const QString& path) {
+  if (isRankTablePath(QFile::encodeName(path).toStdString())) {
+    openClusterTable(path);
+    return;
+  }
+  loadingFileList_ = false;
   loadingPath_ = path;
   infoLabel_->setText(QStringLiteral("Loading %1…").arg(QFileInfo(path).fileName()));
   setLoadingUi(true);
   progressLabel_->setText(QString());
   job_->start(path);
+}
+
+void MainWindow::openFiles(const QStringList& files) {
+  if (files.size() == 1) {
+    openFile(files.front());
+    return;
+  }
+  loadingFileList_ = true;
+  loadingPath_ = QFileInfo(files.front()).absolutePath();
+  infoLabel_->setText(QStringLiteral("Loading %1 ranks…").arg(files.size()));
+  setLoadingUi(true);
+  progressLabel_->setText(QString());
+  job_->startFiles(files);
+}
+
+bool MainWindow::openClusterTable(const QString& path) {
+  std::vector<RankSummary> ranks;
+  std::string error;
+  const std::string file = QFile::encodeName(path).toStdString();
+  if (!readRankTable(file, ranks, error) || !assignRanks(ranks, error)) {
+    showError(QStringLiteral("Cannot open cluster table"), QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(error)));
+    return false;
+  }
+  if (!clusterView_) {
+    clusterView_ = new ClusterView(this);
+    clusterView_->setWindowFlag(Qt::Window);
+    clusterView_->resize(1100, 750);
+    connect(clusterView_, &ClusterView::openRequested, this, [this](std::vector<std::string> files) {
+      QStringList list;
+      for (const std::string& f : files) list << QFile::decodeName(f.c_str());
+      openFiles(list);
+      raise();
+      activateWindow();
+    });
+  }
+  clusterView_->setWindowTitle(QStringLiteral("%1 — opscope cluster view").arg(QFileInfo(path).fileName()));
+  clusterView_->setDark(darkAction_ && darkAction_->isChecked());
+  clusterView_->setTable(path, std::move(ranks));
+  clusterView_->show();
+  clusterView_->raise();
+  addRecent(path);
+  return true;
 }
 
 void MainWindow::pollProgress() {
@@ -369,7 +419,7 @@ void MainWindow::pollProgress() {
 
 void MainWindow::onLoaded(std::shared_ptr<const TraceDocument> doc) {
   setLoadingUi(false);
-  addRecent(QString::fromStdString(doc->path));
+  if (!loadingFileList_) addRecent(QString::fromStdString(doc->path));
   setDocument(std::move(doc));
 }
 
@@ -654,6 +704,7 @@ void MainWindow::setDarkTheme(bool dark) {
   analysis_->setDark(dark);
   prediction_->setDark(dark);
   details_->setDark(dark);
+  if (clusterView_) clusterView_->setDark(dark);
   if (restoreSettings_) QSettings().setValue(QStringLiteral("view/dark"), dark);
 }
 

@@ -45,7 +45,13 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(bool restoreSettings = true, QWidget* parent = nullptr);
   ~MainWindow() override;
 
-  void openFile(const QString& path);  // on the worker thread
+  void openFile(const QString& path);  // on the worker thread; a *.jsonl cluster table opens its view
+  // Several rank traces as one session (on the worker thread).
+  void openFiles(const QStringList& files);
+  // An opscope-cluster table in the cluster view (its own window); false after showing
+  // the error when the table cannot be read.
+  bool openClusterTable(const QString& path);
+  class ClusterView* clusterView() const { return clusterView_; }
   void setDocument(std::shared_ptr<const TraceDocument> doc);
   // Loads an execution trace on a worker and links it with the loaded trace; its
   // nodes then show in the details of the ops they link to.
@@ -161,6 +167,8 @@ class MainWindow : public QMainWindow {
   QPushButton* cancelButton_ = nullptr;
   QPushButton* warningsButton_ = nullptr;
   QLabel* infoLabel_ = nullptr;
+  class ClusterView* clusterView_ = nullptr;
+  bool loadingFileList_ = false;  // the load in flight is a list of ranks: not a recent file
   QLineEdit* searchBox_ = nullptr;
   QCheckBox* regexBox_ = nullptr;
   QLabel* searchLabel_ = nullptr;

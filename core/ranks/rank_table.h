@@ -23,6 +23,9 @@ struct RankTable {
   std::vector<Straggler> stragglers;
   double stragglerPct = 5.0;
   size_t maxIterations = 0;
+  // False for a table read from opscope-cluster's output: summaries carry no collective
+  // timings, so the collective columns are unknown rather than zero.
+  bool collectivesMeasured = true;
 };
 
 RankTable rankTable(const Trace& trace, double stragglerPct = 5.0);

@@ -1,6 +1,7 @@
 #include "report/multi_rank_report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -326,6 +327,26 @@ bool readRankTable(const std::string& path, std::vector<RankSummary>& out, std::
     return false;
   }
   return true;
+}
+
+RankTable rankTableOfSummaries(const std::vector<RankSummary>& ranks, double stragglerPct) {
+  RankTable t;
+  t.stragglerPct = stragglerPct;
+  t.collectivesMeasured = false;
+  std::vector<int64_t> numbers;
+  std::vector<std::vector<double>> us;
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    RankRow row;
+    row.rank = ranks[i].rank.value_or(static_cast<int64_t>(i));
+    const std::vector<double> its = ranks[i].error.empty() ? iterationWallUs(ranks[i].summary) : std::vector<double>{};
+    for (double v : its) row.iterationWall.push_back(static_cast<TimeNs>(std::llround(v * 1000.0)));
+    t.maxIterations = std::max(t.maxIterations, row.iterationWall.size());
+    numbers.push_back(row.rank);
+    us.push_back(its);
+    t.rows.push_back(std::move(row));
+  }
+  t.stragglers = findStragglers(numbers, us, stragglerPct);
+  return t;
 }
 
 std::string rankTableJson(const RankTable& table, const std::string& path) {

@@ -50,6 +50,10 @@ std::string multiRankText(const std::vector<RankSummary>& ranks, const MultiRank
 // anything else, or when a line exceeds 64 MiB.
 bool readRankTable(const std::string& path, std::vector<RankSummary>& out, std::string& error);
 
+// The ranks of a multi-rank summary (assignRanks done) as a RankTable: iteration wall
+// times from each summary, stragglers; no collectives (collectivesMeasured false).
+RankTable rankTableOfSummaries(const std::vector<RankSummary>& ranks, double stragglerPct);
+
 // `opscope export --chart ranks` (data): the ranks of a loaded session, with the same key
 // names as the multi-rank summary: {"file", "world_size", "ranks": [{"rank",
 // "iterations", "iteration_us_mean", "gpu_busy_us", "compute_us", "overlap_pct",

@@ -10,7 +10,9 @@
 #include <QSettings>
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <filesystem>
+#include <set>
 #include <QSortFilterProxyModel>
 #include <QTest>
 #include <QTreeView>
@@ -19,6 +21,7 @@
 #include "hierarchy/queries.h"
 #include "load_job.h"
 #include "main_window.h"
+#include "panels/cluster_view.h"
 #include "panels/details_panel.h"
 #include "panels/op_tree_panel.h"
 #include "panels/range_stats_panel.h"
@@ -329,6 +332,58 @@ TEST(MainWindow, AFolderOfRankTracesOpensAsOneSessionWithEveryRanksGpuStreams) {
   ASSERT_FALSE(headers.empty());
   EXPECT_EQ(headers.front().rfind("rank 0 \xC2\xB7 ", 0), 0u) << headers.front();
   EXPECT_EQ(headers.back().rfind("rank 1 \xC2\xB7 ", 0), 0u) << headers.back();
+  std::filesystem::remove_all(dir);
+}
+
+TEST(MainWindow, AClusterTableOpensItsViewAndARankWithItsNeighboursOpensAsASession) {
+  // Three ranks in a table as opscope-cluster writes it: rank 1 slow, rank 2's file gone.
+  const std::filesystem::path dir = test::tempPath("cluster_table");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(kSample, dir / "job_rank0.json.gz");
+  std::string text = test::gunzip(test::readFile(kSample));
+  text.replace(text.find("\"rank\": 0,"), 10, "\"rank\": 1,");
+  std::ofstream(dir / "job_rank1.json") << text;
+  auto line = [](int rank, const std::string& file, double us) {
+    return "{\"rank\": " + std::to_string(rank) + ", \"file\": \"" + file + "\", \"host\": \"n" + std::to_string(rank) +
+           "\", \"iteration_list\": [{\"step\": 1, \"start_us\": 0, \"dur_us\": 1, \"wall_us\": " + std::to_string(us) + "}]}\n";
+  };
+  const std::string table = (dir / "ranks.jsonl").string();
+  std::ofstream(table) << line(0, (dir / "job_rank0.json.gz").string(), 100) << line(1, (dir / "job_rank1.json").string(), 150)
+                       << "{\"rank\": 2, \"file\": \"" + (dir / "gone.json").string() + "\", \"error\": \"cannot open\"}\n";
+  MainWindow w{false};
+  w.resize(1200, 800);
+  w.show();
+  w.openFile(QString::fromStdString(table));
+  ClusterView* v = w.clusterView();
+  ASSERT_TRUE(v);
+  EXPECT_TRUE(v->isVisible());
+  ASSERT_EQ(v->table().rows.size(), 3u);
+  ASSERT_EQ(v->table().stragglers.size(), 1u);
+  EXPECT_EQ(v->table().stragglers[0].rank, 1);
+  // Slowest first; the failed rank is listed with its error.
+  EXPECT_EQ(v->rankList()->item(0, 0)->text(), QStringLiteral("1"));
+  bool errorShown = false;
+  for (int r = 0; r < v->rankList()->rowCount(); ++r) errorShown |= v->rankList()->item(r, 5)->text().contains("cannot open");
+  EXPECT_TRUE(errorShown);
+  // Rank 1 with its neighbours: rank 0, and rank 2 left out (it failed).
+  const auto files = v->filesFor(0, true);
+  ASSERT_EQ(files.size(), 2u);
+  EXPECT_EQ(v->filesFor(0, false).size(), 1u);
+  QSignalSpy changed(&w, &MainWindow::documentChanged);
+  QStringList list;
+  for (const auto& f : files) list << QString::fromStdString(f);
+  w.openFiles(list);
+  ASSERT_TRUE(changed.wait(20000));
+  ASSERT_TRUE(w.document());
+  std::set<int64_t> ranks;
+  for (const Process& p : w.document()->trace->processes) ranks.insert(p.rank);
+  EXPECT_EQ(ranks, (std::set<int64_t>{0, 1}));
+  // A table that cannot be read is one line, and no view.
+  MainWindow other{false};
+  std::ofstream(table) << "not json\n";
+  EXPECT_FALSE(other.openClusterTable(QString::fromStdString(table)));
+  EXPECT_FALSE(other.clusterView());
   std::filesystem::remove_all(dir);
 }
 

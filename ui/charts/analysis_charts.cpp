@@ -621,6 +621,12 @@ void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, c
   x->grid()->setVisible(false);
   if (!any) emptyNote(heat, QStringLiteral("no ProfilerStep iterations on any rank"), theme);
 
+  if (!t.collectivesMeasured) {  // a cluster table: iteration times only
+    plot->plotLayout()->setRowStretchFactors({0.01, 1.0});
+    setMinimumChartHeight(plot, 60 + 60 + 14 * std::min(n, 32));
+    plot->replot();
+    return;
+  }
   // Collectives per rank: waiting for the slowest rank, and the rest of their time.
   QCPAxisRect* coll = addRect(plot, 3, 0, theme);
   QCPAxis* key = coll->axis(QCPAxis::atLeft);
@@ -672,7 +678,10 @@ void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, c
   value->setLabel(QStringLiteral("ms in collectives (NCCL/RCCL kernels)"));
   if (!anyCollective) {
     legend->setVisible(false);
-    emptyNote(coll, n > 1 ? QStringLiteral("no collective kernels") : QStringLiteral("one rank: open a folder of rank traces (File ▸ Open folder of ranks)"), theme);
+    emptyNote(coll,
+              n > 1 ? QStringLiteral("no collective kernels")
+                    : QStringLiteral("one rank: open a folder of rank traces (File ▸ Open folder of ranks)"),
+              theme);
   }
   plot->plotLayout()->setRowStretchFactors({0.01, 1.0, 0.01, 0.8});
   const int rowsPx = 14 * std::min(n, 32);
