@@ -257,6 +257,22 @@ void MainWindow::buildMenus() {
   view->addAction(analysisDock_->toggleViewAction());
   view->addAction(predictionDock_->toggleViewAction());
 
+  // Multi-rank sessions: which ranks the timeline shows.
+  QAction* ranks = view->addAction(QStringLiteral("Show &ranks…"), QKeySequence(QStringLiteral("Ctrl+Shift+R")), this, [this] {
+    bool ok = false;
+    const QString text = QInputDialog::getText(this, QStringLiteral("Show ranks"),
+                                               QStringLiteral("Ranks to show, e.g. 0-3,7 (empty: every rank):"),
+                                               QLineEdit::Normal, shownRanks_, &ok);
+    if (ok) showRanks(text);
+  });
+  ranks->setEnabled(false);
+  connect(this, &MainWindow::documentChanged, ranks, [this, ranks] {
+    bool multi = false;
+    if (doc_)
+      for (const Process& p : doc_->trace->processes) multi |= p.rank != kNoId;
+    ranks->setEnabled(multi);
+    shownRanks_.clear();
+  });
   QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
   QAction* keys = help->addAction(QStringLiteral("&Keys and mouse"), this, &MainWindow::showKeyHelp);
   keys->setShortcuts({QKeySequence(Qt::Key_F1), QKeySequence(QStringLiteral("?"))});
@@ -374,6 +390,21 @@ void MainWindow::openFiles(const QStringList& files) {
   setLoadingUi(true);
   progressLabel_->setText(QString());
   job_->startFiles(files);
+}
+
+bool MainWindow::showRanks(const QString& list) {
+  std::set<int64_t> ranks;
+  std::string error;
+  if (!list.trimmed().isEmpty() && !parseRankList(list.toStdString(), ranks, error)) {
+    showError(QStringLiteral("Show ranks"), QString::fromStdString(error));
+    return false;
+  }
+  shownRanks_ = list.trimmed();
+  timeline_->setShownRanks(ranks);
+  statusBar()->showMessage(ranks.empty() ? QStringLiteral("Showing every rank")
+                                         : QStringLiteral("Showing ranks %1 (View ▸ Show ranks… to change)").arg(shownRanks_),
+                           8000);
+  return true;
 }
 
 bool MainWindow::openClusterTable(const QString& path) {

@@ -51,6 +51,9 @@ class MainWindow : public QMainWindow {
   // An opscope-cluster table in the cluster view (its own window); false after showing
   // the error when the table cannot be read.
   bool openClusterTable(const QString& path);
+  // The rank filter of a multi-rank session: "0-3,7", empty for every rank; false after
+  // showing the error when the list cannot be read.
+  bool showRanks(const QString& list);
   class ClusterView* clusterView() const { return clusterView_; }
   void setDocument(std::shared_ptr<const TraceDocument> doc);
   // Loads an execution trace on a worker and links it with the loaded trace; its
@@ -168,7 +171,8 @@ class MainWindow : public QMainWindow {
   QPushButton* warningsButton_ = nullptr;
   QLabel* infoLabel_ = nullptr;
   class ClusterView* clusterView_ = nullptr;
-  bool loadingFileList_ = false;  // the load in flight is a list of ranks: not a recent file
+  bool loadingFileList_ = false;
+  QString shownRanks_;  // the rank filter as typed  // the load in flight is a list of ranks: not a recent file
   QLineEdit* searchBox_ = nullptr;
   QCheckBox* regexBox_ = nullptr;
   QLabel* searchLabel_ = nullptr;

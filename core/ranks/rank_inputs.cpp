@@ -72,6 +72,38 @@ std::optional<int64_t> rankFromFileName(std::string_view path) {
   return std::nullopt;
 }
 
+bool parseRankList(std::string_view text, std::set<int64_t>& out, std::string& error) {
+  out.clear();
+  auto number = [](std::string_view s, int64_t& v) {
+    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+    while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+    if (s.empty() || s.size() > 9) return false;
+    v = 0;
+    for (char c : s) {
+      if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+      v = v * 10 + (c - '0');
+    }
+    return true;
+  };
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const std::string_view part = text.substr(start, comma - start);
+    const size_t dash = part.find('-');
+    int64_t a = 0, b = 0;
+    const bool ok = dash == std::string_view::npos ? number(part, a) && (b = a, true)
+                                                   : number(part.substr(0, dash), a) && number(part.substr(dash + 1), b);
+    if (!ok || b < a || b - a > 1000000) {
+      error = "not a rank or range of ranks: '" + std::string(part) + "' (e.g. 0-3,7)";
+      out.clear();
+      return false;
+    }
+    for (int64_t r = a; r <= b; ++r) out.insert(r);
+    start = comma + 1;
+  }
+  return true;
+}
+
 bool isRankTablePath(std::string_view path) { return endsWith(path, ".jsonl") || endsWith(path, ".ndjson"); }
 
 std::vector<std::string> expandRankInputs(const std::vector<std::string>& args, std::string& error) {

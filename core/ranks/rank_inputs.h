@@ -3,6 +3,7 @@
 // patterns, and the rank each one holds when its metadata does not say.
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,10 @@ std::optional<int64_t> rankFromFileName(std::string_view path);
 
 // "a2b10" < "a10b2" compares digit runs by value: rank files sort by number.
 bool naturalLess(std::string_view a, std::string_view b);
+
+// "0-3,7, 12" -> {0,1,2,3,7,12}. False with error naming the bad part; a range wider
+// than 1,000,000 ranks is refused (it would only be a typo).
+bool parseRankList(std::string_view text, std::set<int64_t>& out, std::string& error);
 
 // A table written by opscope-cluster: one JSON object per line (*.jsonl or *.ndjson).
 bool isRankTablePath(std::string_view path);

@@ -332,6 +332,27 @@ TEST(MainWindow, AFolderOfRankTracesOpensAsOneSessionWithEveryRanksGpuStreams) {
   ASSERT_FALSE(headers.empty());
   EXPECT_EQ(headers.front().rfind("rank 0 \xC2\xB7 ", 0), 0u) << headers.front();
   EXPECT_EQ(headers.back().rfind("rank 1 \xC2\xB7 ", 0), 0u) << headers.back();
+
+  // The rank filter: rank 1 alone, then every rank; a bad list changes nothing.
+  auto ranksShown = [&] {
+    std::set<int64_t> shown;
+    for (const LayoutEntry& e : w.timeline()->layout().entries)
+      if (e.kind == LayoutEntry::Kind::ProcessHeader) shown.insert(doc->trace->processes[e.process].rank);
+    return shown;
+  };
+  ASSERT_TRUE(w.showRanks(QStringLiteral("1")));
+  EXPECT_EQ(ranksShown(), (std::set<int64_t>{1}));
+  EXPECT_FALSE(w.showRanks(QStringLiteral("1-x")));
+  EXPECT_EQ(ranksShown(), (std::set<int64_t>{1}));
+  // Revealing a slice of a hidden rank brings that rank back.
+  for (uint32_t tr = 0; tr < doc->trace->tracks.size(); ++tr)
+    if (doc->trace->processes[doc->trace->tracks[tr].process].rank == 0 && doc->trace->tracks[tr].slices.size() > 0) {
+      w.timeline()->select(EventRef{tr, 0}, /*reveal=*/true);
+      break;
+    }
+  EXPECT_EQ(ranksShown(), (std::set<int64_t>{0, 1}));
+  ASSERT_TRUE(w.showRanks(QString()));
+  EXPECT_EQ(ranksShown(), (std::set<int64_t>{0, 1}));
   std::filesystem::remove_all(dir);
 }
 

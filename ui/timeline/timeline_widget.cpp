@@ -52,6 +52,7 @@ void TimelineWidget::setDocument(std::shared_ptr<const TraceDocument> doc) {
   state_.scrollY = 0;
   collapsed_.clear();
   expanded_.clear();
+  hidden_.clear();
   search_.reset();
   matches_.reset();
   state_.search = nullptr;
@@ -79,12 +80,22 @@ void TimelineWidget::relayout() {
   if (!doc_) {
     layout_ = {};
   } else {
-    layout_ = layoutTracks(*doc_->trace, doc_->rows, collapsed_, state_.metrics, expanded_);
+    layout_ = layoutTracks(*doc_->trace, doc_->rows, collapsed_, state_.metrics, expanded_, hidden_);
   }
   state_.layout = &layout_;
   clampState();
   updateScrollBar();
   update();
+}
+
+void TimelineWidget::setShownRanks(const std::set<int64_t>& ranks) {
+  hidden_.clear();
+  if (doc_ && !ranks.empty())
+    for (uint32_t p = 0; p < doc_->trace->processes.size(); ++p) {
+      const int64_t rank = doc_->trace->processes[p].rank;
+      if (rank != kNoId && !ranks.count(rank)) hidden_.insert(p);
+    }
+  relayout();
 }
 
 void TimelineWidget::setProcessCollapsed(uint32_t process, bool collapsed) {
@@ -199,6 +210,13 @@ void TimelineWidget::reveal(EventRef ref) {
   const Trace& t = *doc_->trace;
   // Expand its process if collapsed.
   const uint32_t process = t.tracks[ref.track].process;
+  // A slice of a rank the filter hides brings that rank back (a link from another rank).
+  if (hidden_.count(process)) {
+    const int64_t rank = t.processes[process].rank;
+    for (uint32_t p = 0; p < t.processes.size(); ++p)
+      if (t.processes[p].rank == rank) hidden_.erase(p);
+    relayout();
+  }
   if (collapsed_.count(process)) setProcessCollapsed(process, false);
   // A slice on a row of a collapsed thread unfolds the thread.
   if (const int k = layout_.entryOfTrack(ref.track); k >= 0) {

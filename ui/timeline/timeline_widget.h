@@ -42,6 +42,8 @@ class TimelineWidget : public QWidget {
   void setTheme(Theme theme);
   Theme theme() const { return state_.theme; }
   void setProcessCollapsed(uint32_t process, bool collapsed);
+  // Multi-rank sessions: only these ranks' processes are laid out (empty: every rank).
+  void setShownRanks(const std::set<int64_t>& ranks);
   // Threads show LayoutMetrics::collapsedRows rows until expanded (a click on their
   // label); a selected slice on a hidden row expands its thread.
   void setTrackExpanded(uint32_t track, bool expanded);
@@ -115,6 +117,7 @@ class TimelineWidget : public QWidget {
   RenderState state_;
   TimelineLayout layout_;
   std::set<uint32_t> collapsed_;
+  std::set<uint32_t> hidden_;  // processes of ranks the rank filter leaves out
   std::set<uint32_t> expanded_;
   TimelineRenderer renderer_;
   QScrollBar* vbar_ = nullptr;

@@ -52,7 +52,7 @@ std::vector<uint32_t> processOrder(const Trace& trace) {
 }
 
 TimelineLayout layoutTracks(const Trace& trace, const RowIndex& rows, const std::set<uint32_t>& collapsed,
-                            const LayoutMetrics& m, const std::set<uint32_t>& expanded) {
+                            const LayoutMetrics& m, const std::set<uint32_t>& expanded, const std::set<uint32_t>& hidden) {
   std::vector<std::vector<uint32_t>> tracksOf(trace.processes.size());
   for (uint32_t t = 0; t < trace.tracks.size(); ++t)
     if (trace.tracks[t].slices.size() > 0) tracksOf[trace.tracks[t].process].push_back(t);
@@ -65,7 +65,7 @@ TimelineLayout layoutTracks(const Trace& trace, const RowIndex& rows, const std:
   for (uint32_t p : processOrder(trace)) {
     auto& tracks = tracksOf[p];
     auto& counters = countersOf[p];
-    if (tracks.empty() && counters.empty()) continue;
+    if ((tracks.empty() && counters.empty()) || hidden.count(p)) continue;
     std::stable_sort(tracks.begin(), tracks.end(), [&](uint32_t a, uint32_t b) {
       const Track& ta = trace.tracks[a];
       const Track& tb = trace.tracks[b];

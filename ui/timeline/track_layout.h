@@ -50,9 +50,11 @@ struct TimelineLayout {
 // Process display order: sort index when given, then numeric pids before string ones.
 std::vector<uint32_t> processOrder(const Trace& trace);
 
-// expandedTracks: threads and async tracks shown with all their rows.
+// expandedTracks: threads and async tracks shown with all their rows; hiddenProcesses:
+// left out entirely, header included (the rank filter of a multi-rank session).
 TimelineLayout layoutTracks(const Trace& trace, const RowIndex& rows, const std::set<uint32_t>& collapsedProcesses,
-                            const LayoutMetrics& m = {}, const std::set<uint32_t>& expandedTracks = {});
+                            const LayoutMetrics& m = {}, const std::set<uint32_t>& expandedTracks = {},
+                            const std::set<uint32_t>& hiddenProcesses = {});
 
 // y of row r inside a Slices entry.
 inline int rowY(const LayoutEntry& e, const LayoutMetrics& m, uint32_t r) {

@@ -34,6 +34,18 @@ TEST(RankInputs, RankComesFromTheLastRankWordOfTheBaseName) {
   EXPECT_FALSE(rankFromFileName("ranking.json").has_value());
 }
 
+TEST(RankInputs, RankListsTakeNumbersAndRanges) {
+  std::set<int64_t> r;
+  std::string error;
+  ASSERT_TRUE(parseRankList("0-3, 7,12", r, error)) << error;
+  EXPECT_EQ(r, (std::set<int64_t>{0, 1, 2, 3, 7, 12}));
+  for (const char* bad : {"3-1", "a", "1,,2", "-2", "0-9999999", ""}) {
+    EXPECT_FALSE(parseRankList(bad, r, error)) << bad;
+    EXPECT_TRUE(r.empty()) << bad;
+  }
+  EXPECT_NE(error.find("e.g. 0-3,7"), std::string::npos);
+}
+
 TEST(RankInputs, NaturalOrderPutsRank2BeforeRank10) {
   EXPECT_TRUE(naturalLess("job_rank2.json", "job_rank10.json"));
   EXPECT_FALSE(naturalLess("job_rank10.json", "job_rank2.json"));
