@@ -1,5 +1,6 @@
 #include "main_window.h"
 #include "panels/cluster_view.h"
+#include "ranks/collective_match.h"
 #include "ranks/rank_inputs.h"
 #include "report/multi_rank_report.h"
 #include "report/version_info.h"
@@ -598,11 +599,39 @@ void MainWindow::showEtLinkReport() {
 void MainWindow::onSelection(std::optional<EventRef> ref) {
   details_->showDetails(doc_ ? doc_->trace.get() : nullptr, ref, et_.get());
   if (ref && detailsDock_->isHidden()) detailsDock_->show();
+  markCollectivePeers(ref);
+}
+
+void MainWindow::markCollectivePeers(std::optional<EventRef> ref) {
+  // A search or marked events in progress keep the highlight (stepping through them
+  // selects collectives too); the Details still list the peers.
+  if (!doc_ || (!collectiveMarked_ && matches_ && !matches_->empty())) return;
+  const CollectiveMatch m = ref ? sameCollectiveOnEveryRank(*doc_->trace, *ref) : CollectiveMatch{};
+  if (m.peers.size() < 2) {
+    // Leaving a collective clears its marks, never the results of a search.
+    if (collectiveMarked_) {
+      collectiveMarked_ = false;
+      matches_ = std::make_shared<std::vector<EventRef>>();
+      timeline_->setSearch(nullptr);
+      searchLabel_->setText(QString());
+    }
+    return;
+  }
+  // The same collective on every rank, highlighted like search matches (Enter steps).
+  auto peers = std::make_shared<std::vector<EventRef>>();
+  for (const CollectivePeer& p : m.peers) peers->push_back(p.kernel);
+  matcher_.reset();
+  matches_ = peers;
+  matchCursor_ = static_cast<size_t>(std::find(peers->begin(), peers->end(), *ref) - peers->begin());
+  collectiveMarked_ = true;
+  timeline_->setSearch(nullptr, matches_);
+  searchLabel_->setText(QStringLiteral("collective #%1 on %2 ranks · Enter to step").arg(m.ordinal + 1).arg(m.peers.size()));
 }
 
 QString MainWindow::searchStatus() const { return searchLabel_->text(); }
 
 bool MainWindow::runSearch(const QString& text, bool regex) {
+  collectiveMarked_ = false;
   matches_ = std::make_shared<std::vector<EventRef>>();
   matchCursor_ = 0;
   searchBox_->setStyleSheet(QString());
@@ -642,6 +671,7 @@ void MainWindow::markEvents(const QString& what, std::vector<EventRef> events) {
     return t.start(a) != t.start(b) ? t.start(a) < t.start(b) : a < b;
   });
   matcher_.reset();
+  collectiveMarked_ = false;
   matches_ = std::make_shared<std::vector<EventRef>>(std::move(events));
   matchCursor_ = 0;
   timeline_->setSearch(nullptr, matches_);

@@ -172,7 +172,9 @@ class MainWindow : public QMainWindow {
   QLabel* infoLabel_ = nullptr;
   class ClusterView* clusterView_ = nullptr;
   bool loadingFileList_ = false;
-  QString shownRanks_;  // the rank filter as typed  // the load in flight is a list of ranks: not a recent file
+  QString shownRanks_;  // the rank filter as typed
+  bool collectiveMarked_ = false;  // matches_ holds the selected collective on every rank
+  void markCollectivePeers(std::optional<EventRef> ref);  // the load in flight is a list of ranks: not a recent file
   QLineEdit* searchBox_ = nullptr;
   QCheckBox* regexBox_ = nullptr;
   QLabel* searchLabel_ = nullptr;

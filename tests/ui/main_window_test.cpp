@@ -22,6 +22,7 @@
 #include "load_job.h"
 #include "main_window.h"
 #include "panels/cluster_view.h"
+#include "ranks/rank_metrics.h"
 #include "panels/details_panel.h"
 #include "panels/op_tree_panel.h"
 #include "panels/range_stats_panel.h"
@@ -332,6 +333,22 @@ TEST(MainWindow, AFolderOfRankTracesOpensAsOneSessionWithEveryRanksGpuStreams) {
   ASSERT_FALSE(headers.empty());
   EXPECT_EQ(headers.front().rfind("rank 0 \xC2\xB7 ", 0), 0u) << headers.front();
   EXPECT_EQ(headers.back().rfind("rank 1 \xC2\xB7 ", 0), 0u) << headers.back();
+
+  // Selecting a collective kernel marks the same collective on the other rank.
+  std::vector<EventRef> collectives;
+  for (uint32_t tr = 0; tr < doc->trace->tracks.size(); ++tr)
+    for (uint32_t i = 0; i < doc->trace->tracks[tr].slices.size(); ++i)
+      if (doc->trace->kind({tr, i}) == SliceKind::Kernel && isCollectiveKernelName(doc->trace->name({tr, i})))
+        collectives.push_back({tr, i});
+  if (!collectives.empty()) {
+    w.timeline()->select(collectives.front());
+    EXPECT_EQ(w.searchMatchCount(), 2u);
+    EXPECT_TRUE(w.searchStatus().contains(QStringLiteral("on 2 ranks"))) << w.searchStatus().toStdString();
+    w.timeline()->select(std::nullopt);
+    EXPECT_EQ(w.searchMatchCount(), 0u);
+  } else {
+    ADD_FAILURE() << "the sample has no collective kernel";
+  }
 
   // The rank filter: rank 1 alone, then every rank; a bad list changes nothing.
   auto ranksShown = [&] {
