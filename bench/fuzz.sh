@@ -56,7 +56,11 @@ seed() {
 
 run() {
   local target=$1
-  local args=(-timeout=20 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1
+  # Inputs up to 4 KiB, but SQLite databases are pages of 4 KiB: a 4 KiB cut of the
+  # 7 KiB seeds never opens (coverage stayed at 84 edges); 16 KiB reached ~5000 in 150 s.
+  local max_len=4096
+  [ "$target" = nsys_sqlite ] && max_len=16384
+  local args=(-timeout=20 -rss_limit_mb=2048 "-max_len=$max_len" -print_final_stats=1
               "-artifact_prefix=$OUT/findings/$target/")
   case "$target" in trace_file|execution_trace|dvdt|link) args+=("-dict=tests/fuzz/json.dict") ;; esac
   if [ -n "$RUNS" ]; then args+=("-runs=$RUNS"); else args+=("-max_total_time=$SECONDS_EACH"); fi
