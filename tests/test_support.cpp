@@ -85,4 +85,18 @@ std::string tempPath(const std::string& name) {
   return (std::filesystem::temp_directory_path() / ("opscope_test_" + std::to_string(::getpid()) + "_" + base)).string();
 }
 
+void writeTwoRankFolder(const std::string& samplePath, const std::string& dir) {
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(samplePath, std::filesystem::path(dir) / "job_rank0.json.gz");
+  std::string text = gunzip(readFile(samplePath));
+  const size_t at = text.find("\"rank\": 0,");
+  if (at == std::string::npos) {
+    ADD_FAILURE() << samplePath << " names no \"rank\": 0";
+    return;
+  }
+  text.replace(at, 10, "\"rank\": 1,");
+  std::ofstream(std::filesystem::path(dir) / "job_rank1.json") << text;
+}
+
 }  // namespace opscope::test

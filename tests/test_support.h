@@ -22,5 +22,9 @@ std::vector<EventRef> slicesNamed(const Trace& t, std::string_view name);
 EventRef only(const Trace& t, std::string_view name);
 std::string readFile(const std::string& path);
 std::string tempPath(const std::string& name);
+// A two-rank folder made of the sample at samplePath (distributedInfo rank 0 of world
+// size 2): dir (emptied first) gets it as job_rank0.json.gz and a copy made rank 1 as
+// job_rank1.json. ADD_FAILURE when the sample no longer names rank 0.
+void writeTwoRankFolder(const std::string& samplePath, const std::string& dir);
 
 }  // namespace opscope::test

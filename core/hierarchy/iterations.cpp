@@ -101,23 +101,31 @@ std::optional<TimeWindow> iterationWindow(const std::vector<Iteration>& its, siz
 
 namespace opscope {
 
-std::vector<TimeNs> iterationWallEnds(const Trace& trace, const std::vector<Iteration>& its) {
-  std::vector<TimeNs> ends;
-  ends.reserve(its.size());
-  for (const Iteration& it : its) ends.push_back(it.end);
-  if (its.empty()) return ends;
-  // Iterations are sorted by start and do not overlap, so a launch belongs to the last
-  // iteration starting at or before it, if it has not ended by then.
+std::vector<std::vector<TimeNs>> iterationWallEnds(const Trace& trace, const std::vector<std::vector<Iteration>>& groups,
+                                                   const std::vector<uint32_t>& groupOfTrack) {
+  std::vector<std::vector<TimeNs>> ends(groups.size());
+  for (size_t g = 0; g < groups.size(); ++g)
+    for (const Iteration& it : groups[g]) ends[g].push_back(it.end);
+  // A group's iterations are sorted by start and do not overlap, so a launch belongs to
+  // the last iteration of its group starting at or before it, if it has not ended by then.
   for (const LaunchLinks::Pair& p : trace.links.launchToGpu) {
     const EventRef launch = EventRef::unpack(p.first);
+    if (launch.track >= groupOfTrack.size() || groupOfTrack[launch.track] >= groups.size()) continue;
+    const size_t g = groupOfTrack[launch.track];
+    const std::vector<Iteration>& its = groups[g];
     const TimeNs ts = trace.start(launch);
     auto next = std::upper_bound(its.begin(), its.end(), ts, [](TimeNs t, const Iteration& i) { return t < i.start; });
     if (next == its.begin()) continue;
     const size_t i = static_cast<size_t>(next - its.begin()) - 1;
     if (ts >= its[i].end) continue;
-    ends[i] = std::max(ends[i], trace.end(EventRef::unpack(p.second)));
+    ends[g][i] = std::max(ends[g][i], trace.end(EventRef::unpack(p.second)));
   }
   return ends;
+}
+
+std::vector<TimeNs> iterationWallEnds(const Trace& trace, const std::vector<Iteration>& its) {
+  if (its.empty()) return {};
+  return iterationWallEnds(trace, {its}, std::vector<uint32_t>(trace.tracks.size(), 0)).front();
 }
 
 }  // namespace opscope

@@ -35,5 +35,10 @@ std::optional<TimeWindow> iterationWindow(const std::vector<Iteration>& its, siz
 // GPU-bound iteration is as long as its device work, not its Python loop. One entry per
 // iteration; an iteration whose launches have no linked GPU events ends at its own end.
 std::vector<TimeNs> iterationWallEnds(const Trace& trace, const std::vector<Iteration>& its);
+// The same for several groups of iterations at once (the ranks of a merged session):
+// groupOfTrack[t] says which group launches on track t belong to (out of range: none).
+// One pass over the launch links whatever the number of groups.
+std::vector<std::vector<TimeNs>> iterationWallEnds(const Trace& trace, const std::vector<std::vector<Iteration>>& groups,
+                                                   const std::vector<uint32_t>& groupOfTrack);
 
 }  // namespace opscope

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 #include "analysis/interval_set.h"
 #include "hierarchy/iterations.h"
@@ -49,17 +50,45 @@ bool isCollectiveKernelName(std::string_view name) {
   return false;
 }
 
-RankMetrics measureRank(const Trace& trace) {
-  RankMetrics m;
-  m.rank = trace.meta.rank;
-  m.iterations = trace.iterations;
-  m.iterationWallEnds = iterationWallEnds(trace, m.iterations);
-  std::vector<IntervalSet::Interval> comm, compute;
-  for (const Track& t : trace.tracks) {
-    if (t.kind != TrackKind::GpuStream) continue;
-    const SliceColumns& s = t.slices;
-    // Names repeat: decide once per string.
-    std::vector<int8_t> verdict;  // by StringId: -1 unknown, 0 no, 1 yes
+std::vector<RankMetrics> measureRanks(const Trace& trace) {
+  // Ranks by number; each track belongs to its process's rank.
+  auto rankOf = [&](uint32_t track) {
+    const int64_t r = trace.processes[trace.tracks[track].process].rank;
+    return r != kNoId ? r : trace.meta.rank.value_or(0);
+  };
+  std::map<int64_t, uint32_t> index;
+  for (uint32_t t = 0; t < trace.tracks.size(); ++t) index.emplace(rankOf(t), 0);
+  if (index.empty()) index.emplace(trace.meta.rank.value_or(0), 0);
+  std::vector<RankMetrics> out(index.size());
+  uint32_t n = 0;
+  for (auto& [rank, i] : index) {
+    i = n++;
+    out[i].rank = rank;
+  }
+  std::vector<uint32_t> groupOf(trace.tracks.size());
+  for (uint32_t t = 0; t < trace.tracks.size(); ++t) groupOf[t] = index[rankOf(t)];
+
+  // A merged session keeps only its first rank's steps in trace.iterations: find every rank's.
+  bool merged = false;
+  for (const Process& p : trace.processes) merged |= p.rank != kNoId;
+  std::vector<std::vector<Iteration>> steps(out.size());
+  for (const Iteration& it : merged ? findProfilerSteps(trace) : trace.iterations) {
+    const uint32_t track = EventRef::unpack(it.ref).track;
+    steps[it.ref != kNoRef && track < groupOf.size() ? groupOf[track] : 0].push_back(it);
+  }
+  std::vector<std::vector<TimeNs>> ends = iterationWallEnds(trace, steps, groupOf);
+  for (size_t r = 0; r < out.size(); ++r) {
+    out[r].iterations = std::move(steps[r]);
+    out[r].iterationWallEnds = std::move(ends[r]);
+  }
+
+  std::vector<std::vector<IntervalSet::Interval>> comm(out.size()), compute(out.size());
+  std::vector<int8_t> verdict;  // by StringId: -1 unknown, 0 no, 1 yes (names repeat)
+  for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
+    const Track& tr = trace.tracks[t];
+    if (tr.kind != TrackKind::GpuStream) continue;
+    RankMetrics& m = out[groupOf[t]];
+    const SliceColumns& s = tr.slices;
     for (size_t i = 0; i < s.size(); ++i) {
       if (!isGpuKind(s.kind[i])) continue;
       const TimeNs a = s.start[i], b = s.start[i] + s.dur[i];
@@ -71,20 +100,31 @@ RankMetrics measureRank(const Trace& trace) {
         auto found = std::find(m.collectiveKinds.begin(), m.collectiveKinds.end(), kind);
         if (found == m.collectiveKinds.end()) found = m.collectiveKinds.insert(found, kind);
         m.collectives.push_back({a, b, static_cast<uint32_t>(found - m.collectiveKinds.begin())});
-        comm.emplace_back(a, b);
+        comm[groupOf[t]].emplace_back(a, b);
       } else {
-        compute.emplace_back(a, b);
+        compute[groupOf[t]].emplace_back(a, b);
       }
     }
   }
-  std::sort(m.collectives.begin(), m.collectives.end(),
-            [](const CollectiveCall& x, const CollectiveCall& y) { return x.start < y.start; });
-  const IntervalSet commSet = IntervalSet::fromUnsorted(std::move(comm));
-  const IntervalSet computeSet = IntervalSet::fromUnsorted(std::move(compute));
-  m.collectiveTime = commSet.length();
-  m.computeTime = computeSet.length();
-  m.overlapTime = commSet.lengthInside(computeSet);
-  m.gpuBusy = commSet.unite(computeSet).length();
+  for (size_t r = 0; r < out.size(); ++r) {
+    RankMetrics& m = out[r];
+    std::sort(m.collectives.begin(), m.collectives.end(),
+              [](const CollectiveCall& x, const CollectiveCall& y) { return x.start < y.start; });
+    const IntervalSet commSet = IntervalSet::fromUnsorted(std::move(comm[r]));
+    const IntervalSet computeSet = IntervalSet::fromUnsorted(std::move(compute[r]));
+    m.collectiveTime = commSet.length();
+    m.computeTime = computeSet.length();
+    m.overlapTime = commSet.lengthInside(computeSet);
+    m.gpuBusy = commSet.unite(computeSet).length();
+  }
+  return out;
+}
+
+RankMetrics measureRank(const Trace& trace) {
+  // One rank's own trace: a single group (a merged session wants measureRanks).
+  std::vector<RankMetrics> all = measureRanks(trace);
+  RankMetrics m = std::move(all.front());
+  m.rank = trace.meta.rank;
   return m;
 }
 

@@ -36,6 +36,11 @@ struct RankMetrics {
   TimeNs overlapTime = 0;     // collective time during which other GPU work ran
 };
 
+// One trace: its ProfilerSteps, collectives and compute; rank from distributedInfo.
 RankMetrics measureRank(const Trace& trace);
+
+// Every rank of a merged session (ranks/rank_session.h) in one pass over the trace, by
+// rank; rank is set on each. A single trace is one rank: its meta rank, or 0.
+std::vector<RankMetrics> measureRanks(const Trace& trace);
 
 }  // namespace opscope

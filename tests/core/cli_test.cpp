@@ -300,13 +300,7 @@ namespace {
 // Two ranks: the sample (distributedInfo rank 0) and a copy made rank 1.
 std::string twoRankFolder(const std::string& name) {
   const std::string dir = test::tempPath(name);
-  EXPECT_EQ(std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str()), 0);
-  EXPECT_EQ(std::system(("cp " + kSample + " " + dir + "/job_rank0.json.gz").c_str()), 0);
-  std::string text = test::gunzip(test::readFile(kSample));
-  const size_t at = text.find("\"rank\": 0,");
-  EXPECT_NE(at, std::string::npos);
-  text.replace(at, 10, "\"rank\": 1,");
-  std::ofstream(dir + "/job_rank1.json") << text;
+  test::writeTwoRankFolder(kSample, dir);
   return dir;
 }
 

@@ -293,14 +293,7 @@ TEST(LoadJob, LoadsOnAWorkerThreadAndDeliversOnTheGuiThread) {
 TEST(MainWindow, AFolderOfRankTracesOpensAsOneSessionWithEveryRanksGpuStreams) {
   // The sample (distributedInfo rank 0 of world size 2) and a copy made rank 1.
   const std::filesystem::path dir = test::tempPath("ranks_folder");
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  std::filesystem::copy_file(kSample, dir / "job_rank0.json.gz");
-  std::string text = test::gunzip(test::readFile(kSample));
-  const size_t at = text.find("\"rank\": 0,");
-  ASSERT_NE(at, std::string::npos);
-  text.replace(at, 10, "\"rank\": 1,");
-  std::ofstream(dir / "job_rank1.json") << text;
+  test::writeTwoRankFolder(kSample, dir.string());
   LoadJob job;
   QSignalSpy loaded(&job, &LoadJob::loaded);
   job.start(QString::fromStdString(dir.string()));
@@ -376,12 +369,7 @@ TEST(MainWindow, AFolderOfRankTracesOpensAsOneSessionWithEveryRanksGpuStreams) {
 TEST(MainWindow, AClusterTableOpensItsViewAndARankWithItsNeighboursOpensAsASession) {
   // Three ranks in a table as opscope-cluster writes it: rank 1 slow, rank 2's file gone.
   const std::filesystem::path dir = test::tempPath("cluster_table");
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  std::filesystem::copy_file(kSample, dir / "job_rank0.json.gz");
-  std::string text = test::gunzip(test::readFile(kSample));
-  text.replace(text.find("\"rank\": 0,"), 10, "\"rank\": 1,");
-  std::ofstream(dir / "job_rank1.json") << text;
+  test::writeTwoRankFolder(kSample, dir.string());
   auto line = [](int rank, const std::string& file, double us) {
     return "{\"rank\": " + std::to_string(rank) + ", \"file\": \"" + file + "\", \"host\": \"n" + std::to_string(rank) +
            "\", \"iteration_list\": [{\"step\": 1, \"start_us\": 0, \"dur_us\": 1, \"wall_us\": " + std::to_string(us) + "}]}\n";
