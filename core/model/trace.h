@@ -113,6 +113,17 @@ struct TraceMetadata {
   // "GPU" (CUDA, ROCm), "MTIA", "HPU", "XPU", "MLU", "device" (PrivateUse1).
   std::string deviceKind = "GPU";
   std::vector<std::pair<std::string, std::string>> other;  // remaining small top-level keys
+  // A merged multi-rank session (ranks/rank_session.h): its ranks in rank order, each
+  // with the file it came from and the offset added to its times to put it on the
+  // first rank's clock; empty for a single trace. clockAlignment names how the offsets
+  // were found ("collectives", "first_iteration", "none").
+  struct SessionRank {
+    int64_t rank = 0;
+    TimeNs clockOffset = 0;
+    std::string file;
+  };
+  std::vector<SessionRank> sessionRanks;
+  std::string clockAlignment;
 };
 
 // launch (cuda_runtime / cuda_driver / Runtime) <-> GPU event, joined by correlation id.

@@ -94,6 +94,7 @@ std::unique_ptr<Trace> mergeRanks(std::vector<RankPart> parts) {
     if (first) {
       m.meta = t.meta;
       m.meta.rank.reset();
+      m.meta.sessionRanks.clear();
       m.lazyArgs = nullptr;
       for (const Iteration& it : t.iterations)
         m.iterations.push_back({it.number, it.start + o, it.end + o, movedRef(it.ref, trackBase)});
@@ -103,6 +104,7 @@ std::unique_ptr<Trace> mergeRanks(std::vector<RankPart> parts) {
       m.minTs = std::min(m.minTs, t.minTs + o);
       m.maxTs = std::max(m.maxTs, t.maxTs + o);
     }
+    m.meta.sessionRanks.push_back({part.rank, o, part.file});
     for (Process p : t.processes) {
       p.pid = map(p.pid);
       p.name = map(p.name);
@@ -238,10 +240,11 @@ LoadResult loadRankSession(const std::vector<std::string>& inputs, const LoadOpt
     const Entry& e = entries[k];
     result.timings.parseSeconds = std::max(result.timings.parseSeconds, loaded[e.index].timings.parseSeconds);
     result.peakWindowBytes = std::max(result.peakWindowBytes, loaded[e.index].peakWindowBytes);
-    parts.push_back({std::move(loaded[e.index].trace), e.rank, clocks.offsets[k]});
+    parts.push_back({std::move(loaded[e.index].trace), e.rank, clocks.offsets[k], files[e.index]});
   }
   result.trace = mergeRanks(std::move(parts));
   result.trace->meta.other.emplace_back("clock_alignment", clocks.method);
+  result.trace->meta.clockAlignment = clocks.method;
   if (failed) result.trace->diagnostics.add(WarningKind::BadMetadata, failed, "rank trace not loaded: " + failures);
   result.timings.hierarchySeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - result.timings.parseSeconds;

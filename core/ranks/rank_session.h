@@ -16,6 +16,7 @@ struct RankPart {
   std::unique_ptr<Trace> trace;
   int64_t rank = 0;
   TimeNs offset = 0;  // added to every time of this rank
+  std::string file;   // where it was read from (TraceMetadata::sessionRanks)
 };
 
 // Merges the parts (in the order given; callers sort by rank). Strings are re-interned,

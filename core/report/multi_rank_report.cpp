@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -112,32 +113,50 @@ std::optional<int64_t> commonWorldSize(const std::vector<RankSummary>& ranks) {
 double pct(TimeNs part, TimeNs whole) { return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0; }
 
 // The kernels with the most time summed over ranks (from each rank's top_kernels), and
-// each rank's total for them; null where a kernel is not in that rank's list.
-ojson topKernelsByRank(const std::vector<RankSummary>& ranks, size_t keep) {
+// each rank's total for them; unset where a kernel is not in that rank's list.
+struct KernelsByRank {
+  std::vector<std::string> names;
+  std::vector<std::vector<std::optional<double>>> totalUs;  // per rank, per name
+};
+
+KernelsByRank kernelsByRank(const std::vector<RankSummary>& ranks, size_t keep) {
+  auto listOf = [](const RankSummary& r) -> const ojson* {
+    if (!r.error.empty() || !r.summary.contains("top_kernels") || !r.summary["top_kernels"].is_array()) return nullptr;
+    return &r.summary["top_kernels"];
+  };
+  auto valid = [](const ojson& k) {
+    return k.is_object() && k.contains("name") && k["name"].is_string() && k.contains("total_us") && k["total_us"].is_number();
+  };
   std::map<std::string, double> sum;
-  for (const RankSummary& r : ranks) {
-    if (!r.error.empty() || !r.summary.contains("top_kernels") || !r.summary["top_kernels"].is_array()) continue;
-    for (const ojson& k : r.summary["top_kernels"])
-      if (k.is_object() && k.contains("name") && k["name"].is_string() && k.contains("total_us") && k["total_us"].is_number())
-        sum[k["name"].get<std::string>()] += k["total_us"].get<double>();
-  }
+  for (const RankSummary& r : ranks)
+    if (const ojson* list = listOf(r))
+      for (const ojson& k : *list)
+        if (valid(k)) sum[k["name"].get<std::string>()] += k["total_us"].get<double>();
   std::vector<std::pair<std::string, double>> order(sum.begin(), sum.end());
   std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
   if (order.size() > keep) order.resize(keep);
-  ojson names = ojson::array(), table = ojson::array();
-  for (const auto& [name, total] : order) names.push_back(name);
+  KernelsByRank out;
+  for (const auto& [name, total] : order) out.names.push_back(name);
   for (const RankSummary& r : ranks) {
-    ojson row = ojson::array();
-    for (const auto& [name, total] : order) {
-      ojson cell = nullptr;
-      if (r.error.empty() && r.summary.contains("top_kernels") && r.summary["top_kernels"].is_array())
-        for (const ojson& k : r.summary["top_kernels"])
-          if (k.is_object() && k.value("name", std::string()) == name && k.contains("total_us")) cell = k["total_us"];
-      row.push_back(cell);
-    }
-    table.push_back(std::move(row));
+    std::vector<std::optional<double>> row(out.names.size());
+    if (const ojson* list = listOf(r))
+      for (const ojson& k : *list)
+        if (valid(k))
+          for (size_t n = 0; n < out.names.size(); ++n)
+            if (out.names[n] == k["name"].get<std::string>()) row[n] = k["total_us"].get<double>();
+    out.totalUs.push_back(std::move(row));
   }
-  return {{"names", names}, {"total_us", table}};
+  return out;
+}
+
+ojson kernelsJson(const std::vector<std::string>& names, const std::vector<std::vector<std::optional<double>>>& totalUs) {
+  ojson table = ojson::array();
+  for (const auto& row : totalUs) {
+    ojson cells = ojson::array();
+    for (const auto& v : row) cells.push_back(v ? ojson(*v) : ojson(nullptr));
+    table.push_back(std::move(cells));
+  }
+  return {{"names", names}, {"total_us", std::move(table)}};
 }
 
 }  // namespace
@@ -193,7 +212,8 @@ std::string multiRankJson(const std::vector<RankSummary>& ranks, const MultiRank
     j["clock_alignment"] = nullptr;
     j["collectives"] = nullptr;
   }
-  j["top_kernels"] = topKernelsByRank(ranks, 10);
+  const KernelsByRank kernels = kernelsByRank(ranks, RankTable::kTopKernels);
+  j["top_kernels"] = kernelsJson(kernels.names, kernels.totalUs);
   return jsonText(j, 2) + "\n";
 }
 
@@ -346,6 +366,11 @@ RankTable rankTableOfSummaries(const std::vector<RankSummary>& ranks, double str
     t.rows.push_back(std::move(row));
   }
   t.stragglers = findStragglers(numbers, us, stragglerPct);
+  const KernelsByRank kernels = kernelsByRank(ranks, RankTable::kTopKernels);
+  t.kernelNames = kernels.names;
+  for (size_t i = 0; i < t.rows.size(); ++i)
+    for (const auto& v : kernels.totalUs[i])
+      t.rows[i].kernelTime.push_back(v ? static_cast<TimeNs>(std::llround(*v * 1000.0)) : TimeNs{-1});
   return t;
 }
 
@@ -363,6 +388,7 @@ std::string rankTableJson(const RankTable& table, const std::string& path) {
     }
     const CollectiveWait& c = r.collectives;
     rows.push_back({{"rank", r.rank},
+                    {"clock_offset_us", r.clockOffset ? ojson(nsToUs(*r.clockOffset)) : ojson(nullptr)},
                     {"iterations", r.iterationWall.size()},
                     {"iteration_us_mean", r.iterationWall.empty() ? ojson(nullptr) : ojson(mean / static_cast<double>(r.iterationWall.size()))},
                     {"gpu_busy_us", nsToUs(r.gpuBusy)},
@@ -379,6 +405,14 @@ std::string rankTableJson(const RankTable& table, const std::string& path) {
     stragglers.push_back({{"rank", s.rank}, {"iteration_us_mean", s.iterationUsMean}, {"excess_pct", s.excessPct}});
   j["stragglers"] = std::move(stragglers);
   j["straggler_threshold_pct"] = table.stragglerPct;
+  j["clock_alignment"] = table.clockAlignment.empty() ? ojson(nullptr) : ojson(table.clockAlignment);
+  std::vector<std::vector<std::optional<double>>> kernelUs;
+  for (const RankRow& r : table.rows) {
+    std::vector<std::optional<double>> row;
+    for (TimeNs v : r.kernelTime) row.push_back(v < 0 ? std::nullopt : std::optional<double>(nsToUs(v)));
+    kernelUs.push_back(std::move(row));
+  }
+  j["top_kernels"] = kernelsJson(table.kernelNames, kernelUs);
   return jsonText(j, 2) + "\n";
 }
 

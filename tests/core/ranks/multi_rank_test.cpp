@@ -238,9 +238,11 @@ TEST(MultiRankReport, ClusterTableLinesAreReadAndBadLinesNamed) {
   const std::string path = test::tempPath("ranks_table.jsonl");
   {
     std::ofstream f(path);
-    f << R"({"file": "a.json", "rank": 0, "iteration_list": [{"step": 1, "start_us": 0, "dur_us": 90, "wall_us": 100}]})" "\n\n"
+    f << R"({"file": "a.json", "rank": 0, "iteration_list": [{"step": 1, "start_us": 0, "dur_us": 90, "wall_us": 100}],)"
+         R"( "top_kernels": [{"name": "gemm", "count": 2, "total_us": 30}, {"name": "relu", "count": 1, "total_us": 5}]})" "\n\n"
       << R"({"file": "b.json", "rank": 1, "error": "cannot open the file", "exit_code": 3})" "\n"
-      << R"({"file": "c.json", "rank": 2, "iteration_list": [{"step": 1, "start_us": 0, "dur_us": 80}]})" "\n";
+      << R"({"file": "c.json", "rank": 2, "iteration_list": [{"step": 1, "start_us": 0, "dur_us": 80}],)"
+         R"( "top_kernels": [{"name": "gemm", "count": 2, "total_us": 40}]})" "\n";
   }
   std::vector<RankSummary> ranks;
   std::string error;
@@ -253,6 +255,19 @@ TEST(MultiRankReport, ClusterTableLinesAreReadAndBadLinesNamed) {
   EXPECT_EQ(iterationWallUs(ranks[2].summary), std::vector<double>{80});  // dur_us when no wall_us
   const auto j = nlohmann::ordered_json::parse(multiRankJson(ranks, {}));
   EXPECT_TRUE(j["collectives"].is_null());  // a table has no trace to measure
+  // Kernel time per rank from each rank's own top list; unknown where a rank lists none.
+  EXPECT_EQ(j["top_kernels"], nlohmann::ordered_json::parse(
+                                  R"({"names": ["gemm", "relu"], "total_us": [[30.0, 5.0], [null, null], [40.0, null]]})"));
+  const RankTable table = rankTableOfSummaries(ranks, 5.0);
+  EXPECT_EQ(table.kernelNames, (std::vector<std::string>{"gemm", "relu"}));
+  EXPECT_EQ(table.rows[0].kernelTime, (std::vector<TimeNs>{30000, 5000}));
+  EXPECT_EQ(table.rows[1].kernelTime, (std::vector<TimeNs>{-1, -1}));
+  EXPECT_EQ(table.rows[2].kernelTime, (std::vector<TimeNs>{40000, -1}));
+  EXPECT_FALSE(table.rows[0].clockOffset);  // a table read from the cluster: no clocks aligned
+  const auto tj = nlohmann::ordered_json::parse(rankTableJson(table, path));
+  EXPECT_EQ(tj["top_kernels"]["total_us"][2], nlohmann::ordered_json::parse("[40.0, null]"));
+  EXPECT_TRUE(tj["ranks"][0]["clock_offset_us"].is_null());
+  EXPECT_TRUE(tj["clock_alignment"].is_null());
 
   {
     std::ofstream f(path);
@@ -394,7 +409,22 @@ TEST(RankSession, AFolderMergesRankByRankOnTheFirstRanksClock) {
     EXPECT_EQ(table.rows[i].overlapTime, 50000);
   }
   EXPECT_TRUE(table.stragglers.empty());
+  // The offsets applied are kept with the files they were applied to: rank 1 ran 5 µs
+  // ahead, so its times moved back by 5 µs.
+  EXPECT_EQ(t.meta.clockAlignment, "collectives");
+  ASSERT_EQ(t.meta.sessionRanks.size(), 2u);
+  EXPECT_EQ(t.meta.sessionRanks[0].clockOffset, 0);
+  EXPECT_EQ(t.meta.sessionRanks[1].clockOffset, -5000);
+  EXPECT_EQ(fs::path(t.meta.sessionRanks[1].file).filename(), "t_rank1.json.gz");
+  EXPECT_EQ(table.rows[1].clockOffset, std::optional<TimeNs>(-5000));
+  // Kernel time per rank for the job's top kernels (ties by name).
+  EXPECT_EQ(table.kernelNames, (std::vector<std::string>{"gemm", "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)"}));
+  for (const RankRow& row : table.rows) EXPECT_EQ(row.kernelTime, (std::vector<TimeNs>{100000, 100000}));
   const auto j = nlohmann::ordered_json::parse(rankTableJson(table, "dir"));
+  EXPECT_EQ(j["clock_alignment"], "collectives");
+  EXPECT_EQ(j["ranks"][1]["clock_offset_us"], -5.0);
+  EXPECT_EQ(j["top_kernels"]["names"][0], "gemm");
+  EXPECT_EQ(j["top_kernels"]["total_us"][1], nlohmann::ordered_json::parse("[100.0, 100.0]"));
   EXPECT_EQ(j["iteration_us"], nlohmann::ordered_json::parse("[[150.0], [150.0]]"));
   EXPECT_EQ(j["ranks"][1]["collectives"]["count"], 1);
   EXPECT_EQ(rankTableCsv(table), "rank,iteration,wall_us\n0,0,150.000\n1,0,150.000\n");
@@ -422,7 +452,8 @@ namespace {
 TEST(RankTable, ASlowRankIsTheStragglerAndASingleTraceIsOneRank) {
   // Three ranks; rank 2 runs 5/3 slower (its collective then ends at 250 µs).
   std::vector<RankPart> parts;
-  for (int r = 0; r < 3; ++r) parts.push_back({test::loadOk(rankTrace(r, 0, r == 2 ? 5.0 / 3.0 : 1.0)), r, 0});
+  for (int r = 0; r < 3; ++r)
+    parts.push_back({test::loadOk(rankTrace(r, 0, r == 2 ? 5.0 / 3.0 : 1.0)), r, 0, "rank" + std::to_string(r) + ".json"});
   const auto merged = mergeRanks(std::move(parts));
   const RankTable t = rankTable(*merged);
   ASSERT_EQ(t.rows.size(), 3u);
@@ -430,12 +461,19 @@ TEST(RankTable, ASlowRankIsTheStragglerAndASingleTraceIsOneRank) {
   ASSERT_EQ(t.stragglers.size(), 1u);
   EXPECT_EQ(t.stragglers[0].rank, 2);
   EXPECT_NEAR(t.stragglers[0].excessPct, (250.0 / 150.0 - 1) * 100, 1e-9);
+  // The slow rank's kernels take 5/3 as long: its row of the kernel table says so.
+  ASSERT_EQ(t.kernelNames.size(), 2u);
+  EXPECT_EQ(t.rows[0].kernelTime, (std::vector<TimeNs>{100000, 100000}));
+  EXPECT_NEAR(static_cast<double>(t.rows[2].kernelTime[0]), 100000 * 5.0 / 3.0, 1.0);
 
   auto single = test::loadOk(rankTrace(4, 0));
   const RankTable one = rankTable(*single);
   ASSERT_EQ(one.rows.size(), 1u);
   EXPECT_EQ(one.rows[0].rank, 4);  // distributedInfo's rank
   EXPECT_TRUE(one.stragglers.empty());
+  EXPECT_FALSE(one.rows[0].clockOffset);  // one trace: nothing was aligned
+  EXPECT_TRUE(one.clockAlignment.empty());
+  EXPECT_EQ(one.rows[0].kernelTime.size(), 2u);
 }
 
 }  // namespace
