@@ -266,12 +266,16 @@ void MainWindow::buildMenus() {
                                                QLineEdit::Normal, shownRanks_, &ok);
     if (ok) showRanks(text);
   });
-  ranks->setEnabled(false);
-  connect(this, &MainWindow::documentChanged, ranks, [this, ranks] {
+  // Each rank is a group of its own on the timeline: fold them all to compare ranks
+  // line by line, unfold to see every rank's streams.
+  QAction* foldRanks = view->addAction(QStringLiteral("&Fold every rank"), this, [this] { timeline_->setAllRanksCollapsed(true); });
+  QAction* unfoldRanks = view->addAction(QStringLiteral("&Unfold every rank"), this, [this] { timeline_->setAllRanksCollapsed(false); });
+  for (QAction* a : {ranks, foldRanks, unfoldRanks}) a->setEnabled(false);
+  connect(this, &MainWindow::documentChanged, ranks, [this, ranks, foldRanks, unfoldRanks] {
     bool multi = false;
     if (doc_)
       for (const Process& p : doc_->trace->processes) multi |= p.rank != kNoId;
-    ranks->setEnabled(multi);
+    for (QAction* a : {ranks, foldRanks, unfoldRanks}) a->setEnabled(multi);
     shownRanks_.clear();
   });
   QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));

@@ -327,6 +327,52 @@ TEST(MainWindow, AFolderOfRankTracesOpensAsOneSessionWithEveryRanksGpuStreams) {
   EXPECT_EQ(headers.front().rfind("rank 0 \xC2\xB7 ", 0), 0u) << headers.front();
   EXPECT_EQ(headers.back().rfind("rank 1 \xC2\xB7 ", 0), 0u) << headers.back();
 
+  // One group per rank: its header (clock offset applied, what it holds, its file) above
+  // every entry of that rank.
+  auto rankHeaders = [&] {
+    std::vector<const LayoutEntry*> out;
+    for (const LayoutEntry& e : w.timeline()->layout().entries)
+      if (e.kind == LayoutEntry::Kind::RankHeader) out.push_back(&e);
+    return out;
+  };
+  ASSERT_EQ(rankHeaders().size(), 2u);
+  EXPECT_EQ(rankHeaders()[1]->label.rfind("rank 1 \xC2\xB7 clock ", 0), 0u) << rankHeaders()[1]->label;
+  EXPECT_NE(rankHeaders()[1]->label.find("job_rank1.json"), std::string::npos) << rankHeaders()[1]->label;
+  EXPECT_NE(rankHeaders()[1]->label.find(" GPU streams, "), std::string::npos) << rankHeaders()[1]->label;
+  int64_t lastRank = kNoId;
+  for (const LayoutEntry& e : w.timeline()->layout().entries) {
+    if (e.kind == LayoutEntry::Kind::RankHeader) lastRank = e.rank;
+    else EXPECT_EQ(e.rank, lastRank) << e.label;
+  }
+  // A click on rank 1's header folds the whole rank to that line; a second unfolds it.
+  const size_t allEntries = w.timeline()->layout().entries.size();
+  auto clickHeader = [&](const LayoutEntry& e) {
+    const TimelineGeometry g = w.timeline()->geometryNow();
+    w.timeline()->setScrollY(e.y);
+    QTest::mouseClick(w.timeline(), Qt::LeftButton, Qt::NoModifier,
+                      QPoint(g.gutter.left() + 20, g.events.top() + e.y - w.timeline()->scrollY() + 4));
+  };
+  clickHeader(*rankHeaders()[1]);
+  ASSERT_EQ(rankHeaders().size(), 2u);
+  EXPECT_TRUE(rankHeaders()[1]->folded);
+  EXPECT_EQ(&w.timeline()->layout().entries.back(), rankHeaders()[1]);  // nothing below it
+  clickHeader(*rankHeaders()[1]);
+  EXPECT_FALSE(rankHeaders()[1]->folded);
+  EXPECT_EQ(w.timeline()->layout().entries.size(), allEntries);
+  // Folding every rank leaves the two headers; revealing a slice of rank 1 unfolds rank 1.
+  w.timeline()->setAllRanksCollapsed(true);
+  EXPECT_EQ(w.timeline()->layout().entries.size(), 2u);
+  for (uint32_t tr = 0; tr < doc->trace->tracks.size(); ++tr)
+    if (doc->trace->processes[doc->trace->tracks[tr].process].rank == 1 && doc->trace->tracks[tr].kind == TrackKind::GpuStream &&
+        doc->trace->tracks[tr].slices.size() > 0) {
+      w.timeline()->reveal(EventRef{tr, 0});
+      break;
+    }
+  EXPECT_FALSE(rankHeaders()[1]->folded);
+  EXPECT_TRUE(rankHeaders()[0]->folded);
+  w.timeline()->setAllRanksCollapsed(false);
+  EXPECT_EQ(w.timeline()->layout().entries.size(), allEntries);
+
   // Selecting a collective kernel marks the same collective on the other rank.
   std::vector<EventRef> collectives;
   for (uint32_t tr = 0; tr < doc->trace->tracks.size(); ++tr)

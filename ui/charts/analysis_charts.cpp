@@ -538,6 +538,159 @@ void plotStreams(QCustomPlot* plot, const StreamUsageReport& r, const ChartTheme
   plot->replot();
 }
 
+namespace {
+
+// Viridis (not in Debian's QCustomPlot 2.1): ordered in lightness, readable by the
+// colour-blind and in greyscale print.
+QCPColorGradient viridis() {
+  QCPColorGradient gradient;
+  gradient.clearColorStops();
+  gradient.setColorStopAt(0.0, QColor(0x44, 0x01, 0x54));
+  gradient.setColorStopAt(0.25, QColor(0x3b, 0x52, 0x8b));
+  gradient.setColorStopAt(0.5, QColor(0x21, 0x91, 0x8c));
+  gradient.setColorStopAt(0.75, QColor(0x5e, 0xc9, 0x62));
+  gradient.setColorStopAt(1.0, QColor(0xfd, 0xe7, 0x25));
+  gradient.setColorInterpolation(QCPColorGradient::ciRGB);
+  gradient.setNanHandling(QCPColorGradient::nhTransparent);
+  return gradient;
+}
+
+// Blue below the median, white at it, red above (ColorBrewer RdBu): a kernel that runs
+// slower on one rank than on the others stands out in either theme.
+QCPColorGradient aboveBelow() {
+  QCPColorGradient gradient;
+  gradient.clearColorStops();
+  gradient.setColorStopAt(0.0, QColor(0x21, 0x66, 0xac));
+  gradient.setColorStopAt(0.25, QColor(0x92, 0xc5, 0xde));
+  gradient.setColorStopAt(0.5, QColor(0xf7, 0xf7, 0xf7));
+  gradient.setColorStopAt(0.75, QColor(0xf4, 0xa5, 0x82));
+  gradient.setColorStopAt(1.0, QColor(0xb2, 0x18, 0x2b));
+  gradient.setColorInterpolation(QCPColorGradient::ciRGB);
+  gradient.setNanHandling(QCPColorGradient::nhTransparent);
+  return gradient;
+}
+
+// A colour scale beside rect (layout column 1 of its row), sharing its top and bottom.
+void addColorScale(QCustomPlot* plot, int row, QCPAxisRect* rect, QCPColorMap* map, const QString& label, const ChartTheme& theme) {
+  auto* scale = new QCPColorScale(plot);
+  plot->plotLayout()->addElement(row, 1, scale);
+  scale->setType(QCPAxis::atRight);
+  scale->setGradient(map->gradient());
+  scale->setDataRange(map->dataRange());
+  scale->axis()->setLabel(label);
+  scale->axis()->setLabelColor(theme.text());
+  scale->axis()->setTickLabelColor(theme.text());
+  scale->axis()->setBasePen(QPen(theme.text()));
+  scale->axis()->setTickPen(QPen(theme.text()));
+  scale->axis()->setSubTickPen(QPen(theme.text()));
+  map->setColorScale(scale);
+  auto* margins = new QCPMarginGroup(plot);
+  rect->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+  scale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+}
+
+// A kernel's name short enough for an axis: the function's last name component without
+// return type, namespaces or parameters, plus its first template argument when it has
+// one (cutlass::Kernel<cutlass_80_tensorop_s1688gemm_…> is told apart by it), elided.
+QString shortKernelName(const std::string& name) {
+  QString s = QString::fromStdString(name);
+  s.remove(QStringLiteral("(anonymous namespace)::"));
+  if (s.startsWith(QStringLiteral("void "))) s = s.mid(5);
+  const qsizetype paren = s.indexOf(QLatin1Char('('));
+  if (paren > 0) s.truncate(paren);
+  QString args;
+  if (const qsizetype angle = s.indexOf(QLatin1Char('<')); angle > 0) {
+    args = s.mid(angle + 1);
+    s.truncate(angle);
+    int depth = 0;
+    qsizetype cut = args.size();
+    for (qsizetype i = 0; i < args.size(); ++i) {
+      const QChar c = args[i];
+      if (c == QLatin1Char('<')) ++depth;
+      else if ((c == QLatin1Char('>') && depth-- == 0) || (c == QLatin1Char(',') && depth == 0)) {
+        cut = i;
+        break;
+      }
+    }
+    args = args.left(cut).trimmed();
+    if (const qsizetype colon = args.lastIndexOf(QStringLiteral("::")); colon >= 0 && !args.contains(QLatin1Char('<')))
+      args = args.mid(colon + 2);
+  }
+  if (const qsizetype colon = s.lastIndexOf(QStringLiteral("::")); colon >= 0) s = s.mid(colon + 2);
+  if (!args.isEmpty()) s += QLatin1Char('<') + args + QLatin1Char('>');
+  if (s.size() > 30) s = s.left(29) + QStringLiteral("…");
+  return s;
+}
+
+// Ranks × the job's top kernels: each rank's time in a kernel against the median of the
+// ranks for it, so the kernel that makes a rank slow shows in its row.
+void plotKernelsPerRank(QCustomPlot* plot, int row, const RankTable& t, const ChartTheme& theme,
+                        const QSharedPointer<QCPAxisTickerText>& rankTicks, QCPMarginGroup* left) {
+  QCPAxisRect* rect = addRect(plot, row, 0, theme);
+  rect->setMarginGroup(QCP::msLeft, left);
+  QCPAxis* x = rect->axis(QCPAxis::atBottom);
+  QCPAxis* y = rect->axis(QCPAxis::atLeft);
+  const int n = static_cast<int>(t.rows.size());
+  const int k = static_cast<int>(t.kernelNames.size());
+  auto* map = new QCPColorMap(x, y);
+  map->data()->setSize(std::max(1, k), std::max(1, n));
+  map->data()->setRange(QCPRange(0, std::max(0, k - 1)), QCPRange(0, std::max(0, n - 1)));
+  std::vector<double> median(static_cast<size_t>(k), 0);
+  for (int c = 0; c < k; ++c) {
+    std::vector<double> known;
+    for (const RankRow& r : t.rows)
+      if (static_cast<size_t>(c) < r.kernelTime.size() && r.kernelTime[static_cast<size_t>(c)] >= 0)
+        known.push_back(static_cast<double>(r.kernelTime[static_cast<size_t>(c)]));
+    median[static_cast<size_t>(c)] = known.empty() ? 0 : medianOf(known);
+  }
+  double extreme = 5;  // at least ±5 %: equal ranks stay pale
+  QStringList tips;
+  for (int r = 0; r < n; ++r) {
+    const RankRow& rr = t.rows[static_cast<size_t>(r)];
+    for (int c = 0; c < k; ++c) {
+      const TimeNs v = static_cast<size_t>(c) < rr.kernelTime.size() ? rr.kernelTime[static_cast<size_t>(c)] : -1;
+      const double m = median[static_cast<size_t>(c)];
+      const double pct = v < 0 || m <= 0 ? std::nan("") : (static_cast<double>(v) / m - 1) * 100;
+      map->data()->setCell(c, r, pct);
+      if (!std::isnan(pct)) extreme = std::max(extreme, std::abs(pct));
+      tips.append(QStringLiteral("rank %1 · %2\n%3")
+                      .arg(rr.rank)
+                      .arg(QString::fromStdString(t.kernelNames[static_cast<size_t>(c)]).left(160))
+                      .arg(v < 0 ? QStringLiteral("not among this rank's top kernels")
+                                 : QStringLiteral("%1 (%2%3 % against the median rank)")
+                                       .arg(durationText(static_cast<double>(v)))
+                                       .arg(pct >= 0 ? QStringLiteral("+") : QString())
+                                       .arg(pct, 0, 'f', 1)));
+    }
+  }
+  map->setProperty("tips", tips);
+  map->setGradient(aboveBelow());
+  map->setDataRange(QCPRange(-extreme, extreme));
+  map->setInterpolate(false);
+  addColorScale(plot, row, rect, map, QStringLiteral("% against the median rank"), theme);
+  y->setTicker(rankTicks);
+  y->setRange(-0.5, n - 0.5);
+  y->setRangeReversed(true);
+  y->grid()->setVisible(false);
+  y->setTickLabelFont(QFont(QStringLiteral("Sans"), 8));
+  auto names = QSharedPointer<QCPAxisTickerText>::create();
+  std::map<QString, int> seen;  // two kernels cut to one text are numbered
+  for (int c = 0; c < k; ++c) {
+    QString label = shortKernelName(t.kernelNames[static_cast<size_t>(c)]);
+    if (const int n = ++seen[label]; n > 1) label += QStringLiteral(" #%1").arg(n);
+    names->addTick(c, label);
+  }
+  x->setTicker(names);
+  x->setRange(-0.5, std::max(0, k - 1) + 0.5);
+  x->setTickLabelRotation(30);
+  x->setTickLabelFont(QFont(QStringLiteral("Sans"), 8));
+  x->grid()->setVisible(false);
+  x->setLabel(QStringLiteral("time in the job's top kernels (most time first), per rank"));
+  if (k == 0) emptyNote(rect, QStringLiteral("no kernels"), theme);
+}
+
+}  // namespace
+
 void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, const QString& title) {
   resetPlot(plot, theme);
   addTitle(plot, 0, title, theme);
@@ -568,45 +721,27 @@ void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, c
   map->data()->setRange(QCPRange(0, std::max(0, iters - 1)), QCPRange(0, std::max(0, n - 1)));
   double lo = 0, hi = 0;
   bool any = false;
+  QStringList heatTips;  // row-major: rank by rank, iteration by iteration
   for (int r = 0; r < n; ++r)
     for (int i = 0; i < iters; ++i) {
       const auto& walls = t.rows[static_cast<size_t>(r)].iterationWall;
       const double v = i < static_cast<int>(walls.size()) ? ms(walls[static_cast<size_t>(i)]) : std::nan("");
       map->data()->setCell(i, r, v);
+      heatTips.append(std::isnan(v) ? QString()
+                                    : QStringLiteral("rank %1, iteration %2\nwall time %3")
+                                          .arg(t.rows[static_cast<size_t>(r)].rank)
+                                          .arg(i)
+                                          .arg(durationText(static_cast<double>(walls[static_cast<size_t>(i)]))));
       if (std::isnan(v)) continue;
       lo = any ? std::min(lo, v) : v;
       hi = any ? std::max(hi, v) : v;
       any = true;
     }
-  // Viridis (not in Debian's QCustomPlot 2.1): ordered in lightness, readable by the
-  // colour-blind and in greyscale print.
-  QCPColorGradient gradient;
-  gradient.clearColorStops();
-  gradient.setColorStopAt(0.0, QColor(0x44, 0x01, 0x54));
-  gradient.setColorStopAt(0.25, QColor(0x3b, 0x52, 0x8b));
-  gradient.setColorStopAt(0.5, QColor(0x21, 0x91, 0x8c));
-  gradient.setColorStopAt(0.75, QColor(0x5e, 0xc9, 0x62));
-  gradient.setColorStopAt(1.0, QColor(0xfd, 0xe7, 0x25));
-  gradient.setColorInterpolation(QCPColorGradient::ciRGB);
-  gradient.setNanHandling(QCPColorGradient::nhTransparent);
-  map->setGradient(gradient);
+  map->setProperty("tips", heatTips);
+  map->setGradient(viridis());
   map->setDataRange(QCPRange(lo, hi > lo ? hi : lo + 1e-3));
   map->setInterpolate(false);
-  auto* scale = new QCPColorScale(plot);
-  plot->plotLayout()->addElement(1, 1, scale);
-  scale->setType(QCPAxis::atRight);
-  scale->setGradient(gradient);
-  scale->setDataRange(map->dataRange());
-  scale->axis()->setLabel(QStringLiteral("iteration wall time (ms)"));
-  scale->axis()->setLabelColor(theme.text());
-  scale->axis()->setTickLabelColor(theme.text());
-  scale->axis()->setBasePen(QPen(theme.text()));
-  scale->axis()->setTickPen(QPen(theme.text()));
-  scale->axis()->setSubTickPen(QPen(theme.text()));
-  map->setColorScale(scale);
-  auto* margins = new QCPMarginGroup(plot);
-  heat->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
-  scale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+  addColorScale(plot, 1, heat, map, QStringLiteral("iteration wall time (ms)"), theme);
   y->setTicker(rankTicks());
   y->setRange(-0.5, n - 0.5);
   y->setRangeReversed(true);  // rank 0 on top, as in the timeline
@@ -621,9 +756,14 @@ void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, c
   x->grid()->setVisible(false);
   if (!any) emptyNote(heat, QStringLiteral("no ProfilerStep iterations on any rank"), theme);
 
-  if (!t.collectivesMeasured) {  // a cluster table: iteration times only
-    plot->plotLayout()->setRowStretchFactors({0.01, 1.0});
-    setMinimumChartHeight(plot, 60 + 60 + 14 * std::min(n, 32));
+  auto* left = new QCPMarginGroup(plot);  // rank labels of every chart in one column
+  heat->setMarginGroup(QCP::msLeft, left);
+  const int rowsPx = 14 * std::min(n, 32);
+  const bool kernels = !t.kernelNames.empty();
+  if (!t.collectivesMeasured) {  // a cluster table: iteration times and top kernels only
+    if (kernels) plotKernelsPerRank(plot, 2, t, theme, rankTicks(), left);
+    plot->plotLayout()->setRowStretchFactors(kernels ? QList<double>{0.01, 1.0, 1.0} : QList<double>{0.01, 1.0});
+    setMinimumChartHeight(plot, 60 + (kernels ? 2 : 1) * (60 + rowsPx) + (kernels ? 110 : 0));
     plot->replot();
     return;
   }
@@ -638,8 +778,6 @@ void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, c
   plot->plotLayout()->addElement(2, 0, legend);
   legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
   legend->setLayer(QStringLiteral("legend"));
-  auto* left = new QCPMarginGroup(plot);  // rank labels of both charts in one column
-  heat->setMarginGroup(QCP::msLeft, left);
   coll->setMarginGroup(QCP::msLeft, left);
   QCPBars* below = nullptr;
   double top = 0;
@@ -683,10 +821,31 @@ void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, c
                     : QStringLiteral("one rank: open a folder of rank traces (File ▸ Open folder of ranks)"),
               theme);
   }
-  plot->plotLayout()->setRowStretchFactors({0.01, 1.0, 0.01, 0.8});
-  const int rowsPx = 14 * std::min(n, 32);
-  setMinimumChartHeight(plot, 60 + 2 * (60 + rowsPx));
+  if (kernels) plotKernelsPerRank(plot, 4, t, theme, rankTicks(), left);
+  plot->plotLayout()->setRowStretchFactors(kernels ? QList<double>{0.01, 1.0, 0.01, 0.8, 1.0} : QList<double>{0.01, 1.0, 0.01, 0.8});
+  setMinimumChartHeight(plot, 60 + (kernels ? 3 : 2) * (60 + rowsPx) + (kernels ? 110 : 0));
   plot->replot();
+}
+
+QString chartTipAt(QCustomPlot* plot, const QPoint& pos) {
+  // Heatmaps by their axis rect: a map's data range spans cell centres, so the outer
+  // half of its edge cells is no hit for plottableAt.
+  for (int i = 0; i < plot->plottableCount(); ++i) {
+    auto* map = qobject_cast<QCPColorMap*>(plot->plottable(i));
+    if (!map || !map->keyAxis()->axisRect()->rect().contains(pos)) continue;
+    const QStringList tips = map->property("tips").toStringList();
+    const QCPColorMapData* d = map->data();
+    int key = -1, value = -1;
+    d->coordToCell(map->keyAxis()->pixelToCoord(pos.x()), map->valueAxis()->pixelToCoord(pos.y()), &key, &value);
+    if (key < 0 || value < 0 || key >= d->keySize() || value >= d->valueSize()) return {};
+    const int index = value * d->keySize() + key;
+    return index < tips.size() ? tips[index] : QString();
+  }
+  int index = -1;
+  QCPAbstractPlottable* p = plot->plottableAt(pos, true, &index);
+  if (!p) return {};
+  const QStringList tips = p->property("tips").toStringList();
+  return index >= 0 && index < tips.size() ? tips[index] : QString();
 }
 
 int chartMinimumHeight(const QCustomPlot* plot) { return plot->property("minHeight").toInt(); }

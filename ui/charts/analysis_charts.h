@@ -7,6 +7,7 @@
 // tooltip per data point, in key order); the op-kernel chart's bars also carry
 // "segments" (QVariantList of QPoint(op * 64 + variant, class) per data point) that
 // say which GPU events a click selects.
+#include <QPoint>
 #include <QString>
 
 #include "analysis/device_breakdown.h"
@@ -35,8 +36,13 @@ void plotOverheads(QCustomPlot* plot, const Overheads& o, const ChartTheme& them
                    bool logScale, const QString& opName = {});
 void plotStreams(QCustomPlot* plot, const StreamUsageReport& r, const ChartTheme& theme, const QString& title);
 // Ranks × iterations heatmap of iteration wall time (stragglers named on the rank axis),
-// and per rank its time in collectives split into waiting for the slowest rank and the rest.
+// per rank its time in collectives split into waiting for the slowest rank and the rest,
+// and ranks × the job's top kernels (each rank against the median rank for that kernel).
 void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, const QString& title);
+
+// The hover text of what is under pos: a bar's entry of its plottable's "tips" list, or
+// a heatmap cell's (tips row-major: value row by value row); empty over nothing.
+QString chartTipAt(QCustomPlot* plot, const QPoint& pos);
 
 // Height in pixels below which the last plotted chart's labels would overlap (0 before
 // any chart); a view shows it in a scroll area at least this tall rather than squash it.

@@ -18,7 +18,7 @@ QString chartTitle(ChartKind chart, const QString& scopeLabel, const QString& fi
     case ChartKind::KernelStats: what = QStringLiteral("Kernel statistics"); break;
     case ChartKind::Overheads: what = QStringLiteral("CPU overheads T1–T5"); break;
     case ChartKind::Streams: what = QStringLiteral("GPU streams: busy, idle, utilisation"); break;
-    case ChartKind::Ranks: what = QStringLiteral("Ranks: iteration time and collectives"); break;
+    case ChartKind::Ranks: what = QStringLiteral("Ranks: iteration time, collectives, top kernels"); break;
   }
   return QStringLiteral("%1 · %2 · %3").arg(what, scopeLabel, fileName);
 }

@@ -290,7 +290,8 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
   page(5, streamTable_);
   rankTable_ = makeTable({QStringLiteral("Rank"), QStringLiteral("Iterations"), QStringLiteral("Mean iteration (ms)"),
                           QStringLiteral("Over the median (%)"), QStringLiteral("Collectives (ms)"),
-                          QStringLiteral("Waiting (ms)"), QStringLiteral("Compute (ms)"), QStringLiteral("Overlap (%)")});
+                          QStringLiteral("Waiting (ms)"), QStringLiteral("Compute (ms)"), QStringLiteral("Overlap (%)"),
+                          QStringLiteral("Clock offset (µs)")});
   page(6, rankTable_);
 
   connect(scope_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
@@ -569,18 +570,13 @@ void AnalysisPanel::fillTables() {
                                 std::isnan(over) ? textItem(QStringLiteral("–")) : numberItem(over, 1),
                                 numberItem(ms(k.collectives.total), 3), numberItem(ms(k.collectives.wait), 3),
                                 numberItem(ms(k.computeTime), 3),
-                                numberItem(k.collectives.total ? 100.0 * static_cast<double>(k.overlapTime) / static_cast<double>(k.collectives.total) : 0, 1)});
+                                numberItem(k.collectives.total ? 100.0 * static_cast<double>(k.overlapTime) / static_cast<double>(k.collectives.total) : 0, 1),
+                                k.clockOffset ? numberItem(static_cast<double>(*k.clockOffset) / 1000.0, 3) : textItem(QStringLiteral("–"))});
   }
 }
 
 void AnalysisPanel::hoverTip(QCustomPlot* plot, QMouseEvent* e) {
-  int index = -1;
-  QCPAbstractPlottable* p = plot->plottableAt(e->pos(), true, &index);
-  QString tip;
-  if (p) {
-    const QStringList tips = p->property("tips").toStringList();
-    if (index >= 0 && index < tips.size()) tip = tips[index];
-  }
+  const QString tip = chartTipAt(plot, e->pos());
   if (tip.isEmpty()) QToolTip::hideText();
   else QToolTip::showText(e->globalPosition().toPoint(), tip, plot);
 }

@@ -9,6 +9,7 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -44,6 +45,7 @@ ClusterView::ClusterView(QWidget* parent) : QWidget(parent) {
   hint->setStyleSheet(QStringLiteral("color: gray"));
   layout->addWidget(hint);
 
+  connect(plot_, &QCustomPlot::mouseMove, this, &ClusterView::showTip);
   connect(list_, &QTableWidget::cellDoubleClicked, this, [this](int row, int) { activate(row, false); });
   connect(list_, &QWidget::customContextMenuRequested, this, [this](const QPoint& p) {
     const int row = list_->rowAt(p.y());
@@ -53,10 +55,14 @@ ClusterView::ClusterView(QWidget* parent) : QWidget(parent) {
     menu.addAction(QStringLiteral("Open it with its neighbours (one session)"), this, [this, row] { activate(row, true); });
     menu.exec(list_->viewport()->mapToGlobal(p));
   });
-  // A heatmap cell selects its rank in the list.
+  // A heatmap cell (iterations or kernels: both have the ranks down the side) selects its
+  // rank in the list.
   connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
-    QCPAxisRect* rect = plot_->axisRectCount() > 0 ? plot_->axisRect(0) : nullptr;
-    if (!rect || !rect->rect().contains(e->pos())) return;
+    QCPAxisRect* rect = nullptr;
+    for (QCPAxisRect* r : plot_->axisRects())
+      if (r->rect().contains(e->pos()) && !r->plottables().isEmpty() && qobject_cast<QCPColorMap*>(r->plottables().first()))
+        rect = r;
+    if (!rect) return;
     const int index = static_cast<int>(std::lround(rect->axis(QCPAxis::atLeft)->pixelToCoord(e->pos().y())));
     if (index < 0 || index >= static_cast<int>(table_.rows.size())) return;
     const int64_t rank = table_.rows[static_cast<size_t>(index)].rank;
@@ -66,6 +72,12 @@ ClusterView::ClusterView(QWidget* parent) : QWidget(parent) {
         list_->scrollToItem(list_->item(r, 0));
       }
   });
+}
+
+void ClusterView::showTip(QMouseEvent* e) {
+  const QString tip = chartTipAt(plot_, e->pos());
+  if (tip.isEmpty()) QToolTip::hideText();
+  else QToolTip::showText(e->globalPosition().toPoint(), tip, plot_);
 }
 
 void ClusterView::setTable(const QString& path, std::vector<RankSummary> ranks, double stragglerPct) {
@@ -131,7 +143,7 @@ void ClusterView::setDark(bool dark) {
 
 void ClusterView::redraw() {
   plotRanks(plot_, table_, theme_,
-            QStringLiteral("Ranks: iteration time · %1").arg(QFileInfo(path_).fileName()));
+            QStringLiteral("Ranks: iteration time and top kernels · %1").arg(QFileInfo(path_).fileName()));
 }
 
 std::vector<std::string> ClusterView::filesFor(int row, bool neighbours) const {

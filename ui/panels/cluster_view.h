@@ -15,6 +15,7 @@
 class QCustomPlot;
 class QTableWidget;
 class QLabel;
+class QMouseEvent;
 
 namespace opscope::ui {
 
@@ -39,6 +40,7 @@ class ClusterView : public QWidget {
 
  private:
   void redraw();
+  void showTip(QMouseEvent* e);  // the hovered heatmap cell or bar
   void activate(int row, bool neighbours);
   QString path_;
   std::vector<RankSummary> ranks_;

@@ -28,6 +28,7 @@ Rgb textColorOn(Rgb background);
 struct Palette {
   Rgb background, gutter, headerBackground, headerText, trackText, gridLine, ruler, rulerText;
   Rgb selection, searchHit, areaFill, arrow, folded, counterFill;
+  Rgb rankHeaderBackground, rankHeaderText;  // a rank's group in a multi-rank session
 };
 
 const Palette& paletteFor(Theme theme);

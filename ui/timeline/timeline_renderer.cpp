@@ -207,17 +207,21 @@ void TimelineRenderer::paintTracks(QPainter& p, const TimelineGeometry& g, const
     const int y0 = g.events.top() + e.y - s.scrollY;
     if (y0 > g.events.bottom()) break;
     switch (e.kind) {
+      case LayoutEntry::Kind::RankHeader:
       case LayoutEntry::Kind::ProcessHeader: {
+        const bool rank = e.kind == LayoutEntry::Kind::RankHeader;
         const QRect band(g.gutter.left(), y0, g.gutter.width() + g.events.width(), e.height);
-        p.fillRect(band, qcolor(pal.headerBackground));
-        p.setPen(qcolor(pal.headerText));
+        p.fillRect(band, qcolor(rank ? pal.rankHeaderBackground : pal.headerBackground));
+        p.setPen(qcolor(rank ? pal.rankHeaderText : pal.headerText));
         QFont bold = font_;
         bold.setBold(true);
         p.setFont(bold);
-        const bool collapsed = k + 1 >= static_cast<int>(layout.entries.size()) ||
-                               layout.entries[k + 1].kind == LayoutEntry::Kind::ProcessHeader;
-        const QString arrow = collapsed ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ");
-        p.drawText(band.adjusted(8, 0, -8, 0), Qt::AlignLeft | Qt::AlignVCenter, arrow + qstr(e.label));
+        const QString arrow = e.folded ? QStringLiteral("\u25B8 ") : QStringLiteral("\u25BE ");
+        // A process inside a rank's group is indented under the rank's header.
+        const int indent = !rank && e.rank != kNoId ? 20 : 8;
+        const QRect text = band.adjusted(indent, 0, -8, 0);
+        p.drawText(text, Qt::AlignLeft | Qt::AlignVCenter,
+                   QFontMetrics(bold).elidedText(arrow + qstr(e.label), Qt::ElideRight, text.width()));
         p.setFont(font_);
         break;
       }

@@ -51,6 +51,7 @@ void TimelineWidget::setDocument(std::shared_ptr<const TraceDocument> doc) {
   state_.arrows.clear();
   state_.scrollY = 0;
   collapsed_.clear();
+  collapsedRanks_.clear();
   expanded_.clear();
   hidden_.clear();
   search_.reset();
@@ -80,7 +81,7 @@ void TimelineWidget::relayout() {
   if (!doc_) {
     layout_ = {};
   } else {
-    layout_ = layoutTracks(*doc_->trace, doc_->rows, collapsed_, state_.metrics, expanded_, hidden_);
+    layout_ = layoutTracks(*doc_->trace, doc_->rows, collapsed_, state_.metrics, expanded_, hidden_, collapsedRanks_);
   }
   state_.layout = &layout_;
   clampState();
@@ -102,6 +103,31 @@ void TimelineWidget::setProcessCollapsed(uint32_t process, bool collapsed) {
   if (collapsed) collapsed_.insert(process);
   else collapsed_.erase(process);
   relayout();
+}
+
+void TimelineWidget::setRankCollapsed(int64_t rank, bool collapsed) {
+  if (collapsed) collapsedRanks_.insert(rank);
+  else collapsedRanks_.erase(rank);
+  relayout();
+}
+
+void TimelineWidget::setAllRanksCollapsed(bool collapsed) {
+  collapsedRanks_.clear();
+  if (doc_ && collapsed)
+    for (const Process& p : doc_->trace->processes)
+      if (p.rank != kNoId) collapsedRanks_.insert(p.rank);
+  relayout();
+}
+
+bool TimelineWidget::toggleHeader(const LayoutEntry& header) {
+  // Copied first: folding lays the timeline out again, and header lives in the layout.
+  const int64_t rank = header.rank;
+  const uint32_t process = header.process;
+  switch (header.kind) {
+    case LayoutEntry::Kind::RankHeader: setRankCollapsed(rank, !collapsedRanks_.count(rank)); return true;
+    case LayoutEntry::Kind::ProcessHeader: setProcessCollapsed(process, !collapsed_.count(process)); return true;
+    default: return false;
+  }
 }
 
 void TimelineWidget::setTrackExpanded(uint32_t track, bool expanded) {
@@ -217,6 +243,7 @@ void TimelineWidget::reveal(EventRef ref) {
       if (t.processes[p].rank == rank) hidden_.erase(p);
     relayout();
   }
+  if (collapsedRanks_.count(t.processes[process].rank)) setRankCollapsed(t.processes[process].rank, false);
   if (collapsed_.count(process)) setProcessCollapsed(process, false);
   // A slice on a row of a collapsed thread unfolds the thread.
   if (const int k = layout_.entryOfTrack(ref.track); k >= 0) {
@@ -449,10 +476,8 @@ void TimelineWidget::mousePressEvent(QMouseEvent* e) {
   }
   if (g.gutter.contains(pos) || (pos.y() >= g.events.top() && !g.events.contains(pos))) {
     const int k = layout_.entryAt(pos.y() - g.events.top() + state_.scrollY);
-    if (k >= 0 && layout_.entries[static_cast<size_t>(k)].kind == LayoutEntry::Kind::ProcessHeader) {
-      const uint32_t p = layout_.entries[static_cast<size_t>(k)].process;
-      setProcessCollapsed(p, !collapsed_.count(p));
-    } else if (k >= 0 && layout_.entries[static_cast<size_t>(k)].kind == LayoutEntry::Kind::Slices) {
+    if (k >= 0 && !toggleHeader(layout_.entries[static_cast<size_t>(k)]) &&
+        layout_.entries[static_cast<size_t>(k)].kind == LayoutEntry::Kind::Slices) {
       // A thread's label folds or unfolds its deeper rows.
       const LayoutEntry& e = layout_.entries[static_cast<size_t>(k)];
       if (e.hiddenRows > 0 || expanded_.count(e.index)) setTrackExpanded(e.index, !expanded_.count(e.index));
@@ -462,10 +487,7 @@ void TimelineWidget::mousePressEvent(QMouseEvent* e) {
   }
   if (g.events.contains(pos)) {
     const int k = layout_.entryAt(pos.y() - g.events.top() + state_.scrollY);
-    if (k >= 0 && layout_.entries[static_cast<size_t>(k)].kind == LayoutEntry::Kind::ProcessHeader &&
-        !(e->modifiers() & Qt::ShiftModifier)) {
-      const uint32_t p = layout_.entries[static_cast<size_t>(k)].process;
-      setProcessCollapsed(p, !collapsed_.count(p));
+    if (k >= 0 && !(e->modifiers() & Qt::ShiftModifier) && toggleHeader(layout_.entries[static_cast<size_t>(k)])) {
       drag_ = Drag::None;
       return;
     }

@@ -42,6 +42,9 @@ class TimelineWidget : public QWidget {
   void setTheme(Theme theme);
   Theme theme() const { return state_.theme; }
   void setProcessCollapsed(uint32_t process, bool collapsed);
+  // Multi-rank sessions: a collapsed rank shows only its header line.
+  void setRankCollapsed(int64_t rank, bool collapsed);
+  void setAllRanksCollapsed(bool collapsed);
   // Multi-rank sessions: only these ranks' processes are laid out (empty: every rank).
   void setShownRanks(const std::set<int64_t>& ranks);
   // Threads show LayoutMetrics::collapsedRows rows until expanded (a click on their
@@ -92,6 +95,8 @@ class TimelineWidget : public QWidget {
 
  private:
   QSize eventAreaSize() const;  // the widget minus the vertical scroll bar
+  // Folds or unfolds a rank or process header; false for any other entry.
+  bool toggleHeader(const LayoutEntry& header);
   // The slice row under pos in the event area (what eventAt and foldedTipAt look in).
   struct RowAt {
     uint32_t track;
@@ -117,6 +122,7 @@ class TimelineWidget : public QWidget {
   RenderState state_;
   TimelineLayout layout_;
   std::set<uint32_t> collapsed_;
+  std::set<int64_t> collapsedRanks_;
   std::set<uint32_t> hidden_;  // processes of ranks the rank filter leaves out
   std::set<uint32_t> expanded_;
   TimelineRenderer renderer_;

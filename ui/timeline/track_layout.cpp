@@ -1,7 +1,10 @@
 #include "timeline/track_layout.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <tuple>
+
+#include "report/summary_report.h"
 
 namespace opscope::ui {
 
@@ -51,8 +54,26 @@ std::vector<uint32_t> processOrder(const Trace& trace) {
   return order;
 }
 
+std::string rankHeaderLabel(const Trace& trace, int64_t rank) {
+  std::string label = "rank " + std::to_string(rank);
+  size_t streams = 0, threads = 0;
+  for (const Track& t : trace.tracks)
+    if (t.slices.size() > 0 && trace.processes[t.process].rank == rank) ++(t.kind == TrackKind::GpuStream ? streams : threads);
+  for (const TraceMetadata::SessionRank& s : trace.meta.sessionRanks) {
+    if (s.rank != rank) continue;
+    label += " \xC2\xB7 clock " + std::string(s.clockOffset > 0 ? "+" : "") + formatDuration(s.clockOffset);
+    if (!trace.meta.clockAlignment.empty()) label += " (" + trace.meta.clockAlignment + ")";
+  }
+  label += " \xC2\xB7 " + std::to_string(streams) + (streams == 1 ? " GPU stream, " : " GPU streams, ") +
+           std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+  for (const TraceMetadata::SessionRank& s : trace.meta.sessionRanks)
+    if (s.rank == rank && !s.file.empty()) label += " \xC2\xB7 " + std::filesystem::path(s.file).filename().string();
+  return label;
+}
+
 TimelineLayout layoutTracks(const Trace& trace, const RowIndex& rows, const std::set<uint32_t>& collapsed,
-                            const LayoutMetrics& m, const std::set<uint32_t>& expanded, const std::set<uint32_t>& hidden) {
+                            const LayoutMetrics& m, const std::set<uint32_t>& expanded, const std::set<uint32_t>& hidden,
+                            const std::set<int64_t>& collapsedRanks) {
   std::vector<std::vector<uint32_t>> tracksOf(trace.processes.size());
   for (uint32_t t = 0; t < trace.tracks.size(); ++t)
     if (trace.tracks[t].slices.size() > 0) tracksOf[trace.tracks[t].process].push_back(t);
@@ -62,10 +83,28 @@ TimelineLayout layoutTracks(const Trace& trace, const RowIndex& rows, const std:
 
   TimelineLayout layout;
   int y = 0;
+  // processOrder keeps each rank's processes together, so a rank's header goes before
+  // the first of them that is laid out.
+  int64_t rankOpen = kNoId;
   for (uint32_t p : processOrder(trace)) {
     auto& tracks = tracksOf[p];
     auto& counters = countersOf[p];
     if ((tracks.empty() && counters.empty()) || hidden.count(p)) continue;
+    const int64_t rank = trace.processes[p].rank;
+    if (rank != kNoId && rank != rankOpen) {
+      rankOpen = rank;
+      LayoutEntry header;
+      header.kind = LayoutEntry::Kind::RankHeader;
+      header.process = p;
+      header.rank = rank;
+      header.y = y;
+      header.height = m.headerHeight + 4;
+      header.folded = collapsedRanks.count(rank) > 0;
+      header.label = rankHeaderLabel(trace, rank);
+      y += header.height;
+      layout.entries.push_back(std::move(header));
+    }
+    if (rank != kNoId && collapsedRanks.count(rank)) continue;
     std::stable_sort(tracks.begin(), tracks.end(), [&](uint32_t a, uint32_t b) {
       const Track& ta = trace.tracks[a];
       const Track& tb = trace.tracks[b];
@@ -81,8 +120,10 @@ TimelineLayout layoutTracks(const Trace& trace, const RowIndex& rows, const std:
     LayoutEntry header;
     header.kind = LayoutEntry::Kind::ProcessHeader;
     header.process = p;
+    header.rank = rank;
     header.y = y;
     header.height = m.headerHeight;
+    header.folded = collapsed.count(p) > 0;
     header.label = trace.processLabel(p);
     y += header.height;
     layout.entries.push_back(std::move(header));
@@ -91,6 +132,7 @@ TimelineLayout layoutTracks(const Trace& trace, const RowIndex& rows, const std:
       LayoutEntry e;
       e.kind = LayoutEntry::Kind::Slices;
       e.process = p;
+      e.rank = rank;
       e.index = t;
       e.y = y;
       const uint32_t all = std::max<uint32_t>(1, rows.track(t).rowCount);
@@ -106,6 +148,7 @@ TimelineLayout layoutTracks(const Trace& trace, const RowIndex& rows, const std:
       LayoutEntry e;
       e.kind = LayoutEntry::Kind::Counter;
       e.process = p;
+      e.rank = rank;
       e.index = c;
       e.y = y;
       e.height = m.counterHeight;
@@ -122,7 +165,8 @@ TimelineLayout layoutTracks(const Trace& trace, const RowIndex& rows, const std:
     const LayoutEntry& e = layout.entries[k];
     if (e.kind == LayoutEntry::Kind::Slices) layout.trackEntry[e.index] = static_cast<int>(k);
     if (e.kind == LayoutEntry::Kind::ProcessHeader) layout.processEntries[e.process] = static_cast<int>(k);
-    layout.processBottom[e.process] = std::max(layout.processBottom[e.process], e.bottom());
+    if (e.kind != LayoutEntry::Kind::RankHeader)
+      layout.processBottom[e.process] = std::max(layout.processBottom[e.process], e.bottom());
   }
   return layout;
 }

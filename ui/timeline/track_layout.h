@@ -1,7 +1,8 @@
 #pragma once
 // Vertical layout of the timeline: process groups (collapsible headers), inside each
 // its thread tracks, GPU streams, async tracks and counters, in the order the trace's
-// metadata asks for (process_sort_index / thread_sort_index, then ids).
+// metadata asks for (process_sort_index / thread_sort_index, then ids). In a multi-rank
+// session each rank's processes sit under a collapsible rank header of their own.
 #include <cstdint>
 #include <set>
 #include <string>
@@ -23,14 +24,16 @@ struct LayoutMetrics {
 };
 
 struct LayoutEntry {
-  enum class Kind : uint8_t { ProcessHeader, Slices, Counter };
+  enum class Kind : uint8_t { RankHeader, ProcessHeader, Slices, Counter };
   Kind kind = Kind::Slices;
-  uint32_t process = 0;
+  uint32_t process = 0;  // RankHeader: the rank's first process shown
+  int64_t rank = kNoId;  // the process's rank in a multi-rank session
   uint32_t index = 0;  // track index (Slices) or counter index (Counter)
   int y = 0;           // top, in content coordinates
   int height = 0;
   uint32_t rows = 0;        // Slices: rows drawn
   uint32_t hiddenRows = 0;  // Slices: rows of a collapsed track not drawn (deeper levels, overflow)
+  bool folded = false;      // headers: their contents are not laid out
   std::string label;
   int bottom() const { return y + height; }
 };
@@ -51,10 +54,15 @@ struct TimelineLayout {
 std::vector<uint32_t> processOrder(const Trace& trace);
 
 // expandedTracks: threads and async tracks shown with all their rows; hiddenProcesses:
-// left out entirely, header included (the rank filter of a multi-rank session).
+// left out entirely, header included (the rank filter of a multi-rank session);
+// collapsedRanks: only the rank's header is laid out.
 TimelineLayout layoutTracks(const Trace& trace, const RowIndex& rows, const std::set<uint32_t>& collapsedProcesses,
                             const LayoutMetrics& m = {}, const std::set<uint32_t>& expandedTracks = {},
-                            const std::set<uint32_t>& hiddenProcesses = {});
+                            const std::set<uint32_t>& hiddenProcesses = {}, const std::set<int64_t>& collapsedRanks = {});
+
+// The header of a rank's group: "rank 3 · clock −12.5 µs (collectives) · 4 GPU streams,
+// 2 threads · trace_rank3.json.gz" (offset and file when the session recorded them).
+std::string rankHeaderLabel(const Trace& trace, int64_t rank);
 
 // y of row r inside a Slices entry.
 inline int rowY(const LayoutEntry& e, const LayoutMetrics& m, uint32_t r) {

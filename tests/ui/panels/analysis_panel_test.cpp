@@ -5,6 +5,7 @@
 #include <qcustomplot.h>
 
 #include <QApplication>
+#include <cmath>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
@@ -253,6 +254,51 @@ TEST(AnalysisPanel, ExportsEveryChartAsPdfPngSvgCsvAndJson) {
   EXPECT_FALSE(error.isEmpty());
   EXPECT_FALSE(f.panel()->exportChart(ChartKind::Overview, QStringLiteral("/nonexistent-dir/x.pdf"), &error));
   std::system(("rm -rf " + dir).c_str());
+}
+
+}  // namespace
+}  // namespace opscope::ui
+
+namespace opscope::ui {
+namespace {
+
+// The kernel panel of the Ranks chart: each rank against the median rank of a kernel,
+// unknown cells left empty, tips naming the rank, the kernel and the excess.
+TEST(RankCharts, KernelTimePerRankIsComparedWithTheMedianRankAndTipsNameIt) {
+  RankTable t;
+  t.kernelNames = {"void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>(Params)",
+                   "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)"};
+  for (int r = 0; r < 3; ++r) {
+    RankRow row;
+    row.rank = r;
+    row.iterationWall = {100000};
+    row.kernelTime = {r == 2 ? 150000 : 100000, r == 1 ? -1 : 40000};  // rank 2's GEMMs take 1.5×
+    t.rows.push_back(row);
+  }
+  t.maxIterations = 1;
+  t.collectivesMeasured = false;
+  QCustomPlot plot;
+  plot.resize(900, 700);
+  plotRanks(&plot, t, ChartTheme{}, QStringLiteral("ranks"));
+  plot.replot();
+  QCPColorMap* kernels = nullptr;
+  for (int i = 0; i < plot.plottableCount(); ++i)
+    if (auto* m = qobject_cast<QCPColorMap*>(plot.plottable(i)); m && m->data()->keySize() == 2) kernels = m;
+  ASSERT_NE(kernels, nullptr);
+  EXPECT_NEAR(kernels->data()->cell(0, 2), 50.0, 1e-9);  // 150 against the median 100
+  EXPECT_NEAR(kernels->data()->cell(0, 0), 0.0, 1e-9);
+  EXPECT_TRUE(std::isnan(kernels->data()->cell(1, 1)));  // not in rank 1's list
+  // The GEMM column is labelled by its template argument, not "void" or "Kernel".
+  auto* ticker = dynamic_cast<QCPAxisTickerText*>(kernels->keyAxis()->ticker().data());
+  ASSERT_NE(ticker, nullptr);
+  EXPECT_TRUE(ticker->ticks().value(0).startsWith(QStringLiteral("Kernel<cutlass_80_tensorop_s1"))) << ticker->ticks().value(0).toStdString();
+  EXPECT_TRUE(ticker->ticks().value(1).startsWith(QStringLiteral("ncclDevKernel_AllReduce"))) << ticker->ticks().value(1).toStdString();
+  const QPoint cell(static_cast<int>(kernels->keyAxis()->coordToPixel(0)), static_cast<int>(kernels->valueAxis()->coordToPixel(2)));
+  const QString tip = chartTipAt(&plot, cell);
+  EXPECT_TRUE(tip.startsWith(QStringLiteral("rank 2 · void cutlass::Kernel"))) << tip.toStdString();
+  EXPECT_TRUE(tip.contains(QStringLiteral("+50.0 %"))) << tip.toStdString();
+  const QPoint unknown(static_cast<int>(kernels->keyAxis()->coordToPixel(1)), static_cast<int>(kernels->valueAxis()->coordToPixel(1)));
+  EXPECT_TRUE(chartTipAt(&plot, unknown).contains(QStringLiteral("not among this rank's top kernels")));
 }
 
 }  // namespace
