@@ -65,4 +65,24 @@ void* guiModuleSymbol(const char* name, bool quiet) {
   return symbol;
 }
 
+bool parseIterationRange(const std::string& text, size_t& first, size_t& count) {
+  const size_t colon = text.find(':');
+  try {
+    size_t used = 0;
+    const unsigned long f = std::stoul(text.substr(0, colon), &used);
+    if (used != (colon == std::string::npos ? text.size() : colon)) return false;
+    unsigned long c = 1;
+    if (colon != std::string::npos) {
+      const std::string rest = text.substr(colon + 1);
+      c = std::stoul(rest, &used);
+      if (used != rest.size() || c == 0) return false;
+    }
+    first = f;
+    count = c;
+    return text.find('-') == std::string::npos;
+  } catch (...) {
+    return false;
+  }
+}
+
 }  // namespace opscope::app

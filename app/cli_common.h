@@ -19,6 +19,10 @@ enum Exit : int {
 
 int exitFor(LoadStatus s);
 
+// "FIRST" or "FIRST:COUNT" (0-based iterations, COUNT >= 1, 1 by default); false for
+// anything else, a negative number included.
+bool parseIterationRange(const std::string& text, size_t& first, size_t& count);
+
 // Writes a command's output: "-" is standard output, anything else goes through
 // writeOutputFile (io/output_file.h). Prints the one-line error and returns the exit
 // code: kOk, kUsage when OUT is the command's own input, kIoError otherwise.

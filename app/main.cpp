@@ -13,6 +13,7 @@
 #include "report/version_info.h"
 
 #include "cli_common.h"
+#include "diff_command.h"
 #include "export_command.h"
 #include "predict_command.h"
 #include "link_command.h"
@@ -95,6 +96,14 @@ const char* kUsageText =
     "      --et ET                  shapes from the linked execution trace where FILE has none\n"
     "      --replay                 measured kernel times and overheads: the simulator's self-check\n"
     "      --list-gpus              the presets and exit\n"
+    "  diff [--json] [--top N] [--per-iteration] [--iterations R [--iterations-b R]] [-o OUT] A [B]\n"
+    "                          two runs compared: ops by name and input shapes, GPU kernels,\n"
+    "                          memcpys and memsets by name; count, total, mean, delta, ratio per\n"
+    "                          row, rows only in A or only in B, largest change first\n"
+    "      --iterations R           only iterations R (FIRST[:COUNT]) of A, and of B unless\n"
+    "      --iterations-b R         names B's own; with one trace, two ranges of it\n"
+    "      --per-iteration          totals per iteration (runs profiled for different step counts)\n"
+    "      --top N                  rows of each table in the text output (25)\n"
     "  link --et ET --kineto TRACE -o OUT [--annotation NAME] [--report-json FILE]\n"
     "                          join a PyTorch execution trace with the Kineto trace of the same\n"
     "                          run (ET+): CPU nodes gain ts/dur/inclusive_dur/exclusive_dur, GPU\n"
@@ -147,26 +156,6 @@ bool isCommandWord(const std::string& a) {
 }
 
 // "3" or "3:2" -> (3, 1) or (3, 2); false when malformed.
-bool parseIterationRange(const std::string& text, size_t& first, size_t& count) {
-  const size_t colon = text.find(':');
-  try {
-    size_t used = 0;
-    const unsigned long f = std::stoul(text.substr(0, colon), &used);
-    if (used != (colon == std::string::npos ? text.size() : colon)) return false;
-    unsigned long c = 1;
-    if (colon != std::string::npos) {
-      const std::string rest = text.substr(colon + 1);
-      c = std::stoul(rest, &used);
-      if (used != rest.size() || c == 0) return false;
-    }
-    first = f;
-    count = c;
-    return text.find('-') == std::string::npos;
-  } catch (...) {
-    return false;
-  }
-}
-
 int runSummary(const std::vector<std::string>& args) {
   bool json = false, timing = false;
   std::string file, marker, range;
@@ -330,6 +319,7 @@ int main(int argc, char** argv) {
     if (command == "export") return runExport(args);
     if (command == "predict") return runPredict(args);
     if (command == "link") return runLink(args);
+    if (command == "diff") return runDiff(args);
   } catch (const std::bad_alloc&) {
     std::fputs("opscope: out of memory\n", stderr);
     return kInternal;

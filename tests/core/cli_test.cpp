@@ -572,3 +572,49 @@ TEST(Cli, LinkWritesEtPlusAndReports) {
 
 }  // namespace
 }  // namespace opscope
+
+namespace opscope {
+namespace {
+
+TEST(Cli, DiffOfTwoRunsAndOfTwoIterationRanges) {
+  // The sample against itself: every delta 0, the contract's keys present.
+  CliRun r = runCli("diff --json " + kSample + " " + kSample);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  for (const char* key : {"a", "b", "ops", "kernels", "iteration_us_a", "iteration_us_b"}) EXPECT_TRUE(j.contains(key)) << key;
+  ASSERT_FALSE(j["kernels"].empty());
+  for (const auto& k : j["kernels"]) EXPECT_EQ(k["delta_us"], 0.0) << k["name"];
+  EXPECT_EQ(j["iteration_us_a"], j["iteration_us_b"]);
+
+  // Two iteration ranges of one trace; text output names both.
+  r = runCli("diff --iterations 0:2 --iterations-b 2:2 " + kSample);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("(iterations 0:2)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("GPU kernels, memcpys and memsets"), std::string::npos) << r.out;
+  r = runCli("diff --json --iterations 0:2 --iterations-b 2:2 " + kSample);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["iteration_us_b"].size(), 2u);
+
+  // One-line errors with their exit codes.
+  r = runCli("diff " + kSample);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("--iterations and --iterations-b"), std::string::npos) << r.out;
+  EXPECT_EQ(runCli("diff --iterations x " + kSample + " " + kSample).code, 2);
+  EXPECT_EQ(runCli("diff --top 0 " + kSample + " " + kSample).code, 2);
+  r = runCli("diff " + kSample + " /nonexistent/b.json");
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.out.find("/nonexistent/b.json"), std::string::npos) << r.out;
+  r = runCli("diff --iterations 500 " + kSample + " " + kSample);
+  EXPECT_EQ(r.code, 4);
+  EXPECT_NE(r.out.find("no iteration 500"), std::string::npos) << r.out;
+  // The output never replaces an input.
+  const std::string copy = test::tempPath("diff_input.json.gz");
+  std::ofstream(copy, std::ios::binary) << test::readFile(kSample);
+  r = runCli("diff --json -o " + copy + " " + copy + " " + kSample);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_EQ(test::readFile(copy), test::readFile(kSample));
+  std::remove(copy.c_str());
+}
+
+}  // namespace
+}  // namespace opscope

@@ -1,0 +1,121 @@
+#include "analysis/trace_diff.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <unordered_map>
+#include <utility>
+
+namespace opscope {
+
+namespace {
+
+struct Acc {
+  size_t count = 0;
+  TimeNs total = 0;
+};
+
+bool isGpuWork(SliceKind k) { return k == SliceKind::Kernel || k == SliceKind::Memcpy || k == SliceKind::Memset; }
+
+bool inside(const std::optional<TimeWindow>& w, TimeNs t) { return !w || (t >= w->start && t < w->end); }
+
+struct Side {
+  std::map<std::pair<std::string, std::string>, Acc> ops;
+  std::map<std::string, Acc> gpu;
+  std::vector<TimeNs> iterationWall;
+};
+
+Side measure(const Trace& trace, const std::optional<TimeWindow>& window) {
+  Side side;
+  std::map<std::pair<StringId, std::string>, Acc> ops;
+  std::unordered_map<StringId, Acc> gpu;
+  const auto& g2l = trace.links.gpuToLaunch;
+  size_t link = 0;  // walks gpuToLaunch alongside the GPU tracks (both by packed ref)
+  for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
+    const Track& track = trace.tracks[t];
+    const SliceColumns& s = track.slices;
+    if (track.kind == TrackKind::Thread) {
+      const size_t first = window ? s.lowerBound(window->start) : 0;
+      const size_t last = window ? s.lowerBound(window->end) : s.size();
+      for (size_t i = first; i < last; ++i) {
+        if (!isOpKind(s.kind[i])) continue;
+        const EventRef op{t, static_cast<uint32_t>(i)};
+        bool nested = false;
+        for (auto p = trace.parent(op); p && !nested; p = trace.parent(*p)) nested = trace.nameId(*p) == s.name[i];
+        if (nested) continue;
+        std::string shape;
+        for (const NamedArg& a : trace.args(op))
+          if (a.key == "Input Dims") shape = a.text;
+        Acc& acc = ops[{s.name[i], std::move(shape)}];
+        ++acc.count;
+        addTo(acc.total, s.dur[i]);
+      }
+      continue;
+    }
+    for (uint32_t i = 0; i < s.size(); ++i) {
+      if (!isGpuWork(s.kind[i])) continue;
+      const uint64_t ref = EventRef{t, i}.packed();
+      while (link < g2l.size() && g2l[link].first < ref) ++link;
+      const TimeNs key = link < g2l.size() && g2l[link].first == ref ? trace.start(EventRef::unpack(g2l[link].second)) : s.start[i];
+      if (!inside(window, key)) continue;
+      Acc& acc = gpu[s.name[i]];
+      ++acc.count;
+      addTo(acc.total, s.dur[i]);
+    }
+  }
+  for (auto& [key, acc] : ops) side.ops[{std::string(trace.str(key.first)), key.second}] = acc;
+  for (const auto& [name, acc] : gpu) side.gpu[std::string(trace.str(name))] = acc;
+  const std::vector<TimeNs> ends = iterationWallEnds(trace, trace.iterations);
+  for (size_t i = 0; i < trace.iterations.size() && i < ends.size(); ++i)
+    if (inside(window, trace.iterations[i].start)) side.iterationWall.push_back(ends[i] - trace.iterations[i].start);
+  return side;
+}
+
+TimeNs perIteration(TimeNs total, size_t iterations) {
+  if (iterations <= 1) return total;
+  return static_cast<TimeNs>(std::llround(static_cast<double>(total) / static_cast<double>(iterations)));
+}
+
+template <typename Key, typename Name>
+std::vector<DiffRow> join(const std::map<Key, Acc>& a, const std::map<Key, Acc>& b, size_t itersA, size_t itersB, Name name) {
+  std::vector<DiffRow> rows;
+  auto add = [&](const Key& k, const Acc* x, const Acc* y) {
+    DiffRow r;
+    name(k, r);
+    if (x) r.countA = x->count, r.totalA = perIteration(x->total, itersA);
+    if (y) r.countB = y->count, r.totalB = perIteration(y->total, itersB);
+    rows.push_back(std::move(r));
+  };
+  for (const auto& [k, x] : a) {
+    const auto it = b.find(k);
+    add(k, &x, it == b.end() ? nullptr : &it->second);
+  }
+  for (const auto& [k, y] : b)
+    if (!a.count(k)) add(k, nullptr, &y);
+  std::sort(rows.begin(), rows.end(), [](const DiffRow& x, const DiffRow& y) {
+    const TimeNs dx = x.delta() < 0 ? -x.delta() : x.delta(), dy = y.delta() < 0 ? -y.delta() : y.delta();
+    if (dx != dy) return dx > dy;
+    return std::tie(x.name, x.shape) < std::tie(y.name, y.shape);
+  });
+  return rows;
+}
+
+}  // namespace
+
+TraceDiff diffTraces(const Trace& a, const Trace& b, const DiffOptions& options) {
+  const Side sa = measure(a, options.windowA);
+  const Side sb = measure(b, options.windowB);
+  const size_t itersA = options.perIteration ? sa.iterationWall.size() : 1;
+  const size_t itersB = options.perIteration ? sb.iterationWall.size() : 1;
+  TraceDiff d;
+  d.ops = join(sa.ops, sb.ops, itersA, itersB, [](const std::pair<std::string, std::string>& k, DiffRow& r) {
+    r.name = k.first;
+    r.shape = k.second;
+  });
+  d.kernels = join(sa.gpu, sb.gpu, itersA, itersB, [](const std::string& k, DiffRow& r) { r.name = k; });
+  d.iterationWallA = sa.iterationWall;
+  d.iterationWallB = sb.iterationWall;
+  return d;
+}
+
+}  // namespace opscope

@@ -1,0 +1,181 @@
+// opscope diff: B built from A by removing, adding and stretching known ops and kernels;
+// the diff must report exactly those, and a trace diffed with itself nothing.
+#include "analysis/trace_diff.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "io/trace_loader.h"
+#include "report/diff_report.h"
+#include "test_support.h"
+
+namespace opscope {
+namespace {
+
+struct Op {
+  std::string name, shape, kernel;
+  double dur = 10, kernelDur = 5;  // µs
+};
+
+// One ProfilerStep per entry of steps, each running its ops one after another on one
+// thread; every op launches its kernel on stream 7 (cudaLaunchKernel, correlation ids).
+std::string stepsTrace(const std::vector<std::vector<Op>>& steps) {
+  std::string events;
+  double t = 0;
+  int corr = 1;
+  auto add = [&](const std::string& e) { events += (events.empty() ? "" : ",\n") + e; };
+  for (size_t s = 0; s < steps.size(); ++s) {
+    double length = 2;
+    for (const Op& op : steps[s]) length += op.dur + 1;
+    add(R"({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#)" + std::to_string(s) + R"(", "pid": 1, "tid": 1, "ts": )" +
+        std::to_string(t) + R"(, "dur": )" + std::to_string(length) + "}");
+    double at = t + 1;
+    for (const Op& op : steps[s]) {
+      const std::string shape = op.shape.empty() ? "" : R"(, "args": {"Input Dims": )" + op.shape + "}";
+      add(R"({"ph": "X", "cat": "cpu_op", "name": ")" + op.name + R"(", "pid": 1, "tid": 1, "ts": )" + std::to_string(at) +
+          R"(, "dur": )" + std::to_string(op.dur) + shape + "}");
+      add(R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )" + std::to_string(at + 1) +
+          R"(, "dur": 2, "args": {"correlation": )" + std::to_string(corr) + "}}");
+      // The GPU runs behind the host: each kernel starts well after its launch.
+      add(R"({"ph": "X", "cat": "kernel", "name": ")" + op.kernel + R"(", "pid": 0, "tid": 7, "ts": )" + std::to_string(at + 50) +
+          R"(, "dur": )" + std::to_string(op.kernelDur) + R"(, "args": {"correlation": )" + std::to_string(corr) +
+          R"(, "device": 0, "stream": 7}})");
+      ++corr;
+      at += op.dur + 1;
+    }
+    t += length + 100;
+  }
+  return "{\"traceEvents\": [\n" + events + "\n]}";
+}
+
+const DiffRow* row(const std::vector<DiffRow>& rows, const std::string& name, const std::string& shape = "") {
+  for (const DiffRow& r : rows)
+    if (r.name == name && r.shape == shape) return &r;
+  return nullptr;
+}
+
+const Op kMmSmall{"aten::mm", "[[2,3],[3,4]]", "gemm_small", 10, 5};
+const Op kMmLarge{"aten::mm", "[[64,64],[64,64]]", "gemm_large", 20, 8};
+const Op kRelu{"aten::relu", "[[2,4]]", "relu_kernel", 4, 2};
+const Op kAdd{"aten::add", "[[2,4],[2,4]]", "add_kernel", 3, 1};
+
+TEST(TraceDiff, ReportsExactlyTheRemovedAddedAndStretchedRows) {
+  const auto a = test::loadOk(stepsTrace({{kMmSmall, kMmLarge, kRelu}, {kMmSmall, kMmLarge, kRelu}}));
+  // B: relu removed, add added, the small mm twice as long (op and kernel), the large mm unchanged.
+  Op stretched = kMmSmall;
+  stretched.dur *= 2;
+  stretched.kernelDur *= 2;
+  const auto b = test::loadOk(stepsTrace({{stretched, kMmLarge, kAdd}, {stretched, kMmLarge, kAdd}}));
+  const TraceDiff d = diffTraces(*a, *b);
+
+  ASSERT_EQ(d.ops.size(), 4u);
+  const DiffRow* small = row(d.ops, "aten::mm", "[[2,3],[3,4]]");
+  ASSERT_TRUE(small);
+  EXPECT_EQ(small->countA, 2u);
+  EXPECT_EQ(small->countB, 2u);
+  EXPECT_EQ(small->totalA, 20000);
+  EXPECT_EQ(small->totalB, 40000);
+  const DiffRow* large = row(d.ops, "aten::mm", "[[64,64],[64,64]]");
+  ASSERT_TRUE(large);
+  EXPECT_EQ(large->delta(), 0);
+  const DiffRow* relu = row(d.ops, "aten::relu", "[[2,4]]");
+  ASSERT_TRUE(relu);
+  EXPECT_EQ(relu->countB, 0u);  // removed: B's side is 0
+  EXPECT_EQ(relu->totalB, 0);
+  EXPECT_EQ(relu->delta(), -8000);
+  const DiffRow* add = row(d.ops, "aten::add", "[[2,4],[2,4]]");
+  ASSERT_TRUE(add);
+  EXPECT_EQ(add->countA, 0u);  // added: A's side is 0
+  EXPECT_EQ(add->delta(), 6000);
+  // Sorted by |delta|: the stretched mm (+20 µs), relu (-8), add (+6), the large mm (0).
+  EXPECT_EQ(&d.ops[0], small);
+  EXPECT_EQ(&d.ops[1], relu);
+  EXPECT_EQ(&d.ops[2], add);
+
+  ASSERT_EQ(d.kernels.size(), 4u);
+  EXPECT_EQ(d.kernels[0].name, "gemm_small");
+  EXPECT_EQ(d.kernels[0].delta(), 10000);
+  EXPECT_EQ(row(d.kernels, "relu_kernel")->countB, 0u);
+  EXPECT_EQ(row(d.kernels, "add_kernel")->countA, 0u);
+  EXPECT_EQ(row(d.kernels, "add_kernel")->totalB, 2000);
+  EXPECT_EQ(row(d.kernels, "gemm_large")->delta(), 0);
+  EXPECT_EQ(d.iterationWallA.size(), 2u);
+
+  // The JSON contract: every key, one-sided rows with the other side 0.
+  const auto j = nlohmann::json::parse(traceDiffJson(d, {"a.json", "b.json", "", "", false}));
+  for (const char* key : {"a", "b", "ops", "kernels", "iteration_us_a", "iteration_us_b"}) EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["ops"][0]["name"], "aten::mm");
+  EXPECT_EQ(j["ops"][0]["shape"], "[[2,3],[3,4]]");
+  EXPECT_EQ(j["ops"][0]["delta_us"], 20.0);
+  EXPECT_EQ(j["ops"][1]["count_b"], 0);
+  EXPECT_EQ(j["ops"][1]["total_us_b"], 0.0);
+  EXPECT_TRUE(j["ops"][2]["ratio"].is_null());  // nothing in A to divide by
+  EXPECT_FALSE(j["kernels"][0].contains("shape"));
+  EXPECT_EQ(j["kernels"][0]["ratio"], 2.0);
+  EXPECT_EQ(j["totals"]["op_rows_added"], 1);
+  EXPECT_EQ(j["totals"]["kernel_rows_removed"], 1);
+}
+
+TEST(TraceDiff, ATraceAgainstItselfHasNoDelta) {
+  auto check = [](const Trace& t) {
+    const TraceDiff d = diffTraces(t, t);
+    EXPECT_FALSE(d.ops.empty());
+    EXPECT_FALSE(d.kernels.empty());
+    for (const auto* rows : {&d.ops, &d.kernels})
+      for (const DiffRow& r : *rows) {
+        EXPECT_EQ(r.delta(), 0) << r.name;
+        EXPECT_EQ(r.countA, r.countB) << r.name;
+        EXPECT_GT(r.countA, 0u) << r.name;
+      }
+    EXPECT_EQ(d.iterationWallA, d.iterationWallB);
+  };
+  const LoadResult sample = loadTraceFile(OPSCOPE_SOURCE_DIR "/resources/sample/sample.pt.trace.json.gz");
+  ASSERT_EQ(sample.status, LoadStatus::Ok);
+  check(*sample.trace);
+  // Real traces other tools wrote, when the shared folder is there.
+  for (const char* name : {"recsys_rank0_cuda.json.gz", "alexnet_train_cuda.json.gz", "mi250_minitoy_train_rocm.json.gz"}) {
+    const auto path = test::sharedTrace(name);
+    if (!path) continue;
+    const LoadResult r = loadTraceFile(*path);
+    ASSERT_EQ(r.status, LoadStatus::Ok) << name;
+    SCOPED_TRACE(name);
+    check(*r.trace);
+  }
+}
+
+TEST(TraceDiff, IterationRangesAndPerIterationTotals) {
+  // Three steps; the third runs an extra relu. Steps 0 and 2 differ by exactly that.
+  const auto t = test::loadOk(stepsTrace({{kMmSmall, kMmLarge}, {kMmSmall, kMmLarge}, {kMmSmall, kMmLarge, kRelu}}));
+  ASSERT_EQ(t->iterations.size(), 3u);
+  DiffOptions o;
+  o.windowA = iterationWindow(t->iterations, 0, 1);
+  o.windowB = iterationWindow(t->iterations, 2, 1);
+  const TraceDiff d = diffTraces(*t, *t, o);
+  for (const auto* rows : {&d.ops, &d.kernels})
+    for (const DiffRow& r : *rows) {
+      const bool relu = r.name == "aten::relu" || r.name == "relu_kernel";
+      EXPECT_EQ(r.delta(), relu ? (r.name == "aten::relu" ? 4000 : 2000) : 0) << r.name;
+      EXPECT_EQ(r.countB, relu ? 1u : r.countA) << r.name;
+    }
+  // Kernels count by their launch: each runs 50 µs after it, past the host end of its
+  // step, and still counts in that step.
+  EXPECT_EQ(row(d.kernels, "gemm_large")->countA, 1u);
+  ASSERT_EQ(d.iterationWallA.size(), 1u);
+
+  // Two steps against four identical ones: per iteration nothing changed.
+  const auto two = test::loadOk(stepsTrace({{kMmSmall}, {kMmSmall}}));
+  const auto four = test::loadOk(stepsTrace({{kMmSmall}, {kMmSmall}, {kMmSmall}, {kMmSmall}}));
+  DiffOptions per;
+  per.perIteration = true;
+  const TraceDiff p = diffTraces(*two, *four, per);
+  EXPECT_EQ(row(p.ops, "aten::mm", "[[2,3],[3,4]]")->delta(), 0);
+  EXPECT_EQ(row(p.ops, "aten::mm", "[[2,3],[3,4]]")->countB, 4u);
+  EXPECT_EQ(row(p.kernels, "gemm_small")->totalB, 5000);
+  EXPECT_EQ(diffTraces(*two, *four).kernels[0].delta(), 10000);  // without it: two more kernels
+}
+
+}  // namespace
+}  // namespace opscope
