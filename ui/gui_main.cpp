@@ -13,6 +13,7 @@
 
 #include "main_window.h"
 #include "panels/analysis_panel.h"
+#include "panels/diff_panel.h"
 #include "panels/op_kernels_view.h"
 #include "panels/prediction_panel.h"
 #include "report/export_request.h"
@@ -29,7 +30,7 @@ namespace opscope::ui {
 namespace {
 
 struct GuiOptions {
-  std::string file, screenshot, select, range, search, analysis, op, gpu, compare, et;
+  std::string file, screenshot, select, range, search, analysis, op, gpu, compare, et, diff;
   bool prediction = false;
   int iteration = -1;
   int width = 1600, height = 1000;
@@ -165,6 +166,23 @@ int screenshot(const GuiOptions& o) {
       QThread::msleep(5);
     }
   }
+  if (!o.diff.empty()) {
+    // The Compare dock once its worker has delivered; --iteration N compares iteration N
+    // of both.
+    auto b = o.diff == o.file ? doc : loadForAutomation(o.diff, code);
+    if (!b) return code;
+    w.diffDock()->show();
+    w.diffDock()->raise();
+    w.resizeDocks({w.diffDock()}, {o.height * 11 / 20}, Qt::Vertical);
+    w.diff()->compare(doc, b);
+    if (o.iteration >= 0) w.diff()->setIterations(o.iteration, o.iteration);
+    QElapsedTimer t;
+    t.start();
+    while ((w.diff()->busy() || !w.diff()->result()) && t.elapsed() < 120000) {
+      QApplication::processEvents(QEventLoop::AllEvents, 50);
+      QThread::msleep(5);
+    }
+  }
   if (doc && w.analysisDock()->isVisible()) {
     // What a user sees once the dock's worker has delivered, not its "computing" state.
     QElapsedTimer t;
@@ -247,6 +265,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
         return usage("--analysis expects a chart: overview, breakdown, op-kernels, kernel-stats, overheads, streams", "");
     } else if (a == "--et") {
       if (!value(o.et)) return usage("--et needs an execution trace file", "");
+    } else if (a == "--diff") {
+      if (!value(o.diff)) return usage("--diff needs a second trace B (FILE is A)", "");
     } else if (a == "--prediction") {
       o.prediction = true;
     } else if (a == "--gpu") {
@@ -277,6 +297,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
   if ((!o.gpu.empty() || !o.compare.empty()) && !o.prediction) return usage("--gpu and --compare go with --prediction", "");
   if (o.prediction && !o.analysis.empty()) return usage("--prediction and --analysis show different docks; choose one", "");
   if (o.prediction && o.screenshot.empty()) return usage("--prediction goes with --screenshot", "");
+  if (!o.diff.empty() && (o.file.empty() || o.screenshot.empty() || o.prediction || !o.analysis.empty()))
+    return usage("--diff B goes with --screenshot and a FILE (A), without --analysis or --prediction", "");
   if ((!o.select.empty() || !o.range.empty() || !o.search.empty() || !o.analysis.empty()) && o.screenshot.empty())
     return usage("--select, --range, --search and --analysis go with --screenshot", "");
 

@@ -49,6 +49,7 @@
 
 #include "load_job.h"
 #include "panels/analysis_panel.h"
+#include "panels/diff_panel.h"
 #include "panels/prediction_panel.h"
 #include "panels/et_link_dialog.h"
 #include "et_document.h"
@@ -131,10 +132,12 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent) : QMainWindow(pare
   connect(analysis_, &AnalysisPanel::failed, this, &MainWindow::showError);
   connect(prediction_, &PredictionPanel::failed, this, &MainWindow::showError);
   connect(prediction_, &PredictionPanel::opActivated, this, [this](EventRef r) { timeline_->select(r, true); });
-  connect(analysis_, &AnalysisPanel::nameActivated, this, [this](const QString& name) {
+  auto findName = [this](const QString& name) {
     searchBox_->setText(name);
     if (runSearch(name, false)) stepSearch(+1);
-  });
+  };
+  connect(analysis_, &AnalysisPanel::nameActivated, this, findName);
+  connect(diff_, &DiffPanel::nameActivated, this, findName);
   resize(1400, 900);
   // Without a saved layout the timeline owns the window: the op tree is a narrow column,
   // Details appears with the first selection, the area table with the first area
@@ -143,6 +146,7 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent) : QMainWindow(pare
   rangeDock_->hide();
   analysisDock_->hide();
   predictionDock_->hide();
+  diffDock_->hide();
   if (restoreSettings_) {
     QSettings s;
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
@@ -208,12 +212,18 @@ void MainWindow::buildDocks() {
   predictionDock_->setWidget(prediction_);
   addDockWidget(Qt::BottomDockWidgetArea, predictionDock_);
   tabifyDockWidget(analysisDock_, predictionDock_);
+  diff_ = new DiffPanel(this);
+  diffDock_ = new QDockWidget(QStringLiteral("Compare"), this);
+  diffDock_->setObjectName(QStringLiteral("compareDock"));
+  diffDock_->setWidget(diff_);
+  addDockWidget(Qt::BottomDockWidgetArea, diffDock_);
+  tabifyDockWidget(predictionDock_, diffDock_);
   // Side docks run the full height; the area table sits under the timeline only.
   setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
   setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
   resizeDocks({detailsDock_, treeDock_}, {340, 300}, Qt::Horizontal);
   resizeDocks({rangeDock_}, {170}, Qt::Vertical);
-  for (QDockWidget* d : {analysisDock_, predictionDock_, rangeDock_})
+  for (QDockWidget* d : {analysisDock_, predictionDock_, diffDock_, rangeDock_})
     connect(d->toggleViewAction(), &QAction::toggled, this, [this, d](bool on) { showBottomDock(d, on); });
 }
 
@@ -230,8 +240,17 @@ void MainWindow::buildMenus() {
                                                       QStringLiteral("Execution traces (*.json *.json.gz *.gz);;All files (*)"));
     if (!path.isEmpty()) openExecutionTrace(path);
   });
-  openEt->setEnabled(false);
-  connect(this, &MainWindow::documentChanged, openEt, [this, openEt] { openEt->setEnabled(doc_ != nullptr); });
+  // Another run against this one (before / after a change), or two iterations of this one.
+  QAction* compare = file->addAction(QStringLiteral("&Compare with…"), QKeySequence(QStringLiteral("Ctrl+Shift+D")), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Compare with"), QString(),
+                                                      QStringLiteral("Traces (*.json *.json.gz *.gz);;All files (*)"));
+    if (!path.isEmpty()) compareWith(path);
+  });
+  QAction* compareSelf = file->addAction(QStringLiteral("Compare &two iterations"), this, [this] { compareWith(QString()); });
+  for (QAction* a : {openEt, compare, compareSelf}) a->setEnabled(false);
+  connect(this, &MainWindow::documentChanged, openEt, [this, openEt, compare, compareSelf] {
+    for (QAction* a : {openEt, compare, compareSelf}) a->setEnabled(doc_ != nullptr);
+  });
   recentMenu_ = file->addMenu(QStringLiteral("Open &recent"));
   file->addSeparator();
   file->addAction(QStringLiteral("Export timeline as &PNG…"), this, &MainWindow::chooseAndExportPng);
@@ -257,6 +276,7 @@ void MainWindow::buildMenus() {
   view->addAction(rangeDock_->toggleViewAction());
   view->addAction(analysisDock_->toggleViewAction());
   view->addAction(predictionDock_->toggleViewAction());
+  view->addAction(diffDock_->toggleViewAction());
 
   // Multi-rank sessions: which ranks the timeline shows.
   QAction* ranks = view->addAction(QStringLiteral("Show &ranks…"), QKeySequence(QStringLiteral("Ctrl+Shift+R")), this, [this] {
@@ -321,7 +341,7 @@ void MainWindow::buildToolbar() {
   panels->setObjectName(QStringLiteral("panelsBar"));
   panels->setMovable(false);
   panels->setToolButtonStyle(Qt::ToolButtonTextOnly);
-  for (QDockWidget* d : {treeDock_, detailsDock_, analysisDock_, predictionDock_}) {
+  for (QDockWidget* d : {treeDock_, detailsDock_, analysisDock_, predictionDock_, diffDock_}) {
     QAction* a = d->toggleViewAction();
     a->setToolTip(QStringLiteral("Show or hide the %1 panel").arg(d->windowTitle()));
     panels->addAction(a);
@@ -520,6 +540,7 @@ void MainWindow::setDocument(std::shared_ptr<const TraceDocument> doc) {
   opTree_->setDocument(doc_);
   analysis_->setDocument(doc_);
   prediction_->setDocument(doc_);
+  diff_->clear();  // it compared the previous trace
   rangeStats_->clear();
   details_->showDetails(nullptr, std::nullopt);
   refreshInfo();
@@ -589,6 +610,44 @@ void MainWindow::openExecutionTrace(const QString& path) {
         --self->etPending_;
         self->statusBar()->clearMessage();
         self->showError(QStringLiteral("Open execution trace"), QStringLiteral("%1: %2").arg(path, message));
+      });
+}
+
+void MainWindow::compareWith(const QString& path) {
+  if (!doc_) return;
+  diffDock_->show();
+  diffDock_->raise();
+  if (path.isEmpty()) {
+    diff_->compare(doc_, doc_);
+    if (doc_->trace->iterations.size() >= 2) diff_->setIterations(0, static_cast<int>(doc_->trace->iterations.size()) - 1);
+    return;
+  }
+  statusBar()->showMessage(QStringLiteral("Loading %1 to compare…").arg(QFileInfo(path).fileName()));
+  std::shared_ptr<const TraceDocument> a = doc_;
+  const std::string file = QFile::encodeName(path).toStdString();
+  struct Outcome {
+    std::shared_ptr<const TraceDocument> b;
+    std::string error;
+  };
+  runOnWorker(
+      this,
+      [file] {
+        Outcome o;
+        o.b = loadDocument(file, o.error);
+        return o;
+      },
+      [path, a](MainWindow* self, Outcome o) {
+        self->statusBar()->clearMessage();
+        if (!o.b) {
+          self->showError(QStringLiteral("Compare with"), QStringLiteral("%1: %2").arg(path, QString::fromStdString(o.error)));
+          return;
+        }
+        if (a != self->doc_) return;  // another trace was opened meanwhile
+        self->diff_->compare(a, std::move(o.b));
+      },
+      [path](MainWindow* self, const QString& message) {
+        self->statusBar()->clearMessage();
+        self->showError(QStringLiteral("Compare with"), QStringLiteral("%1: %2").arg(path, message));
       });
 }
 
@@ -768,6 +827,7 @@ void MainWindow::setDarkTheme(bool dark) {
   timeline_->setTheme(dark ? Theme::Dark : Theme::Light);
   analysis_->setDark(dark);
   prediction_->setDark(dark);
+  diff_->setDark(dark);
   details_->setDark(dark);
   if (clusterView_) clusterView_->setDark(dark);
   if (restoreSettings_) QSettings().setValue(QStringLiteral("view/dark"), dark);

@@ -26,6 +26,7 @@ class KeyHelpOverlay;
 class WelcomePage;
 struct PaletteEntry;
 class PredictionPanel;
+class DiffPanel;
 struct EtDocument;
 }
 
@@ -72,6 +73,11 @@ class MainWindow : public QMainWindow {
   QDockWidget* analysisDock() const { return analysisDock_; }
   PredictionPanel* prediction() const { return prediction_; }
   QDockWidget* predictionDock() const { return predictionDock_; }
+  DiffPanel* diff() const { return diff_; }
+  QDockWidget* diffDock() const { return diffDock_; }
+  // File > Compare with…: path loaded on a worker, then compared with the open trace in
+  // the Compare dock; an empty path compares the open trace with itself (two iterations).
+  void compareWith(const QString& path);
   // Marks events found by an analysis like search matches (Enter steps through them)
   // and selects the first.
   void markEvents(const QString& what, std::vector<EventRef> events);
@@ -158,6 +164,8 @@ class MainWindow : public QMainWindow {
   AnalysisPanel* analysis_ = nullptr;
   QDockWidget* predictionDock_ = nullptr;
   PredictionPanel* prediction_ = nullptr;
+  QDockWidget* diffDock_ = nullptr;
+  DiffPanel* diff_ = nullptr;
   std::shared_ptr<const EtDocument> et_;
   int etPending_ = 0;
   QPushButton* etButton_ = nullptr;

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "report/json_text.h"
+#include "report/report_numbers.h"
 #include "report/summary_report.h"
 
 namespace opscope {
@@ -120,6 +121,20 @@ std::string traceDiffJson(const TraceDiff& d, const DiffLabels& labels) {
                  {"iteration_us_mean_a", meanWallUs(d.iterationWallA)},
                  {"iteration_us_mean_b", meanWallUs(d.iterationWallB)}};
   return jsonText(j, 2) + "\n";
+}
+
+std::string traceDiffCsv(const TraceDiff& d) {
+  std::string out = "table,name,shape,count_a,count_b,total_us_a,total_us_b,delta_us\n";
+  auto quoted = [](const std::string& s) {
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  };
+  for (const auto& [table, rows] : {std::pair{"op", &d.ops}, std::pair{"kernel", &d.kernels}})
+    for (const DiffRow& r : *rows)
+      out += std::string(table) + "," + quoted(r.name) + "," + quoted(r.shape) + "," + std::to_string(r.countA) + "," +
+             std::to_string(r.countB) + "," + usText(r.totalA) + "," + usText(r.totalB) + "," + usText(r.delta()) + "\n";
+  return out;
 }
 
 std::string traceDiffText(const TraceDiff& d, const DiffLabels& labels, size_t top) {

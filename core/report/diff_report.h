@@ -24,6 +24,9 @@ struct DiffLabels {
 };
 
 std::string traceDiffJson(const TraceDiff& d, const DiffLabels& labels);
+// Every row of both tables: table,name,shape,count_a,count_b,total_us_a,total_us_b,delta_us
+// (table "op" or "kernel"; names quoted as CSV needs).
+std::string traceDiffCsv(const TraceDiff& d);
 // The largest `top` rows of each table, widest names elided; added / removed marked.
 std::string traceDiffText(const TraceDiff& d, const DiffLabels& labels, size_t top = 25);
 

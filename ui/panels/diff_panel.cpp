@@ -1,0 +1,246 @@
+#include "panels/diff_panel.h"
+
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include "charts/analysis_charts.h"
+#include "charts/chart_export.h"
+#include "charts/diff_chart.h"
+#include "panels/table_items.h"
+#include "report/diff_report.h"
+#include "worker.h"
+
+namespace opscope::ui {
+
+namespace {
+
+double ms(TimeNs ns) { return static_cast<double>(ns) / 1e6; }
+
+QString fileName(const TraceDocument* d) { return d ? QFileInfo(QString::fromStdString(d->path)).fileName() : QString(); }
+
+}  // namespace
+
+DiffPanel::DiffPanel(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  heading_ = new QLabel(QStringLiteral("File ▸ Compare with… opens a second trace to compare with this one."));
+  heading_->setWordWrap(true);
+  layout->addWidget(heading_);
+  auto* bar = new QHBoxLayout;
+  rows_ = new QComboBox;
+  rows_->addItems({QStringLiteral("GPU kernels, memcpys, memsets"), QStringLiteral("CPU ops by input shapes")});
+  rangeA_ = new QComboBox;
+  rangeB_ = new QComboBox;
+  for (QComboBox* box : {rangeA_, rangeB_}) box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  rangeA_->setToolTip(QStringLiteral("The part of A compared"));
+  rangeB_->setToolTip(QStringLiteral("The part of B compared (B may be A itself: two iterations of one run)"));
+  perIteration_ = new QCheckBox(QStringLiteral("per iteration"));
+  perIteration_->setToolTip(QStringLiteral("Totals divided by each side's number of iterations (runs profiled for different step counts)"));
+  filter_ = new QLineEdit;
+  filter_->setPlaceholderText(QStringLiteral("filter names (substring)"));
+  filter_->setClearButtonEnabled(true);
+  bar->addWidget(rows_);
+  bar->addWidget(new QLabel(QStringLiteral("A:")));
+  bar->addWidget(rangeA_);
+  bar->addWidget(new QLabel(QStringLiteral("B:")));
+  bar->addWidget(rangeB_);
+  bar->addWidget(perIteration_);
+  bar->addWidget(filter_, 1);
+  layout->addLayout(bar);
+  auto* split = new QSplitter(Qt::Vertical);
+  plot_ = new QCustomPlot;
+  plot_->setMinimumHeight(160);
+  plot_->setMouseTracking(true);
+  plot_->setContextMenuPolicy(Qt::CustomContextMenu);
+  showPlotMessage(plot_, QStringLiteral("Nothing compared yet"), theme_);
+  table_ = makeTable({QStringLiteral("Name"), QStringLiteral("Input shapes"), QStringLiteral("Count A"), QStringLiteral("Count B"),
+                      QStringLiteral("Total A (ms)"), QStringLiteral("Total B (ms)"), QStringLiteral("Delta (ms)"),
+                      QStringLiteral("Ratio B/A")},
+                     {0, 1});
+  split->addWidget(plot_);
+  split->addWidget(table_);
+  split->setSizes({320, 260});
+  layout->addWidget(split, 1);
+
+  connect(rows_, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+  connect(filter_, &QLineEdit::textChanged, this, [this] { refresh(); });
+  connect(rangeA_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
+  connect(rangeB_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
+  connect(perIteration_, &QCheckBox::toggled, this, [this] { recompute(); });
+  connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+    const QString tip = chartTipAt(plot_, e->pos());
+    if (tip.isEmpty()) QToolTip::hideText();
+    else QToolTip::showText(e->globalPosition().toPoint(), tip, plot_);
+  });
+  connect(plot_, &QWidget::customContextMenuRequested, this, &DiffPanel::contextMenu);
+  connect(table_, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
+    if (QTableWidgetItem* item = table_->item(row, 0)) emit nameActivated(item->data(Qt::UserRole).toString());
+  });
+}
+
+void DiffPanel::fillRanges(QComboBox* box, const TraceDocument* doc) {
+  const QSignalBlocker block(box);
+  box->clear();
+  box->addItem(QStringLiteral("whole trace"), -1);
+  if (!doc) return;
+  const auto& its = doc->trace->iterations;
+  for (size_t i = 0; i < its.size(); ++i)
+    box->addItem(QStringLiteral("iteration %1 (step %2)").arg(i).arg(its[i].number), static_cast<int>(i));
+}
+
+void DiffPanel::compare(std::shared_ptr<const TraceDocument> a, std::shared_ptr<const TraceDocument> b) {
+  a_ = std::move(a);
+  b_ = std::move(b);
+  fillRanges(rangeA_, a_.get());
+  fillRanges(rangeB_, b_.get());
+  recompute();
+}
+
+void DiffPanel::clear() {
+  a_.reset();
+  b_.reset();
+  result_.reset();
+  ++generation_;
+  fillRanges(rangeA_, nullptr);
+  fillRanges(rangeB_, nullptr);
+  heading_->setText(QStringLiteral("File ▸ Compare with… opens a second trace to compare with this one."));
+  table_->setRowCount(0);
+  showPlotMessage(plot_, QStringLiteral("Nothing compared yet"), theme_);
+}
+
+void DiffPanel::setDark(bool dark) {
+  theme_.dark = dark;
+  refresh();
+}
+
+void DiffPanel::setIterations(int a, int b) {
+  const QSignalBlocker blockA(rangeA_), blockB(rangeB_);
+  rangeA_->setCurrentIndex(std::max(0, rangeA_->findData(a)));
+  rangeB_->setCurrentIndex(std::max(0, rangeB_->findData(b)));
+  recompute();
+}
+
+void DiffPanel::setShowKernels(bool kernels) { rows_->setCurrentIndex(kernels ? 0 : 1); }
+
+void DiffPanel::setFilter(const QString& text) { filter_->setText(text); }
+
+void DiffPanel::recompute() {
+  if (!a_ || !b_) return;
+  DiffOptions options;
+  options.perIteration = perIteration_->isChecked();
+  const int ia = rangeA_->currentData().toInt(), ib = rangeB_->currentData().toInt();
+  if (ia >= 0) options.windowA = iterationWindow(a_->trace->iterations, static_cast<size_t>(ia), 1);
+  if (ib >= 0) options.windowB = iterationWindow(b_->trace->iterations, static_cast<size_t>(ib), 1);
+  heading_->setText(QStringLiteral("<b>A</b> %1 · %2 &nbsp;&nbsp; <b>B</b> %3 · %4 &nbsp;&nbsp; comparing…")
+                        .arg(fileName(a_.get()).toHtmlEscaped(), rangeA_->currentText(), fileName(b_.get()).toHtmlEscaped(),
+                             rangeB_->currentText()));
+  ++pending_;
+  const int generation = ++generation_;
+  std::shared_ptr<const TraceDocument> a = a_, b = b_;
+  runOnWorker(
+      this, [a, b, options] { return std::make_shared<const TraceDiff>(diffTraces(*a->trace, *b->trace, options)); },
+      [generation](DiffPanel* self, std::shared_ptr<const TraceDiff> d) {
+        --self->pending_;
+        if (generation != self->generation_) return;  // superseded
+        self->result_ = std::move(d);
+        self->refresh();
+      },
+      [generation](DiffPanel* self, const QString& message) {
+        --self->pending_;
+        if (generation != self->generation_) return;
+        showPlotMessage(self->plot_, QStringLiteral("Comparison failed: %1").arg(message), self->theme_);
+      });
+}
+
+void DiffPanel::refresh() {
+  if (!result_) return;
+  const bool kernels = rows_->currentIndex() == 0;
+  const std::vector<DiffRow>& all = kernels ? result_->kernels : result_->ops;
+  const QString needle = filter_->text().trimmed();
+  std::vector<const DiffRow*> shown;
+  for (const DiffRow& r : all)
+    if (needle.isEmpty() || QString::fromStdString(r.name).contains(needle, Qt::CaseInsensitive) ||
+        QString::fromStdString(r.shape).contains(needle, Qt::CaseInsensitive))
+      shown.push_back(&r);
+  std::vector<const DiffRow*> changed;
+  for (const DiffRow* r : shown)
+    if (r->delta() != 0 && changed.size() < kChartRows) changed.push_back(r);
+  TimeNs gpuA = 0, gpuB = 0;
+  for (const DiffRow& r : result_->kernels) addTo(gpuA, r.totalA), addTo(gpuB, r.totalB);
+  heading_->setText(QStringLiteral("<b>A</b> %1 · %2 &nbsp;&nbsp; <b>B</b> %3 · %4 &nbsp;&nbsp; GPU time %5 → %6 ms")
+                        .arg(fileName(a_.get()).toHtmlEscaped(), rangeA_->currentText(), fileName(b_.get()).toHtmlEscaped(),
+                             rangeB_->currentText())
+                        .arg(ms(gpuA), 0, 'f', 3)
+                        .arg(ms(gpuB), 0, 'f', 3));
+  plotDiff(plot_, changed, theme_,
+           QStringLiteral("%1: largest changes, B − A").arg(kernels ? QStringLiteral("GPU kernels") : QStringLiteral("CPU ops")));
+  table_->setSortingEnabled(false);
+  table_->setRowCount(static_cast<int>(shown.size()));
+  table_->setColumnHidden(1, kernels);
+  for (size_t i = 0; i < shown.size(); ++i) {
+    const DiffRow& r = *shown[i];
+    QTableWidgetItem* ratio = r.totalA > 0 ? numberItem(static_cast<double>(r.totalB) / static_cast<double>(r.totalA), 3)
+                                           : textItem(r.countA == 0 ? QStringLiteral("only in B") : QStringLiteral("–"));
+    if (r.countB == 0) ratio = textItem(QStringLiteral("only in A"));
+    fillRow(table_, static_cast<int>(i),
+            {nameItem(r.name), textItem(QString::fromStdString(r.shape)), numberItem(static_cast<double>(r.countA), 0),
+             numberItem(static_cast<double>(r.countB), 0), numberItem(ms(r.totalA), 3), numberItem(ms(r.totalB), 3),
+             numberItem(ms(r.delta()), 3), ratio});
+  }
+  table_->setSortingEnabled(true);
+}
+
+std::string DiffPanel::dataText(bool json) const {
+  if (!result_) return {};
+  DiffLabels labels;
+  labels.a = a_ ? a_->path : std::string();
+  labels.b = b_ ? b_->path : std::string();
+  const int ia = rangeA_->currentData().toInt(), ib = rangeB_->currentData().toInt();
+  if (ia >= 0) labels.iterationsA = std::to_string(ia);
+  if (ib >= 0) labels.iterationsB = std::to_string(ib);
+  labels.perIteration = perIteration_->isChecked();
+  return json ? traceDiffJson(*result_, labels) : traceDiffCsv(*result_);
+}
+
+bool DiffPanel::exportChart(const QString& path, QString* error) {
+  if (!result_) {
+    if (error) *error = QStringLiteral("nothing compared yet");
+    return false;
+  }
+  return exportPlotOrData(plot_, path, [this](bool json) { return dataText(json); }, 900, error);
+}
+
+void DiffPanel::contextMenu(const QPoint& pos) {
+  QMenu menu(this);
+  const struct {
+    const char* label;
+    const char* suffix;
+  } items[] = {{"Export chart as PDF (vector)…", "pdf"}, {"Export chart as PNG…", "png"}, {"Export chart as SVG…", "svg"},
+               {"Export data as CSV…", "csv"},          {"Export data as JSON…", "json"}};
+  for (const auto& item : items) {
+    const QString suffix = QString::fromLatin1(item.suffix);
+    menu.addAction(QString::fromUtf8(item.label), this, [this, suffix] {
+      const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export comparison"), QStringLiteral("diff.") + suffix,
+                                                        suffix.toUpper() + QStringLiteral(" (*.") + suffix + ")");
+      if (path.isEmpty()) return;
+      QString error;
+      if (!exportChart(path, &error)) QMessageBox::warning(this, QStringLiteral("Export"), error);
+    });
+  }
+  menu.exec(plot_->mapToGlobal(pos));
+}
+
+}  // namespace opscope::ui
