@@ -37,12 +37,14 @@
 #include <QBuffer>
 #include <QFile>
 #include <QSettings>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QPointer>
 #include <functional>
 #include <QStatusBar>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QVBoxLayout>
 #include <QTimer>
 #include <QToolBar>
 #include <regex>
@@ -103,9 +105,22 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent) : QMainWindow(pare
   setAcceptDrops(true);
   central_ = new QStackedWidget(this);
   welcome_ = new WelcomePage(central_);
-  timeline_ = new TimelineWidget(central_);
+  // The timeline, and under it the compared trace's when the Compare dock shows one.
+  auto* timelines = new QSplitter(Qt::Vertical, central_);
+  timeline_ = new TimelineWidget(timelines);
+  timelines->addWidget(timeline_);
+  paneB_ = new QWidget(timelines);
+  auto* paneLayout = new QVBoxLayout(paneB_);
+  paneLayout->setContentsMargins(0, 2, 0, 0);
+  paneLayout->setSpacing(2);
+  labelB_ = new QLabel(paneB_);
+  timelineB_ = new TimelineWidget(paneB_);
+  paneLayout->addWidget(labelB_);
+  paneLayout->addWidget(timelineB_, 1);
+  timelines->addWidget(paneB_);
+  paneB_->hide();
   central_->addWidget(welcome_);
-  central_->addWidget(timeline_);
+  central_->addWidget(timelines);
   setCentralWidget(central_);
   connect(welcome_, &WelcomePage::openRequested, this, &MainWindow::openFile);
   connect(welcome_, &WelcomePage::openDialogRequested, this, &MainWindow::chooseAndOpen);
@@ -138,6 +153,13 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent) : QMainWindow(pare
   };
   connect(analysis_, &AnalysisPanel::nameActivated, this, findName);
   connect(diff_, &DiffPanel::nameActivated, this, findName);
+  connect(diff_, &DiffPanel::compared, this, &MainWindow::showTraceB);
+  connect(diffDock_->toggleViewAction(), &QAction::toggled, this, [this](bool on) {
+    if (!on) paneB_->hide();  // closing the comparison closes its timeline
+    else if (timelineB_->document()) paneB_->show();
+  });
+  connect(timeline_, &TimelineWidget::viewChanged, this, [this] { syncViews(timeline_, timelineB_, alignB_ - alignA_); });
+  connect(timelineB_, &TimelineWidget::viewChanged, this, [this] { syncViews(timelineB_, timeline_, alignA_ - alignB_); });
   resize(1400, 900);
   // Without a saved layout the timeline owns the window: the op tree is a narrow column,
   // Details appears with the first selection, the area table with the first area
@@ -535,12 +557,13 @@ void MainWindow::setDocument(std::shared_ptr<const TraceDocument> doc) {
   matches_ = std::make_shared<std::vector<EventRef>>();
   matcher_.reset();
   timeline_->setDocument(doc_);
-  central_->setCurrentWidget(doc_ ? static_cast<QWidget*>(timeline_) : welcome_);
+  central_->setCurrentWidget(doc_ ? timeline_->parentWidget() : welcome_);
   timeline_->setFocus();  // W/S/A/D work at once, not typed into the search box
   opTree_->setDocument(doc_);
   analysis_->setDocument(doc_);
   prediction_->setDocument(doc_);
   diff_->clear();  // it compared the previous trace
+  showTraceB(nullptr, 0, 0);
   rangeStats_->clear();
   details_->showDetails(nullptr, std::nullopt);
   refreshInfo();
@@ -611,6 +634,30 @@ void MainWindow::openExecutionTrace(const QString& path) {
         self->statusBar()->clearMessage();
         self->showError(QStringLiteral("Open execution trace"), QStringLiteral("%1: %2").arg(path, message));
       });
+}
+
+void MainWindow::showTraceB(std::shared_ptr<const TraceDocument> b, TimeNs alignA, TimeNs alignB) {
+  alignA_ = alignA;
+  alignB_ = alignB;
+  if (!b) {
+    timelineB_->setDocument(nullptr);
+    paneB_->hide();
+    return;
+  }
+  if (timelineB_->document() != b.get()) timelineB_->setDocument(b);
+  labelB_->setText(QStringLiteral("<b>B</b> %1 · aligned with A at the start of the compared range · zoom and scroll follow A")
+                       .arg(QFileInfo(QString::fromStdString(b->path)).fileName().toHtmlEscaped()));
+  paneB_->show();
+  syncViews(timeline_, timelineB_, alignB_ - alignA_);
+}
+
+void MainWindow::syncViews(TimelineWidget* from, TimelineWidget* to, TimeNs shift) {
+  if (syncing_ || !paneB_->isVisible() || !from->document() || !to->document()) return;
+  syncing_ = true;
+  TimeView v = from->view();
+  v.start += shift;
+  to->setView(v);
+  syncing_ = false;
 }
 
 void MainWindow::compareWith(const QString& path) {

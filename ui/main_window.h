@@ -74,6 +74,7 @@ class MainWindow : public QMainWindow {
   PredictionPanel* prediction() const { return prediction_; }
   QDockWidget* predictionDock() const { return predictionDock_; }
   DiffPanel* diff() const { return diff_; }
+  TimelineWidget* timelineB() const { return timelineB_; }
   QDockWidget* diffDock() const { return diffDock_; }
   // File > Compare with…: path loaded on a worker, then compared with the open trace in
   // the Compare dock; an empty path compares the open trace with itself (two iterations).
@@ -150,6 +151,15 @@ class MainWindow : public QMainWindow {
 
   std::shared_ptr<const TraceDocument> doc_;
   TimelineWidget* timeline_ = nullptr;
+  // The Compare dock's B under A (hidden until a comparison), zoom and scroll in step:
+  // B's view is A's shifted by alignB_ - alignA_.
+  QWidget* paneB_ = nullptr;
+  QLabel* labelB_ = nullptr;
+  TimelineWidget* timelineB_ = nullptr;
+  TimeNs alignA_ = 0, alignB_ = 0;
+  bool syncing_ = false;
+  void showTraceB(std::shared_ptr<const TraceDocument> b, TimeNs alignA, TimeNs alignB);
+  void syncViews(TimelineWidget* from, TimelineWidget* to, TimeNs shift);
   QStackedWidget* central_ = nullptr;  // the welcome page until a trace is open, then the timeline
   WelcomePage* welcome_ = nullptr;
   CommandPalette* palette_ = nullptr;

@@ -150,13 +150,16 @@ void DiffPanel::recompute() {
   ++pending_;
   const int generation = ++generation_;
   std::shared_ptr<const TraceDocument> a = a_, b = b_;
+  const TimeNs alignA = options.windowA ? options.windowA->start : a->trace->minTs;
+  const TimeNs alignB = options.windowB ? options.windowB->start : b->trace->minTs;
   runOnWorker(
       this, [a, b, options] { return std::make_shared<const TraceDiff>(diffTraces(*a->trace, *b->trace, options)); },
-      [generation](DiffPanel* self, std::shared_ptr<const TraceDiff> d) {
+      [generation, b, alignA, alignB](DiffPanel* self, std::shared_ptr<const TraceDiff> d) {
         --self->pending_;
         if (generation != self->generation_) return;  // superseded
         self->result_ = std::move(d);
         self->refresh();
+        emit self->compared(b, alignA, alignB);
       },
       [generation](DiffPanel* self, const QString& message) {
         --self->pending_;

@@ -46,6 +46,9 @@ class DiffPanel : public QWidget {
  signals:
   // A row was double-clicked: the name to find on the timeline (of A).
   void nameActivated(const QString& name);
+  // A comparison was delivered: B, and the times of A and of B that line up (the starts
+  // of the ranges compared), for B's timeline under A's.
+  void compared(std::shared_ptr<const opscope::ui::TraceDocument> b, opscope::TimeNs alignA, opscope::TimeNs alignB);
 
  private:
   void recompute();

@@ -17,6 +17,7 @@
 #include "main_window.h"
 #include "panels/diff_panel.h"
 #include "test_support.h"
+#include "timeline/timeline_widget.h"
 
 namespace opscope::ui {
 namespace {
@@ -105,6 +106,45 @@ TEST(DiffPanel, CompareWithShowsTheStretchedAndTheRemovedKernels) {
   EXPECT_EQ(w.diff()->result(), nullptr);
   std::filesystem::remove(b);
   std::filesystem::remove(json);
+}
+
+}  // namespace
+}  // namespace opscope::ui
+
+namespace opscope::ui {
+namespace {
+
+TEST(DiffPanel, TheComparedTraceShowsUnderTheOpenOneAndFollowsItsZoom) {
+  const std::string b = writeChangedSample();
+  std::string error;
+  auto doc = loadDocument(kSample, error);
+  ASSERT_TRUE(doc) << error;
+  MainWindow w{false};
+  w.resize(1400, 900);
+  w.show();
+  w.setDocument(doc);
+  EXPECT_FALSE(w.timelineB()->isVisible());
+  w.compareWith(QString::fromStdString(b));
+  ASSERT_TRUE(waitFor([&] { return !w.diff()->busy() && w.diff()->result() && w.timelineB()->document(); }));
+  EXPECT_TRUE(w.timelineB()->isVisible());
+  // Whole traces line up at their starts: zooming A shows the same span of B.
+  const TimeNs a0 = doc->trace->minTs, b0 = w.timelineB()->document()->trace->minTs;
+  w.timeline()->showRange(a0 + 5'000'000, a0 + 6'000'000);
+  EXPECT_EQ(w.timelineB()->view().start - b0, w.timeline()->view().start - a0);
+  EXPECT_DOUBLE_EQ(w.timelineB()->view().nsPerPx, w.timeline()->view().nsPerPx);
+  // And the other way round.
+  w.timelineB()->showRange(b0 + 10'000'000, b0 + 12'000'000);
+  EXPECT_EQ(w.timelineB()->view().start - b0, w.timeline()->view().start - a0);
+  // Iteration 3 of A against iteration 5 of B: aligned at those iterations' starts.
+  w.diff()->setIterations(3, 5);
+  ASSERT_TRUE(waitFor([&] { return !w.diff()->busy(); }));
+  const TimeNs i3 = doc->trace->iterations.at(3).start, i5 = w.timelineB()->document()->trace->iterations.at(5).start;
+  w.timeline()->showRange(i3, i3 + 2'000'000);
+  EXPECT_EQ(w.timelineB()->view().start - i5, w.timeline()->view().start - i3);
+  // Closing the Compare dock closes B's timeline.
+  w.diffDock()->toggleViewAction()->trigger();
+  EXPECT_FALSE(w.timelineB()->isVisible());
+  std::filesystem::remove(b);
 }
 
 }  // namespace
