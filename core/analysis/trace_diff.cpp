@@ -17,6 +17,19 @@ struct Acc {
 
 bool isGpuWork(SliceKind k) { return k == SliceKind::Kernel || k == SliceKind::Memcpy || k == SliceKind::Memset; }
 
+// What the host does that a diff compares: ops, record_function annotations (but not the
+// ProfilerStep#N markers, whose numbers differ between any two iterations) and runtime /
+// driver calls (a change in cudaMemcpy or cudaStreamSynchronize calls is a finding).
+bool isHostWork(const Trace& trace, const SliceColumns& s, size_t i) {
+  switch (s.kind[i]) {
+    case SliceKind::CpuOp:
+    case SliceKind::Runtime:
+    case SliceKind::Driver: return true;
+    case SliceKind::UserAnnotation: return !isProfilerStepName(trace.str(s.name[i]));
+    default: return false;
+  }
+}
+
 bool inside(const std::optional<TimeWindow>& w, TimeNs t) { return !w || (t >= w->start && t < w->end); }
 
 struct Side {
@@ -38,7 +51,7 @@ Side measure(const Trace& trace, const std::optional<TimeWindow>& window) {
       const size_t first = window ? s.lowerBound(window->start) : 0;
       const size_t last = window ? s.lowerBound(window->end) : s.size();
       for (size_t i = first; i < last; ++i) {
-        if (!isOpKind(s.kind[i])) continue;
+        if (!isHostWork(trace, s, i)) continue;
         const EventRef op{t, static_cast<uint32_t>(i)};
         bool nested = false;
         for (auto p = trace.parent(op); p && !nested; p = trace.parent(*p)) nested = trace.nameId(*p) == s.name[i];

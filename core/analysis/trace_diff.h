@@ -1,6 +1,7 @@
 #pragma once
-// Two runs side by side: ops matched by name and recorded input shapes, GPU work
-// (kernels, memcpys, memsets) by name, each row with its count and total time on either
+// Two runs side by side: host work (ops, record_function annotations other than
+// ProfilerStep#N, runtime and driver calls) matched by name and recorded input shapes,
+// GPU work (kernels, memcpys, memsets) by name, each row with its count and total time on either
 // side. A row present on one side only has count 0 and total 0 on the other. A trace
 // diffed with itself gives every delta 0.
 #include <cstddef>

@@ -83,7 +83,8 @@ void table(std::ostringstream& out, const char* title, const std::vector<DiffRow
   char counts[48];
   for (size_t i = 0; i < rows.size() && i < top; ++i) {
     const DiffRow& r = rows[i];
-    const std::string delta = (r.delta() > 0 ? "+" : "") + formatDuration(r.delta());
+    std::string delta = formatDuration(r.delta());
+    if (r.delta() > 0) delta.insert(delta.begin(), '+');
     std::snprintf(counts, sizeof counts, "  %7zu  %7zu  ", r.countA, r.countB);
     out << "  " << pad(delta, 13, true) << "  " << pad(formatDuration(r.totalA), 12, true) << "  "
         << pad(formatDuration(r.totalB), 12, true) << counts << elide(r.name, 70);
@@ -155,7 +156,7 @@ std::string traceDiffText(const TraceDiff& d, const DiffLabels& labels, size_t t
       << (k.totalB >= k.totalA ? "+" : "") << formatDuration(k.totalB - k.totalA) << ")\n\n";
   table(out, "GPU kernels, memcpys and memsets", d.kernels, top);
   out << "\n";
-  table(out, "CPU ops by name and input shapes", d.ops, top);
+  table(out, "CPU ops, annotations and runtime calls by name and input shapes", d.ops, top);
   return out.str();
 }
 

@@ -41,7 +41,7 @@ DiffPanel::DiffPanel(QWidget* parent) : QWidget(parent) {
   layout->addWidget(heading_);
   auto* bar = new QHBoxLayout;
   rows_ = new QComboBox;
-  rows_->addItems({QStringLiteral("GPU kernels, memcpys, memsets"), QStringLiteral("CPU ops by input shapes")});
+  rows_->addItems({QStringLiteral("GPU kernels, memcpys, memsets"), QStringLiteral("CPU ops, annotations, runtime calls")});
   rangeA_ = new QComboBox;
   rangeB_ = new QComboBox;
   for (QComboBox* box : {rangeA_, rangeB_}) box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -189,7 +189,7 @@ void DiffPanel::refresh() {
                         .arg(ms(gpuA), 0, 'f', 3)
                         .arg(ms(gpuB), 0, 'f', 3));
   plotDiff(plot_, changed, theme_,
-           QStringLiteral("%1: largest changes, B − A").arg(kernels ? QStringLiteral("GPU kernels") : QStringLiteral("CPU ops")));
+           QStringLiteral("%1: largest changes, B − A").arg(kernels ? QStringLiteral("GPU kernels") : QStringLiteral("Host (ops, annotations, runtime)")));
   table_->setSortingEnabled(false);
   table_->setRowCount(static_cast<int>(shown.size()));
   table_->setColumnHidden(1, kernels);

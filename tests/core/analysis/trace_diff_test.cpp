@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -71,7 +72,13 @@ TEST(TraceDiff, ReportsExactlyTheRemovedAddedAndStretchedRows) {
   const auto b = test::loadOk(stepsTrace({{stretched, kMmLarge, kAdd}, {stretched, kMmLarge, kAdd}}));
   const TraceDiff d = diffTraces(*a, *b);
 
-  ASSERT_EQ(d.ops.size(), 4u);
+  // Four ops and the launches: six calls of cudaLaunchKernel on each side, unchanged.
+  ASSERT_EQ(d.ops.size(), 5u);
+  const DiffRow* launches = row(d.ops, "cudaLaunchKernel");
+  ASSERT_TRUE(launches);
+  EXPECT_EQ(launches->countA, 6u);
+  EXPECT_EQ(launches->countB, 6u);
+  EXPECT_EQ(launches->delta(), 0);
   const DiffRow* small = row(d.ops, "aten::mm", "[[2,3],[3,4]]");
   ASSERT_TRUE(small);
   EXPECT_EQ(small->countA, 2u);
@@ -154,11 +161,13 @@ TEST(TraceDiff, IterationRangesAndPerIterationTotals) {
   o.windowA = iterationWindow(t->iterations, 0, 1);
   o.windowB = iterationWindow(t->iterations, 2, 1);
   const TraceDiff d = diffTraces(*t, *t, o);
+  // The relu op, its kernel and its launch (2 µs) are the only differences.
   for (const auto* rows : {&d.ops, &d.kernels})
     for (const DiffRow& r : *rows) {
       const bool relu = r.name == "aten::relu" || r.name == "relu_kernel";
-      EXPECT_EQ(r.delta(), relu ? (r.name == "aten::relu" ? 4000 : 2000) : 0) << r.name;
-      EXPECT_EQ(r.countB, relu ? 1u : r.countA) << r.name;
+      const bool launch = r.name == "cudaLaunchKernel";
+      EXPECT_EQ(r.delta(), relu ? (r.name == "aten::relu" ? 4000 : 2000) : launch ? 2000 : 0) << r.name;
+      EXPECT_EQ(r.countB, relu ? 1u : launch ? r.countA + 1 : r.countA) << r.name;
     }
   // Kernels count by their launch: each runs 50 µs after it, past the host end of its
   // step, and still counts in that step.
@@ -175,6 +184,43 @@ TEST(TraceDiff, IterationRangesAndPerIterationTotals) {
   EXPECT_EQ(row(p.ops, "aten::mm", "[[2,3],[3,4]]")->countB, 4u);
   EXPECT_EQ(row(p.kernels, "gemm_small")->totalB, 5000);
   EXPECT_EQ(diffTraces(*two, *four).kernels[0].delta(), 10000);  // without it: two more kernels
+}
+
+}  // namespace
+}  // namespace opscope
+
+namespace opscope {
+namespace {
+
+// HTA's own trace-compare fixture (tests/data/hta/README.md) and the answer HTA's
+// test_trace_diff.py publishes for ProfilerStep#1010 (iteration 1) of base against test:
+// CPU ops added AddmmBackward0, All2All_Pooled_Req, CatBackward0; deleted nccl:all_reduce;
+// unchanged aten::as_strided, aten::empty, cudaEventQuery, cudaLaunchKernel (HTA also
+// lists ProfilerStep#1010, which opscope leaves out); one GPU kernel deleted.
+TEST(TraceDiff, HtaCompareFixtureGivesHtasPublishedChanges) {
+  const std::string dir = OPSCOPE_SOURCE_DIR "/tests/data/hta/";
+  const LoadResult a = loadTraceFile(dir + "compare_base.json.gz");
+  const LoadResult b = loadTraceFile(dir + "compare_test.json.gz");
+  ASSERT_EQ(a.status, LoadStatus::Ok) << a.error;
+  ASSERT_EQ(b.status, LoadStatus::Ok) << b.error;
+  DiffOptions o;
+  o.windowA = iterationWindow(a.trace->iterations, 1, 1);
+  o.windowB = iterationWindow(b.trace->iterations, 1, 1);
+  ASSERT_TRUE(o.windowA && o.windowB);
+  const TraceDiff d = diffTraces(*a.trace, *b.trace, o);
+  std::set<std::string> added, deleted, unchanged;
+  for (const DiffRow& r : d.ops)
+    (r.countA == 0 ? added : r.countB == 0 ? deleted : unchanged).insert(r.name);
+  EXPECT_EQ(added, (std::set<std::string>{"AddmmBackward0", "All2All_Pooled_Req", "CatBackward0"}));
+  EXPECT_EQ(deleted, (std::set<std::string>{"nccl:all_reduce"}));
+  EXPECT_EQ(unchanged, (std::set<std::string>{"aten::as_strided", "aten::empty", "cudaEventQuery", "cudaLaunchKernel"}));
+  size_t kernelsAdded = 0, kernelsDeleted = 0;
+  for (const DiffRow& r : d.kernels) {
+    kernelsAdded += r.countA == 0 ? 1 : 0;
+    kernelsDeleted += r.countB == 0 ? 1 : 0;
+  }
+  EXPECT_EQ(kernelsAdded, 0u);
+  EXPECT_EQ(kernelsDeleted, 1u);
 }
 
 }  // namespace
