@@ -4,6 +4,7 @@
 #include <chrono>
 #include <future>
 
+#include "analysis/memory_timeline.h"
 #include "analysis/utilisation_counters.h"
 #include "io/trace_loader.h"
 #include "ranks/rank_session.h"
@@ -18,6 +19,8 @@ std::shared_ptr<const TraceDocument> prepareDocument(std::string path, LoadResul
   doc->timings = loaded.timings;
   // A derived counter track per GPU device, drawn with the trace's own counters.
   addGpuUtilisationCounters(*doc->trace);
+  // And per device its allocated / reserved memory, from the "[memory]" events.
+  if (!doc->trace->memoryEvents.empty()) addMemoryCounters(*doc->trace, memoryTimeline(*doc->trace));
   // Independent read-only passes over the trace: the op tree (the longest) on its own
   // thread, the others here.
   const Trace& trace = *doc->trace;

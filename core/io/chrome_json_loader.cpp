@@ -242,6 +242,7 @@ class Loader {
   RawId rawId(const RawIdText& t, const RawEvent& ev, const char* field);
   bool argId(const RawArg& a, const RawEvent& ev, int64_t& out);
   void encodeArgs(RawEvent& ev, SliceInput& in);
+  void addMemoryEvent(const RawEvent& ev, TimeNs ts, const RawId& pid);
   void liftId(const RawArg& a, const RawEvent& ev, int64_t& out);
   void metadataEvent(const RawEvent& ev, uint32_t process, const RawId& pid, const RawId& tid);
   StringId internId(const RawIdText& t);
@@ -835,6 +836,31 @@ bool Loader::argId(const RawArg& a, const RawEvent& ev, int64_t& out) {
 // Lifts the args the model indexes into columns (correlation, External id, stream,
 // device, in Kineto and legacy spellings) and encodes the rest, or, for lazy traces,
 // only notes where the args object starts in the file.
+// A "[memory]" instant becomes a MemoryEvent rather than an instant marker: thousands
+// per step would bury the timeline, and the memory analysis needs its numbers. An event
+// whose Bytes is missing or not an integer carries nothing usable and is counted.
+void Loader::addMemoryEvent(const RawEvent& ev, TimeNs ts, const RawId& pid) {
+  MemoryEvent m;
+  m.ts = ts;
+  bool haveBytes = false;
+  for (const RawArg& a : ev.args) {
+    int64_t v = 0;
+    if (a.type != 'n' || integerText(a.value, v) != NumberStatus::Ok) continue;
+    if (a.key == "Bytes") m.bytes = v, haveBytes = true;
+    else if (a.key == "Addr") m.addr = static_cast<uint64_t>(v);
+    else if (a.key == "Total Allocated") m.totalAllocated = v;
+    else if (a.key == "Total Reserved") m.totalReserved = v;
+    else if (a.key == "Device Id") m.device = static_cast<int32_t>(std::clamp<int64_t>(v, -1, 1 << 20));
+    else if (a.key == "Device Type") m.deviceType = static_cast<uint8_t>(std::clamp<int64_t>(v, 0, 255));
+  }
+  if (!haveBytes) {
+    warn(WarningKind::BadMetadata, ev.at, "[memory] event without an integer Bytes");
+    return;
+  }
+  m.track = builder_->threadTrack(pid, rawId(ev.tid, ev, "tid"));
+  trace_->memoryEvents.push_back(m);
+}
+
 void Loader::encodeArgs(RawEvent& ev, SliceInput& in) {
   argsWriter_.clear();
   if (lazyArgs_) {
@@ -1006,6 +1032,10 @@ void Loader::commit(RawEvent& ev) {
     case 'i':
     case 'I':
     case 'R': {
+      if (ev.name == "[memory]") {
+        addMemoryEvent(ev, ts, pid);
+        return;
+      }
       Instant inst;
       inst.ts = ts;
       inst.name = in.name;

@@ -62,6 +62,20 @@ struct CounterSeries {
   std::vector<double> value;
 };
 
+// One Kineto "[memory]" instant (profile_memory=True): an allocation (bytes > 0) or a
+// free (bytes < 0) by the caching allocator of a device, on the CPU thread that asked.
+// Older Kineto writes only Bytes; newer adds Addr and the allocator's totals after it.
+struct MemoryEvent {
+  TimeNs ts = 0;
+  int64_t bytes = 0;
+  uint64_t addr = 0;                // 0: not recorded
+  int64_t totalAllocated = -1;      // -1: not recorded
+  int64_t totalReserved = -1;
+  int32_t device = -1;              // "Device Id" (-1: the host)
+  uint8_t deviceType = 0;           // "Device Type": 0 CPU, 1 CUDA, others as Kineto numbers them
+  uint32_t track = 0;               // the thread track of the event
+};
+
 enum class InstantScope : uint8_t { Thread, Process, Global };
 
 struct Instant {
@@ -154,6 +168,7 @@ class Trace {
   std::vector<Track> tracks;
   std::vector<CounterSeries> counters;
   std::vector<Instant> instants;
+  std::vector<MemoryEvent> memoryEvents;  // in file order; analysis/memory_timeline.h orders them
   PodColumn<Flow> flows;
   PodColumn<FlowPoint> unboundFlows;  // filled by importers, emptied by the hierarchy pass
   TraceMetadata meta;

@@ -138,6 +138,11 @@ std::unique_ptr<Trace> mergeRanks(std::vector<RankPart> parts) {
       in.track += trackBase;
       m.instants.push_back(in);
     }
+    for (MemoryEvent e : t.memoryEvents) {
+      e.ts += o;
+      e.track += trackBase;
+      m.memoryEvents.push_back(e);
+    }
     for (Flow f : t.flows) {
       f.cat = map(f.cat);
       f.name = map(f.name);

@@ -7,6 +7,7 @@
 #include "analysis/stream_usage.h"
 #include "report/analysis_report.h"
 #include "report/breakdown_report.h"
+#include "report/memory_report.h"
 #include "report/multi_rank_report.h"
 
 namespace opscope {
@@ -22,6 +23,7 @@ const char* chartName(ChartKind c) {
     case ChartKind::Overheads: return "overheads";
     case ChartKind::Streams: return "streams";
     case ChartKind::Ranks: return "ranks";
+    case ChartKind::Memory: return "memory";
   }
   return "?";
 }
@@ -157,7 +159,7 @@ std::optional<ExportRequest> parseExportArgs(const std::vector<std::string>& arg
       {"overview", ChartKind::Overview},         {"breakdown", ChartKind::Breakdown},
       {"op-kernels", ChartKind::OpKernels},      {"kernel-stats", ChartKind::KernelStats},
       {"overheads", ChartKind::Overheads},       {"streams", ChartKind::Streams},
-      {"ranks", ChartKind::Ranks}};
+      {"ranks", ChartKind::Ranks},               {"memory", ChartKind::Memory}};
   bool found = false;
   for (const auto& [name, kind] : charts)
     if (chart == name) {
@@ -165,7 +167,7 @@ std::optional<ExportRequest> parseExportArgs(const std::vector<std::string>& arg
       found = true;
     }
   if (!found) {
-    error = "--chart must be one of breakdown, op-kernels, kernel-stats, overheads, streams, overview, ranks (got '" + chart + "')";
+    error = "--chart must be one of breakdown, op-kernels, kernel-stats, overheads, streams, overview, ranks, memory (got '" + chart + "')";
     return std::nullopt;
   }
   const std::pair<const char*, ExportFormat> formats[] = {{"json", ExportFormat::Json}, {"csv", ExportFormat::Csv},
@@ -278,6 +280,10 @@ std::string exportDataText(const Trace& trace, const ExportRequest& request, con
     case ChartKind::Ranks: {
       const RankTable t = rankTable(trace);
       return json ? rankTableJson(t, path) : rankTableCsv(t);
+    }
+    case ChartKind::Memory: {
+      const MemoryTimeline m = memoryTimeline(trace);
+      return json ? memoryJson(m, trace, path) : memoryCsv(m, trace);
     }
   }
   return {};

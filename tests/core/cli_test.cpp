@@ -618,3 +618,28 @@ TEST(Cli, DiffOfTwoRunsAndOfTwoIterationRanges) {
 
 }  // namespace
 }  // namespace opscope
+
+namespace opscope {
+namespace {
+
+TEST(Cli, ExportMemoryChartAndData) {
+  const std::string trace = OPSCOPE_SOURCE_DIR "/tests/data/tb_plugin/memory_view.json";
+  CliRun r = runCli("export --chart memory --format json -o - " + trace);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out.substr(r.out.find('{')));
+  ASSERT_EQ(j["devices"].size(), 2u);
+  EXPECT_EQ(j["devices"][0]["label"], "GPU 0");
+  EXPECT_GT(j["devices"][0]["peak_allocated_bytes"].get<int64_t>(), 0);
+  const std::string png = test::tempPath("memory.png");
+  r = runCli("export --chart memory --format png -o " + png + " " + trace);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(test::readFile(png).substr(1, 3), "PNG");
+  std::remove(png.c_str());
+  // A trace without [memory] events still exports: no devices.
+  r = runCli("export --chart memory --format json -o - " + kSample);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(nlohmann::json::parse(r.out.substr(r.out.find('{')))["devices"].empty());
+}
+
+}  // namespace
+}  // namespace opscope

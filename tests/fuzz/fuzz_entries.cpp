@@ -43,7 +43,7 @@ void exercise(LoadResult& r, size_t selector) {
   if (t.sliceCount() > 64) return;
   const KernelClassifier& classes = KernelClassifier::builtin();
   constexpr ChartKind kCharts[] = {ChartKind::Overview, ChartKind::Breakdown, ChartKind::OpKernels,
-                                   ChartKind::KernelStats, ChartKind::Overheads, ChartKind::Streams};
+                                   ChartKind::KernelStats, ChartKind::Overheads, ChartKind::Streams, ChartKind::Memory};
   const size_t pick = selector % (std::size(kCharts) + 1);
   if (pick < std::size(kCharts)) {
     ExportRequest request;

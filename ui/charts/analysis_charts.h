@@ -12,6 +12,7 @@
 
 #include "analysis/device_breakdown.h"
 #include "analysis/kernel_stats.h"
+#include "analysis/memory_timeline.h"
 #include "analysis/op_kernel_mix.h"
 #include "analysis/overheads.h"
 #include "analysis/overview.h"
@@ -39,6 +40,11 @@ void plotStreams(QCustomPlot* plot, const StreamUsageReport& r, const ChartTheme
 // per rank its time in collectives split into waiting for the slowest rank and the rest,
 // and ranks × the job's top kernels (each rank against the median rank for that kernel).
 void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, const QString& title);
+
+// Per device (at most 4, GPUs first) allocated and reserved memory over time (MiB, ms
+// from the trace start), the peak marked; a trace without "[memory]" events says how to
+// record them. Each device's axis rect has property "device" (its index in m.devices).
+void plotMemory(QCustomPlot* plot, const MemoryTimeline& m, const Trace& trace, const ChartTheme& theme, const QString& title);
 
 // The hover text of what is under pos: a bar's entry of its plottable's "tips" list, or
 // a heatmap cell's (tips row-major: value row by value row); empty over nothing.

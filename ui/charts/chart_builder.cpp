@@ -19,6 +19,7 @@ QString chartTitle(ChartKind chart, const QString& scopeLabel, const QString& fi
     case ChartKind::Overheads: what = QStringLiteral("CPU overheads T1–T5"); break;
     case ChartKind::Streams: what = QStringLiteral("GPU streams: busy, idle, utilisation"); break;
     case ChartKind::Ranks: what = QStringLiteral("Ranks: iteration time, collectives, top kernels"); break;
+    case ChartKind::Memory: what = QStringLiteral("Memory: allocated and reserved per device"); break;
   }
   return QStringLiteral("%1 · %2 · %3").arg(what, scopeLabel, fileName);
 }
@@ -57,6 +58,9 @@ void drawChart(QCustomPlot* plot, ChartKind chart, const Trace& trace, const Ker
       break;
     case ChartKind::Ranks:
       plotRanks(plot, rankTable(trace), theme, title);
+      break;
+    case ChartKind::Memory:
+      plotMemory(plot, memoryTimeline(trace), trace, theme, title);
       break;
   }
 }

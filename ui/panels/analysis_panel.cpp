@@ -41,6 +41,7 @@
 #include "save_file.h"
 #include "report/analysis_report.h"
 #include "report/breakdown_report.h"
+#include "report/memory_report.h"
 #include "report/multi_rank_report.h"
 
 namespace opscope::ui {
@@ -49,8 +50,8 @@ namespace {
 
 constexpr ChartKind kCharts[] = {ChartKind::Overview,    ChartKind::Breakdown, ChartKind::OpKernels,
                                  ChartKind::KernelStats, ChartKind::Overheads, ChartKind::Streams,
-                                 ChartKind::Ranks};
-const char* const kTabNames[] = {"Overview", "Breakdown", "Op kernels", "Kernels", "Overheads", "Streams", "Ranks"};
+                                 ChartKind::Ranks,       ChartKind::Memory};
+const char* const kTabNames[] = {"Overview", "Breakdown", "Op kernels", "Kernels", "Overheads", "Streams", "Ranks", "Memory"};
 constexpr int kChartCount = static_cast<int>(std::size(kCharts));
 
 int chartIndex(ChartKind c) {
@@ -81,6 +82,7 @@ std::shared_ptr<AnalysisResults> compute(const Trace& trace, std::optional<TimeW
   r->overheads = computeOverheads(trace, oo);
   r->streams = streamUsage(trace, classifier, window);
   r->ranks = rankTable(trace);  // the whole session: ranks are compared over all iterations
+  r->memory = memoryTimeline(trace);
   return r;
 }
 
@@ -293,6 +295,21 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
                           QStringLiteral("Waiting (ms)"), QStringLiteral("Compute (ms)"), QStringLiteral("Overlap (%)"),
                           QStringLiteral("Clock offset (µs)")});
   page(6, rankTable_);
+  memoryTable_ = makeTable({QStringLiteral("Size (MiB)"), QStringLiteral("Allocated by op"), QStringLiteral("Allocated at (ms)"),
+                            QStringLiteral("Freed at (ms)"), QStringLiteral("Address")},
+                           {1});
+  memoryNote_ = new QLabel;
+  memoryNote_->setWordWrap(true);
+  page(7, memoryTable_, memoryNote_);
+  // A click on a device's curve lists the allocations live at that time.
+  connect(plots_[7], &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
+    if (!results_) return;
+    for (QCPAxisRect* rect : plots_[7]->axisRects())
+      if (rect->rect().contains(e->pos()) && rect->property("device").isValid()) {
+        const double ms = rect->axis(QCPAxis::atBottom)->pixelToCoord(e->pos().x());
+        showLiveMemory(static_cast<size_t>(rect->property("device").toInt()), doc_->trace->minTs + static_cast<TimeNs>(ms * 1e6));
+      }
+  });
 
   connect(scope_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
   connect(batch_, &QSpinBox::editingFinished, this, [this] { recompute(); });
@@ -433,12 +450,17 @@ void AnalysisPanel::redraw() {
   plotOverheads(plots_[4], r.overheads, theme_, title(ChartKind::Overheads), logScale_->isChecked(), op);
   plotStreams(plots_[5], r.streams, theme_, title(ChartKind::Streams));
   plotRanks(plots_[6], r.ranks, theme_, title(ChartKind::Ranks));
+  plotMemory(plots_[7], r.memory, trace, theme_, title(ChartKind::Memory));
   for (QCustomPlot* p : plots_) p->setMinimumHeight(std::max(120, chartMinimumHeight(p)));
 }
 
 void AnalysisPanel::fillTables() {
   const AnalysisResults& r = *results_;
   const Trace& trace = *doc_->trace;
+  // Memory: the allocations live at the first device's peak until a click picks a time.
+  memoryDevice_ = 0;
+  memoryTime_ = r.memory.devices.empty() ? 0 : r.memory.devices[0].peakTs;
+  fillMemoryTable();
   // Overview.
   const Overview& o = r.overview;
   QList<QPair<QString, QString>> figures = {
@@ -575,6 +597,49 @@ void AnalysisPanel::fillTables() {
   }
 }
 
+void AnalysisPanel::showLiveMemory(size_t device, TimeNs t) {
+  memoryDevice_ = device;
+  memoryTime_ = t;
+  fillMemoryTable();
+}
+
+void AnalysisPanel::fillMemoryTable() {
+  const MemoryTimeline& m = results_->memory;
+  memoryTable_->setSortingEnabled(false);
+  if (memoryDevice_ >= m.devices.size()) {
+    memoryTable_->setRowCount(0);
+    memoryNote_->setText(m.devices.empty() ? QStringLiteral("No [memory] events in this trace.") : QString());
+    return;
+  }
+  const DeviceMemory& d = m.devices[memoryDevice_];
+  const Trace& trace = *doc_->trace;
+  const std::vector<const MemoryAllocation*> live = liveAllocations(d, memoryTime_);
+  const size_t rows = std::min<size_t>(live.size(), 5000);
+  memoryTable_->setRowCount(static_cast<int>(rows));
+  auto ms = [&](TimeNs t) { return static_cast<double>(t - trace.minTs) / 1e6; };
+  for (size_t i = 0; i < rows; ++i) {
+    const MemoryAllocation& a = *live[i];
+    fillRow(memoryTable_, static_cast<int>(i),
+            {numberItem(static_cast<double>(a.bytes) / (1024.0 * 1024.0), 3),
+             a.op ? nameItem(trace.name(*a.op)) : textItem(QStringLiteral("(no op)")), numberItem(ms(a.alloc), 3),
+             a.free == std::numeric_limits<TimeNs>::max() ? textItem(QStringLiteral("still live")) : numberItem(ms(a.free), 3),
+             textItem(QStringLiteral("0x%1").arg(a.addr, 0, 16))});
+  }
+  memoryTable_->setSortingEnabled(true);
+  int64_t total = 0;
+  for (const MemoryAllocation* a : live) total = satAdd(total, a->bytes);
+  memoryNote_->setText(
+      d.allocations.empty()
+          ? QStringLiteral("%1: this trace records no allocation addresses (older PyTorch), so live allocations cannot be told apart; the curve is the running sum of its events.")
+                .arg(QString::fromStdString(d.label))
+          : QStringLiteral("%1 at %2 ms: %L3 allocations live, %4 MiB%5. Click a curve to see another time.")
+                .arg(QString::fromStdString(d.label))
+                .arg(ms(memoryTime_), 0, 'f', 3)
+                .arg(live.size())
+                .arg(static_cast<double>(total) / (1024.0 * 1024.0), 0, 'f', 1)
+                .arg(memoryTime_ == d.peakTs ? QStringLiteral(" (the peak)") : QString()));
+}
+
 void AnalysisPanel::hoverTip(QCustomPlot* plot, QMouseEvent* e) {
   const QString tip = chartTipAt(plot, e->pos());
   if (tip.isEmpty()) QToolTip::hideText();
@@ -594,6 +659,7 @@ QString AnalysisPanel::dataText(ChartKind chart, bool json) const {
     case ChartKind::Overheads: text = json ? overheadsJson(r.overheads, &r.estimate) : overheadsCsv(r.overheads); break;
     case ChartKind::Streams: text = json ? streamUsageJson(r.streams, trace, path) : streamUsageCsv(r.streams); break;
     case ChartKind::Ranks: text = json ? rankTableJson(r.ranks, path) : rankTableCsv(r.ranks); break;
+    case ChartKind::Memory: text = json ? memoryJson(r.memory, trace, path) : memoryCsv(r.memory, trace); break;
   }
   return QString::fromStdString(text);
 }

@@ -10,6 +10,7 @@
 
 #include "analysis/device_breakdown.h"
 #include "analysis/kernel_stats.h"
+#include "analysis/memory_timeline.h"
 #include "analysis/op_kernel_mix.h"
 #include "analysis/overheads.h"
 #include "analysis/overview.h"
@@ -48,6 +49,7 @@ struct AnalysisResults {
   Overheads overheads;
   StreamUsageReport streams;
   RankTable ranks;  // one row for a single trace; every rank of a folder session
+  MemoryTimeline memory;  // the whole trace: allocations outlive any iteration
 };
 
 class AnalysisPanel : public QWidget {
@@ -83,6 +85,12 @@ class AnalysisPanel : public QWidget {
   void onFailed(quint64 generation, const QString& message);
   void redraw();
   void fillTables();
+ public:
+  // The Memory tab's table: the allocations of device (index into results().memory)
+  // live at t.
+  void showLiveMemory(size_t device, TimeNs t);
+  QTableWidget* memoryTable() const { return memoryTable_; }
+ private:
   void plotContextMenu(ChartKind chart, const QPoint& pos);
   void hoverTip(QCustomPlot* plot, QMouseEvent* e);
   QString dataText(ChartKind chart, bool json) const;
@@ -97,7 +105,7 @@ class AnalysisPanel : public QWidget {
   QSpinBox* batch_ = nullptr;
   QLabel* status_ = nullptr;
   QTabWidget* tabs_ = nullptr;
-  QCustomPlot* plots_[7] = {};
+  QCustomPlot* plots_[8] = {};
   QTableWidget* overviewTable_ = nullptr;
   QTreeWidget* breakdownTree_ = nullptr;
   QLineEdit* breakdownFilter_ = nullptr;
@@ -109,6 +117,11 @@ class AnalysisPanel : public QWidget {
   QTableWidget* overheadTable_ = nullptr;
   QTableWidget* streamTable_ = nullptr;
   QTableWidget* rankTable_ = nullptr;
+  QTableWidget* memoryTable_ = nullptr;  // the allocations live at memoryTime_
+  QLabel* memoryNote_ = nullptr;
+  size_t memoryDevice_ = 0;
+  TimeNs memoryTime_ = 0;
+  void fillMemoryTable();
   QDoubleSpinBox* cpuCost_ = nullptr;
   QDoubleSpinBox* gpuCost_ = nullptr;
   QDoubleSpinBox* launchCost_ = nullptr;

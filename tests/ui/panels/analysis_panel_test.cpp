@@ -12,6 +12,7 @@
 #include <QImage>
 #include <QSignalSpy>
 #include <QTableWidget>
+#include <QTest>
 #include <QThread>
 #include <QTreeWidget>
 
@@ -65,6 +66,12 @@ TEST(AnalysisPanel, ComputesEveryAnalysisAndFillsEveryTable) {
   EXPECT_GT(r.overheads.topLevelOps, 0u);
   EXPECT_FALSE(r.streams.streams.empty());
   for (QTableWidget* t : f.panel()->findChildren<QTableWidget*>()) {
+    // The sample was recorded without profile_memory: no allocations to list.
+    if (t == f.panel()->memoryTable()) {
+      EXPECT_TRUE(r.memory.devices.empty());
+      EXPECT_EQ(t->rowCount(), 0);
+      continue;
+    }
     EXPECT_GT(t->rowCount(), 0) << t->horizontalHeaderItem(0)->text().toStdString();
   }
   auto* tree = f.panel()->findChild<QTreeWidget*>(QStringLiteral("breakdownTree"));
@@ -299,6 +306,51 @@ TEST(RankCharts, KernelTimePerRankIsComparedWithTheMedianRankAndTipsNameIt) {
   EXPECT_TRUE(tip.contains(QStringLiteral("+50.0 %"))) << tip.toStdString();
   const QPoint unknown(static_cast<int>(kernels->keyAxis()->coordToPixel(1)), static_cast<int>(kernels->valueAxis()->coordToPixel(1)));
   EXPECT_TRUE(chartTipAt(&plot, unknown).contains(QStringLiteral("not among this rank's top kernels")));
+}
+
+}  // namespace
+}  // namespace opscope::ui
+
+namespace opscope::ui {
+namespace {
+
+// The Memory tab on TensorBoard's memory-view fixture (tests/data/tb_plugin): the curve
+// per device, the allocations live at the first device's peak, and a click on the curve
+// listing those live at another time.
+TEST(AnalysisPanel, MemoryTabListsTheAllocationsLiveAtTheClickedTime) {
+  std::string error;
+  auto doc = loadDocument(OPSCOPE_SOURCE_DIR "/tests/data/tb_plugin/memory_view.json", error);
+  ASSERT_TRUE(doc) << error;
+  MainWindow w{false};
+  w.resize(1600, 1000);
+  w.show();
+  w.setDocument(doc);
+  w.analysisDock()->show();
+  w.analysis()->showChart(ChartKind::Memory);
+  ASSERT_TRUE(waitForResults(w.analysis()));
+  const MemoryTimeline& m = w.analysis()->results()->memory;
+  ASSERT_EQ(m.devices.size(), 2u);
+  const DeviceMemory& gpu = m.devices[0];
+  QTableWidget* table = w.analysis()->memoryTable();
+  EXPECT_EQ(table->rowCount(), static_cast<int>(liveAllocations(gpu, gpu.peakTs).size()));
+  EXPECT_GT(table->rowCount(), 0);
+  // The timeline gained the counter tracks.
+  int memoryCounters = 0;
+  for (const CounterSeries& c : doc->trace->counters) memoryCounters += doc->trace->str(c.name).rfind("Memory ", 0) == 0;
+  EXPECT_EQ(memoryCounters, 2);  // allocated for GPU 0 and for the CPU (no totals recorded: no reserved)
+  // Before the first allocation nothing is live.
+  w.analysis()->showLiveMemory(0, doc->trace->minTs);
+  EXPECT_EQ(table->rowCount(), 0);
+  // A click on the GPU curve at the peak's time lists the peak's allocations again.
+  QCustomPlot* plot = w.analysis()->plot(ChartKind::Memory);
+  plot->replot();
+  QCPAxisRect* rect = nullptr;
+  for (QCPAxisRect* r : plot->axisRects())
+    if (r->property("device").toInt() == 0 && r->property("device").isValid()) rect = r;
+  ASSERT_TRUE(rect);
+  const double x = rect->axis(QCPAxis::atBottom)->coordToPixel(static_cast<double>(gpu.peakTs - doc->trace->minTs) / 1e6);
+  QTest::mouseClick(plot, Qt::LeftButton, Qt::NoModifier, QPoint(static_cast<int>(std::lround(x)) + 1, rect->center().y()));
+  EXPECT_EQ(table->rowCount(), static_cast<int>(liveAllocations(gpu, gpu.peakTs).size()));
 }
 
 }  // namespace
