@@ -12,6 +12,7 @@
 #include "report/summary_report.h"
 #include "report/version_info.h"
 
+#include "advise_command.h"
 #include "cli_common.h"
 #include "diff_command.h"
 #include "export_command.h"
@@ -105,6 +106,10 @@ const char* kUsageText =
     "      --iterations-b R         names B's own; with one trace, two ranges of it\n"
     "      --per-iteration          totals per iteration (runs profiled for different step counts)\n"
     "      --top N                  rows of each table in the text output (25)\n"
+    "  advise [--json] [-o OUT] FILE|DIR\n"
+    "                          recommendations with measured evidence, most time at stake first:\n"
+    "                          launch-bound GPU idle, tiny kernels, blocking syncs, pageable\n"
+    "                          copies, input loading, exposed communication, stragglers\n"
     "  link --et ET --kineto TRACE -o OUT [--annotation NAME] [--report-json FILE]\n"
     "                          join a PyTorch execution trace with the Kineto trace of the same\n"
     "                          run (ET+): CPU nodes gain ts/dur/inclusive_dur/exclusive_dur, GPU\n"
@@ -321,6 +326,7 @@ int main(int argc, char** argv) {
     if (command == "predict") return runPredict(args);
     if (command == "link") return runLink(args);
     if (command == "diff") return runDiff(args);
+    if (command == "advise") return runAdvise(args);
   } catch (const std::bad_alloc&) {
     std::fputs("opscope: out of memory\n", stderr);
     return kInternal;

@@ -7,6 +7,7 @@
 #include "analysis/stream_usage.h"
 #include "report/analysis_report.h"
 #include "report/breakdown_report.h"
+#include "report/advice_report.h"
 #include "report/memory_report.h"
 #include "report/multi_rank_report.h"
 
@@ -24,6 +25,7 @@ const char* chartName(ChartKind c) {
     case ChartKind::Streams: return "streams";
     case ChartKind::Ranks: return "ranks";
     case ChartKind::Memory: return "memory";
+    case ChartKind::Advice: return "advice";
   }
   return "?";
 }
@@ -159,7 +161,8 @@ std::optional<ExportRequest> parseExportArgs(const std::vector<std::string>& arg
       {"overview", ChartKind::Overview},         {"breakdown", ChartKind::Breakdown},
       {"op-kernels", ChartKind::OpKernels},      {"kernel-stats", ChartKind::KernelStats},
       {"overheads", ChartKind::Overheads},       {"streams", ChartKind::Streams},
-      {"ranks", ChartKind::Ranks},               {"memory", ChartKind::Memory}};
+      {"ranks", ChartKind::Ranks},               {"memory", ChartKind::Memory},
+      {"advice", ChartKind::Advice}};
   bool found = false;
   for (const auto& [name, kind] : charts)
     if (chart == name) {
@@ -167,7 +170,7 @@ std::optional<ExportRequest> parseExportArgs(const std::vector<std::string>& arg
       found = true;
     }
   if (!found) {
-    error = "--chart must be one of breakdown, op-kernels, kernel-stats, overheads, streams, overview, ranks, memory (got '" + chart + "')";
+    error = "--chart must be one of breakdown, op-kernels, kernel-stats, overheads, streams, overview, ranks, memory, advice (got '" + chart + "')";
     return std::nullopt;
   }
   const std::pair<const char*, ExportFormat> formats[] = {{"json", ExportFormat::Json}, {"csv", ExportFormat::Csv},
@@ -284,6 +287,10 @@ std::string exportDataText(const Trace& trace, const ExportRequest& request, con
     case ChartKind::Memory: {
       const MemoryTimeline m = memoryTimeline(trace);
       return json ? memoryJson(m, trace, path) : memoryCsv(m, trace);
+    }
+    case ChartKind::Advice: {
+      const std::vector<Advice> a = advise(trace);
+      return json ? adviceJson(a, trace, path) : adviceCsv(a);
     }
   }
   return {};

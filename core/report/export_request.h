@@ -13,7 +13,7 @@
 
 namespace opscope {
 
-enum class ChartKind { Overview, Breakdown, OpKernels, KernelStats, Overheads, Streams, Ranks, Memory };
+enum class ChartKind { Overview, Breakdown, OpKernels, KernelStats, Overheads, Streams, Ranks, Memory, Advice };
 enum class ExportFormat { Json, Csv, Pdf, Png, Svg };
 
 struct ExportRequest {

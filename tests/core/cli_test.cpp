@@ -643,3 +643,35 @@ TEST(Cli, ExportMemoryChartAndData) {
 
 }  // namespace
 }  // namespace opscope
+
+namespace opscope {
+namespace {
+
+TEST(Cli, AdviseListsFindingsMostTimeAtStakeFirst) {
+  CliRun r = runCli("advise --json " + kSample);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  for (const char* key : {"file", "examined_us", "recommendations"}) EXPECT_TRUE(j.contains(key)) << key;
+  ASSERT_FALSE(j["recommendations"].empty());
+  double previous = 1e300;
+  for (const auto& a : j["recommendations"]) {
+    for (const char* key : {"id", "title", "action", "at_stake_us", "share_pct", "where", "evidence"}) EXPECT_TRUE(a.contains(key)) << key;
+    EXPECT_LE(a["at_stake_us"].get<double>(), previous);
+    previous = a["at_stake_us"].get<double>();
+  }
+  // The sample's step waits on cudaStreamSynchronize: that finding leads.
+  EXPECT_EQ(j["recommendations"][0]["id"], "host_sync");
+  r = runCli("advise " + kSample);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("1. [host_sync]"), std::string::npos) << r.out;
+  // The same as a chart's data, and one-line errors.
+  r = runCli("export --chart advice --format csv -o - " + kSample);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out.rfind("id,at_stake_us,share_pct,title\nhost_sync,", 0), 0u) << r.out;
+  EXPECT_EQ(runCli("advise").code, 2);
+  EXPECT_EQ(runCli("advise --bogus " + kSample).code, 2);
+  EXPECT_EQ(runCli("advise /nonexistent.json").code, 3);
+}
+
+}  // namespace
+}  // namespace opscope

@@ -43,7 +43,8 @@ void exercise(LoadResult& r, size_t selector) {
   if (t.sliceCount() > 64) return;
   const KernelClassifier& classes = KernelClassifier::builtin();
   constexpr ChartKind kCharts[] = {ChartKind::Overview, ChartKind::Breakdown, ChartKind::OpKernels,
-                                   ChartKind::KernelStats, ChartKind::Overheads, ChartKind::Streams, ChartKind::Memory};
+                                   ChartKind::KernelStats, ChartKind::Overheads, ChartKind::Streams, ChartKind::Memory,
+                                   ChartKind::Advice};
   const size_t pick = selector % (std::size(kCharts) + 1);
   if (pick < std::size(kCharts)) {
     ExportRequest request;

@@ -11,6 +11,7 @@
 #include <QString>
 
 #include "analysis/device_breakdown.h"
+#include "analysis/advice.h"
 #include "analysis/kernel_stats.h"
 #include "analysis/memory_timeline.h"
 #include "analysis/op_kernel_mix.h"
@@ -45,6 +46,10 @@ void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, c
 // from the trace start), the peak marked; a trace without "[memory]" events says how to
 // record them. Each device's axis rect has property "device" (its index in m.devices).
 void plotMemory(QCustomPlot* plot, const MemoryTimeline& m, const Trace& trace, const ChartTheme& theme, const QString& title);
+
+// The recommendations as bars of the time at stake (most first), each labelled with its
+// rule; the tips carry the finding and what to try.
+void plotAdvice(QCustomPlot* plot, const std::vector<Advice>& advice, const ChartTheme& theme, const QString& title);
 
 // The hover text of what is under pos: a bar's entry of its plottable's "tips" list, or
 // a heatmap cell's (tips row-major: value row by value row); empty over nothing.

@@ -20,6 +20,7 @@ QString chartTitle(ChartKind chart, const QString& scopeLabel, const QString& fi
     case ChartKind::Streams: what = QStringLiteral("GPU streams: busy, idle, utilisation"); break;
     case ChartKind::Ranks: what = QStringLiteral("Ranks: iteration time, collectives, top kernels"); break;
     case ChartKind::Memory: what = QStringLiteral("Memory: allocated and reserved per device"); break;
+    case ChartKind::Advice: what = QStringLiteral("Recommendations: time at stake"); break;
   }
   return QStringLiteral("%1 · %2 · %3").arg(what, scopeLabel, fileName);
 }
@@ -61,6 +62,9 @@ void drawChart(QCustomPlot* plot, ChartKind chart, const Trace& trace, const Ker
       break;
     case ChartKind::Memory:
       plotMemory(plot, memoryTimeline(trace), trace, theme, title);
+      break;
+    case ChartKind::Advice:
+      plotAdvice(plot, advise(trace), theme, title);
       break;
   }
 }

@@ -41,6 +41,7 @@
 #include "save_file.h"
 #include "report/analysis_report.h"
 #include "report/breakdown_report.h"
+#include "report/advice_report.h"
 #include "report/memory_report.h"
 #include "report/multi_rank_report.h"
 
@@ -50,8 +51,9 @@ namespace {
 
 constexpr ChartKind kCharts[] = {ChartKind::Overview,    ChartKind::Breakdown, ChartKind::OpKernels,
                                  ChartKind::KernelStats, ChartKind::Overheads, ChartKind::Streams,
-                                 ChartKind::Ranks,       ChartKind::Memory};
-const char* const kTabNames[] = {"Overview", "Breakdown", "Op kernels", "Kernels", "Overheads", "Streams", "Ranks", "Memory"};
+                                 ChartKind::Ranks,       ChartKind::Memory,    ChartKind::Advice};
+const char* const kTabNames[] = {"Overview", "Breakdown", "Op kernels", "Kernels", "Overheads",
+                                 "Streams",  "Ranks",     "Memory",     "Recommendations"};
 constexpr int kChartCount = static_cast<int>(std::size(kCharts));
 
 int chartIndex(ChartKind c) {
@@ -83,6 +85,7 @@ std::shared_ptr<AnalysisResults> compute(const Trace& trace, std::optional<TimeW
   r->streams = streamUsage(trace, classifier, window);
   r->ranks = rankTable(trace);  // the whole session: ranks are compared over all iterations
   r->memory = memoryTimeline(trace);
+  r->advice = advise(trace);  // the whole trace: rules compare iterations and ranks
   return r;
 }
 
@@ -301,6 +304,19 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
   memoryNote_ = new QLabel;
   memoryNote_->setWordWrap(true);
   page(7, memoryTable_, memoryNote_);
+  adviceTable_ = makeTable({QStringLiteral("Finding"), QStringLiteral("At stake (ms)"), QStringLiteral("Share (%)"),
+                            QStringLiteral("Try")},
+                           {0, 3});
+  adviceTable_->setWordWrap(true);
+  page(8, adviceTable_);
+  // A finding's example event, selected on the timeline.
+  connect(adviceTable_, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
+    if (!results_ || !adviceTable_->item(row, 0)) return;
+    const int index = adviceTable_->item(row, 0)->data(Qt::UserRole).toInt();
+    if (index < 0 || index >= static_cast<int>(results_->advice.size())) return;
+    const Advice& a = results_->advice[static_cast<size_t>(index)];
+    if (a.where) emit eventsActivated(QString::fromStdString(a.id), {*a.where});
+  });
   // A click on a device's curve lists the allocations live at that time.
   connect(plots_[7], &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
     if (!results_) return;
@@ -451,12 +467,24 @@ void AnalysisPanel::redraw() {
   plotStreams(plots_[5], r.streams, theme_, title(ChartKind::Streams));
   plotRanks(plots_[6], r.ranks, theme_, title(ChartKind::Ranks));
   plotMemory(plots_[7], r.memory, trace, theme_, title(ChartKind::Memory));
+  plotAdvice(plots_[8], r.advice, theme_, title(ChartKind::Advice));
   for (QCustomPlot* p : plots_) p->setMinimumHeight(std::max(120, chartMinimumHeight(p)));
 }
 
 void AnalysisPanel::fillTables() {
   const AnalysisResults& r = *results_;
   const Trace& trace = *doc_->trace;
+  // Recommendations, most time at stake first; the row remembers its finding.
+  adviceTable_->setSortingEnabled(false);
+  adviceTable_->setRowCount(static_cast<int>(r.advice.size()));
+  for (size_t i = 0; i < r.advice.size(); ++i) {
+    const Advice& a = r.advice[i];
+    QTableWidgetItem* finding = textItem(QString::fromStdString(a.title));
+    finding->setData(Qt::UserRole, static_cast<int>(i));
+    fillRow(adviceTable_, static_cast<int>(i),
+            {finding, numberItem(ms(a.atStake), 3), numberItem(a.sharePct, 1), textItem(QString::fromStdString(a.action))});
+  }
+  adviceTable_->resizeRowsToContents();
   // Memory: the allocations live at the first device's peak until a click picks a time.
   memoryDevice_ = 0;
   memoryTime_ = r.memory.devices.empty() ? 0 : r.memory.devices[0].peakTs;
@@ -660,6 +688,7 @@ QString AnalysisPanel::dataText(ChartKind chart, bool json) const {
     case ChartKind::Streams: text = json ? streamUsageJson(r.streams, trace, path) : streamUsageCsv(r.streams); break;
     case ChartKind::Ranks: text = json ? rankTableJson(r.ranks, path) : rankTableCsv(r.ranks); break;
     case ChartKind::Memory: text = json ? memoryJson(r.memory, trace, path) : memoryCsv(r.memory, trace); break;
+    case ChartKind::Advice: text = json ? adviceJson(r.advice, trace, path) : adviceCsv(r.advice); break;
   }
   return QString::fromStdString(text);
 }

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "analysis/device_breakdown.h"
+#include "analysis/advice.h"
 #include "analysis/kernel_stats.h"
 #include "analysis/memory_timeline.h"
 #include "analysis/op_kernel_mix.h"
@@ -50,6 +51,7 @@ struct AnalysisResults {
   StreamUsageReport streams;
   RankTable ranks;  // one row for a single trace; every rank of a folder session
   MemoryTimeline memory;  // the whole trace: allocations outlive any iteration
+  std::vector<Advice> advice;
 };
 
 class AnalysisPanel : public QWidget {
@@ -105,7 +107,7 @@ class AnalysisPanel : public QWidget {
   QSpinBox* batch_ = nullptr;
   QLabel* status_ = nullptr;
   QTabWidget* tabs_ = nullptr;
-  QCustomPlot* plots_[8] = {};
+  QCustomPlot* plots_[9] = {};
   QTableWidget* overviewTable_ = nullptr;
   QTreeWidget* breakdownTree_ = nullptr;
   QLineEdit* breakdownFilter_ = nullptr;
@@ -118,6 +120,7 @@ class AnalysisPanel : public QWidget {
   QTableWidget* streamTable_ = nullptr;
   QTableWidget* rankTable_ = nullptr;
   QTableWidget* memoryTable_ = nullptr;  // the allocations live at memoryTime_
+  QTableWidget* adviceTable_ = nullptr;
   QLabel* memoryNote_ = nullptr;
   size_t memoryDevice_ = 0;
   TimeNs memoryTime_ = 0;

@@ -1,0 +1,318 @@
+#include "analysis/advice.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "analysis/interval_set.h"
+#include "ranks/rank_metrics.h"
+#include "ranks/rank_table.h"
+
+namespace opscope {
+
+namespace {
+
+double us(TimeNs ns) { return static_cast<double>(ns) / 1000.0; }
+
+std::string fmtMs(TimeNs ns) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f ms", static_cast<double>(ns) / 1e6);
+  return b;
+}
+
+std::string fmtPct(double p) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f %%", p);
+  return b;
+}
+
+bool isGpuWork(SliceKind k) { return k == SliceKind::Kernel || k == SliceKind::Memcpy || k == SliceKind::Memset; }
+
+struct Context {
+  const Trace& trace;
+  TimeNs start = 0, end = 0;  // the time examined
+  IntervalSet gpu;            // GPU busy, clipped to it
+  std::vector<char> tracks;   // the tracks examined (one rank's in a session)
+  bool in(uint32_t t) const { return tracks[t] != 0; }
+  TimeNs examined() const { return end - start; }
+  double pct(TimeNs t) const { return examined() > 0 ? 100.0 * static_cast<double>(t) / static_cast<double>(examined()) : 0; }
+};
+
+// The GPU idles while the host is inside launch calls (runtime / driver calls linked to
+// the GPU work they start: kernel launches, async copies and memsets): the launches
+// cannot keep up. Other runtime calls (initialisation, synchronisation) do not count.
+// Fires above 5 % of the time examined.
+void launchBound(const Context& c, std::vector<Advice>& out) {
+  std::vector<IntervalSet::Interval> runtime;
+  std::optional<EventRef> example;
+  TimeNs longest = 0;
+  for (uint32_t t = 0; t < c.trace.tracks.size(); ++t) {
+    const SliceColumns& s = c.trace.tracks[t].slices;
+    if (c.trace.tracks[t].kind != TrackKind::Thread || !c.in(t)) continue;
+    for (uint32_t i = 0; i < s.size(); ++i) {
+      if (s.kind[i] != SliceKind::Runtime && s.kind[i] != SliceKind::Driver) continue;
+      if (s.end(i) <= c.start || s.start[i] >= c.end) continue;
+      const uint64_t ref = EventRef{t, i}.packed();
+      const auto& l2g = c.trace.links.launchToGpu;
+      const auto it = std::lower_bound(l2g.begin(), l2g.end(), ref, [](const LaunchLinks::Pair& p, uint64_t k) { return p.first < k; });
+      if (it == l2g.end() || it->first != ref) continue;  // starts no GPU work
+      runtime.emplace_back(s.start[i], s.end(i));
+      if (s.dur[i] > longest) longest = s.dur[i], example = EventRef{t, i};
+    }
+  }
+  const IntervalSet host = IntervalSet::fromUnsorted(std::move(runtime)).clip(c.start, c.end);
+  const TimeNs idleLaunching = host.lengthOutside(c.gpu);
+  const TimeNs idle = c.examined() - c.gpu.length();
+  if (c.gpu.empty() || c.pct(idleLaunching) < 5.0) return;
+  Advice a;
+  a.id = "launch_bound";
+  a.title = "GPU idle while the host is in launch calls: " + fmtMs(idleLaunching) + " (" + fmtPct(c.pct(idleLaunching)) +
+            " of the time examined; the GPU idles " + fmtMs(idle) + " in all)";
+  a.action = "launch-bound: capture the step in a CUDA graph (torch.cuda.graphs / torch.compile mode=\"reduce-overhead\"), fuse small ops, or raise the batch size";
+  a.atStake = idleLaunching;
+  a.sharePct = c.pct(idleLaunching);
+  a.where = example;
+  a.evidence = {{"gpu_idle_us", us(idle)}, {"idle_while_launching_us", us(idleLaunching)}, {"host_launch_us", us(host.length())}};
+  out.push_back(std::move(a));
+}
+
+// Many kernels under 10 µs: the idle gaps before them on their stream (under 100 µs each,
+// longer ones are not launch overhead) are what fusion or CUDA graphs win back. Fires
+// when such kernels are at least 100 and 30 % of all.
+void smallKernels(const Context& c, std::vector<Advice>& out) {
+  size_t kernels = 0, small = 0;
+  TimeNs smallTime = 0, gaps = 0;
+  std::optional<EventRef> example;
+  for (uint32_t t = 0; t < c.trace.tracks.size(); ++t) {
+    const Track& track = c.trace.tracks[t];
+    if (track.kind != TrackKind::GpuStream || !c.in(t)) continue;
+    const SliceColumns& s = track.slices;
+    TimeNs lastEnd = kNoId;
+    for (uint32_t i = 0; i < s.size(); ++i) {
+      if (!isGpuWork(s.kind[i]) || s.start[i] < c.start || s.start[i] >= c.end) continue;
+      if (s.kind[i] == SliceKind::Kernel) {
+        ++kernels;
+        if (s.dur[i] < 10000) {
+          ++small;
+          addTo(smallTime, s.dur[i]);
+          if (!example) example = EventRef{t, i};
+          if (lastEnd != kNoId && s.start[i] > lastEnd && s.start[i] - lastEnd < 100000) addTo(gaps, s.start[i] - lastEnd);
+        }
+      }
+      lastEnd = std::max(lastEnd == kNoId ? s.end(i) : lastEnd, s.end(i));
+    }
+  }
+  if (small < 100 || small * 10 < kernels * 3) return;
+  Advice a;
+  a.id = "small_kernels";
+  a.title = std::to_string(small) + " of " + std::to_string(kernels) + " kernels run under 10 µs (" + fmtMs(smallTime) +
+            " of GPU time), with " + fmtMs(gaps) + " of idle gaps before them";
+  a.action = "fuse element-wise ops (torch.compile), use fused optimizers (foreach/fused=True), or capture the step in a CUDA graph";
+  a.atStake = gaps;
+  a.sharePct = c.pct(gaps);
+  a.where = example;
+  a.evidence = {{"kernels", static_cast<double>(kernels)}, {"small_kernels", static_cast<double>(small)},
+                {"small_kernel_us", us(smallTime)}, {"gaps_before_small_us", us(gaps)}};
+  out.push_back(std::move(a));
+}
+
+bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+// Host time blocked in synchronising calls (cudaMemcpy without Async, the
+// synchronize calls, and their HIP twins). Fires above 2 % of the time examined.
+void hostSync(const Context& c, std::vector<Advice>& out) {
+  TimeNs blocked = 0;
+  size_t calls = 0;
+  std::optional<EventRef> example;
+  TimeNs longest = 0;
+  for (uint32_t t = 0; t < c.trace.tracks.size(); ++t) {
+    const SliceColumns& s = c.trace.tracks[t].slices;
+    if (c.trace.tracks[t].kind != TrackKind::Thread || !c.in(t)) continue;
+    for (uint32_t i = 0; i < s.size(); ++i) {
+      if (s.kind[i] != SliceKind::Runtime || s.start[i] < c.start || s.start[i] >= c.end) continue;
+      const std::string_view n = c.trace.str(s.name[i]);
+      const bool sync = n == "cudaMemcpy" || n == "hipMemcpy" || n == "cudaDeviceSynchronize" || n == "hipDeviceSynchronize" ||
+                        n == "cudaStreamSynchronize" || n == "hipStreamSynchronize" || n == "cudaEventSynchronize" ||
+                        n == "hipEventSynchronize";
+      if (!sync) continue;
+      ++calls;
+      addTo(blocked, s.dur[i]);
+      if (s.dur[i] > longest) longest = s.dur[i], example = EventRef{t, i};
+    }
+  }
+  if (c.pct(blocked) < 2.0) return;
+  Advice a;
+  a.id = "host_sync";
+  a.title = std::to_string(calls) + " synchronising calls block the host for " + fmtMs(blocked) + " (" + fmtPct(c.pct(blocked)) + ")";
+  a.action = "avoid .item(), .cpu(), printing tensors and blocking copies in the step; use non_blocking=True copies from pinned memory";
+  a.atStake = blocked;
+  a.sharePct = c.pct(blocked);
+  a.where = example;
+  a.evidence = {{"sync_calls", static_cast<double>(calls)}, {"blocked_us", us(blocked)}};
+  out.push_back(std::move(a));
+}
+
+// Copies from pageable host memory go through a staging buffer and cannot overlap with
+// compute. Fires for any pageable copy over 1 % of the time examined.
+void pageableMemcpy(const Context& c, std::vector<Advice>& out) {
+  TimeNs time = 0;
+  size_t n = 0;
+  std::optional<EventRef> example;
+  for (uint32_t t = 0; t < c.trace.tracks.size(); ++t) {
+    const SliceColumns& s = c.trace.tracks[t].slices;
+    if (c.trace.tracks[t].kind != TrackKind::GpuStream || !c.in(t)) continue;
+    for (uint32_t i = 0; i < s.size(); ++i) {
+      if (s.kind[i] != SliceKind::Memcpy || s.start[i] < c.start || s.start[i] >= c.end) continue;
+      if (c.trace.str(s.name[i]).find("Pageable") == std::string_view::npos) continue;
+      ++n;
+      addTo(time, s.dur[i]);
+      if (!example) example = EventRef{t, i};
+    }
+  }
+  if (n == 0 || c.pct(time) < 1.0) return;
+  Advice a;
+  a.id = "pageable_memcpy";
+  a.title = std::to_string(n) + " copies from pageable memory take " + fmtMs(time) + " of GPU time";
+  a.action = "pin the host buffers (DataLoader(pin_memory=True), tensor.pin_memory()) and copy with non_blocking=True";
+  a.atStake = time;
+  a.sharePct = c.pct(time);
+  a.where = example;
+  a.evidence = {{"pageable_copies", static_cast<double>(n)}, {"pageable_copy_us", us(time)}};
+  out.push_back(std::move(a));
+}
+
+// Time between iterations and inside DataLoader spans: the GPU waits for input. Fires
+// above 5 % of the iterations' time. Only DataLoader spans inside something (a step)
+// count: a top-level one lies between steps, in the gap already counted.
+void dataLoading(const Context& c, const std::vector<Iteration>& its, std::vector<Advice>& out) {
+  if (its.size() < 2) return;
+  TimeNs between = 0, loader = 0;
+  for (size_t i = 1; i < its.size(); ++i)
+    if (its[i].start > its[i - 1].end) addTo(between, its[i].start - its[i - 1].end);
+  std::optional<EventRef> example;
+  for (uint32_t t = 0; t < c.trace.tracks.size(); ++t) {
+    const SliceColumns& s = c.trace.tracks[t].slices;
+    if (c.trace.tracks[t].kind != TrackKind::Thread || !c.in(t)) continue;
+    for (uint32_t i = 0; i < s.size(); ++i)
+      if (s.parent[i] >= 0 && startsWith(c.trace.str(s.name[i]), "enumerate(DataLoader)") && s.start[i] >= c.start && s.start[i] < c.end) {
+        addTo(loader, s.dur[i]);
+        if (!example) example = EventRef{t, i};
+      }
+  }
+  const TimeNs total = satAdd(between, loader);
+  if (c.pct(total) < 5.0) return;
+  Advice a;
+  a.id = "data_loading";
+  a.title = "input loading takes " + fmtMs(total) + " (" + fmtPct(c.pct(total)) + "): " + fmtMs(loader) + " in DataLoader, " +
+            fmtMs(between) + " between iterations";
+  a.action = "more DataLoader workers (num_workers), persistent_workers=True, prefetch_factor, or preprocessing on the GPU";
+  a.atStake = total;
+  a.sharePct = c.pct(total);
+  a.where = example;
+  a.evidence = {{"dataloader_us", us(loader)}, {"between_iterations_us", us(between)}};
+  out.push_back(std::move(a));
+}
+
+// Collectives with no compute running beside them, per rank; and, with several ranks,
+// the stragglers. Exposed communication fires above 5 % of the time examined.
+void communication(const Context& c, std::vector<Advice>& out) {
+  const RankTable table = rankTable(c.trace);
+  TimeNs exposed = 0, total = 0;
+  for (const RankRow& r : table.rows) {
+    addTo(total, r.collectives.total);
+    addTo(exposed, std::max<TimeNs>(0, r.collectives.total - r.overlapTime));
+  }
+  const double ranks = static_cast<double>(std::max<size_t>(1, table.rows.size()));
+  const TimeNs perRank = static_cast<TimeNs>(static_cast<double>(exposed) / ranks);
+  if (total > 0 && c.pct(perRank) >= 5.0) {
+    Advice a;
+    a.id = "exposed_communication";
+    a.title = "collectives run " + fmtMs(perRank) + " per rank with no compute beside them (" + fmtPct(c.pct(perRank)) + ")";
+    a.action = "overlap communication with compute: DDP bucket_cap_mb, FSDP prefetching (forward_prefetch, backward_prefetch), or fewer, larger collectives";
+    a.atStake = perRank;
+    a.sharePct = c.pct(perRank);
+    a.evidence = {{"collective_us_per_rank", us(static_cast<TimeNs>(static_cast<double>(total) / ranks))}, {"exposed_us_per_rank", us(perRank)}};
+    out.push_back(std::move(a));
+  }
+  if (table.rows.size() > 1 && !table.stragglers.empty()) {
+    const Straggler& s = table.stragglers.front();
+    const double medianUs = s.iterationUsMean / (1 + s.excessPct / 100);
+    size_t iters = 0;
+    for (const RankRow& r : table.rows)
+      if (r.rank == s.rank) iters = r.iterationWall.size();
+    const TimeNs stake = static_cast<TimeNs>((s.iterationUsMean - medianUs) * 1000.0 * static_cast<double>(iters));
+    Advice a;
+    a.id = "stragglers";
+    a.title = "rank " + std::to_string(s.rank) + " is " + fmtPct(s.excessPct) + " slower than the median rank (" +
+              std::to_string(table.stragglers.size()) + " straggler" + (table.stragglers.size() == 1 ? "" : "s") + ")";
+    a.action = "every rank waits for it at each collective: look at its host (thermal, other jobs), its input shard, or its GPU";
+    a.atStake = stake;
+    a.sharePct = c.pct(stake);
+    a.evidence = {{"rank", static_cast<double>(s.rank)}, {"excess_pct", s.excessPct}, {"iteration_us_mean", s.iterationUsMean}};
+    out.push_back(std::move(a));
+  }
+}
+
+// The single-rank rules over the tracks in mask, in the span of its iterations (or of
+// the trace).
+std::vector<Advice> adviseTracks(const Trace& trace, std::vector<char> mask, const std::vector<Iteration>& its) {
+  Context c{trace, 0, 0, {}, std::move(mask)};
+  if (!its.empty()) {
+    c.start = its.front().start;
+    c.end = its.back().end;
+  } else {
+    c.start = trace.minTs;
+    c.end = trace.maxTs;
+  }
+  if (c.end <= c.start) return {};
+  std::vector<IntervalSet::Interval> gpu;
+  for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
+    const Track& track = trace.tracks[t];
+    if (track.kind != TrackKind::GpuStream || !c.in(t)) continue;
+    for (uint32_t i = 0; i < track.slices.size(); ++i)
+      if (isGpuWork(track.slices.kind[i])) gpu.emplace_back(track.slices.start[i], track.slices.end(i));
+  }
+  c.gpu = IntervalSet::fromUnsorted(std::move(gpu)).clip(c.start, c.end);
+  std::vector<Advice> out;
+  launchBound(c, out);
+  smallKernels(c, out);
+  hostSync(c, out);
+  pageableMemcpy(c, out);
+  dataLoading(c, its, out);
+  return out;
+}
+
+}  // namespace
+
+std::vector<Advice> advise(const Trace& trace) {
+  std::vector<Advice> out;
+  if (trace.meta.sessionRanks.empty()) {
+    out = adviseTracks(trace, std::vector<char>(trace.tracks.size(), 1), trace.iterations);
+  } else {
+    // A session: every rank on its own tracks and iterations; per rule the rank with the
+    // most at stake speaks for the job, saying how many ranks show the same.
+    std::map<std::string, std::pair<Advice, size_t>> worst;
+    for (const RankMetrics& m : measureRanks(trace)) {
+      std::vector<char> mask(trace.tracks.size(), 0);
+      for (uint32_t t = 0; t < trace.tracks.size(); ++t) mask[t] = trace.processes[trace.tracks[t].process].rank == m.rank;
+      for (Advice& a : adviseTracks(trace, std::move(mask), m.iterations)) {
+        a.title = "rank " + std::to_string(m.rank.value_or(0)) + ": " + a.title;
+        auto [it, fresh] = worst.try_emplace(a.id, a, 0);
+        ++it->second.second;
+        if (!fresh && a.atStake > it->second.first.atStake) it->second.first = std::move(a);
+      }
+    }
+    for (auto& [id, entry] : worst) {
+      entry.first.evidence.emplace_back("ranks_affected", static_cast<double>(entry.second));
+      out.push_back(std::move(entry.first));
+    }
+  }
+  Context whole{trace, 0, 0, {}, {}};
+  whole.start = trace.iterations.empty() ? trace.minTs : trace.iterations.front().start;
+  whole.end = trace.iterations.empty() ? trace.maxTs : trace.iterations.back().end;
+  if (whole.end > whole.start) communication(whole, out);
+  std::stable_sort(out.begin(), out.end(), [](const Advice& a, const Advice& b) { return a.atStake > b.atStake; });
+  return out;
+}
+
+}  // namespace opscope
