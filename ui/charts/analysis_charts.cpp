@@ -540,34 +540,33 @@ void plotStreams(QCustomPlot* plot, const StreamUsageReport& r, const ChartTheme
 
 namespace {
 
-// Viridis (not in Debian's QCustomPlot 2.1): ordered in lightness, readable by the
-// colour-blind and in greyscale print.
-QCPColorGradient viridis() {
+// A gradient through evenly spaced stops, in RGB, NaN cells left transparent.
+QCPColorGradient gradientThrough(std::initializer_list<QColor> stops) {
   QCPColorGradient gradient;
   gradient.clearColorStops();
-  gradient.setColorStopAt(0.0, QColor(0x44, 0x01, 0x54));
-  gradient.setColorStopAt(0.25, QColor(0x3b, 0x52, 0x8b));
-  gradient.setColorStopAt(0.5, QColor(0x21, 0x91, 0x8c));
-  gradient.setColorStopAt(0.75, QColor(0x5e, 0xc9, 0x62));
-  gradient.setColorStopAt(1.0, QColor(0xfd, 0xe7, 0x25));
+  double at = 0;
+  const double step = 1.0 / static_cast<double>(std::max<size_t>(1, stops.size() - 1));
+  for (const QColor& c : stops) {
+    gradient.setColorStopAt(std::min(1.0, at), c);
+    at += step;
+  }
   gradient.setColorInterpolation(QCPColorGradient::ciRGB);
   gradient.setNanHandling(QCPColorGradient::nhTransparent);
   return gradient;
 }
 
+// Viridis (not in Debian's QCustomPlot 2.1): ordered in lightness, readable by the
+// colour-blind and in greyscale print.
+QCPColorGradient viridis() {
+  return gradientThrough({QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b), QColor(0x21, 0x91, 0x8c),
+                          QColor(0x5e, 0xc9, 0x62), QColor(0xfd, 0xe7, 0x25)});
+}
+
 // Blue below the median, white at it, red above (ColorBrewer RdBu): a kernel that runs
 // slower on one rank than on the others stands out in either theme.
 QCPColorGradient aboveBelow() {
-  QCPColorGradient gradient;
-  gradient.clearColorStops();
-  gradient.setColorStopAt(0.0, QColor(0x21, 0x66, 0xac));
-  gradient.setColorStopAt(0.25, QColor(0x92, 0xc5, 0xde));
-  gradient.setColorStopAt(0.5, QColor(0xf7, 0xf7, 0xf7));
-  gradient.setColorStopAt(0.75, QColor(0xf4, 0xa5, 0x82));
-  gradient.setColorStopAt(1.0, QColor(0xb2, 0x18, 0x2b));
-  gradient.setColorInterpolation(QCPColorGradient::ciRGB);
-  gradient.setNanHandling(QCPColorGradient::nhTransparent);
-  return gradient;
+  return gradientThrough({QColor(0x21, 0x66, 0xac), QColor(0x92, 0xc5, 0xde), QColor(0xf7, 0xf7, 0xf7),
+                          QColor(0xf4, 0xa5, 0x82), QColor(0xb2, 0x18, 0x2b)});
 }
 
 // A colour scale beside rect (layout column 1 of its row), sharing its top and bottom.

@@ -2,7 +2,10 @@
 
 #include <qcustomplot.h>
 
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
 #include <QPdfWriter>
 #include <QBuffer>
 #include <QSvgGenerator>
@@ -88,6 +91,27 @@ bool saveChart(QCustomPlot* plot, const QString& path, PictureFormat format, int
     return false;
   }
   return saveBytes(path, bytes, error);
+}
+
+void showExportMenu(QWidget* parent, const QPoint& globalPos, const QString& base,
+                    const std::function<bool(const QString& path, QString* error)>& exporter) {
+  QMenu menu(parent);
+  const struct {
+    const char* label;
+    const char* suffix;
+  } items[] = {{"Export chart as PDF (vector)…", "pdf"}, {"Export chart as PNG…", "png"}, {"Export chart as SVG…", "svg"},
+               {"Export data as CSV…", "csv"},          {"Export data as JSON…", "json"}};
+  for (const auto& item : items) {
+    const QString suffix = QString::fromLatin1(item.suffix);
+    menu.addAction(QString::fromUtf8(item.label), parent, [parent, base, suffix, exporter] {
+      const QString path = QFileDialog::getSaveFileName(parent, QStringLiteral("Export %1").arg(base), base + "." + suffix,
+                                                        suffix.toUpper() + QStringLiteral(" (*.") + suffix + ")");
+      if (path.isEmpty()) return;
+      QString error;
+      if (!exporter(path, &error)) QMessageBox::warning(parent, QStringLiteral("Export"), error);
+    });
+  }
+  menu.exec(globalPos);
 }
 
 }  // namespace opscope::ui

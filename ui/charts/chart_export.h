@@ -7,6 +7,8 @@
 #include <string>
 
 class QCustomPlot;
+class QPoint;
+class QWidget;
 
 namespace opscope::ui {
 
@@ -22,5 +24,10 @@ bool pictureFormatFromSuffix(const QString& path, PictureFormat& format);
 // data(json) atomically; anything else is an error naming the choices.
 bool exportPlotOrData(QCustomPlot* plot, const QString& path, const std::function<std::string(bool json)>& data,
                       int minWidth, QString* error);
+// The context menu of a chart: export it as PDF, PNG or SVG, its data as CSV or JSON, to
+// a file chosen in a dialog (named base.<suffix> by default); exporter writes the path
+// and says why it could not; a failure shows a warning over parent.
+void showExportMenu(QWidget* parent, const QPoint& globalPos, const QString& base,
+                    const std::function<bool(const QString& path, QString* error)>& exporter);
 
 }  // namespace opscope::ui

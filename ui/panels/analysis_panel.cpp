@@ -16,7 +16,6 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMenu>
 #include <QMessageBox>
 #include <QPointer>
 #include <QPushButton>
@@ -703,24 +702,8 @@ bool AnalysisPanel::exportChart(ChartKind chart, const QString& path, QString* e
 }
 
 void AnalysisPanel::plotContextMenu(ChartKind chart, const QPoint& pos) {
-  QMenu menu(this);
-  const QString base = QString::fromLatin1(chartName(chart));
-  const struct {
-    const char* label;
-    const char* suffix;
-  } items[] = {{"Export chart as PDF (vector)…", "pdf"}, {"Export chart as PNG…", "png"}, {"Export chart as SVG…", "svg"},
-               {"Export data as CSV…", "csv"},          {"Export data as JSON…", "json"}};
-  for (const auto& item : items) {
-    const QString suffix = QString::fromLatin1(item.suffix);
-    menu.addAction(QString::fromUtf8(item.label), this, [this, chart, base, suffix] {
-      const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export %1").arg(base), base + "." + suffix,
-                                                        suffix.toUpper() + QStringLiteral(" (*.") + suffix + ")");
-      if (path.isEmpty()) return;
-      QString error;
-      if (!exportChart(chart, path, &error)) QMessageBox::warning(this, QStringLiteral("Export"), error);
-    });
-  }
-  menu.exec(plot(chart)->mapToGlobal(pos));
+  showExportMenu(this, plot(chart)->mapToGlobal(pos), QString::fromLatin1(chartName(chart)),
+                 [this, chart](const QString& path, QString* error) { return exportChart(chart, path, error); });
 }
 
 }  // namespace opscope::ui

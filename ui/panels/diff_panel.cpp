@@ -4,13 +4,10 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMenu>
-#include <QMessageBox>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QToolTip>
@@ -227,23 +224,8 @@ bool DiffPanel::exportChart(const QString& path, QString* error) {
 }
 
 void DiffPanel::contextMenu(const QPoint& pos) {
-  QMenu menu(this);
-  const struct {
-    const char* label;
-    const char* suffix;
-  } items[] = {{"Export chart as PDF (vector)…", "pdf"}, {"Export chart as PNG…", "png"}, {"Export chart as SVG…", "svg"},
-               {"Export data as CSV…", "csv"},          {"Export data as JSON…", "json"}};
-  for (const auto& item : items) {
-    const QString suffix = QString::fromLatin1(item.suffix);
-    menu.addAction(QString::fromUtf8(item.label), this, [this, suffix] {
-      const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export comparison"), QStringLiteral("diff.") + suffix,
-                                                        suffix.toUpper() + QStringLiteral(" (*.") + suffix + ")");
-      if (path.isEmpty()) return;
-      QString error;
-      if (!exportChart(path, &error)) QMessageBox::warning(this, QStringLiteral("Export"), error);
-    });
-  }
-  menu.exec(plot_->mapToGlobal(pos));
+  showExportMenu(this, plot_->mapToGlobal(pos), QStringLiteral("diff"),
+                 [this](const QString& path, QString* error) { return exportChart(path, error); });
 }
 
 }  // namespace opscope::ui
