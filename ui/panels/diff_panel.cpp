@@ -192,9 +192,10 @@ void DiffPanel::refresh() {
   table_->setColumnHidden(1, kernels);
   for (size_t i = 0; i < shown.size(); ++i) {
     const DiffRow& r = *shown[i];
-    QTableWidgetItem* ratio = r.totalA > 0 ? numberItem(static_cast<double>(r.totalB) / static_cast<double>(r.totalA), 3)
-                                           : textItem(r.countA == 0 ? QStringLiteral("only in B") : QStringLiteral("–"));
-    if (r.countB == 0) ratio = textItem(QStringLiteral("only in A"));
+    QTableWidgetItem* ratio = r.countB == 0  ? textItem(QStringLiteral("only in A"))
+                              : r.countA == 0 ? textItem(QStringLiteral("only in B"))
+                              : r.totalA > 0  ? numberItem(static_cast<double>(r.totalB) / static_cast<double>(r.totalA), 3)
+                                              : textItem(QStringLiteral("–"));
     fillRow(table_, static_cast<int>(i),
             {nameItem(r.name), textItem(QString::fromStdString(r.shape)), numberItem(static_cast<double>(r.countA), 0),
              numberItem(static_cast<double>(r.countB), 0), numberItem(ms(r.totalA), 3), numberItem(ms(r.totalB), 3),
