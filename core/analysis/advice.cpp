@@ -215,8 +215,7 @@ void dataLoading(const Context& c, const std::vector<Iteration>& its, std::vecto
 
 // Collectives with no compute running beside them, per rank; and, with several ranks,
 // the stragglers. Exposed communication fires above 5 % of the time examined.
-void communication(const Context& c, std::vector<Advice>& out) {
-  const RankTable table = rankTable(c.trace);
+void communication(const Context& c, const RankTable& table, std::vector<Advice>& out) {
   TimeNs exposed = 0, total = 0;
   for (const RankRow& r : table.rows) {
     addTo(total, r.collectives.total);
@@ -284,7 +283,9 @@ std::vector<Advice> adviseTracks(const Trace& trace, std::vector<char> mask, con
 
 }  // namespace
 
-std::vector<Advice> advise(const Trace& trace) {
+std::vector<Advice> advise(const Trace& trace) { return advise(trace, rankTable(trace)); }
+
+std::vector<Advice> advise(const Trace& trace, const RankTable& ranks) {
   std::vector<Advice> out;
   if (trace.meta.sessionRanks.empty()) {
     out = adviseTracks(trace, std::vector<char>(trace.tracks.size(), 1), trace.iterations);
@@ -310,7 +311,7 @@ std::vector<Advice> advise(const Trace& trace) {
   Context whole{trace, 0, 0, {}, {}};
   whole.start = trace.iterations.empty() ? trace.minTs : trace.iterations.front().start;
   whole.end = trace.iterations.empty() ? trace.maxTs : trace.iterations.back().end;
-  if (whole.end > whole.start) communication(whole, out);
+  if (whole.end > whole.start) communication(whole, ranks, out);
   std::stable_sort(out.begin(), out.end(), [](const Advice& a, const Advice& b) { return a.atStake > b.atStake; });
   return out;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/trace.h"
+#include "ranks/rank_table.h"
 
 namespace opscope {
 
@@ -25,5 +26,7 @@ struct Advice {
 // Rules that fire, most time at stake first. The time examined is the ProfilerStep
 // iterations when there are any, else the whole trace.
 std::vector<Advice> advise(const Trace& trace);
+// The same, with the trace's rankTable(trace) already computed (the Analysis dock has it).
+std::vector<Advice> advise(const Trace& trace, const RankTable& ranks);
 
 }  // namespace opscope

@@ -56,9 +56,12 @@ Side measure(const Trace& trace, const std::optional<TimeWindow>& window) {
         bool nested = false;
         for (auto p = trace.parent(op); p && !nested; p = trace.parent(*p)) nested = trace.nameId(*p) == s.name[i];
         if (nested) continue;
+        // Only ops and annotations record shapes: runtime and driver calls are many (a
+        // launch per kernel) and reading their args back from the file would find none.
         std::string shape;
-        for (const NamedArg& a : trace.args(op))
-          if (a.key == "Input Dims") shape = a.text;
+        if (s.kind[i] == SliceKind::CpuOp || s.kind[i] == SliceKind::UserAnnotation)
+          for (const NamedArg& a : trace.args(op))
+            if (a.key == "Input Dims") shape = a.text;
         Acc& acc = ops[{s.name[i], std::move(shape)}];
         ++acc.count;
         addTo(acc.total, s.dur[i]);

@@ -94,13 +94,14 @@ bool saveChart(QCustomPlot* plot, const QString& path, PictureFormat format, int
 }
 
 void showExportMenu(QWidget* parent, const QPoint& globalPos, const QString& base,
-                    const std::function<bool(const QString& path, QString* error)>& exporter) {
+                    const std::function<bool(const QString& path, QString* error)>& exporter, const char* csvLabel,
+                    const char* jsonLabel) {
   QMenu menu(parent);
   const struct {
     const char* label;
     const char* suffix;
   } items[] = {{"Export chart as PDF (vector)…", "pdf"}, {"Export chart as PNG…", "png"}, {"Export chart as SVG…", "svg"},
-               {"Export data as CSV…", "csv"},          {"Export data as JSON…", "json"}};
+               {csvLabel, "csv"},                        {jsonLabel, "json"}};
   for (const auto& item : items) {
     const QString suffix = QString::fromLatin1(item.suffix);
     menu.addAction(QString::fromUtf8(item.label), parent, [parent, base, suffix, exporter] {

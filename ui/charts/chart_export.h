@@ -27,7 +27,9 @@ bool exportPlotOrData(QCustomPlot* plot, const QString& path, const std::functio
 // The context menu of a chart: export it as PDF, PNG or SVG, its data as CSV or JSON, to
 // a file chosen in a dialog (named base.<suffix> by default); exporter writes the path
 // and says why it could not; a failure shows a warning over parent.
+// csvLabel / jsonLabel name what the data exports hold.
 void showExportMenu(QWidget* parent, const QPoint& globalPos, const QString& base,
-                    const std::function<bool(const QString& path, QString* error)>& exporter);
+                    const std::function<bool(const QString& path, QString* error)>& exporter,
+                    const char* csvLabel = "Export data as CSV…", const char* jsonLabel = "Export data as JSON…");
 
 }  // namespace opscope::ui

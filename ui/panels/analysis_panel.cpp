@@ -84,7 +84,7 @@ std::shared_ptr<AnalysisResults> compute(const Trace& trace, std::optional<TimeW
   r->streams = streamUsage(trace, classifier, window);
   r->ranks = rankTable(trace);  // the whole session: ranks are compared over all iterations
   r->memory = memoryTimeline(trace);
-  r->advice = advise(trace);  // the whole trace: rules compare iterations and ranks
+  r->advice = advise(trace, r->ranks);  // the whole trace: rules compare iterations and ranks
   return r;
 }
 

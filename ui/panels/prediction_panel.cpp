@@ -524,24 +524,9 @@ bool PredictionPanel::exportTo(const QString& path, QString* error) {
 }
 
 void PredictionPanel::contextMenu(const QPoint& pos) {
-  QMenu menu(this);
-  const struct {
-    const char* label;
-    const char* suffix;
-  } items[] = {{"Export chart as PDF (vector)…", "pdf"}, {"Export chart as PNG…", "png"}, {"Export chart as SVG…", "svg"},
-               {"Export ops as CSV…", "csv"},            {"Export report as JSON…", "json"}};
-  for (const auto& item : items) {
-    const QString suffix = QString::fromLatin1(item.suffix);
-    menu.addAction(QString::fromUtf8(item.label), this, [this, suffix] {
-      const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export prediction"),
-                                                        QStringLiteral("prediction.") + suffix,
-                                                        suffix.toUpper() + QStringLiteral(" (*.") + suffix + ")");
-      if (path.isEmpty()) return;
-      QString error;
-      if (!exportTo(path, &error)) QMessageBox::warning(this, QStringLiteral("Export"), error);
-    });
-  }
-  menu.exec(plot_->mapToGlobal(pos));
+  showExportMenu(this, plot_->mapToGlobal(pos), QStringLiteral("prediction"),
+                 [this](const QString& path, QString* error) { return exportTo(path, error); }, "Export ops as CSV…",
+                 "Export report as JSON…");
 }
 
 }  // namespace opscope::ui
