@@ -13,6 +13,7 @@
 #include "report/version_info.h"
 
 #include "advise_command.h"
+#include "critical_path_command.h"
 #include "cli_common.h"
 #include "diff_command.h"
 #include "export_command.h"
@@ -110,6 +111,12 @@ const char* kUsageText =
     "                          recommendations with measured evidence, most time at stake first:\n"
     "                          launch-bound GPU idle, tiny kernels, blocking syncs, pageable\n"
     "                          copies, input loading, exposed communication, stragglers\n"
+    "  critical-path [--json|--csv] [--iteration N | --annotation NAME [--instance K]] [-o OUT] FILE\n"
+    "                          the critical path across CPU threads and GPU streams (HTA's graph:\n"
+    "                          op nesting, launch -> kernel, stream order, synchronisations): its\n"
+    "                          length, time by category, the ops and kernels on it, its segments\n"
+    "      --iteration N            only iteration N (0-based ProfilerStep; default: whole trace)\n"
+    "      --annotation NAME        the K-th (0-based, default 0) slice whose name contains NAME\n"
     "  link --et ET --kineto TRACE -o OUT [--annotation NAME] [--report-json FILE]\n"
     "                          join a PyTorch execution trace with the Kineto trace of the same\n"
     "                          run (ET+): CPU nodes gain ts/dur/inclusive_dur/exclusive_dur, GPU\n"
@@ -327,6 +334,7 @@ int main(int argc, char** argv) {
     if (command == "link") return runLink(args);
     if (command == "diff") return runDiff(args);
     if (command == "advise") return runAdvise(args);
+    if (command == "critical-path") return runCriticalPath(args);
   } catch (const std::bad_alloc&) {
     std::fputs("opscope: out of memory\n", stderr);
     return kInternal;

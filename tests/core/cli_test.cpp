@@ -673,5 +673,46 @@ TEST(Cli, AdviseListsFindingsMostTimeAtStakeFirst) {
   EXPECT_EQ(runCli("advise /nonexistent.json").code, 3);
 }
 
+TEST(Cli, CriticalPathJsonIsTheContractAndTilesTheIteration) {
+  CliRun r = runCli("critical-path --json --iteration 0 " + kSample);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  for (const char* key : {"file", "window", "iteration_us", "length_us", "start_us", "end_us", "weighted_us", "by_category",
+                          "share_pct", "ops", "kernels", "segments", "graph", "warnings"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["window"]["kind"], "iteration");
+  EXPECT_EQ(j["window"]["iteration"], 0);
+  double sum = 0;
+  for (const char* c : {"cpu_op", "runtime", "kernel", "communication", "memcpy", "sync_wait", "launch_delay", "kernel_gap", "idle"})
+    sum += j["by_category"][c].get<double>();
+  EXPECT_NEAR(sum, j["length_us"].get<double>(), 1e-3);
+  double segs = 0, at = j["start_us"].get<double>();
+  for (const auto& s : j["segments"]) {
+    EXPECT_NEAR(s["ts_us"].get<double>(), at, 1e-3);
+    at = s["ts_us"].get<double>() + s["dur_us"].get<double>();
+    segs += s["dur_us"].get<double>();
+  }
+  EXPECT_NEAR(segs, j["length_us"].get<double>(), 1e-3);
+  EXPECT_NEAR(at, j["end_us"].get<double>(), 1e-3);
+  // The path lies inside the iteration: it starts at or after it and ends by its end.
+  EXPECT_GE(j["start_us"].get<double>(), j["window"]["start_us"].get<double>());
+  EXPECT_LE(j["length_us"].get<double>(), j["iteration_us"].get<double>() + 1e-3);
+  EXPECT_FALSE(j["ops"].empty());
+  EXPECT_FALSE(j["kernels"].empty());
+  r = runCli("critical-path --csv --iteration 0 " + kSample);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out.rfind("ts_us,dur_us,category,edge,name,track\n", 0), 0u);
+  r = runCli("critical-path " + kSample);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("where the time goes"), std::string::npos) << r.out;
+  EXPECT_EQ(runCli("critical-path").code, 2);
+  EXPECT_EQ(runCli("critical-path --iteration x " + kSample).code, 2);
+  EXPECT_EQ(runCli("critical-path --iteration 0 --annotation A " + kSample).code, 2);
+  r = runCli("critical-path --iteration 999 " + kSample);
+  EXPECT_EQ(r.code, 4);
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  EXPECT_EQ(runCli("critical-path /nonexistent.json").code, 3);
+}
+
 }  // namespace
 }  // namespace opscope

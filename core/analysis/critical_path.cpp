@@ -1,0 +1,789 @@
+#include "analysis/critical_path.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "hierarchy/iterations.h"
+#include "ranks/rank_metrics.h"
+
+namespace opscope {
+namespace {
+
+constexpr uint32_t kNone = ~0u;
+// Kernels further apart than this on a stream are not chained by a kernel-kernel edge
+// (HTA's KERNEL_KERNEL_DELAY_THRESHOLD_US).
+constexpr TimeNs kKernelKernelDelayMax = 1'500'000;
+
+// Calls that take the CUDA runtime lock (HTA's CUDA_RUNTIME_EVENTS).
+bool isLockCall(std::string_view n) { return n == "cudaLaunchKernel" || n == "cudaMemcpyAsync" || n == "cudaHostAlloc"; }
+// Calls that may block the host until the GPU catches up: their own length weighs 0,
+// the GPU work they wait for carries the path (HTA's BLOCKING_SYNC_CALLS, plus HIP's).
+bool isBlockingCall(std::string_view n) {
+  static constexpr std::string_view kCalls[] = {
+      "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventQuery", "cudaEventSynchronize", "cudaMemcpy",
+      "cudaMemcpyAsync",       "hipDeviceSynchronize",  "hipStreamSynchronize", "hipEventQuery", "hipEventSynchronize",
+      "hipMemcpy",             "hipMemcpyAsync"};
+  return std::find(std::begin(kCalls), std::end(kCalls), n) != std::end(kCalls);
+}
+
+struct Ev {
+  EventRef ref;
+  TimeNs ts = 0, end = 0;
+  SliceKind kind = SliceKind::Other;
+  StringId name = 0;
+  bool gpu = false;
+  bool lock = false;
+  uint32_t startNode = kNone, endNode = kNone;
+  uint32_t parent = kNone;  // CPU: enclosing event of the call stack (any kind)
+};
+
+struct Node {
+  TimeNs ts = 0;
+  uint32_t ev = 0;
+  bool isStart = false;
+};
+
+struct Edge {
+  uint32_t from = 0, to = 0;
+  CpEdgeType type = CpEdgeType::Dependency;
+  TimeNs weight = 0;
+  uint32_t attr = kNone;  // the event an Operator / KernelKernelDelay edge's time is spent in
+};
+
+// A directed graph that adds nodes and edges in the order networkx' DiGraph does, so
+// the longest path breaks ties the same way: nodes enter with their first edge, a
+// repeated (u, v) replaces the edge's data in place.
+class Graph {
+ public:
+  explicit Graph(size_t nodes) : succ_(nodes), pred_(nodes), seen_(nodes, 0) {}
+
+  void add(const Node& u, uint32_t ui, const Node& v, uint32_t vi, CpEdgeType type, bool zeroWeight, uint32_t attr) {
+    TimeNs w = (type == CpEdgeType::Dependency || type == CpEdgeType::Sync || zeroWeight) ? 0 : v.ts - u.ts;
+    if (w < 0) {
+      ++clamped;
+      w = 0;
+    }
+    const uint64_t key = (static_cast<uint64_t>(ui) << 32) | vi;
+    if (auto it = index_.find(key); it != index_.end()) {
+      edges[it->second] = {ui, vi, type, w, attr};
+      return;
+    }
+    touch(ui);
+    touch(vi);
+    index_.emplace(key, static_cast<uint32_t>(edges.size()));
+    succ_[ui].push_back(static_cast<uint32_t>(edges.size()));
+    pred_[vi].push_back(static_cast<uint32_t>(edges.size()));
+    edges.push_back({ui, vi, type, w, attr});
+  }
+  const Edge* find(uint32_t u, uint32_t v) const {
+    auto it = index_.find((static_cast<uint64_t>(u) << 32) | v);
+    return it == index_.end() ? nullptr : &edges[it->second];
+  }
+
+  // networkx.dag_longest_path: topological generations (Kahn, nodes in insertion
+  // order), each node's best predecessor the first of maximal distance, the path ending
+  // at the first node of maximal distance. Empty when the graph has a cycle.
+  std::vector<uint32_t> longestPath(bool* cycle) const {
+    std::vector<uint32_t> indegree(succ_.size(), 0), topo, generation, next;
+    for (uint32_t n : order_) indegree[n] = static_cast<uint32_t>(pred_[n].size());
+    for (uint32_t n : order_)
+      if (indegree[n] == 0) generation.push_back(n);
+    while (!generation.empty()) {
+      next.clear();
+      for (uint32_t n : generation) {
+        topo.push_back(n);
+        for (uint32_t e : succ_[n])
+          if (--indegree[edges[e].to] == 0) next.push_back(edges[e].to);
+      }
+      generation.swap(next);
+    }
+    *cycle = topo.size() != order_.size();
+    if (*cycle || topo.empty()) return {};
+    std::vector<TimeNs> dist(succ_.size(), 0);
+    std::vector<uint32_t> from(succ_.size(), kNone);
+    for (uint32_t v : topo) {
+      TimeNs best = 0;
+      uint32_t bestFrom = v;
+      bool any = false;
+      for (uint32_t e : pred_[v]) {
+        const TimeNs d = dist[edges[e].from] + edges[e].weight;
+        if (!any || d > best) {
+          best = d;
+          bestFrom = edges[e].from;
+          any = true;
+        }
+      }
+      dist[v] = best;
+      from[v] = bestFrom;
+    }
+    uint32_t v = topo.front();
+    for (uint32_t n : topo)
+      if (dist[n] > dist[v]) v = n;
+    std::vector<uint32_t> path;
+    for (uint32_t u = kNone; u != v;) {
+      path.push_back(v);
+      u = v;
+      v = from[v];
+    }
+    std::reverse(path.begin(), path.end());
+    return path;
+  }
+
+  size_t nodeCount() const { return order_.size(); }
+  std::vector<Edge> edges;
+  uint64_t clamped = 0;
+
+ private:
+  void touch(uint32_t n) {
+    if (!seen_[n]) {
+      seen_[n] = 1;
+      order_.push_back(n);
+    }
+  }
+  std::unordered_map<uint64_t, uint32_t> index_;
+  std::vector<std::vector<uint32_t>> succ_, pred_;
+  std::vector<uint8_t> seen_;
+  std::vector<uint32_t> order_;
+};
+
+std::optional<int64_t> intArg(const std::vector<NamedArg>& args, std::string_view key) {
+  for (const NamedArg& a : args) {
+    if (a.key != key) continue;
+    if (a.type == ArgType::Int) return a.i;
+    if (a.type == ArgType::Double) return static_cast<int64_t>(a.d);
+  }
+  return std::nullopt;
+}
+
+struct StreamKey {
+  int64_t device = kNoId, stream = kNoId;
+  friend auto operator<=>(const StreamKey&, const StreamKey&) = default;
+};
+
+// A cuda_sync event (Stream Sync, Context Sync, Event Sync, Stream Wait Event) and the
+// runtime call it belongs to.
+struct SyncEv {
+  EventRef ref;
+  uint32_t runtimeEv = kNone;  // the call, when it is in the window
+  EventRef runtime;
+  StreamKey stream;
+  std::string_view name;
+  int64_t waitOnStream = -1;
+  int64_t waitOnRecordCorrelation = -1;
+};
+
+class Builder {
+ public:
+  Builder(const Trace& trace, const CriticalPathWindow& window) : t_(trace), w_(window) {}
+
+  CriticalPath run();
+
+ private:
+  void collect();
+  void makeNodes();
+  void addEdge(uint32_t u, uint32_t v, CpEdgeType type, bool zeroWeight = false, uint32_t attr = kNone) {
+    if (u == v) return;
+    graph_->add(nodes_[u], u, nodes_[v], v, type, zeroWeight, attr);
+  }
+  // HTA's edge attribution for op nesting: start->x lies in the start's event, x->end
+  // in the end's event, end->start (between siblings) in their parent.
+  uint32_t attribute(uint32_t u, uint32_t v, uint32_t srcParent) const {
+    if (nodes_[u].isStart) return nodes_[u].ev;
+    if (!nodes_[v].isStart) return nodes_[v].ev;
+    return srcParent;
+  }
+  bool sharesLock(uint32_t a, uint32_t b) const {
+    return evs_[nodes_[a].ev].lock && evs_[nodes_[b].ev].lock && (nodes_[a].isStart || !nodes_[b].isStart);
+  }
+  void lockEdges();
+  void callStackEdges();
+  void gpuEdges();
+  CriticalPath pathOf(const std::vector<uint32_t>& nodePath);
+  CpCategory categoryOf(const Edge& e) const;
+
+  const Trace& t_;
+  CriticalPathWindow w_;
+  std::vector<Ev> evs_;                       // CPU events of the window, then GPU events
+  std::unordered_map<uint64_t, uint32_t> evOf_;  // packed ref -> evs_ index
+  std::vector<SyncEv> syncs_;
+  std::vector<Node> nodes_;
+  std::unique_ptr<Graph> graph_;
+  bool sawSyncEvents_ = false;
+  size_t recordsMatched_ = 0;
+};
+
+void Builder::collect() {
+  const auto inWindow = [&](TimeNs ts) { return ts >= w_.start && ts <= w_.end; };
+  // CPU events starting in the window with a length (HTA leaves zero-length ones out:
+  // they break its call stacks), every kind: annotations shape the nesting too.
+  for (uint32_t ti = 0; ti < t_.tracks.size(); ++ti) {
+    const Track& tr = t_.tracks[ti];
+    if (tr.kind != TrackKind::Thread) continue;
+    const SliceColumns& s = tr.slices;
+    for (size_t i = s.lowerBound(w_.start); i < s.size() && s.start[i] <= w_.end; ++i) {
+      if (s.dur[i] <= 0 || s.kind[i] == SliceKind::Sync) continue;
+      Ev e;
+      e.ref = {ti, static_cast<uint32_t>(i)};
+      e.ts = s.start[i];
+      e.end = s.end(i);
+      e.kind = s.kind[i];
+      e.name = s.name[i];
+      e.lock = (e.kind == SliceKind::Runtime || e.kind == SliceKind::Driver) && isLockCall(t_.str(e.name));
+      evs_.push_back(e);
+    }
+  }
+  // GPU events whose launch starts in the window.
+  for (const LaunchLinks::Pair& p : t_.links.gpuToLaunch) {
+    const EventRef g = EventRef::unpack(p.first), l = EventRef::unpack(p.second);
+    if (!inWindow(t_.start(l)) || t_.dur(l) <= 0) continue;
+    Ev e;
+    e.ref = g;
+    e.ts = t_.start(g);
+    e.end = t_.end(g);
+    e.kind = t_.kind(g);
+    e.name = t_.nameId(g);
+    e.gpu = true;
+    evs_.push_back(e);
+  }
+  // Ev order: by start, then where the event lives (HTA's event index is by start).
+  std::stable_sort(evs_.begin(), evs_.end(), [](const Ev& a, const Ev& b) {
+    if (a.ts != b.ts) return a.ts < b.ts;
+    return a.ref < b.ref;
+  });
+  for (uint32_t i = 0; i < evs_.size(); ++i) evOf_.emplace(evs_[i].ref.packed(), i);
+
+  // cuda_sync events and their calls (by correlation id).
+  std::unordered_map<int64_t, EventRef> callOfCorrelation;
+  for (uint32_t ti = 0; ti < t_.tracks.size(); ++ti) {
+    const SliceColumns& s = t_.tracks[ti].slices;
+    for (size_t i = 0; i < s.size(); ++i)
+      if ((s.kind[i] == SliceKind::Runtime || s.kind[i] == SliceKind::Driver) && s.correlation[i] != kNoId)
+        callOfCorrelation.emplace(s.correlation[i], EventRef{ti, static_cast<uint32_t>(i)});
+  }
+  for (uint32_t ti = 0; ti < t_.tracks.size(); ++ti) {
+    const Track& tr = t_.tracks[ti];
+    const SliceColumns& s = tr.slices;
+    for (size_t i = 0; i < s.size(); ++i) {
+      if (s.kind[i] != SliceKind::Sync) continue;
+      sawSyncEvents_ = true;
+      const auto call = callOfCorrelation.find(s.correlation[i]);
+      if (call == callOfCorrelation.end()) continue;
+      SyncEv y;
+      y.ref = {ti, static_cast<uint32_t>(i)};
+      y.runtime = call->second;
+      y.name = t_.str(s.name[i]);
+      const bool callInWindow = inWindow(t_.start(y.runtime)) && t_.dur(y.runtime) > 0;
+      if (!callInWindow && y.name != "Stream Wait Event") continue;
+      if (auto it = evOf_.find(y.runtime.packed()); it != evOf_.end()) y.runtimeEv = it->second;
+      const std::vector<NamedArg> args = t_.args(y.ref);
+      y.stream = {intArg(args, "device").value_or(tr.device), intArg(args, "stream").value_or(tr.stream)};
+      y.waitOnStream = intArg(args, "wait_on_stream").value_or(-1);
+      y.waitOnRecordCorrelation = intArg(args, "wait_on_cuda_event_record_corr_id").value_or(-1);
+      syncs_.push_back(y);
+    }
+  }
+}
+
+void Builder::makeNodes() {
+  for (uint32_t i = 0; i < evs_.size(); ++i) {
+    const Ev& e = evs_[i];
+    if (!e.gpu && e.kind != SliceKind::CpuOp && e.kind != SliceKind::Runtime && e.kind != SliceKind::Driver) continue;
+    nodes_.push_back({e.ts, i, true});
+    nodes_.push_back({e.end, i, false});
+  }
+  std::stable_sort(nodes_.begin(), nodes_.end(), [](const Node& a, const Node& b) {
+    return a.ts != b.ts ? a.ts < b.ts : a.ev < b.ev;
+  });
+  for (uint32_t n = 0; n < nodes_.size(); ++n) (nodes_[n].isStart ? evs_[nodes_[n].ev].startNode : evs_[nodes_[n].ev].endNode) = n;
+  graph_ = std::make_unique<Graph>(nodes_.size());
+}
+
+// Calls holding the CUDA runtime lock run one at a time across threads; who held it is
+// read from the order they finish. Each finishing call depends on every lock call that
+// started since the previous one finished, and on that previous finish.
+void Builder::lockEdges() {
+  std::vector<uint32_t> started;
+  uint32_t last = kNone;
+  for (uint32_t n = 0; n < nodes_.size(); ++n) {
+    if (!evs_[nodes_[n].ev].lock) continue;
+    if (nodes_[n].isStart) {
+      started.push_back(n);
+    } else {
+      while (!started.empty()) {
+        const uint32_t p = started.back();
+        started.pop_back();
+        if (nodes_[p].ev == nodes_[n].ev)
+          addEdge(p, n, CpEdgeType::Operator, false, nodes_[n].ev);
+        else
+          addEdge(p, n, CpEdgeType::Dependency);
+      }
+      if (last != kNone && !nodes_[last].isStart) addEdge(last, n, CpEdgeType::Dependency);
+    }
+    last = n;
+  }
+}
+
+// HTA's call stacks: per thread, start/end points swept in time order (at one instant
+// ends before starts, longer first among starts), each start nested in the innermost
+// open event. The depth-first walk then chains the op and call nodes.
+void Builder::callStackEdges() {
+  // One stack per thread track; the backward thread folds into the forward thread when
+  // exactly one thread has "forward" ops and exactly one has "autograd" ones.
+  const auto soleTrackWith = [&](std::string_view word) -> uint32_t {
+    uint32_t found = kNone;
+    for (const Ev& e : evs_) {
+      if (e.gpu || (e.kind != SliceKind::CpuOp && e.kind != SliceKind::UserAnnotation)) continue;
+      if (t_.str(e.name).find(word) == std::string_view::npos) continue;
+      if (found == kNone) found = e.ref.track;
+      else if (found != e.ref.track) return kNone;
+    }
+    return found;
+  };
+  const uint32_t fwd = soleTrackWith("forward"), bwd = soleTrackWith("autograd");
+  std::map<uint32_t, std::vector<uint32_t>> stacks;
+  for (uint32_t i = 0; i < evs_.size(); ++i) {
+    if (evs_[i].gpu) continue;
+    uint32_t track = evs_[i].ref.track;
+    if (fwd != kNone && bwd != kNone && track == bwd) track = fwd;
+    stacks[track].push_back(i);
+  }
+  struct Point {
+    uint32_t ev;
+    TimeNs time, dur;
+    bool start;
+  };
+  // hta/common/call_stack.py compare_events.
+  const auto before = [](const Point& x, const Point& y) {
+    if (x.ev == y.ev) return x.start && !y.start;
+    if (x.time != y.time) return x.time < y.time;
+    if (x.start == y.start) {
+      if (x.start) return x.dur != y.dur ? x.dur > y.dur : x.ev < y.ev;
+      return x.dur != y.dur ? x.dur < y.dur : x.ev > y.ev;
+    }
+    if (x.dur > 0 && y.dur > 0) return !x.start;
+    if (x.dur == 0 && y.dur == 0) return x.ev < y.ev;
+    return x.start;
+  };
+  std::vector<std::vector<uint32_t>> children(evs_.size());
+  for (auto& [track, members] : stacks) {
+    std::vector<Point> points;
+    points.reserve(members.size() * 2);
+    for (uint32_t i : members) {
+      points.push_back({i, evs_[i].ts, evs_[i].end - evs_[i].ts, true});
+      points.push_back({i, evs_[i].end, evs_[i].end - evs_[i].ts, false});
+    }
+    std::stable_sort(points.begin(), points.end(), before);
+    std::vector<uint32_t> open, roots;
+    for (const Point& p : points) {
+      if (p.start) {
+        evs_[p.ev].parent = open.empty() ? kNone : open.back();
+        (open.empty() ? roots : children[open.back()]).push_back(p.ev);
+        open.push_back(p.ev);
+      } else if (!open.empty()) {
+        open.pop_back();
+      }
+    }
+    // Depth-first walk, iteratively (stacks can be thousands deep in hostile files).
+    uint32_t last = kNone;
+    int depth = 0;
+    const auto enter = [&](uint32_t ev) {
+      const Ev& e = evs_[ev];
+      if (e.startNode == kNone) return;
+      if (last != kNone && !sharesLock(last, e.startNode)) {
+        const CpEdgeType type = depth == 0 ? CpEdgeType::Dependency : CpEdgeType::Operator;
+        addEdge(last, e.startNode, type, false,
+                type == CpEdgeType::Operator ? attribute(last, e.startNode, evs_[nodes_[last].ev].parent) : kNone);
+      }
+      last = e.startNode;
+      ++depth;
+    };
+    const auto exit = [&](uint32_t ev) {
+      const Ev& e = evs_[ev];
+      if (e.startNode == kNone) return;
+      if (last != kNone && !sharesLock(last, e.endNode))
+        addEdge(last, e.endNode, CpEdgeType::Operator, isBlockingCall(t_.str(e.name)),
+                attribute(last, e.endNode, evs_[nodes_[last].ev].parent));
+      last = e.endNode;
+      --depth;
+    };
+    struct Frame {
+      uint32_t ev;
+      size_t next;
+    };
+    std::vector<Frame> walk;
+    for (uint32_t root : roots) {
+      enter(root);
+      walk.push_back({root, 0});
+      while (!walk.empty()) {
+        Frame& f = walk.back();
+        if (f.next < children[f.ev].size()) {
+          const uint32_t c = children[f.ev][f.next++];
+          enter(c);
+          walk.push_back({c, 0});
+        } else {
+          exit(f.ev);
+          walk.pop_back();
+        }
+      }
+    }
+  }
+}
+
+void Builder::gpuEdges() {
+  // Launches in time order, each with the GPU events it started and their streams.
+  struct Launch {
+    EventRef call;
+    TimeNs ts;
+    std::vector<EventRef> gpu;
+  };
+  std::vector<Launch> launches;
+  for (const LaunchLinks::Pair& p : t_.links.launchToGpu) {
+    const EventRef l = EventRef::unpack(p.first);
+    if (launches.empty() || launches.back().call != l) launches.push_back({l, t_.start(l), {}});
+    launches.back().gpu.push_back(EventRef::unpack(p.second));
+  }
+  std::stable_sort(launches.begin(), launches.end(), [](const Launch& a, const Launch& b) { return a.ts < b.ts; });
+  const auto streamOf = [&](EventRef g) {
+    const Track& tr = t_.tracks[g.track];
+    return StreamKey{tr.device, tr.stream != kNoId ? tr.stream : static_cast<int64_t>(g.track)};
+  };
+
+  // Queue length per stream over the whole trace (HTA's TraceCounters queue length):
+  // +1 when a launch enqueues on the stream, -1 when its GPU work starts. A CUDA graph
+  // launch counts once per stream, its first event there dequeuing it; the graph's
+  // other events there are followers, chained to the one before them on the stream.
+  std::map<std::pair<uint64_t, StreamKey>, int64_t> queueAtLaunch;  // (launch, stream) -> queue after it
+  std::unordered_map<uint64_t, int64_t> queueAtGpu;      // gpu ref -> queue after it starts
+  std::unordered_map<uint64_t, bool> follower;            // gpu ref -> not the first of its launch on its stream
+  {
+    struct Step {
+      TimeNs ts;
+      int delta;
+      uint64_t key;  // launch: call ref; gpu: gpu ref
+    };
+    std::map<StreamKey, std::vector<Step>> steps;
+    for (const Launch& l : launches) {
+      std::map<StreamKey, EventRef> firstOnStream;
+      for (EventRef g : l.gpu) {
+        const StreamKey k = streamOf(g);
+        auto [it, fresh] = firstOnStream.emplace(k, g);
+        if (!fresh && std::make_pair(t_.start(g), g) < std::make_pair(t_.start(it->second), it->second)) it->second = g;
+      }
+      for (auto& [k, g] : firstOnStream) {
+        steps[k].push_back({l.ts, +1, l.call.packed()});
+        steps[k].push_back({t_.start(g), -1, g.packed()});
+      }
+      for (EventRef g : l.gpu) follower[g.packed()] = firstOnStream[streamOf(g)] != g;
+    }
+    for (auto& [k, v] : steps) {
+      std::stable_sort(v.begin(), v.end(), [](const Step& a, const Step& b) {
+        return a.ts != b.ts ? a.ts < b.ts : a.delta > b.delta;
+      });
+      int64_t q = 0;
+      for (const Step& s : v) {
+        q += s.delta;
+        if (s.delta > 0) queueAtLaunch[{s.key, k}] = q;
+        else queueAtGpu[s.key] = q;
+      }
+    }
+  }
+
+  // cudaEventRecord: the stream it recorded on (from the waits naming it) and the last
+  // launch onto that stream before it; that launch's work is what the waits wait for.
+  std::unordered_map<int64_t, StreamKey> recordStream;
+  for (const SyncEv& y : syncs_)
+    if (y.waitOnStream > -1 && y.waitOnRecordCorrelation > -1)
+      recordStream.emplace(y.waitOnRecordCorrelation, StreamKey{y.stream.device, y.waitOnStream});
+  std::unordered_map<int64_t, EventRef> recordedWork;  // record correlation -> GPU event
+  if (!recordStream.empty()) {
+    std::map<StreamKey, std::vector<std::pair<TimeNs, EventRef>>> workByStream;  // launch ts, last GPU event
+    for (const Launch& l : launches) {
+      std::map<StreamKey, EventRef> lastOnStream;
+      for (EventRef g : l.gpu) lastOnStream[streamOf(g)] = g;
+      for (auto& [k, g] : lastOnStream) workByStream[k].push_back({l.ts, g});
+    }
+    for (uint32_t ti = 0; ti < t_.tracks.size(); ++ti) {
+      const SliceColumns& s = t_.tracks[ti].slices;
+      for (size_t i = 0; i < s.size(); ++i) {
+        if (s.kind[i] != SliceKind::Runtime || s.correlation[i] == kNoId) continue;
+        const auto rs = recordStream.find(s.correlation[i]);
+        if (rs == recordStream.end() || t_.str(s.name[i]) != "cudaEventRecord") continue;
+        const auto& work = workByStream[rs->second];
+        auto it = std::upper_bound(work.begin(), work.end(), s.start[i],
+                                   [](TimeNs ts, const std::pair<TimeNs, EventRef>& w) { return ts < w.first; });
+        if (it != work.begin()) recordedWork.emplace(s.correlation[i], std::prev(it)->second);
+      }
+    }
+  }
+  // cudaStreamWaitEvent: the next launch from the same thread onto the waiting stream.
+  const auto nextLaunchFrom = [&](EventRef call, const StreamKey& k) -> std::optional<EventRef> {
+    const TimeNs ts = t_.start(call);
+    auto it = std::lower_bound(launches.begin(), launches.end(), ts, [](const Launch& l, TimeNs v) { return l.ts < v; });
+    for (; it != launches.end(); ++it) {
+      if (it->call.track != call.track) continue;
+      for (EventRef g : it->gpu)
+        if (streamOf(g) == k) return g;
+    }
+    return std::nullopt;
+  };
+
+  // Kernels by start, sync events by end (a stream sync overlapping a copy follows it).
+  struct Item {
+    TimeNs sortTs;
+    uint32_t ev = kNone;     // a GPU event
+    uint32_t sync = kNone;   // or a sync event
+  };
+  recordsMatched_ = recordedWork.size();
+  std::vector<Item> items;
+  for (uint32_t i = 0; i < evs_.size(); ++i)
+    if (evs_[i].gpu) items.push_back({evs_[i].ts, i, kNone});
+  for (uint32_t y = 0; y < syncs_.size(); ++y) items.push_back({t_.end(syncs_[y].ref), kNone, y});
+  std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.sortTs < b.sortTs; });
+
+  std::map<StreamKey, uint32_t> lastOnStream;   // end node of the stream's last kernel
+  std::unordered_map<uint32_t, uint32_t> kernelSync;  // waiting GPU ev -> ev it waits for
+  const auto evOfRef = [&](EventRef r) -> uint32_t {
+    auto it = evOf_.find(r.packed());
+    return it == evOf_.end() ? kNone : it->second;
+  };
+  for (const Item& item : items) {
+    if (item.sync != kNone) {
+      const SyncEv& y = syncs_[item.sync];
+      if (y.name == "Stream Wait Event" || y.name == "Event Sync") {
+        const auto work = recordedWork.find(y.waitOnRecordCorrelation);
+        if (y.waitOnRecordCorrelation < 0 || work == recordedWork.end()) continue;
+        const uint32_t src = evOfRef(work->second);
+        if (y.name == "Stream Wait Event") {
+          if (const auto dest = nextLaunchFrom(y.runtime, y.stream)) {
+            const uint32_t d = evOfRef(*dest);
+            if (d != kNone) kernelSync[d] = src;
+          }
+        } else if (src != kNone && y.runtimeEv != kNone && evs_[y.runtimeEv].endNode != kNone) {
+          addEdge(evs_[src].endNode, evs_[y.runtimeEv].endNode, CpEdgeType::Sync);
+        }
+        continue;
+      }
+      if (y.runtimeEv == kNone || evs_[y.runtimeEv].endNode == kNone) continue;
+      const uint32_t callEnd = evs_[y.runtimeEv].endNode;
+      if (y.name == "Context Sync") {
+        for (auto& [k, n] : lastOnStream)
+          if (k.device == y.stream.device || y.stream.device == kNoId) addEdge(n, callEnd, CpEdgeType::Sync);
+      } else if (y.name == "Stream Sync") {
+        if (auto it = lastOnStream.find(y.stream); it != lastOnStream.end()) addEdge(it->second, callEnd, CpEdgeType::Sync);
+      }
+      continue;
+    }
+    const uint32_t k = item.ev;
+    const Ev& e = evs_[k];
+    const StreamKey stream = streamOf(e.ref);
+    addEdge(e.startNode, e.endNode, CpEdgeType::Operator, false, k);
+    const std::optional<EventRef> launchRef = [&]() -> std::optional<EventRef> {
+      auto it = std::lower_bound(t_.links.gpuToLaunch.begin(), t_.links.gpuToLaunch.end(),
+                                 LaunchLinks::Pair{e.ref.packed(), 0});
+      if (it == t_.links.gpuToLaunch.end() || it->first != e.ref.packed()) return std::nullopt;
+      return EventRef::unpack(it->second);
+    }();
+    const uint32_t launchEv = launchRef ? evOfRef(*launchRef) : kNone;
+    const uint32_t launchStart = launchEv != kNone ? evs_[launchEv].startNode : kNone;
+    const TimeNs launchTs = launchRef ? t_.start(*launchRef) : e.ts;
+
+    uint32_t syncEnd = kNone;
+    if (auto it = kernelSync.find(k); it != kernelSync.end()) {
+      if (it->second != kNone && evs_[it->second].endNode != kNone) {
+        syncEnd = evs_[it->second].endNode;
+        addEdge(syncEnd, e.startNode, CpEdgeType::Sync);
+      }
+      kernelSync.erase(it);
+    }
+    const auto last = lastOnStream.find(stream);
+    const bool hasLast = last != lastOnStream.end();
+    if (follower[e.ref.packed()]) {
+      if (hasLast) addEdge(last->second, e.startNode, CpEdgeType::KernelKernelDelay, false, nodes_[last->second].ev);
+      else if (launchStart != kNone) addEdge(launchStart, e.startNode, CpEdgeType::LaunchDelay);
+    } else {
+      const int64_t qLaunch = launchRef ? queueAtLaunch[{launchRef->packed(), stream}] : -1;
+      const int64_t qGpu = queueAtGpu[e.ref.packed()];
+      if (qLaunch == 1 && qGpu == 0 && (!hasLast || nodes_[last->second].ts < launchTs) &&
+          (syncEnd == kNone || nodes_[syncEnd].ts < launchTs) && launchStart != kNone) {
+        addEdge(launchStart, e.startNode, CpEdgeType::LaunchDelay);
+      } else if (hasLast && e.ts - nodes_[last->second].ts < kKernelKernelDelayMax &&
+                 (syncEnd == kNone || nodes_[syncEnd].ts < nodes_[last->second].ts)) {
+        addEdge(last->second, e.startNode, CpEdgeType::KernelKernelDelay, false, nodes_[last->second].ev);
+      }
+    }
+    lastOnStream[stream] = e.endNode;
+  }
+}
+
+CpCategory Builder::categoryOf(const Edge& e) const {
+  switch (e.type) {
+    case CpEdgeType::LaunchDelay:
+      return e.weight > 0 ? CpCategory::LaunchDelay : CpCategory::Idle;
+    case CpEdgeType::KernelKernelDelay:
+      return CpCategory::KernelGap;
+    case CpEdgeType::Sync:
+      return CpCategory::SyncWait;
+    case CpEdgeType::Dependency:
+      return evs_[nodes_[e.from].ev].lock && evs_[nodes_[e.to].ev].lock ? CpCategory::Runtime : CpCategory::Idle;
+    case CpEdgeType::Operator:
+      break;
+  }
+  if (e.weight == 0 && nodes_[e.to].ts > nodes_[e.from].ts) return CpCategory::SyncWait;  // a blocking call
+  const Ev* a = e.attr != kNone ? &evs_[e.attr] : nullptr;
+  if (!a) return CpCategory::CpuOp;
+  switch (a->kind) {
+    case SliceKind::Runtime:
+    case SliceKind::Driver:
+      return CpCategory::Runtime;
+    case SliceKind::Kernel:
+      return isCollectiveKernelName(t_.str(a->name)) ? CpCategory::Communication : CpCategory::Kernel;
+    case SliceKind::Memcpy:
+    case SliceKind::Memset:
+      return CpCategory::Memcpy;
+    default:
+      return CpCategory::CpuOp;
+  }
+}
+
+CriticalPath Builder::pathOf(const std::vector<uint32_t>& nodePath) {
+  CriticalPath p;
+  p.window = w_;
+  p.graphNodes = graph_->nodeCount();
+  p.graphEdges = graph_->edges.size();
+  for (const Edge& e : graph_->edges) ++p.graphEdgesByType[static_cast<size_t>(e.type)];
+  p.eventRecordsMatched = recordsMatched_;
+  p.pathNodes = nodePath.size();
+  p.traceHasSyncEvents = sawSyncEvents_;
+  p.clampedNegativeWeights = graph_->clamped;
+  if (nodePath.empty()) return p;
+  p.start = nodes_[nodePath.front()].ts;
+  TimeNs cursor = p.start;
+  for (uint32_t n : nodePath) p.events.push_back(evs_[nodes_[n].ev].ref.packed());
+  for (size_t i = 1; i < nodePath.size(); ++i) {
+    const Edge* e = graph_->find(nodePath[i - 1], nodePath[i]);
+    if (!e) continue;
+    p.weight += e->weight;
+    const TimeNs to = std::max(cursor, nodes_[nodePath[i]].ts);
+    if (to == cursor) continue;
+    CriticalPathSegment s;
+    s.start = cursor;
+    s.end = to;
+    s.category = categoryOf(*e);
+    s.edge = e->type;
+    const bool inEvent = (e->type == CpEdgeType::Operator && e->weight > 0) || e->type == CpEdgeType::KernelKernelDelay;
+    if (inEvent && e->attr != kNone) s.event = evs_[e->attr].ref.packed();
+    s.from = evs_[nodes_[e->from].ev].ref.packed();
+    s.to = evs_[nodes_[e->to].ev].ref.packed();
+    p.byCategory[static_cast<size_t>(s.category)] += to - cursor;
+    p.segments.push_back(s);
+    cursor = to;
+  }
+  p.end = cursor;
+  std::sort(p.events.begin(), p.events.end());
+  p.events.erase(std::unique(p.events.begin(), p.events.end()), p.events.end());
+  return p;
+}
+
+CriticalPath Builder::run() {
+  collect();
+  makeNodes();
+  lockEdges();
+  callStackEdges();
+  gpuEdges();
+  for (const Ev& e : evs_)
+    if (e.gpu) w_.wallEnd = std::max(w_.wallEnd, e.end);
+  w_.wallEnd = std::max(w_.wallEnd, w_.end);
+  bool cycle = false;
+  const std::vector<uint32_t> path = graph_->longestPath(&cycle);
+  CriticalPath p = pathOf(path);
+  if (cycle)
+    p.error = "the dependency graph has a cycle (contradictory timestamps); no critical path";
+  else if (path.size() < 2)
+    p.error = "no ops, runtime calls or GPU work in the window";
+  return p;
+}
+
+}  // namespace
+
+const char* cpEdgeTypeName(CpEdgeType t) {
+  switch (t) {
+    case CpEdgeType::Operator: return "operator";
+    case CpEdgeType::Dependency: return "dependency";
+    case CpEdgeType::LaunchDelay: return "launch_delay";
+    case CpEdgeType::KernelKernelDelay: return "kernel_kernel_delay";
+    case CpEdgeType::Sync: return "sync";
+  }
+  return "?";
+}
+
+const char* cpCategoryName(CpCategory c) {
+  switch (c) {
+    case CpCategory::CpuOp: return "cpu_op";
+    case CpCategory::Runtime: return "runtime";
+    case CpCategory::Kernel: return "kernel";
+    case CpCategory::Communication: return "communication";
+    case CpCategory::Memcpy: return "memcpy";
+    case CpCategory::SyncWait: return "sync_wait";
+    case CpCategory::LaunchDelay: return "launch_delay";
+    case CpCategory::KernelGap: return "kernel_gap";
+    case CpCategory::Idle: return "idle";
+  }
+  return "?";
+}
+
+std::optional<CriticalPathWindow> criticalPathWindowOfTrace(const Trace& trace) {
+  if (trace.sliceCount() == 0) return std::nullopt;
+  CriticalPathWindow w;
+  w.kind = CriticalPathWindow::Kind::Trace;
+  w.start = trace.maxTs;
+  w.end = trace.minTs;
+  for (const Track& tr : trace.tracks)
+    for (size_t i = 0; i < tr.slices.size(); ++i) {
+      w.start = std::min(w.start, tr.slices.start[i]);
+      w.end = std::max(w.end, tr.slices.end(i));
+    }
+  w.wallEnd = w.end;
+  w.label = "trace";
+  return w;
+}
+
+std::optional<CriticalPathWindow> criticalPathWindowOfIteration(const Trace& trace, size_t index) {
+  if (index >= trace.iterations.size()) return std::nullopt;
+  const Iteration& it = trace.iterations[index];
+  CriticalPathWindow w;
+  w.kind = CriticalPathWindow::Kind::Iteration;
+  w.start = it.start;
+  w.end = it.end;
+  w.wallEnd = iterationWallEnds(trace, {it}).front();
+  w.iteration = static_cast<int64_t>(index);
+  w.label = it.ref != kNoRef ? std::string(trace.name(EventRef::unpack(it.ref))) : "iteration " + std::to_string(index);
+  return w;
+}
+
+std::optional<CriticalPathWindow> criticalPathWindowOfAnnotation(const Trace& trace, std::string_view name,
+                                                                 size_t instance) {
+  std::vector<std::pair<TimeNs, EventRef>> found;
+  for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
+    const SliceColumns& s = trace.tracks[ti].slices;
+    for (size_t i = 0; i < s.size(); ++i)
+      if (trace.str(s.name[i]).find(name) != std::string_view::npos)
+        found.push_back({s.start[i], EventRef{ti, static_cast<uint32_t>(i)}});
+  }
+  if (instance >= found.size()) return std::nullopt;
+  std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  const EventRef r = found[instance].second;
+  CriticalPathWindow w;
+  w.kind = CriticalPathWindow::Kind::Annotation;
+  w.start = trace.start(r);
+  w.end = trace.end(r);
+  w.wallEnd = w.end;
+  w.label = std::string(trace.name(r));
+  return w;
+}
+
+CriticalPath computeCriticalPath(const Trace& trace, const CriticalPathWindow& window) {
+  return Builder(trace, window).run();
+}
+
+}  // namespace opscope

@@ -1,0 +1,166 @@
+#include "report/critical_path_report.h"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "report/json_text.h"
+#include "report/report_numbers.h"
+#include "report/summary_report.h"
+
+namespace opscope {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+const char* windowKindName(CriticalPathWindow::Kind k) {
+  switch (k) {
+    case CriticalPathWindow::Kind::Trace: return "trace";
+    case CriticalPathWindow::Kind::Iteration: return "iteration";
+    case CriticalPathWindow::Kind::Annotation: return "annotation";
+  }
+  return "?";
+}
+
+double pct(TimeNs part, TimeNs whole) { return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0; }
+
+}  // namespace
+
+std::vector<CriticalPathEntry> criticalPathEntries(const CriticalPath& path, const Trace& trace, bool gpu) {
+  const auto wanted = [&](SliceKind k) { return gpu ? isGpuKind(k) : k == SliceKind::CpuOp; };
+  std::map<std::string, CriticalPathEntry, std::less<>> byName;
+  for (uint64_t p : path.events) {
+    const EventRef r = EventRef::unpack(p);
+    if (!wanted(trace.kind(r))) continue;
+    CriticalPathEntry& e = byName[std::string(trace.name(r))];
+    e.name = trace.name(r);
+    ++e.count;
+  }
+  for (const CriticalPathSegment& s : path.segments) {
+    if (s.event == kNoRef) continue;
+    const EventRef r = EventRef::unpack(s.event);
+    if (!wanted(trace.kind(r))) continue;
+    auto it = byName.find(trace.name(r));
+    if (it != byName.end()) addTo(it->second.time, s.end - s.start);
+  }
+  std::vector<CriticalPathEntry> out;
+  for (auto& [name, e] : byName) out.push_back(std::move(e));
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.time > b.time; });
+  return out;
+}
+
+std::vector<std::string> criticalPathWarnings(const CriticalPath& path) {
+  std::vector<std::string> w;
+  if (!path.traceHasSyncEvents)
+    w.push_back("the trace has no cuda_sync events (PyTorch >= 2.1 with experimental_config(enable_cuda_sync_events=True) "
+                "records them): host waits for the GPU are not linked to the work they wait for");
+  if (path.clampedNegativeWeights)
+    w.push_back(std::to_string(path.clampedNegativeWeights) +
+                " edges ran backwards in time (a child ending after its parent by clock rounding) and count as 0");
+  return w;
+}
+
+std::string criticalPathJson(const CriticalPath& path, const Trace& trace, const std::string& file) {
+  const TimeNs origin = trace.minTs;
+  ojson j;
+  j["file"] = file;
+  const CriticalPathWindow& w = path.window;
+  j["window"] = {{"kind", windowKindName(w.kind)},
+                 {"label", w.label},
+                 {"iteration", w.iteration >= 0 ? ojson(w.iteration) : ojson(nullptr)},
+                 {"start_us", nsToUs(w.start - origin)},
+                 {"end_us", nsToUs(w.end - origin)}};
+  j["iteration_us"] = nsToUs(w.wallEnd - w.start);
+  j["length_us"] = nsToUs(path.length());
+  j["start_us"] = nsToUs(path.start - origin);
+  j["end_us"] = nsToUs(path.end - origin);
+  j["weighted_us"] = nsToUs(path.weight);
+  ojson cats = ojson::object(), shares = ojson::object();
+  for (size_t c = 0; c < kCpCategoryCount; ++c) {
+    cats[cpCategoryName(static_cast<CpCategory>(c))] = nsToUs(path.byCategory[c]);
+    shares[cpCategoryName(static_cast<CpCategory>(c))] = pct(path.byCategory[c], path.length());
+  }
+  j["by_category"] = std::move(cats);
+  j["share_pct"] = std::move(shares);
+  for (const bool gpu : {false, true}) {
+    ojson list = ojson::array();
+    for (const CriticalPathEntry& e : criticalPathEntries(path, trace, gpu))
+      list.push_back({{"name", e.name}, {"count", e.count}, {"time_us", nsToUs(e.time)}});
+    j[gpu ? "kernels" : "ops"] = std::move(list);
+  }
+  ojson segs = ojson::array();
+  for (const CriticalPathSegment& s : path.segments) {
+    ojson o;
+    o["ts_us"] = nsToUs(s.start - origin);
+    o["dur_us"] = nsToUs(s.end - s.start);
+    o["category"] = cpCategoryName(s.category);
+    o["edge"] = cpEdgeTypeName(s.edge);
+    if (s.event != kNoRef) {
+      const EventRef r = EventRef::unpack(s.event);
+      o["name"] = std::string(trace.name(r));
+      o["track"] = trace.trackLabel(r.track);
+    } else {
+      o["name"] = nullptr;
+      o["track"] = nullptr;
+    }
+    segs.push_back(std::move(o));
+  }
+  j["segments"] = std::move(segs);
+  j["graph"] = {{"nodes", path.graphNodes}, {"edges", path.graphEdges}, {"path_nodes", path.pathNodes}, {"path_events", path.events.size()}};
+  ojson warnings = ojson::array();
+  for (const std::string& s : criticalPathWarnings(path)) warnings.push_back(s);
+  j["warnings"] = std::move(warnings);
+  return jsonText(j, 2) + "\n";
+}
+
+std::string criticalPathCsv(const CriticalPath& path, const Trace& trace) {
+  std::string out = "ts_us,dur_us,category,edge,name,track\n";
+  const auto quoted = [](std::string_view s) {
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  };
+  for (const CriticalPathSegment& s : path.segments) {
+    out += usText(s.start - trace.minTs) + "," + usText(s.end - s.start) + "," + cpCategoryName(s.category) + "," + cpEdgeTypeName(s.edge) + ",";
+    if (s.event != kNoRef) {
+      const EventRef r = EventRef::unpack(s.event);
+      out += quoted(trace.name(r)) + "," + quoted(trace.trackLabel(r.track));
+    } else {
+      out += ",";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string criticalPathText(const CriticalPath& path, const Trace& trace, const std::string& file, size_t top) {
+  std::ostringstream out;
+  const CriticalPathWindow& w = path.window;
+  out << file << ": critical path of " << (w.kind == CriticalPathWindow::Kind::Trace ? "the whole trace" : w.label) << "\n";
+  out << "  length " << formatDuration(path.length()) << " of " << formatDuration(w.wallEnd - w.start) << " ("
+      << path.pathNodes << " nodes, " << path.events.size() << " events, " << path.segments.size() << " segments)\n\n";
+  std::vector<size_t> order(kCpCategoryCount);
+  for (size_t c = 0; c < kCpCategoryCount; ++c) order[c] = c;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return path.byCategory[a] > path.byCategory[b]; });
+  out << "  where the time goes:\n";
+  for (size_t c : order) {
+    if (path.byCategory[c] == 0) continue;
+    char line[160];
+    std::snprintf(line, sizeof line, "    %-14s %12s  %5.1f %%\n", cpCategoryName(static_cast<CpCategory>(c)),
+                  formatDuration(path.byCategory[c]).c_str(), pct(path.byCategory[c], path.length()));
+    out << line;
+  }
+  for (const bool gpu : {false, true}) {
+    const std::vector<CriticalPathEntry> entries = criticalPathEntries(path, trace, gpu);
+    if (entries.empty()) continue;
+    out << "\n  " << (gpu ? "GPU work" : "ops") << " on the path (time on it, count):\n";
+    for (size_t i = 0; i < entries.size() && i < top; ++i)
+      out << "    " << formatDuration(entries[i].time) << "  x" << entries[i].count << "  " << entries[i].name << "\n";
+    if (entries.size() > top) out << "    ... " << entries.size() - top << " more\n";
+  }
+  for (const std::string& s : criticalPathWarnings(path)) out << "\nnote: " << s << "\n";
+  return out.str();
+}
+
+}  // namespace opscope

@@ -1,0 +1,212 @@
+// Critical path: HTA's published answers on its own traces, and fixtures whose path is
+// known by construction.
+#include "analysis/critical_path.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <tuple>
+
+#include "io/trace_loader.h"
+#include "test_support.h"
+
+namespace opscope {
+namespace {
+
+const std::string kHta = OPSCOPE_SOURCE_DIR "/tests/data/hta/";
+
+// An event as (name, start relative to the trace's first slice, duration), in µs.
+using Key = std::tuple<std::string, int64_t, int64_t>;
+
+std::set<Key> keysOf(const Trace& t, const std::vector<uint64_t>& refs) {
+  TimeNs first = INT64_MAX;
+  for (const Track& tr : t.tracks)
+    if (tr.slices.size()) first = std::min(first, tr.slices.start[0]);
+  std::set<Key> keys;
+  for (uint64_t p : refs) {
+    const EventRef r = EventRef::unpack(p);
+    keys.insert({std::string(t.name(r)), (t.start(r) - first) / 1000, t.dur(r) / 1000});
+  }
+  return keys;
+}
+
+// The events HTA's overlay marks "critical": 1 in its published output trace.
+std::set<Key> htaCritical(const std::string& path) {
+  const nlohmann::json j = nlohmann::json::parse(test::gunzip(test::readFile(path)));
+  int64_t first = INT64_MAX;
+  for (const auto& e : j["traceEvents"])
+    if (e.value("ph", "") == "X") first = std::min(first, e["ts"].get<int64_t>());
+  std::set<Key> keys;
+  for (const auto& e : j["traceEvents"])
+    if (e.value("ph", "") == "X" && e.contains("args") && e["args"].value("critical", 0) == 1)
+      keys.insert({e["name"].get<std::string>(), e["ts"].get<int64_t>() - first, e["dur"].get<int64_t>()});
+  return keys;
+}
+
+TEST(CriticalPath, WholeTraceOfHtasSimpleAddIsHtasPublishedPath) {
+  const LoadResult r = loadTraceFile(kHta + "critical_path/simple_add.json.gz");
+  ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
+  const auto w = criticalPathWindowOfTrace(*r.trace);
+  ASSERT_TRUE(w);
+  const CriticalPath p = computeCriticalPath(*r.trace, *w);
+  ASSERT_TRUE(p.ok()) << p.error;
+  const std::set<Key> ours = keysOf(*r.trace, p.events);
+  const std::set<Key> theirs = htaCritical(kHta + "critical_path/simple_add_overlaid.json.gz");
+  EXPECT_EQ(theirs.size(), 624u);
+  std::vector<Key> onlyOurs, onlyTheirs;
+  std::set_difference(ours.begin(), ours.end(), theirs.begin(), theirs.end(), std::back_inserter(onlyOurs));
+  std::set_difference(theirs.begin(), theirs.end(), ours.begin(), ours.end(), std::back_inserter(onlyTheirs));
+  for (size_t i = 0; i < std::min<size_t>(onlyOurs.size(), 10); ++i)
+    ADD_FAILURE() << "only ours: " << std::get<0>(onlyOurs[i]) << " @" << std::get<1>(onlyOurs[i]) << " dur " << std::get<2>(onlyOurs[i]);
+  for (size_t i = 0; i < std::min<size_t>(onlyTheirs.size(), 10); ++i)
+    ADD_FAILURE() << "only HTA: " << std::get<0>(onlyTheirs[i]) << " @" << std::get<1>(onlyTheirs[i]) << " dur " << std::get<2>(onlyTheirs[i]);
+  EXPECT_EQ(onlyOurs.size(), 0u);
+  EXPECT_EQ(onlyTheirs.size(), 0u);
+}
+
+TEST(CriticalPath, OneAnnotationOfHtasSimpleAddHasHtasPathLength) {
+  const LoadResult r = loadTraceFile(kHta + "critical_path/simple_add.json.gz");
+  ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
+  const auto w = criticalPathWindowOfAnnotation(*r.trace, "[param|pytorch.model.alex_net|0|0|0|measure|forward]", 1);
+  ASSERT_TRUE(w);
+  const CriticalPath p = computeCriticalPath(*r.trace, *w);
+  ASSERT_TRUE(p.ok()) << p.error;
+  // tests/test_critical_path_analysis.py: 315 nodes on the path, 159 events.
+  EXPECT_EQ(p.pathNodes, 315u);
+  EXPECT_EQ(p.events.size(), 159u);
+}
+
+// HTA's tests on its event-synchronisation traces: cudaEventSynchronize,
+// cudaDeviceSynchronize and cudaStreamWaitEvent give GPU -> CPU and GPU -> GPU sync
+// edges; the multi-stream trace has 3 cudaEventRecord calls tied to the work they mark.
+TEST(CriticalPath, HtasEventSyncTracesHaveSyncEdges) {
+  for (const char* name : {"cuda_event_sync.json.gz", "cuda_event_sync_multi_stream.json.gz", "critical_path/alexnet.json.gz"}) {
+    SCOPED_TRACE(name);
+    const LoadResult r = loadTraceFile(kHta + name);
+    ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
+    const std::string n = name;
+    const auto w = n == "cuda_event_sync.json.gz" ? criticalPathWindowOfAnnotation(*r.trace, "ProfilerStep", 0)
+                   : n == "critical_path/alexnet.json.gz"
+                       ? criticalPathWindowOfAnnotation(*r.trace, "[param|pytorch.model.alex_net|0|0|0|measure|forward]", 1)
+                       : criticalPathWindowOfTrace(*r.trace);
+    ASSERT_TRUE(w);
+    const CriticalPath p = computeCriticalPath(*r.trace, *w);
+    ASSERT_TRUE(p.ok()) << p.error;
+    EXPECT_GT(p.graphEdgesByType[static_cast<size_t>(CpEdgeType::Sync)], 0u);
+    if (n == "cuda_event_sync_multi_stream.json.gz") EXPECT_EQ(p.eventRecordsMatched, 3u);
+    TimeNs sum = 0;
+    for (const CriticalPathSegment& s : p.segments) sum += s.end - s.start;
+    EXPECT_EQ(sum, p.length());
+  }
+}
+
+// One iteration on one thread: op A launches kernel K (500 µs on stream 7, the stream
+// empty), op B blocks in cudaDeviceSynchronize until K is done, op C follows. The path
+// must run A -> launch -> K -> the sync's end -> B's end -> C, and its segments tile it.
+const char* kLaunchThenSync = R"({"traceEvents": [
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#3", "pid": 1, "tid": 1, "ts": 0, "dur": 605},
+  {"ph": "X", "cat": "cpu_op", "name": "A", "pid": 1, "tid": 1, "ts": 10, "dur": 100},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 20, "dur": 10, "args": {"correlation": 1}},
+  {"ph": "X", "cat": "kernel", "name": "K", "pid": 0, "tid": 7, "ts": 40, "dur": 500, "args": {"device": 0, "stream": 7, "correlation": 1}},
+  {"ph": "X", "cat": "cpu_op", "name": "B", "pid": 1, "tid": 1, "ts": 120, "dur": 450},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaDeviceSynchronize", "pid": 1, "tid": 1, "ts": 130, "dur": 430, "args": {"correlation": 2}},
+  {"ph": "X", "cat": "cuda_sync", "name": "Context Sync", "pid": 0, "tid": -1, "ts": 540, "dur": 20, "args": {"device": 0, "stream": -1, "correlation": 2}},
+  {"ph": "X", "cat": "cpu_op", "name": "C", "pid": 1, "tid": 1, "ts": 575, "dur": 25}
+]})";
+
+TEST(CriticalPath, LaunchThenDeviceSyncFollowsTheKernel) {
+  const auto t = test::loadOk(kLaunchThenSync);
+  ASSERT_TRUE(t);
+  const auto w = criticalPathWindowOfIteration(*t, 0);
+  ASSERT_TRUE(w);
+  const CriticalPath p = computeCriticalPath(*t, *w);
+  ASSERT_TRUE(p.ok()) << p.error;
+  const TimeNs us = 1000;
+  EXPECT_EQ(w->wallEnd - w->start, 605 * us);
+  EXPECT_EQ(p.start - t->minTs, 10 * us);
+  EXPECT_EQ(p.end - t->minTs, 600 * us);
+  EXPECT_EQ(p.weight, (10 + 20 + 500 + 10 + 25) * us);
+  std::vector<std::string> names;
+  for (uint64_t r : p.events) names.push_back(std::string(t->name(EventRef::unpack(r))));
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"A", "B", "C", "K", "cudaDeviceSynchronize", "cudaLaunchKernel"}));
+  const auto cat = [&](CpCategory c) { return p.byCategory[static_cast<size_t>(c)] / us; };
+  EXPECT_EQ(cat(CpCategory::CpuOp), 10 + 10 + 25);
+  EXPECT_EQ(cat(CpCategory::LaunchDelay), 20);
+  EXPECT_EQ(cat(CpCategory::Kernel), 500);
+  EXPECT_EQ(cat(CpCategory::SyncWait), 20);
+  EXPECT_EQ(cat(CpCategory::Idle), 5);
+  EXPECT_EQ(cat(CpCategory::Runtime), 0);
+  TimeNs sum = 0, at = p.start;
+  for (const CriticalPathSegment& s : p.segments) {
+    EXPECT_EQ(s.start, at);
+    EXPECT_GT(s.end, s.start);
+    at = s.end;
+    sum += s.end - s.start;
+  }
+  EXPECT_EQ(sum, p.length());
+  ASSERT_EQ(p.segments.size(), 7u);
+  EXPECT_EQ(t->name(EventRef::unpack(p.segments[2].event)), "K");
+  EXPECT_EQ(p.segments[3].edge, CpEdgeType::Sync);
+  EXPECT_EQ(t->name(EventRef::unpack(p.segments[4].event)), "B");
+  EXPECT_TRUE(p.traceHasSyncEvents);
+}
+
+// Without the sync event the host cannot be tied to the kernel: the path stays on the
+// CPU except where the launch itself leads to the kernel's end being the latest node.
+TEST(CriticalPath, WithoutSyncEventsTheWaitIsNotLinked) {
+  std::string json = kLaunchThenSync;
+  const size_t at = json.find(R"(  {"ph": "X", "cat": "cuda_sync")");
+  json.erase(at, json.find('\n', at) + 1 - at);
+  const auto t = test::loadOk(json);
+  ASSERT_TRUE(t);
+  const CriticalPath p = computeCriticalPath(*t, *criticalPathWindowOfIteration(*t, 0));
+  ASSERT_TRUE(p.ok()) << p.error;
+  EXPECT_FALSE(p.traceHasSyncEvents);
+  EXPECT_EQ(p.byCategory[static_cast<size_t>(CpCategory::SyncWait)], 0);
+  // The kernel (500 µs weighted) still outweighs the host's 145 µs, so the path ends at it.
+  EXPECT_EQ(p.end - t->minTs, 540 * 1000);
+}
+
+// Stream 20's kernel waits (cudaStreamWaitEvent) for stream 7's through an event
+// recorded after K1's launch: the path crosses streams by a sync edge.
+TEST(CriticalPath, StreamWaitEventJoinsTwoStreams) {
+  const auto t = test::loadOk(R"({"traceEvents": [
+  {"ph": "X", "cat": "cpu_op", "name": "step", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 10, "dur": 5, "args": {"correlation": 1}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaEventRecord", "pid": 1, "tid": 1, "ts": 20, "dur": 2, "args": {"correlation": 2}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaStreamWaitEvent", "pid": 1, "tid": 1, "ts": 30, "dur": 2, "args": {"correlation": 3}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 40, "dur": 5, "args": {"correlation": 4}},
+  {"ph": "X", "cat": "kernel", "name": "K1", "pid": 0, "tid": 7, "ts": 20, "dur": 300, "args": {"device": 0, "stream": 7, "correlation": 1}},
+  {"ph": "X", "cat": "cuda_sync", "name": "Stream Wait Event", "pid": 0, "tid": 20, "ts": 31, "dur": 1, "args": {"device": 0, "stream": 20, "correlation": 3, "wait_on_stream": 7, "wait_on_cuda_event_record_corr_id": 2}},
+  {"ph": "X", "cat": "kernel", "name": "K2", "pid": 0, "tid": 20, "ts": 325, "dur": 50, "args": {"device": 0, "stream": 20, "correlation": 4}}
+]})");
+  ASSERT_TRUE(t);
+  const CriticalPath p = computeCriticalPath(*t, *criticalPathWindowOfTrace(*t));
+  ASSERT_TRUE(p.ok()) << p.error;
+  std::vector<std::string> gpu;
+  for (const CriticalPathSegment& s : p.segments)
+    if (s.event != kNoRef && isGpuKind(t->kind(EventRef::unpack(s.event)))) gpu.push_back(std::string(t->name(EventRef::unpack(s.event))));
+  EXPECT_EQ(gpu, (std::vector<std::string>{"K1", "K2"}));
+  bool crossed = false;
+  for (const CriticalPathSegment& s : p.segments) crossed |= s.edge == CpEdgeType::Sync;
+  EXPECT_TRUE(crossed);
+  EXPECT_EQ(p.end - t->minTs, 375 * 1000);
+  EXPECT_EQ(p.byCategory[static_cast<size_t>(CpCategory::Kernel)], 350 * 1000);
+}
+
+TEST(CriticalPath, EmptyWindowIsAnErrorNotACrash) {
+  const auto t = test::loadOk(kLaunchThenSync);
+  ASSERT_TRUE(t);
+  CriticalPathWindow w;
+  w.start = w.end = w.wallEnd = t->maxTs + 1'000'000;
+  const CriticalPath p = computeCriticalPath(*t, w);
+  EXPECT_FALSE(p.ok());
+  EXPECT_FALSE(criticalPathWindowOfIteration(*t, 1));
+  EXPECT_FALSE(criticalPathWindowOfAnnotation(*t, "nothing like it", 0));
+}
+
+}  // namespace
+}  // namespace opscope
