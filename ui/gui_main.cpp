@@ -13,6 +13,7 @@
 
 #include "main_window.h"
 #include "panels/analysis_panel.h"
+#include "panels/critical_path_view.h"
 #include "panels/diff_panel.h"
 #include "panels/op_kernels_view.h"
 #include "panels/prediction_panel.h"
@@ -142,11 +143,14 @@ int screenshot(const GuiOptions& o) {
     std::vector<std::string> args{"--chart", o.analysis, "--format", "json", o.file, "-o", "-"};
     std::string error;
     bool help = false;
-    const auto request = parseExportArgs(args, error, help);
+    const auto request = o.analysis == "critical-path" ? std::nullopt : parseExportArgs(args, error, help);
     w.analysisDock()->show();
     w.analysisDock()->raise();
     w.resizeDocks({w.analysisDock()}, {o.height * 11 / 20}, Qt::Vertical);
-    w.analysis()->showChart(request->chart);
+    if (request)
+      w.analysis()->showChart(request->chart);
+    else
+      w.analysis()->showCriticalPath();
     if (o.iteration >= 0) w.analysis()->setScope(o.iteration);
   }
   if (o.prediction) {
@@ -190,6 +194,13 @@ int screenshot(const GuiOptions& o) {
     while ((w.analysis()->busy() || !w.analysis()->results()) && t.elapsed() < 120000) {
       QApplication::processEvents(QEventLoop::AllEvents, 50);
       QThread::msleep(5);
+    }
+    // The critical path tab: its path marked on the timeline, the window in view.
+    if (o.analysis == "critical-path" && w.analysis()->results() && w.analysis()->results()->criticalPath &&
+        w.analysis()->results()->criticalPath->ok()) {
+      const CriticalPath& p = *w.analysis()->results()->criticalPath;
+      w.analysis()->criticalPath()->mark();
+      w.timeline()->showRange(p.window.start, p.window.wallEnd);
     }
     OpKernelsView* view = w.analysis()->opKernels();
     if (!o.op.empty()) w.analysis()->showOpKernels(QString::fromStdString(o.op), true);
@@ -261,8 +272,11 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
     } else if (a == "--analysis") {
       std::string e;
       bool h = false;
-      if (!value(o.analysis) || !parseExportArgs({"--chart", o.analysis, "--format", "json", "x", "-o", "-"}, e, h))
-        return usage("--analysis expects a chart: overview, breakdown, op-kernels, kernel-stats, overheads, streams", "");
+      if (!value(o.analysis) ||
+          (o.analysis != "critical-path" && !parseExportArgs({"--chart", o.analysis, "--format", "json", "x", "-o", "-"}, e, h)))
+        return usage("--analysis expects a chart: overview, breakdown, op-kernels, kernel-stats, overheads, streams, "
+                     "ranks, memory, advice, or critical-path",
+                     "");
     } else if (a == "--et") {
       if (!value(o.et)) return usage("--et needs an execution trace file", "");
     } else if (a == "--diff") {

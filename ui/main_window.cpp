@@ -144,6 +144,7 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent) : QMainWindow(pare
   connect(details_, &DetailsPanel::eventLinkActivated, this, [this](EventRef r) { timeline_->select(r, true); });
   connect(opTree_, &OpTreePanel::eventActivated, this, [this](EventRef r) { timeline_->select(r, true); });
   connect(analysis_, &AnalysisPanel::eventsActivated, this, &MainWindow::markEvents);
+  connect(analysis_, &AnalysisPanel::pathMarked, this, [this](std::vector<PathArrow> arrows) { timeline_->setPathArrows(std::move(arrows)); });
   connect(analysis_, &AnalysisPanel::failed, this, &MainWindow::showError);
   connect(prediction_, &PredictionPanel::failed, this, &MainWindow::showError);
   connect(prediction_, &PredictionPanel::opActivated, this, [this](EventRef r) { timeline_->select(r, true); });

@@ -41,6 +41,7 @@
 #include "report/analysis_report.h"
 #include "report/breakdown_report.h"
 #include "report/advice_report.h"
+#include "panels/critical_path_view.h"
 #include "report/memory_report.h"
 #include "report/multi_rank_report.h"
 
@@ -85,6 +86,17 @@ std::shared_ptr<AnalysisResults> compute(const Trace& trace, std::optional<TimeW
   r->ranks = rankTable(trace);  // the whole session: ranks are compared over all iterations
   r->memory = memoryTimeline(trace);
   r->advice = advise(trace, r->ranks);  // the whole trace: rules compare iterations and ranks
+  std::optional<CriticalPathWindow> cw;
+  if (window) {
+    cw.emplace();
+    cw->kind = CriticalPathWindow::Kind::Iteration;
+    cw->start = window->start;
+    cw->end = cw->wallEnd = window->end;  // the analysis extends it to the GPU work launched inside
+    cw->label = r->scopeLabel.toStdString();
+  } else {
+    cw = criticalPathWindowOfTrace(trace);
+  }
+  if (cw) r->criticalPath = std::make_shared<const CriticalPath>(computeCriticalPath(trace, *cw));
   return r;
 }
 
@@ -326,6 +338,11 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
       }
   });
 
+  criticalPath_ = new CriticalPathView;
+  criticalPathTab_ = tabs_->addTab(criticalPath_, QStringLiteral("Critical path"));
+  connect(criticalPath_, &CriticalPathView::eventsActivated, this, &AnalysisPanel::eventsActivated);
+  connect(criticalPath_, &CriticalPathView::pathMarked, this, &AnalysisPanel::pathMarked);
+
   connect(scope_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
   connect(batch_, &QSpinBox::editingFinished, this, [this] { recompute(); });
 }
@@ -470,9 +487,12 @@ void AnalysisPanel::redraw() {
   for (QCustomPlot* p : plots_) p->setMinimumHeight(std::max(120, chartMinimumHeight(p)));
 }
 
+void AnalysisPanel::showCriticalPath() { tabs_->setCurrentIndex(criticalPathTab_); }
+
 void AnalysisPanel::fillTables() {
   const AnalysisResults& r = *results_;
   const Trace& trace = *doc_->trace;
+  criticalPath_->setPath(doc_, r.criticalPath, r.scopeLabel);
   // Recommendations, most time at stake first; the row remembers its finding.
   adviceTable_->setSortingEnabled(false);
   adviceTable_->setRowCount(static_cast<int>(r.advice.size()));

@@ -10,6 +10,7 @@
 
 #include "analysis/device_breakdown.h"
 #include "analysis/advice.h"
+#include "analysis/critical_path.h"
 #include "analysis/kernel_stats.h"
 #include "analysis/memory_timeline.h"
 #include "analysis/op_kernel_mix.h"
@@ -18,6 +19,7 @@
 #include "analysis/stream_usage.h"
 #include "ranks/rank_table.h"
 #include "charts/chart_theme.h"
+#include "timeline/timeline_renderer.h"
 #include "report/export_request.h"
 #include "trace_document.h"
 
@@ -34,6 +36,7 @@ class QLabel;
 
 namespace opscope::ui {
 class OpKernelsView;
+class CriticalPathView;
 }
 
 namespace opscope::ui {
@@ -52,6 +55,7 @@ struct AnalysisResults {
   RankTable ranks;  // one row for a single trace; every rank of a folder session
   MemoryTimeline memory;  // the whole trace: allocations outlive any iteration
   std::vector<Advice> advice;
+  std::shared_ptr<const CriticalPath> criticalPath;  // of the scope: one iteration or the whole trace
 };
 
 class AnalysisPanel : public QWidget {
@@ -69,6 +73,8 @@ class AnalysisPanel : public QWidget {
   const AnalysisResults* results() const { return results_.get(); }
   QCustomPlot* plot(ChartKind chart) const;
   OpKernelsView* opKernels() const { return opKernels_; }
+  CriticalPathView* criticalPath() const { return criticalPath_; }
+  void showCriticalPath();
   // The Op kernels tab showing the kernels of op (grouped by input shape when byShape).
   void showOpKernels(const QString& op, bool byShape);
   // Exports the chart (by suffix: pdf, png, svg) or its data (csv, json).
@@ -77,6 +83,7 @@ class AnalysisPanel : public QWidget {
  signals:
   void eventsActivated(const QString& what, std::vector<opscope::EventRef> events);
   void nameActivated(const QString& name);
+  void pathMarked(std::vector<opscope::ui::PathArrow> arrows);
   void resultsReady();
   // A computation failed (one line); the panel keeps its previous results.
   void failed(const QString& title, const QString& message);
@@ -121,6 +128,8 @@ class AnalysisPanel : public QWidget {
   QTableWidget* rankTable_ = nullptr;
   QTableWidget* memoryTable_ = nullptr;  // the allocations live at memoryTime_
   QTableWidget* adviceTable_ = nullptr;
+  CriticalPathView* criticalPath_ = nullptr;
+  int criticalPathTab_ = -1;
   QLabel* memoryNote_ = nullptr;
   size_t memoryDevice_ = 0;
   TimeNs memoryTime_ = 0;

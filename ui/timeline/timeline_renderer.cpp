@@ -526,15 +526,20 @@ void TimelineRenderer::paintMatchMarks(QPainter& p, const TimelineGeometry& g, c
 }
 
 void TimelineRenderer::paintArrows(QPainter& p, const TimelineGeometry& g, const RenderState& s) {
-  if (s.arrows.empty()) return;
+  if (s.arrows.empty() && s.pathArrows.empty()) return;
   const Palette& pal = paletteFor(s.theme);
   p.save();
   p.setClipRect(g.events);
   p.setRenderHint(QPainter::Antialiasing, true);
-  const QColor c = qcolor(pal.arrow);
-  for (const auto& [from, to] : s.arrows) {
-    const auto a = anchorOf(g, s, from, true);
-    const auto b = anchorOf(g, s, to, true);
+  // The critical path's edges first, in a warm colour that reads on both themes; the
+  // selection's arrows go over them.
+  std::vector<std::tuple<EventRef, EventRef, bool, bool, QColor>> all;
+  const QColor critical = s.theme == Theme::Dark ? QColor(255, 140, 60) : QColor(214, 72, 0);
+  for (const PathArrow& a : s.pathArrows) all.emplace_back(a.from, a.to, a.fromStart, a.toStart, critical);
+  for (const auto& [from, to] : s.arrows) all.emplace_back(from, to, true, true, qcolor(pal.arrow));
+  for (const auto& [from, to, fromStart, toStart, c] : all) {
+    const auto a = anchorOf(g, s, from, fromStart);
+    const auto b = anchorOf(g, s, to, toStart);
     if (!a || !b) continue;
     QPainterPath path(*a);
     const double dy = (b->y() - a->y()) / 2;

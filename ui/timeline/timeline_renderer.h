@@ -31,6 +31,13 @@ struct TimeRange {
   TimeNs start = 0, end = 0;
 };
 
+// An edge of the critical path between two tracks, from the end (or start) of one
+// event to the start (or end) of another.
+struct PathArrow {
+  EventRef from, to;
+  bool fromStart = false, toStart = true;
+};
+
 struct RenderState {
   const TraceDocument* doc = nullptr;
   const TimelineLayout* layout = nullptr;
@@ -45,6 +52,7 @@ struct RenderState {
   std::optional<TimeRange> area;              // Shift+drag selection
   std::vector<uint32_t> areaTracks;           // tracks inside the area selection
   std::vector<std::pair<EventRef, EventRef>> arrows;  // launch -> kernel, fwd -> bwd
+  std::vector<PathArrow> pathArrows;                  // the critical path's edges between tracks
 };
 
 struct RenderStats {

@@ -49,6 +49,7 @@ void TimelineWidget::setDocument(std::shared_ptr<const TraceDocument> doc) {
   state_.area.reset();
   state_.areaTracks.clear();
   state_.arrows.clear();
+  state_.pathArrows.clear();
   state_.scrollY = 0;
   collapsed_.clear();
   collapsedRanks_.clear();
@@ -271,6 +272,11 @@ void TimelineWidget::reveal(EventRef ref) {
     if (y < state_.scrollY || y + state_.metrics.rowHeight > state_.scrollY + visible)
       setScrollY(std::max(0, e.y - visible / 3));
   }
+}
+
+void TimelineWidget::setPathArrows(std::vector<PathArrow> arrows) {
+  state_.pathArrows = std::move(arrows);
+  update();
 }
 
 void TimelineWidget::setSearch(std::shared_ptr<const NameMatcher> matcher,

@@ -39,6 +39,8 @@ class TimelineWidget : public QWidget {
 
   // Highlights the matcher's names; matches (sorted by start) are marked inside folds.
   void setSearch(std::shared_ptr<const NameMatcher> matcher, std::shared_ptr<const std::vector<EventRef>> matches = {});
+  // The critical path's edges between tracks (empty: none), drawn until replaced.
+  void setPathArrows(std::vector<PathArrow> arrows);
   void setTheme(Theme theme);
   Theme theme() const { return state_.theme; }
   void setProcessCollapsed(uint32_t process, bool collapsed);

@@ -19,6 +19,7 @@
 #include "charts/analysis_charts.h"
 #include "main_window.h"
 #include "panels/analysis_panel.h"
+#include "panels/critical_path_view.h"
 #include "panels/op_kernels_view.h"
 #include "test_support.h"
 #include "timeline/timeline_widget.h"
@@ -197,6 +198,40 @@ TEST(AnalysisPanel, IterationScopeUsesItsWindow) {
   EXPECT_EQ(r.window->start, f.doc->trace->iterations[2].start);
   EXPECT_LT(r.overview.wall, whole);
   EXPECT_EQ(r.overview.iterations, 1u);
+}
+
+TEST(AnalysisPanel, CriticalPathTabListsTheSegmentsAndMarksThePath) {
+  Fixture f;
+  ASSERT_TRUE(f.doc);
+  f.panel()->setScope(1);
+  ASSERT_TRUE(waitForResults(f.panel()));
+  const auto& path = f.panel()->results()->criticalPath;
+  ASSERT_TRUE(path && path->ok());
+  // The same path the command line computes for that iteration.
+  const CriticalPath cli = computeCriticalPath(*f.doc->trace, *criticalPathWindowOfIteration(*f.doc->trace, 1));
+  EXPECT_EQ(path->events, cli.events);
+  EXPECT_EQ(path->length(), cli.length());
+  CriticalPathView* view = f.panel()->criticalPath();
+  EXPECT_EQ(view->segmentTable()->rowCount(), static_cast<int>(path->segments.size()));
+  EXPECT_GT(view->categoryTable()->rowCount(), 0);
+  // Double-clicking a segment of an op selects that op on the timeline.
+  int row = -1;
+  for (int r = 0; r < view->segmentTable()->rowCount() && row < 0; ++r)
+    if (path->segments[static_cast<size_t>(view->segmentTable()->item(r, 0)->data(Qt::UserRole).toInt())].event != kNoRef) row = r;
+  ASSERT_GE(row, 0);
+  const CriticalPathSegment& s = path->segments[static_cast<size_t>(view->segmentTable()->item(row, 0)->data(Qt::UserRole).toInt())];
+  emit view->segmentTable()->cellDoubleClicked(row, 0);
+  ASSERT_TRUE(f.w.timeline()->selected());
+  EXPECT_EQ(f.w.timeline()->selected()->packed(), s.event);
+  // Marking: every event of the path, and its edges between tracks.
+  QSignalSpy marked(f.panel(), &AnalysisPanel::pathMarked);
+  QSignalSpy events(f.panel(), &AnalysisPanel::eventsActivated);
+  view->mark();
+  ASSERT_EQ(marked.count(), 1);
+  ASSERT_EQ(events.count(), 1);
+  EXPECT_EQ(events.at(0).at(1).value<std::vector<EventRef>>().size(), path->events.size());
+  EXPECT_FALSE(view->arrows().empty());
+  for (const PathArrow& a : view->arrows()) EXPECT_NE(a.from.track, a.to.track);
 }
 
 TEST(AnalysisPanel, ClickingAnOpKernelSegmentMarksItsKernels) {
