@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "hierarchy/iterations.h"
+#include "hierarchy/queries.h"
 #include "ranks/rank_metrics.h"
 
 namespace opscope {
@@ -207,6 +208,7 @@ class Builder {
   std::vector<Ev> evs_;                       // CPU events of the window, then GPU events
   std::unordered_map<uint64_t, uint32_t> evOf_;  // packed ref -> evs_ index
   std::vector<SyncEv> syncs_;
+  std::unordered_map<int64_t, EventRef> callOfCorrelation_;  // runtime / driver calls, whole trace
   std::vector<Node> nodes_;
   std::unique_ptr<Graph> graph_;
   bool sawSyncEvents_ = false;
@@ -254,12 +256,11 @@ void Builder::collect() {
   for (uint32_t i = 0; i < evs_.size(); ++i) evOf_.emplace(evs_[i].ref.packed(), i);
 
   // cuda_sync events and their calls (by correlation id).
-  std::unordered_map<int64_t, EventRef> callOfCorrelation;
   for (uint32_t ti = 0; ti < t_.tracks.size(); ++ti) {
     const SliceColumns& s = t_.tracks[ti].slices;
     for (size_t i = 0; i < s.size(); ++i)
       if ((s.kind[i] == SliceKind::Runtime || s.kind[i] == SliceKind::Driver) && s.correlation[i] != kNoId)
-        callOfCorrelation.emplace(s.correlation[i], EventRef{ti, static_cast<uint32_t>(i)});
+        callOfCorrelation_.emplace(s.correlation[i], EventRef{ti, static_cast<uint32_t>(i)});
   }
   for (uint32_t ti = 0; ti < t_.tracks.size(); ++ti) {
     const Track& tr = t_.tracks[ti];
@@ -267,8 +268,8 @@ void Builder::collect() {
     for (size_t i = 0; i < s.size(); ++i) {
       if (s.kind[i] != SliceKind::Sync) continue;
       sawSyncEvents_ = true;
-      const auto call = callOfCorrelation.find(s.correlation[i]);
-      if (call == callOfCorrelation.end()) continue;
+      const auto call = callOfCorrelation_.find(s.correlation[i]);
+      if (call == callOfCorrelation_.end()) continue;
       SyncEv y;
       y.ref = {ti, static_cast<uint32_t>(i)};
       y.runtime = call->second;
@@ -503,17 +504,15 @@ void Builder::gpuEdges() {
       for (EventRef g : l.gpu) lastOnStream[streamOf(g)] = g;
       for (auto& [k, g] : lastOnStream) workByStream[k].push_back({l.ts, g});
     }
-    for (uint32_t ti = 0; ti < t_.tracks.size(); ++ti) {
-      const SliceColumns& s = t_.tracks[ti].slices;
-      for (size_t i = 0; i < s.size(); ++i) {
-        if (s.kind[i] != SliceKind::Runtime || s.correlation[i] == kNoId) continue;
-        const auto rs = recordStream.find(s.correlation[i]);
-        if (rs == recordStream.end() || t_.str(s.name[i]) != "cudaEventRecord") continue;
-        const auto& work = workByStream[rs->second];
-        auto it = std::upper_bound(work.begin(), work.end(), s.start[i],
-                                   [](TimeNs ts, const std::pair<TimeNs, EventRef>& w) { return ts < w.first; });
-        if (it != work.begin()) recordedWork.emplace(s.correlation[i], std::prev(it)->second);
-      }
+    for (const auto& [correlation, stream] : recordStream) {
+      const auto call = callOfCorrelation_.find(correlation);
+      if (call == callOfCorrelation_.end() || t_.kind(call->second) != SliceKind::Runtime ||
+          t_.name(call->second) != "cudaEventRecord")
+        continue;
+      const auto& work = workByStream[stream];
+      auto it = std::upper_bound(work.begin(), work.end(), t_.start(call->second),
+                                 [](TimeNs ts, const std::pair<TimeNs, EventRef>& w) { return ts < w.first; });
+      if (it != work.begin()) recordedWork.emplace(correlation, std::prev(it)->second);
     }
   }
   // cudaStreamWaitEvent: the next launch from the same thread onto the waiting stream.
@@ -578,12 +577,7 @@ void Builder::gpuEdges() {
     const Ev& e = evs_[k];
     const StreamKey stream = streamOf(e.ref);
     addEdge(e.startNode, e.endNode, CpEdgeType::Operator, false, k);
-    const std::optional<EventRef> launchRef = [&]() -> std::optional<EventRef> {
-      auto it = std::lower_bound(t_.links.gpuToLaunch.begin(), t_.links.gpuToLaunch.end(),
-                                 LaunchLinks::Pair{e.ref.packed(), 0});
-      if (it == t_.links.gpuToLaunch.end() || it->first != e.ref.packed()) return std::nullopt;
-      return EventRef::unpack(it->second);
-    }();
+    const std::optional<EventRef> launchRef = launchOf(t_, e.ref);
     const uint32_t launchEv = launchRef ? evOfRef(*launchRef) : kNone;
     const uint32_t launchStart = launchEv != kNone ? evs_[launchEv].startNode : kNone;
     const TimeNs launchTs = launchRef ? t_.start(*launchRef) : e.ts;

@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "report/analysis_report.h"
 #include "report/json_text.h"
 #include "report/report_numbers.h"
 #include "report/summary_report.h"
@@ -116,16 +117,11 @@ std::string criticalPathJson(const CriticalPath& path, const Trace& trace, const
 
 std::string criticalPathCsv(const CriticalPath& path, const Trace& trace) {
   std::string out = "ts_us,dur_us,category,edge,name,track\n";
-  const auto quoted = [](std::string_view s) {
-    std::string q = "\"";
-    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return q + "\"";
-  };
   for (const CriticalPathSegment& s : path.segments) {
     out += usText(s.start - trace.minTs) + "," + usText(s.end - s.start) + "," + cpCategoryName(s.category) + "," + cpEdgeTypeName(s.edge) + ",";
     if (s.event != kNoRef) {
       const EventRef r = EventRef::unpack(s.event);
-      out += quoted(trace.name(r)) + "," + quoted(trace.trackLabel(r.track));
+      out += csvField(trace.name(r)) + "," + csvField(trace.trackLabel(r.track));
     } else {
       out += ",";
     }

@@ -531,16 +531,10 @@ void TimelineRenderer::paintArrows(QPainter& p, const TimelineGeometry& g, const
   p.save();
   p.setClipRect(g.events);
   p.setRenderHint(QPainter::Antialiasing, true);
-  // The critical path's edges first, in a warm colour that reads on both themes; the
-  // selection's arrows go over them.
-  std::vector<std::tuple<EventRef, EventRef, bool, bool, QColor>> all;
-  const QColor critical = s.theme == Theme::Dark ? QColor(255, 140, 60) : QColor(214, 72, 0);
-  for (const PathArrow& a : s.pathArrows) all.emplace_back(a.from, a.to, a.fromStart, a.toStart, critical);
-  for (const auto& [from, to] : s.arrows) all.emplace_back(from, to, true, true, qcolor(pal.arrow));
-  for (const auto& [from, to, fromStart, toStart, c] : all) {
+  const auto draw = [&](EventRef from, EventRef to, bool fromStart, bool toStart, const QColor& c) {
     const auto a = anchorOf(g, s, from, fromStart);
     const auto b = anchorOf(g, s, to, toStart);
-    if (!a || !b) continue;
+    if (!a || !b) return;
     QPainterPath path(*a);
     const double dy = (b->y() - a->y()) / 2;
     path.cubicTo(QPointF(a->x(), a->y() + dy), QPointF(b->x(), b->y() - dy), *b);
@@ -553,7 +547,23 @@ void TimelineRenderer::paintArrows(QPainter& p, const TimelineGeometry& g, const
     head << *b << QPointF(b->x() - 4, b->y() + dir * 7) << QPointF(b->x() + 4, b->y() + dir * 7);
     p.setBrush(c);
     p.drawPolygon(head);
+  };
+  // The critical path's edges first, in a warm colour that reads on both themes; the
+  // selection's arrows go over them. A whole-trace path has ~10^5 edges: only those
+  // overlapping the visible time range are laid out.
+  if (!s.pathArrows.empty()) {
+    const QColor critical = s.theme == Theme::Dark ? QColor(255, 140, 60) : QColor(214, 72, 0);
+    const Trace& trace = *s.doc->trace;
+    const TimeNs t0 = s.view.start, t1 = s.view.endAt(g.events.width());
+    for (const PathArrow& a : s.pathArrows) {
+      const TimeNs ta = a.fromStart ? trace.start(a.from) : trace.end(a.from);
+      const TimeNs tb = a.toStart ? trace.start(a.to) : trace.end(a.to);
+      if (std::max(ta, tb) < t0 || std::min(ta, tb) > t1) continue;
+      draw(a.from, a.to, a.fromStart, a.toStart, critical);
+    }
   }
+  const QColor c = qcolor(pal.arrow);
+  for (const auto& [from, to] : s.arrows) draw(from, to, true, true, c);
   p.restore();
 }
 
