@@ -5,6 +5,8 @@
 #include <map>
 
 #include "analysis/interval_set.h"
+#include "analysis/kernel_classes.h"
+#include "analysis/occupancy.h"
 #include "ranks/rank_metrics.h"
 #include "ranks/rank_table.h"
 
@@ -181,6 +183,97 @@ void pageableMemcpy(const Context& c, std::vector<Advice>& out) {
   out.push_back(std::move(a));
 }
 
+// Kernels of 10 µs or more (shorter ones are the small_kernels rule's) running under
+// 25 % achieved occupancy, from the launch shape Kineto records. About a quarter of an
+// SM's warp slots is what a kernel needs to hide memory latency, so the time at stake
+// is an upper bound that assumes throughput grows with occupancy up to there:
+// dur × (1 − achieved / target), the target 25 %, or the theoretical occupancy when
+// that is lower and only the grid keeps the kernel from it (a grid of too few blocks
+// leaves SMs idle). Collective kernels (NCCL/RCCL run a block per channel on purpose)
+// are left out, and so are library GEMM, convolution and attention kernels whose
+// registers or shared memory limit them: they trade occupancy for tile reuse by design
+// (CUTLASS' 256x64 tensor-core GEMM runs at 12.5 %), which is not a lever a user has;
+// their grids still count. The evidence splits the time by what limits it. Fires above 1 % of the
+// time examined.
+void lowOccupancy(const Context& c, std::vector<Advice>& out) {
+  constexpr double kTargetPct = 25.0;
+  const std::map<int64_t, SmLimits> devices = smLimitsByDevice(c.trace.meta.deviceProperties);
+  size_t kernels = 0;
+  TimeNs time = 0, stake = 0, mostStake = 0;
+  double weightedPct = 0;
+  std::map<OccupancyLimiter, TimeNs> byLimiter;
+  std::optional<EventRef> example;
+  std::map<StringId, bool> tiled;
+  const auto tiledLibraryKernel = [&](StringId name) {
+    const auto [it, fresh] = tiled.try_emplace(name, false);
+    if (fresh) {
+      const std::string cls = KernelClassifier::builtin().classify(c.trace.str(name));
+      it->second = cls == "gemm" || cls == "gemv" || cls == "conv" || cls == "attention";
+    }
+    return it->second;
+  };
+  for (uint32_t t = 0; t < c.trace.tracks.size(); ++t) {
+    const Track& track = c.trace.tracks[t];
+    if (track.kind != TrackKind::GpuStream || !c.in(t)) continue;
+    const auto dev = devices.find(track.device);
+    const SmLimits sm = dev != devices.end() ? dev->second : SmLimits{};
+    const SliceColumns& s = track.slices;
+    for (uint32_t i = 0; i < s.size(); ++i) {
+      if (s.kind[i] != SliceKind::Kernel || s.dur[i] < 10000 || s.start[i] < c.start || s.start[i] >= c.end) continue;
+      if (isCollectiveKernelName(c.trace.str(s.name[i]))) continue;  // one block per channel by design
+      const auto occ = kernelOccupancy(c.trace.args(EventRef{t, i}), sm);
+      if (!occ || occ->achievedPct >= kTargetPct) continue;
+      if (occ->limiter != OccupancyLimiter::Grid && tiledLibraryKernel(s.name[i])) continue;
+      const double target = occ->limiter == OccupancyLimiter::Grid ? std::min(kTargetPct, occ->theoreticalPct) : kTargetPct;
+      if (target <= 0 || occ->achievedPct >= target) continue;
+      const TimeNs k = static_cast<TimeNs>(static_cast<double>(s.dur[i]) * (1.0 - occ->achievedPct / target));
+      ++kernels;
+      addTo(time, s.dur[i]);
+      addTo(stake, k);
+      addTo(byLimiter[occ->limiter], s.dur[i]);
+      weightedPct += occ->achievedPct * static_cast<double>(s.dur[i]);
+      if (k > mostStake) mostStake = k, example = EventRef{t, i};
+    }
+  }
+  if (kernels == 0 || c.pct(stake) < 1.0) return;
+  OccupancyLimiter main = byLimiter.begin()->first;
+  std::string limits;
+  for (const auto& [l, lt] : byLimiter) {
+    if (lt > byLimiter[main]) main = l;
+    limits += std::string(limits.empty() ? "" : ", ") + limiterName(l) + " " + fmtMs(lt);
+  }
+  Advice a;
+  a.id = "low_occupancy";
+  a.title = std::to_string(kernels) + " kernels of 10 µs or more run under 25 % achieved occupancy (" + fmtMs(time) +
+            " of GPU time; limited by " + limits + ")";
+  switch (main) {
+    case OccupancyLimiter::Grid:
+      a.action = "the grids have too few blocks to fill the SMs: larger batches, fusing the op with its neighbours, split-K or smaller tiles for GEMMs, or running it beside other work on another stream";
+      break;
+    case OccupancyLimiter::Registers:
+      a.action = "registers per thread limit the resident warps: __launch_bounds__ or -maxrregcount for your own kernels, fewer warps or smaller blocks in Triton configs; check spills with Nsight Compute";
+      break;
+    case OccupancyLimiter::SharedMemory:
+      a.action = "shared memory per block limits the resident blocks: smaller tiles or fewer pipeline stages (Triton num_stages)";
+      break;
+    case OccupancyLimiter::BlockSize:
+      a.action = "blocks are too small for the SM's block limit: launch at least 128 threads per block";
+      break;
+  }
+  a.atStake = stake;
+  a.sharePct = c.pct(stake);
+  a.where = example;
+  a.evidence = {{"low_occupancy_kernels", static_cast<double>(kernels)},
+                {"low_occupancy_kernel_us", us(time)},
+                {"mean_achieved_occupancy_pct", weightedPct / static_cast<double>(std::max<TimeNs>(1, time))}};
+  for (const auto& [l, t] : byLimiter) {
+    std::string key = std::string("limited_by_") + limiterName(l) + "_us";
+    std::replace(key.begin(), key.end(), ' ', '_');
+    a.evidence.emplace_back(key, us(t));
+  }
+  out.push_back(std::move(a));
+}
+
 // Time between iterations and inside DataLoader spans: the GPU waits for input. Fires
 // above 5 % of the iterations' time. Only DataLoader spans inside something (a step)
 // count: a top-level one lies between steps, in the gap already counted.
@@ -277,6 +370,7 @@ std::vector<Advice> adviseTracks(const Trace& trace, std::vector<char> mask, con
   smallKernels(c, out);
   hostSync(c, out);
   pageableMemcpy(c, out);
+  lowOccupancy(c, out);
   dataLoading(c, its, out);
   return out;
 }

@@ -14,7 +14,7 @@
 namespace opscope {
 
 struct Advice {
-  std::string id;      // stable: launch_bound, small_kernels, host_sync, pageable_memcpy, data_loading, exposed_communication, stragglers
+  std::string id;      // stable: launch_bound, small_kernels, host_sync, pageable_memcpy, low_occupancy, data_loading, exposed_communication, stragglers
   std::string title;   // what was found, with its figures
   std::string action;  // what to try
   TimeNs atStake = 0;  // at most this much time could be gained

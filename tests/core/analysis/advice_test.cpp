@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -24,12 +25,14 @@ struct Builder {
         (args.empty() ? "" : R"(, "args": {)" + args + "}") + "}");
   }
   // A launch on the host at ts and its GPU event on stream 7 at gpuTs.
-  void launch(double ts, double launchDur, const std::string& cat, const std::string& name, double gpuTs, double gpuDur) {
+  void launch(double ts, double launchDur, const std::string& cat, const std::string& name, double gpuTs, double gpuDur,
+              const std::string& gpuArgs = "") {
     const std::string c = R"("correlation": )" + std::to_string(corr++);
     x("cuda_runtime", cat == "kernel" ? "cudaLaunchKernel" : "cudaMemcpyAsync", 1, ts, launchDur, c);
-    x(cat, name, 7, gpuTs, gpuDur, c + R"(, "device": 0, "stream": 7)");
+    x(cat, name, 7, gpuTs, gpuDur, c + R"(, "device": 0, "stream": 7)" + gpuArgs);
   }
-  std::string json() const { return "{\"traceEvents\": [\n" + events + "\n]}"; }
+  std::string topLevel;  // more top-level members, each with a trailing comma
+  std::string json() const { return "{" + topLevel + "\"traceEvents\": [\n" + events + "\n]}"; }
 };
 
 const Advice* find(const std::vector<Advice>& list, const std::string& id) {
@@ -97,6 +100,55 @@ TEST(Advice, SyncsPageableCopiesAndInputLoading) {
   EXPECT_EQ(j["recommendations"][1]["where"]["name"], "cudaStreamSynchronize");
   EXPECT_TRUE(j["recommendations"][1]["evidence"].contains("blocked_us"));
   EXPECT_EQ(j["examined_us"], 4000.0);
+}
+
+// Kineto's launch shape of a kernel: block threads, registers, shared memory, the grid's
+// blocks per SM.
+std::string shape(int threads, int regs, int smem, double blocksPerSm) {
+  return R"(, "block": [)" + std::to_string(threads) + R"(, 1, 1], "registers per thread": )" + std::to_string(regs) +
+         R"(, "shared memory": )" + std::to_string(smem) + R"(, "blocks per SM": )" + std::to_string(blocksPerSm);
+}
+
+TEST(Advice, LowOccupancyCountsWhatAUserCanChange) {
+  // A 10 ms step on an A100 (64 warp slots per SM). Occupancy below 25 % puts
+  // dur × (1 − achieved / 25 %) at stake, by construction:
+  Builder b;
+  b.topLevel = R"("deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-40GB", "computeMajor": 8, "computeMinor": 0,
+      "maxThreadsPerMultiprocessor": 2048, "regsPerMultiprocessor": 65536, "warpSize": 32,
+      "sharedMemPerMultiprocessor": 167936, "numSms": 108}],)";
+  b.x("user_annotation", "ProfilerStep#1", 1, 0, 10000);
+  // a grid of 27 blocks of 128 threads: 1 warp per SM = 1.5625 % → 937.5 µs at stake;
+  b.launch(10, 5, "kernel", "my_small_grid_kernel", 100, 1000, shape(128, 32, 0, 0.25));
+  // 255 registers × 256 threads: one block of 8 warps = 12.5 % → 500 µs at stake;
+  b.launch(20, 5, "kernel", "my_register_heavy_kernel", 1200, 1000, shape(256, 255, 0, 50));
+  // left out: a library GEMM held to 12.5 % by its shared memory (by design), an NCCL
+  // kernel of one block, a 5 µs kernel (small_kernels' business) and a full one.
+  b.launch(30, 5, "kernel", "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x64_16x4_tn_align1>", 2300, 2000,
+           shape(128, 248, 81920, 37.9));
+  b.launch(40, 5, "kernel", "ncclKernel_AllReduce_RING_LL_Sum_float", 4400, 2000, shape(256, 96, 0, 0.01));
+  b.launch(50, 5, "kernel", "my_tiny_kernel", 6500, 5, shape(32, 16, 0, 0.01));
+  b.launch(60, 5, "kernel", "my_full_kernel", 6600, 1000, shape(256, 32, 0, 80));
+  const auto t = test::loadOk(b.json());
+  const std::vector<Advice> a = advise(*t);
+  const Advice* occ = find(a, "low_occupancy");
+  ASSERT_TRUE(occ) << adviceText(a, *t, "t");
+  EXPECT_EQ(occ->atStake, 937500 + 500000);
+  EXPECT_NEAR(occ->sharePct, 14.375, 1e-9);
+  ASSERT_TRUE(occ->where);
+  EXPECT_EQ(t->name(*occ->where), "my_small_grid_kernel");
+  std::map<std::string, double> ev(occ->evidence.begin(), occ->evidence.end());
+  EXPECT_EQ(ev["low_occupancy_kernels"], 2);
+  EXPECT_EQ(ev["limited_by_grid_us"], 1000);
+  EXPECT_EQ(ev["limited_by_registers_us"], 1000);
+  EXPECT_FALSE(ev.count("limited_by_shared_memory_us"));
+  EXPECT_NEAR(ev["mean_achieved_occupancy_pct"], (1.5625 + 12.5) / 2, 1e-9);
+  EXPECT_NE(occ->action.find("too few blocks"), std::string::npos);
+
+  // Without the launch shape (ROCm, old Kineto) the rule stays silent.
+  Builder plain;
+  plain.x("user_annotation", "ProfilerStep#1", 1, 0, 10000);
+  plain.launch(10, 5, "kernel", "my_small_grid_kernel", 100, 1000);
+  EXPECT_FALSE(find(advise(*test::loadOk(plain.json())), "low_occupancy"));
 }
 
 TEST(Advice, ABusyGpuFedInTimeGivesNoAdvice) {
