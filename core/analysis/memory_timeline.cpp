@@ -109,6 +109,10 @@ MemoryTimeline memoryTimeline(const Trace& trace) {
   return out;
 }
 
+bool isMemoryCounterName(std::string_view name) {
+  return name.starts_with("Memory ") && name.ends_with(" (MiB)");
+}
+
 void addMemoryCounters(Trace& trace, const MemoryTimeline& m, size_t maxSamples) {
   if (m.devices.empty() || trace.memoryEvents.empty()) return;
   for (const DeviceMemory& d : m.devices) {

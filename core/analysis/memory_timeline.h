@@ -69,6 +69,8 @@ MemoryTimeline memoryTimeline(const Trace& trace);
 // allocations are made by the host process that owns it). Samples beyond maxSamples per
 // series keep each bucket's largest value, so the peak survives the thinning.
 void addMemoryCounters(Trace& trace, const MemoryTimeline& m, size_t maxSamples = 20000);
+// Whether a counter series is one addMemoryCounters made (the timeline marks their peak).
+bool isMemoryCounterName(std::string_view name);
 
 // The allocations live at t, largest first.
 std::vector<const MemoryAllocation*> liveAllocations(const DeviceMemory& d, TimeNs t);

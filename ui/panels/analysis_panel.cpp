@@ -312,9 +312,20 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
   memoryTable_ = makeTable({QStringLiteral("Size (MiB)"), QStringLiteral("Allocated by op"), QStringLiteral("Allocated at (ms)"),
                             QStringLiteral("Freed at (ms)"), QStringLiteral("Address")},
                            {1});
+  memoryOpTable_ = makeTable({QStringLiteral("Op"), QStringLiteral("Allocations"), QStringLiteral("Allocated (MiB)"),
+                              QStringLiteral("Increase (MiB)"), QStringLiteral("Self allocations"),
+                              QStringLiteral("Self allocated (MiB)"), QStringLiteral("Self increase (MiB)")});
+  memoryOpTable_->setToolTip(QStringLiteral("With children: events anywhere inside the op; self: those whose innermost op it is. "
+                                            "Increase = allocated − freed. Activate a row to search the op in the timeline."));
+  connect(memoryOpTable_, &QTableWidget::itemActivated, this,
+          [this](QTableWidgetItem* item) { emit nameActivated(memoryOpTable_->item(item->row(), 0)->data(Qt::UserRole).toString()); });
+  memoryTabs_ = new QTabWidget;
+  memoryTabs_->setDocumentMode(true);
+  memoryTabs_->addTab(memoryTable_, QStringLiteral("Live allocations"));
+  memoryTabs_->addTab(memoryOpTable_, QStringLiteral("By op"));
   memoryNote_ = new QLabel;
   memoryNote_->setWordWrap(true);
-  page(7, memoryTable_, memoryNote_);
+  page(7, memoryTabs_, memoryNote_);
   adviceTable_ = makeTable({QStringLiteral("Finding"), QStringLiteral("At stake (ms)"), QStringLiteral("Share (%)"),
                             QStringLiteral("Try")},
                            {0, 3});
@@ -508,6 +519,9 @@ void AnalysisPanel::fillTables() {
   memoryDevice_ = 0;
   memoryTime_ = r.memory.devices.empty() ? 0 : r.memory.devices[0].peakTs;
   fillMemoryTable();
+  fillMemoryOpTable();
+  // Without addresses (older PyTorch) nothing can be listed as live: show the ops.
+  if (!r.memory.devices.empty() && r.memory.devices[0].allocations.empty()) memoryTabs_->setCurrentWidget(memoryOpTable_);
   // Overview.
   const Overview& o = r.overview;
   QList<QPair<QString, QString>> figures = {
@@ -645,9 +659,34 @@ void AnalysisPanel::fillTables() {
 }
 
 void AnalysisPanel::showLiveMemory(size_t device, TimeNs t) {
+  const bool otherDevice = device != memoryDevice_;
   memoryDevice_ = device;
   memoryTime_ = t;
   fillMemoryTable();
+  if (otherDevice) fillMemoryOpTable();
+}
+
+void AnalysisPanel::fillMemoryOpTable() {
+  const MemoryTimeline& m = results_->memory;
+  memoryOpTable_->setSortingEnabled(false);
+  memoryOpTable_->setRowCount(0);
+  if (memoryDevice_ >= m.devices.size()) return;
+  const auto& byOp = m.devices[memoryDevice_].byOp;
+  // Most allocated first, as TensorBoard lists it; the user may sort by any column.
+  std::vector<const std::pair<const std::string, OpMemory>*> rows;
+  rows.reserve(byOp.size());
+  for (const auto& entry : byOp) rows.push_back(&entry);
+  std::stable_sort(rows.begin(), rows.end(), [](const auto* a, const auto* b) { return a->second.allocBytes > b->second.allocBytes; });
+  const auto mib = [](int64_t b) { return static_cast<double>(b) / (1024.0 * 1024.0); };
+  memoryOpTable_->setRowCount(static_cast<int>(rows.size()));
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const OpMemory& o = rows[i]->second;
+    fillRow(memoryOpTable_, static_cast<int>(i),
+            {nameItem(rows[i]->first), numberItem(static_cast<double>(o.allocs), 0), numberItem(mib(o.allocBytes), 3),
+             numberItem(mib(o.increase), 3), numberItem(static_cast<double>(o.selfAllocs), 0),
+             numberItem(mib(o.selfAllocBytes), 3), numberItem(mib(o.selfIncrease), 3)});
+  }
+  memoryOpTable_->setSortingEnabled(true);
 }
 
 void AnalysisPanel::fillMemoryTable() {

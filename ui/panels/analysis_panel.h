@@ -99,6 +99,8 @@ class AnalysisPanel : public QWidget {
   // live at t.
   void showLiveMemory(size_t device, TimeNs t);
   QTableWidget* memoryTable() const { return memoryTable_; }
+  // Memory by op of the same device (TensorBoard's "by operator": self and with children).
+  QTableWidget* memoryOpTable() const { return memoryOpTable_; }
  private:
   void plotContextMenu(ChartKind chart, const QPoint& pos);
   void hoverTip(QCustomPlot* plot, QMouseEvent* e);
@@ -127,6 +129,8 @@ class AnalysisPanel : public QWidget {
   QTableWidget* streamTable_ = nullptr;
   QTableWidget* rankTable_ = nullptr;
   QTableWidget* memoryTable_ = nullptr;  // the allocations live at memoryTime_
+  QTableWidget* memoryOpTable_ = nullptr;  // memoryDevice_'s byOp
+  QTabWidget* memoryTabs_ = nullptr;       // the two above
   QTableWidget* adviceTable_ = nullptr;
   CriticalPathView* criticalPath_ = nullptr;
   int criticalPathTab_ = -1;
@@ -134,6 +138,7 @@ class AnalysisPanel : public QWidget {
   size_t memoryDevice_ = 0;
   TimeNs memoryTime_ = 0;
   void fillMemoryTable();
+  void fillMemoryOpTable();
   QDoubleSpinBox* cpuCost_ = nullptr;
   QDoubleSpinBox* gpuCost_ = nullptr;
   QDoubleSpinBox* launchCost_ = nullptr;

@@ -1,5 +1,7 @@
 #include "timeline/timeline_renderer.h"
 
+#include "analysis/memory_timeline.h"
+
 #include "names.h"
 
 #include <QFontMetricsF>
@@ -361,29 +363,30 @@ void TimelineRenderer::paintCounter(QPainter& p, const TimelineGeometry& g, cons
                                     const LayoutEntry& e, int y0) {
   const Palette& pal = paletteFor(s.theme);
   const CounterSeries& c = s.doc->trace->counters[e.index];
-  if (counterRanges_.size() != s.doc->trace->counters.size())
-    counterRanges_.assign(s.doc->trace->counters.size(), {1, -1});
-  auto& range = counterRanges_[e.index];
-  if (range.first > range.second) {
-    range = {0.0, 0.0};
-    for (double v : c.value) {
+  if (counterRanges_.size() != s.doc->trace->counters.size()) counterRanges_.assign(s.doc->trace->counters.size(), {});
+  CounterRange& range = counterRanges_[e.index];
+  if (range.lo > range.hi) {
+    range = {0.0, 0.0, 0.0, 0};
+    for (size_t i = 0; i < c.value.size() && i < c.ts.size(); ++i) {
+      const double v = c.value[i];
       if (!std::isfinite(v)) continue;
-      range.first = std::min(range.first, v);
-      range.second = std::max(range.second, v);
+      range.lo = std::min(range.lo, v);
+      range.hi = std::max(range.hi, v);
+      if (v > range.peak) range.peak = v, range.peakTs = c.ts[i];
     }
-    if (range.second <= range.first) range.second = range.first + 1;
+    if (range.hi <= range.lo) range.hi = range.lo + 1;
   }
   QFontMetricsF fm(font_);
   p.setPen(qcolor(pal.trackText));
   const QRectF labelRect(g.gutter.left() + 18, y0 + 2, g.gutter.width() - 24, 14);
   p.drawText(labelRect, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(qstr(e.label), Qt::ElideMiddle, labelRect.width()));
   p.drawText(QRectF(labelRect.left(), y0 + 16, labelRect.width(), 14), Qt::AlignLeft | Qt::AlignVCenter,
-             QStringLiteral("max %1").arg(range.second, 0, 'g', 4));
+             QStringLiteral("max %1").arg(range.hi, 0, 'g', 4));
 
   p.save();
   p.setClipRect(g.events);
   const double h = e.height - 6, base = y0 + e.height - 3;
-  const double scale = h / (range.second - range.first);
+  const double scale = h / (range.hi - range.lo);
   const int w = g.events.width();
   QPolygonF poly;
   poly.reserve(w + 3);
@@ -393,13 +396,13 @@ void TimelineRenderer::paintCounter(QPainter& p, const TimelineGeometry& g, cons
     const TimeNs a = s.view.toTime(x), b = s.view.toTime(x + 1);
     auto lo = std::upper_bound(c.ts.begin(), c.ts.end(), a);
     double v;
-    if (lo == c.ts.begin()) v = range.first < 0 ? 0 : range.first;
+    if (lo == c.ts.begin()) v = range.lo < 0 ? 0 : range.lo;
     else v = c.value[static_cast<size_t>(lo - c.ts.begin()) - 1];
     auto hi = std::lower_bound(lo, c.ts.end(), b);
     for (auto it = lo; it != hi && it - lo < 32; ++it) v = std::max(v, c.value[static_cast<size_t>(it - c.ts.begin())]);
     if (lo == c.ts.end() && a > c.ts.back()) v = c.value.back();
     if (!std::isfinite(v)) v = 0;
-    poly << QPointF(g.events.left() + x, base - (v - range.first) * scale);
+    poly << QPointF(g.events.left() + x, base - (v - range.lo) * scale);
   }
   poly << QPointF(g.events.left() + w, base);
   QColor fill = qcolor(pal.counterFill);
@@ -408,6 +411,29 @@ void TimelineRenderer::paintCounter(QPainter& p, const TimelineGeometry& g, cons
   p.setBrush(fill);
   p.drawPolygon(poly);
   p.setBrush(Qt::NoBrush);
+  // A memory track's peak (the first time it reaches its maximum): a dashed line through
+  // the track, a notch on top and its value beside it, on whichever side has room. Other
+  // counters (utilisation reaches 100 % again and again) show their max in the gutter only.
+  if (range.peak > 0 && isMemoryCounterName(s.doc->trace->str(c.name))) {
+    const double x = g.events.left() + s.view.toPx(range.peakTs);
+    if (x >= g.events.left() - 4 && x <= g.events.right() + 4) {
+      const QColor mark = qcolor(pal.arrow);
+      p.setPen(QPen(mark, 1, Qt::DashLine));
+      p.drawLine(QPointF(x, y0 + 2), QPointF(x, base));
+      p.setPen(Qt::NoPen);
+      p.setBrush(mark);
+      p.drawPolygon(QPolygonF({QPointF(x - 4, y0 + 1), QPointF(x + 4, y0 + 1), QPointF(x, y0 + 6)}));
+      p.setBrush(Qt::NoBrush);
+      const QString text = QStringLiteral("peak %1").arg(range.peak, 0, 'g', 4);
+      const double tw = fm.horizontalAdvance(text) + 6;
+      const QRectF box(x + 6 + tw <= g.events.right() ? x + 6 : x - 6 - tw, y0 + 2, tw, fm.height());
+      QColor under = qcolor(pal.background);
+      under.setAlpha(210);
+      p.fillRect(box, under);
+      p.setPen(mark);
+      p.drawText(box, Qt::AlignCenter, text);
+    }
+  }
   p.restore();
 }
 

@@ -88,7 +88,14 @@ class TimelineRenderer {
   std::vector<QString> labels_;
   std::vector<uint8_t> labelReady_;
   QString scratchLabel_;
-  std::vector<std::pair<double, double>> counterRanges_;
+  // Per counter: its value range and where it first reaches its maximum (lo > hi: not
+  // computed yet).
+  struct CounterRange {
+    double lo = 1, hi = -1;
+    double peak = 0;  // the largest finite value; the peak is marked when it is above 0
+    TimeNs peakTs = 0;
+  };
+  std::vector<CounterRange> counterRanges_;
   std::vector<DrawItem> scratch_;
   std::vector<double> lastMarkX_;
   QFont font_;

@@ -22,6 +22,8 @@
 #include "panels/critical_path_view.h"
 #include "panels/op_kernels_view.h"
 #include "test_support.h"
+#include "timeline/colors.h"
+#include "timeline/timeline_renderer.h"
 #include "timeline/timeline_widget.h"
 
 namespace opscope::ui {
@@ -67,8 +69,8 @@ TEST(AnalysisPanel, ComputesEveryAnalysisAndFillsEveryTable) {
   EXPECT_GT(r.overheads.topLevelOps, 0u);
   EXPECT_FALSE(r.streams.streams.empty());
   for (QTableWidget* t : f.panel()->findChildren<QTableWidget*>()) {
-    // The sample was recorded without profile_memory: no allocations to list.
-    if (t == f.panel()->memoryTable()) {
+    // The sample was recorded without profile_memory: no allocations or ops to list.
+    if (t == f.panel()->memoryTable() || t == f.panel()->memoryOpTable()) {
       EXPECT_TRUE(r.memory.devices.empty());
       EXPECT_EQ(t->rowCount(), 0);
       continue;
@@ -386,6 +388,77 @@ TEST(AnalysisPanel, MemoryTabListsTheAllocationsLiveAtTheClickedTime) {
   const double x = rect->axis(QCPAxis::atBottom)->coordToPixel(static_cast<double>(gpu.peakTs - doc->trace->minTs) / 1e6);
   QTest::mouseClick(plot, Qt::LeftButton, Qt::NoModifier, QPoint(static_cast<int>(std::lround(x)) + 1, rect->center().y()));
   EXPECT_EQ(table->rowCount(), static_cast<int>(liveAllocations(gpu, gpu.peakTs).size()));
+
+  // By op: one row per op of the device, the figures of memoryTimeline's byOp, most
+  // allocated first (aten::to makes the GPU copies of this trace).
+  QTableWidget* ops = w.analysis()->memoryOpTable();
+  ASSERT_EQ(ops->rowCount(), static_cast<int>(gpu.byOp.size()));
+  ASSERT_GT(ops->rowCount(), 1);
+  double previous = 1e300;
+  for (int row = 0; row < ops->rowCount(); ++row) {
+    const std::string name = ops->item(row, 0)->data(Qt::UserRole).toString().toStdString();
+    ASSERT_TRUE(gpu.byOp.count(name)) << name;
+    const OpMemory& o = gpu.byOp.at(name);
+    EXPECT_EQ(ops->item(row, 1)->data(Qt::DisplayRole).toDouble(), static_cast<double>(o.allocs)) << name;
+    EXPECT_NEAR(ops->item(row, 2)->data(Qt::DisplayRole).toDouble(), static_cast<double>(o.allocBytes) / (1024.0 * 1024.0), 1e-3) << name;
+    EXPECT_NEAR(ops->item(row, 6)->data(Qt::DisplayRole).toDouble(), static_cast<double>(o.selfIncrease) / (1024.0 * 1024.0), 1e-3) << name;
+    EXPECT_LE(static_cast<double>(o.allocBytes), previous) << name;
+    previous = static_cast<double>(o.allocBytes);
+  }
+  // The host's ops once a click picks the CPU's curve.
+  w.analysis()->showLiveMemory(1, m.devices[1].peakTs);
+  EXPECT_EQ(ops->rowCount(), static_cast<int>(m.devices[1].byOp.size()));
+  // Activating an op row searches it in the timeline.
+  QSignalSpy searched(w.analysis(), &AnalysisPanel::nameActivated);
+  emit ops->itemActivated(ops->item(0, 2));
+  ASSERT_EQ(searched.count(), 1);
+  EXPECT_EQ(searched.at(0).at(0).toString(), ops->item(0, 0)->data(Qt::UserRole).toString());
+}
+
+// The timeline's memory counter tracks mark their peak: a red notch and dashed line at
+// the peak's time, nowhere else on the track.
+TEST(AnalysisPanel, TheTimelineMarksTheMemoryPeak) {
+  std::string error;
+  auto doc = loadDocument(OPSCOPE_SOURCE_DIR "/tests/data/tb_plugin/memory_view.json", error);
+  ASSERT_TRUE(doc) << error;
+  MainWindow w{false};
+  w.resize(1600, 1000);
+  w.show();
+  w.setDocument(doc);
+  TimelineWidget* tl = w.timeline();
+  tl->fitAll();
+  const Trace& t = *doc->trace;
+  // The GPU's allocated series and its layout entry.
+  std::optional<uint32_t> counter;
+  for (uint32_t i = 0; i < t.counters.size(); ++i)
+    if (t.str(t.counters[i].name) == "Memory allocated · GPU 0 (MiB)") counter = i;
+  ASSERT_TRUE(counter);
+  const CounterSeries& c = t.counters[*counter];
+  const auto peak = std::max_element(c.value.begin(), c.value.end());
+  const TimeNs peakTs = c.ts[static_cast<size_t>(peak - c.value.begin())];
+  const LayoutEntry* entry = nullptr;
+  for (const LayoutEntry& e : tl->layout().entries)
+    if (e.kind == LayoutEntry::Kind::Counter && e.index == *counter) entry = &e;
+  ASSERT_TRUE(entry);
+  tl->setScrollY(std::max(0, entry->y - 20));
+  const QImage img = tl->grab().toImage();
+  const TimelineGeometry g = tl->geometryNow();
+  const int y = g.events.top() + entry->y - tl->scrollY() + 2;  // inside the notch
+  const int x = static_cast<int>(std::lround(g.events.left() + tl->view().toPx(peakTs)));
+  const Rgb arrow = paletteFor(tl->theme()).arrow;
+  const QColor mark(arrow.r, arrow.g, arrow.b);
+  const auto isMark = [&](int px, int py) {
+    const QColor p = img.pixelColor(px, py);
+    return std::abs(p.red() - mark.red()) < 30 && std::abs(p.green() - mark.green()) < 30 && std::abs(p.blue() - mark.blue()) < 30;
+  };
+  bool notch = false;
+  for (int dx = -2; dx <= 2; ++dx) notch = notch || isMark(x + dx, y);
+  EXPECT_TRUE(notch) << "no peak marker at x " << x;
+  // Left of the peak (its label goes right when there is room) the track has no mark.
+  int elsewhere = 0;
+  for (int px = g.events.left(); px < x - 8; ++px)
+    for (int py = y; py < y + entry->height - 4; ++py) elsewhere += isMark(px, py);
+  EXPECT_EQ(elsewhere, 0);
 }
 
 }  // namespace
