@@ -9,9 +9,11 @@ namespace opscope {
 
 namespace {
 
-MeanStd meanStd(const std::vector<double>& v) {
+MeanStd meanStd(const std::vector<double>& v, bool withMedian = false) {
   const SampleStats s = describe(v);
-  return {s.mean, s.stddev, s.count};
+  MeanStd m{s.mean, s.stddev, s.count, std::nullopt};
+  if (withMedian && s.count > 0) m.median = s.median;
+  return m;
 }
 
 nlohmann::ordered_json pair(const MeanStd& m) { return nlohmann::ordered_json::array({m.mean, m.std}); }
@@ -38,7 +40,8 @@ OverheadModel overheadModel(const Overheads& o) {
     if (!op.t5.empty()) m.t5[op.name] = meanStd(op.t5);
     if (!op.launchSequence.empty()) m.launches[op.name] = op.launchSequence;
   }
-  for (const LaunchOverheads& l : o.t4) m.t4[l.name] = meanStd(l.t4);
+  for (const LaunchOverheads& l : o.t4)
+    if (!l.t4.empty()) m.t4[l.name] = meanStd(l.t4, true);
   m.costs = o.costs;
   return m;
 }
@@ -64,6 +67,10 @@ nlohmann::ordered_json overheadModelValue(const OverheadModel& m) {
   }
   j["launches"] = m.launches;
   j["counts"] = std::move(counts);
+  json medians = json::object();
+  for (const auto& [name, v] : m.t4)
+    if (v.median) medians["t4"][name] = *v.median;
+  if (!medians.empty()) j["medians"] = std::move(medians);
   if (m.costs)
     j["profiler_costs"] = {{"cpu_event_overhead_us", m.costs->cpuEvent},
                            {"gpu_event_overhead_us", m.costs->gpuEvent},
@@ -110,6 +117,9 @@ std::optional<OverheadModel> parseOverheadModel(const std::string& text, std::st
       if (counts && counts->contains(key) && (*counts)[key].is_object() && (*counts)[key].contains(name) &&
           (*counts)[key][name].is_number_unsigned())
         ms.count = (*counts)[key][name].get<uint64_t>();
+      if (std::string_view(key) == "t4" && j.contains("medians") && j["medians"].is_object() && j["medians"].contains("t4") &&
+          j["medians"]["t4"].is_object() && j["medians"]["t4"].contains(name) && j["medians"]["t4"][name].is_number())
+        ms.median = j["medians"]["t4"][name].get<double>();
       (*map)[name] = ms;
     }
   }

@@ -4,8 +4,10 @@
 //   {"t1": [mean, std], "t2": {op: [mean, std]}, "t3": {...}, "t4": {launch: [mean, std]},
 //    "t5": {...}, "launches": {op: [launch names]}}
 // plus fields the notebook lacks, which a reader of that shape ignores: "counts" (the
-// sample count behind every pair, same nesting) and "profiler_costs". Means and std in
-// µs; t1 of a trace without T1 samples is [0, 0] with count 0.
+// sample count behind every pair, same nesting), "medians" ({"t4": {launch: median}}:
+// the launch cost the prediction uses, robust to the first call's module loading and to
+// outliers) and "profiler_costs". Means, std and medians in µs; t1 of a trace without T1
+// samples is [0, 0] with count 0.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -21,6 +23,7 @@ namespace opscope {
 struct MeanStd {
   double mean = 0, std = 0;
   uint64_t count = 0;
+  std::optional<double> median;  // t4 only; absent in the notebook's files
 };
 
 struct OverheadModel {

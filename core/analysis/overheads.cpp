@@ -5,6 +5,7 @@
 
 #include "analysis/op_index.h"
 #include "analysis/sample_stats.h"
+#include "hierarchy/queries.h"
 
 namespace opscope {
 
@@ -113,7 +114,11 @@ Overheads computeOverheads(const Trace& trace, const OverheadOptions& options) {
           o.t4.emplace_back();
           o.t4.back().name = trace.str(s.name[l.row]);
         }
-        o.t4[li->second].t4.push_back(us(s.dur[l.row]) - cpu - gpu);
+        const EventRef ref{t, l.row};
+        if (isBlockingLaunch(trace, ref, gpuEventsOfLaunch(trace, ref)))
+          o.t4[li->second].blocking.push_back(us(s.dur[l.row]));
+        else
+          o.t4[li->second].t4.push_back(us(s.dur[l.row]) - cpu - gpu);
       }
       if (rec.launchSequence.empty())
         for (const Launch& l : launches) rec.launchSequence.emplace_back(trace.str(s.name[l.row]));

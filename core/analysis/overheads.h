@@ -5,7 +5,10 @@
 //       CPU event cost; gaps of t1MaxGapUs or more are data loading and skipped
 //   T2  op start -> its first launch, minus the cost of the sub-events before it
 //   T3  its last launch's end -> op end, minus the cost of the sub-events after it
-//   T4  a launch call itself, minus one CPU and one GPU event cost, per launch name
+//   T4  a launch call itself, minus one CPU and one GPU event cost, per launch name;
+//       launches that returned only after their GPU work finished (blocking copies)
+//       are waits, kept apart (LaunchOverheads::blocking), so a few 300 µs pageable
+//       copies do not become every cudaMemcpyAsync's launch cost
 //   T5  between consecutive launches of an op, minus the cost of the sub-events in
 //       between; an op with one launch gives one 0; an op without launches gives its
 //       whole duration minus the cost of all its sub-events
@@ -60,7 +63,8 @@ struct OpOverheads {
 
 struct LaunchOverheads {
   std::string name;  // cudaLaunchKernel, cudaMemcpyAsync, hipLaunchKernel, ...
-  std::vector<double> t4;
+  std::vector<double> t4;        // non-blocking launches only
+  std::vector<double> blocking;  // lengths of the blocking ones (isBlockingLaunch): waits, not T4
 };
 
 struct Overheads {

@@ -1,6 +1,7 @@
 #include "hierarchy/queries.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace opscope {
 
@@ -19,6 +20,13 @@ std::vector<EventRef> gpuEventsOfLaunch(const Trace& trace, EventRef launch) {
   auto it = std::lower_bound(v.begin(), v.end(), key, [](const LaunchLinks::Pair& p, uint64_t k) { return p.first < k; });
   for (; it != v.end() && it->first == key; ++it) out.push_back(EventRef::unpack(it->second));
   return out;
+}
+
+bool isBlockingLaunch(const Trace& trace, EventRef launch, const std::vector<EventRef>& gpu) {
+  if (gpu.empty()) return false;
+  TimeNs done = std::numeric_limits<TimeNs>::min();
+  for (EventRef g : gpu) done = std::max(done, trace.end(g));
+  return done <= trace.end(launch);
 }
 
 std::optional<EventRef> enclosingOp(const Trace& trace, EventRef ref) {

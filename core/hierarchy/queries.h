@@ -11,6 +11,10 @@ namespace opscope {
 std::optional<EventRef> launchOf(const Trace& trace, EventRef gpuEvent);
 // GPU events started by one launch (several for a CUDA graph launch).
 std::vector<EventRef> gpuEventsOfLaunch(const Trace& trace, EventRef launch);
+// A launch that returned only after the GPU work it started had finished (a copy from
+// pageable memory, a cudaMemcpyAsync to pageable host memory): its length is a wait on
+// the GPU, not the cost of a launch. False for a launch without GPU events.
+bool isBlockingLaunch(const Trace& trace, EventRef launch, const std::vector<EventRef>& gpu);
 // Innermost cpu_op enclosing ref on its thread (ref itself excluded); when the thread
 // has none (legacy traces may record launches apart from their ops), the cpu_op whose
 // External id equals ref's.

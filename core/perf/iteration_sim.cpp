@@ -48,10 +48,13 @@ struct HostThread {
 };
 
 // A host call the simulation replays: a launch (started GPU work) or a synchronising call.
+// A blocking launch (isBlockingLaunch: a pageable copy) is both: it queues its GPU work
+// and waits for it, so its length is a wait on the GPU, not a launch cost.
 struct Call {
   EventRef ref;
   bool sync = false;
   std::vector<EventRef> gpu;
+  bool blockingLaunch = false;  // sync only for its own GPU work, not other streams'
 };
 
 std::vector<Call> hostCalls(const Trace& trace, uint32_t track, TimeWindow w) {
@@ -62,11 +65,19 @@ std::vector<Call> hostCalls(const Trace& trace, uint32_t track, TimeWindow w) {
     if (!isLaunchKind(s.kind[i]) || s.start[i] < busyUntil) continue;  // nested in the previous call
     const EventRef ref{track, static_cast<uint32_t>(i)};
     Call c{ref, isSynchronizingCall(trace.str(s.name[i])), gpuEventsOfLaunch(trace, ref)};
+    if (!c.sync && isBlockingLaunch(trace, ref, c.gpu)) c.sync = c.blockingLaunch = true;
     if (c.gpu.empty() && !c.sync) continue;
     busyUntil = s.end(i);
     calls.push_back(std::move(c));
   }
   return calls;
+}
+
+// T4: the median launch cost when the model has it (the notebook's files have means only).
+double launchCostOr(const std::map<std::string, MeanStd>& m, std::string_view key, double fallback) {
+  const auto it = m.find(std::string(key));
+  if (it == m.end() || it->second.count == 0) return fallback;
+  return it->second.median.value_or(it->second.mean);
 }
 
 double meanOr(const std::map<std::string, MeanStd>& m, std::string_view key, double fallback) {
@@ -183,7 +194,12 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
         Item item;
         item.sync = c.sync;
         const TimeNs start = trace.start(c.ref), end = trace.end(c.ref);
-        const TimeNs wait = c.sync ? std::max(start, measuredWait(start, end, item.waits)) : start;
+        TimeNs wait = c.sync && !c.blockingLaunch ? std::max(start, measuredWait(start, end, item.waits)) : start;
+        if (c.sync)
+          for (EventRef g : c.gpu) {
+            item.waits.push_back(streamOf(g.track));
+            wait = std::max(wait, std::min(end, trace.end(g)));
+          }
         const double ownTime = c.sync ? us(std::max<TimeNs>(0, end - std::min(end, wait))) : us(end - start);
         const int32_t top = index.topOp(track, c.ref.index);
         if (options.replay || !options.overheads) {
@@ -202,7 +218,7 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
             boundaryIsOp = false;
           }
           pending = 0;
-          item.cost = c.sync ? ownTime : meanOr(options.overheads->t4, trace.name(c.ref), ownTime);
+          item.cost = c.sync ? ownTime : launchCostOr(options.overheads->t4, trace.name(c.ref), ownTime);
           boundary = end;
         }
         previousEnd = end;

@@ -11,7 +11,8 @@
 // calls' own time after their wait), a self-check of the simulator: it must give back
 // the measured iteration time.
 // Predict: host time from the overhead statistics (T1 between top-level ops, T2 op start
-// to first launch, T4 per launch, T5 between launches or the op's CPU time when it
+// to first launch, T4 per launch (the median of the non-blocking launches of its name;
+// a blocking launch waits for its own GPU work instead), T5 between launches or the op's CPU time when it
 // launches nothing, T3 last launch to op end; a piece whose statistic is missing, and
 // gaps longer than the T1 limit such as data loading, stay as measured), and each op's
 // GPU events scaled so they add up to its predicted GPU time (events of ops with no

@@ -125,6 +125,37 @@ TEST(SampleStats, MatchesNumpy) {
   EXPECT_EQ(describe({}).count, 0u);
 }
 
+// T4 is a launch's own cost: a copy that returned only after its GPU copy had finished
+// (pageable memory) is a wait, kept apart, and the model's T4 median is that of the
+// non-blocking launches.
+TEST(Overheads, BlockingLaunchesAreNotLaunchCosts) {
+  // aten::copy_ [0,400]: three cudaMemcpyAsync. The first two return before their copies
+  // end (6 and 8 µs); the third, 300 µs, returns after its copy [110,390] ended.
+  const std::string json = R"json([
+    {"ph":"X","cat":"cpu_op","name":"aten::copy_","pid":1,"tid":1,"ts":0,"dur":400},
+    {"ph":"X","cat":"cuda_runtime","name":"cudaMemcpyAsync","pid":1,"tid":1,"ts":10,"dur":6,"args":{"correlation":1}},
+    {"ph":"X","cat":"cuda_runtime","name":"cudaMemcpyAsync","pid":1,"tid":1,"ts":20,"dur":8,"args":{"correlation":2}},
+    {"ph":"X","cat":"cuda_runtime","name":"cudaMemcpyAsync","pid":1,"tid":1,"ts":95,"dur":300,"args":{"correlation":3}},
+    {"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD (Pinned -> Device)","pid":0,"tid":7,"ts":18,"dur":30,"args":{"correlation":1,"stream":7,"device":0}},
+    {"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD (Pinned -> Device)","pid":0,"tid":7,"ts":48,"dur":30,"args":{"correlation":2,"stream":7,"device":0}},
+    {"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD (Pageable -> Device)","pid":0,"tid":7,"ts":110,"dur":280,"args":{"correlation":3,"stream":7,"device":0}}
+  ])json";
+  auto t = test::loadOk(json);
+  ASSERT_TRUE(t);
+  OverheadOptions o;
+  o.costs.cpuEvent = 0;
+  o.costs.gpuEvent = 0;
+  const Overheads ov = computeOverheads(*t, o);
+  ASSERT_EQ(ov.t4.size(), 1u);
+  EXPECT_TRUE(samplesAre(ov.t4[0].t4, {6, 8}));
+  EXPECT_TRUE(samplesAre(ov.t4[0].blocking, {300}));
+  const OverheadModel m = overheadModel(ov);
+  ASSERT_TRUE(m.t4.at("cudaMemcpyAsync").median);
+  EXPECT_DOUBLE_EQ(*m.t4.at("cudaMemcpyAsync").median, 7);
+  EXPECT_DOUBLE_EQ(m.t4.at("cudaMemcpyAsync").mean, 7);
+  EXPECT_EQ(m.t4.at("cudaMemcpyAsync").count, 2u);
+}
+
 TEST(OverheadModel, NotebookShapeRoundTrips) {
   auto t = test::loadOk(test::kOpFixture);
   ASSERT_TRUE(t);
@@ -148,6 +179,11 @@ TEST(OverheadModel, NotebookShapeRoundTrips) {
   EXPECT_DOUBLE_EQ(back->t3.at("aten::linear").mean, 28);
   EXPECT_EQ(back->t4.at("cudaLaunchKernel").count, 3u);
   EXPECT_EQ(back->launches.at("aten::linear").size(), 2u);
+  // T4's median travels in "medians", beside the notebook's pairs.
+  ASSERT_TRUE(m.t4.at("cudaLaunchKernel").median);
+  ASSERT_TRUE(back->t4.at("cudaLaunchKernel").median);
+  EXPECT_DOUBLE_EQ(*back->t4.at("cudaLaunchKernel").median, *m.t4.at("cudaLaunchKernel").median);
+  EXPECT_NE(json.find("\"medians\""), std::string::npos);
   ASSERT_TRUE(back->costs);
   EXPECT_DOUBLE_EQ(back->costs->gpuEvent, 0.5);
 }
@@ -163,6 +199,7 @@ TEST(OverheadModel, ReadsTheNotebooksOwnFile) {
   ASSERT_TRUE(m) << error;
   EXPECT_DOUBLE_EQ(m->t1.mean, 21.3);
   EXPECT_DOUBLE_EQ(m->t2.at("aten::linear").std, 3.0);
+  EXPECT_FALSE(m->t4.at("cudaLaunchKernel").median);  // the notebook has means only
   EXPECT_FALSE(m->costs);
 }
 

@@ -30,10 +30,10 @@ const char* kStep = R"([
 
 OverheadModel fixtureOverheads(double t2) {
   OverheadModel m;
-  m.t2["aten::mm"] = {t2, 0, 1};
-  m.t5["aten::mm"] = {5, 0, 1};
-  m.t3["aten::mm"] = {2, 0, 1};
-  m.t4["cudaLaunchKernel"] = {5, 0, 1};
+  m.t2["aten::mm"] = {t2, 0, 1, {}};
+  m.t5["aten::mm"] = {5, 0, 1, {}};
+  m.t3["aten::mm"] = {2, 0, 1, {}};
+  m.t4["cudaLaunchKernel"] = {5, 0, 1, {}};
   return m;
 }
 
@@ -81,6 +81,54 @@ TEST(IterationSim, PredictScalesKernelsAndUsesTheOverheads) {
   r = simulateIterations(*t, o);
   ASSERT_EQ(r.size(), 1u);
   EXPECT_NEAR(r[0].predictedUs, 165, 1e-9);
+}
+
+// T4 in prediction is the launch's median cost, not its mean: one 400 µs first launch
+// (module loading) must not make every launch slow. A blocking copy waits for its copy.
+TEST(IterationSim, PredictUsesTheMedianLaunchCostAndBlockingCopiesWait) {
+  // Step [0,400] µs: aten::copy_ [2,350] makes a blocking cudaMemcpyAsync [5,305] whose
+  // copy runs [20,300] on stream 7; aten::add [352,360] launches K at 354 (3 µs), K runs
+  // [360,370]; the step ends at 400.
+  const char* step = R"json([
+    {"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":400},
+    {"ph":"X","cat":"cpu_op","name":"aten::copy_","pid":1,"tid":1,"ts":2,"dur":348},
+    {"ph":"X","cat":"cuda_runtime","name":"cudaMemcpyAsync","pid":1,"tid":1,"ts":5,"dur":300,"args":{"correlation":1}},
+    {"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":352,"dur":8},
+    {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":354,"dur":3,"args":{"correlation":2}},
+    {"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD (Pageable -> Device)","pid":0,"tid":7,"ts":20,"dur":280,"args":{"correlation":1,"stream":7,"device":0}},
+    {"ph":"X","cat":"kernel","name":"K","pid":0,"tid":7,"ts":360,"dur":10,"args":{"correlation":2,"stream":7,"device":0}}
+  ])json";
+  auto t = test::loadOk(step);
+  ASSERT_TRUE(t);
+  // The copy is scaled to half its time by a model of aten::copy_.
+  std::vector<OpRow> ops(1);
+  ops[0].op = test::only(*t, "aten::copy_");
+  ops[0].measuredGpu = 280'000;
+  ops[0].predictedUs = 140;
+  ops[0].model = "test";
+  OverheadModel m;
+  m.t2["aten::copy_"] = {3, 0, 1, {}};
+  m.t3["aten::copy_"] = {45, 0, 1, {}};
+  m.t2["aten::add"] = {2, 0, 1, {}};
+  m.t3["aten::add"] = {3, 0, 1, {}};
+  m.t4["cudaLaunchKernel"] = {100, 150, 20, 3.0};  // mean inflated by one slow first launch
+  m.t4["cudaMemcpyAsync"] = {500, 0, 1, 500.0};    // must not apply: this copy blocks
+  SimOptions o;
+  o.replay = false;
+  o.overheads = &m;
+  o.ops = &ops;
+  const std::vector<IterationPrediction> r = simulateIterations(*t, o);
+  ASSERT_EQ(r.size(), 1u);
+  // The copy call is issued at 5 (2 µs measured before the op, T2 3), its copy starts
+  // 15 µs later as measured, at 20, and takes 140: the call waits until 160 and returns
+  // 5 µs later (its own time after the copy, as measured) at 165. Then T3 45, the
+  // measured 2 µs gap (no T1 statistic) and T2 2: the launch is issued at 214, costs
+  // T4's median 3 (not the mean 100, not the copy's 500), K runs [220, 230] (6 µs
+  // launch-to-start as measured). The thread's tail: T3 3 + the measured 40 µs from
+  // aten::add's end to the step's end: 217 + 43 = 260.
+  EXPECT_NEAR(r[0].predictedUs, 260, 1e-9);
+  EXPECT_EQ(r[0].syncs, 1u);  // the blocking copy counts as a wait
+  EXPECT_EQ(r[0].launches, 1u);
 }
 
 TEST(IterationSim, SynchronisingCalls) {
