@@ -31,7 +31,7 @@ bool readText(const std::string& path, std::string& text, std::string& error) {
 }  // namespace
 
 int runPredict(const std::vector<std::string>& args) {
-  std::string file, gpuName, gpuFile, overheadsFile, microbenchFile, etFile, out = "-";
+  std::string file, gpuName, gpuFile, overheadsFile, microbenchFile, etFile, kernels = "models", out = "-";
   bool replay = false, json = false, csv = false, listGpus = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -46,6 +46,7 @@ int runPredict(const std::vector<std::string>& args) {
     else if (a == "--overheads") ok = value(overheadsFile);
     else if (a == "--microbench") ok = value(microbenchFile);
     else if (a == "--et") ok = value(etFile);
+    else if (a == "--kernels") ok = value(kernels);
     else if (a == "-o") ok = value(out);
     else if (a == "--replay") replay = true;
     else if (a == "--json") json = true;
@@ -104,8 +105,18 @@ int runPredict(const std::vector<std::string>& args) {
     return kUsage;
   }
 
+  if (kernels != "models" && kernels != "measured") {
+    std::fprintf(stderr, "opscope predict: --kernels %s: expected models or measured\n", kernels.c_str());
+    return kUsage;
+  }
+  if (replay && kernels == "measured") {
+    std::fprintf(stderr, "opscope predict: --replay already uses measured kernel times; --kernels measured does not apply\n");
+    return kUsage;
+  }
+
   PredictionSetup setup;
   setup.replay = replay;
+  setup.measuredKernels = kernels == "measured";
   std::optional<GemmMicrobench> microbench;
   if (!microbenchFile.empty()) {
     if (!readText(microbenchFile, text, error)) {

@@ -5,6 +5,7 @@
 
 #include "analysis/interval_set.h"
 #include "analysis/op_index.h"
+#include "hierarchy/iterations.h"
 #include "hierarchy/queries.h"
 
 namespace opscope {
@@ -91,10 +92,11 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
   std::vector<IterationPrediction> out;
   const OpIndex index(trace);
   std::unordered_map<uint64_t, double> scaleOfOp;  // predict: top-level op -> predicted / measured GPU time
-  if (!options.replay && options.ops)
+  if (!options.replay && !options.measuredKernels && options.ops)
     for (const OpRow& r : *options.ops)
       if (r.predictedUs && r.measuredGpu > 0) scaleOfOp[r.op.packed()] = *r.predictedUs / us(r.measuredGpu);
 
+  const std::vector<TimeNs> wallEnds = iterationWallEnds(trace, trace.iterations);
   for (size_t it = 0; it < trace.iterations.size(); ++it) {
     const Iteration& iteration = trace.iterations[it];
     if (iteration.ref == kNoRef) continue;
@@ -103,7 +105,8 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
     IterationPrediction p;
     p.index = it;
     p.number = iteration.number;
-    p.measuredUs = us(w.end - w.start);
+    p.stepUs = us(w.end - w.start);
+    p.measuredUs = us(std::max(w.end, it < wallEnds.size() ? wallEnds[it] : w.end) - w.start);
 
     // Host calls of every thread, and when the GPU work launched before each instant
     // finished as measured (for the synchronising calls' own time).
@@ -257,18 +260,30 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
     }
 
     // The simulation: host calls in order of their simulated issue time across threads.
-    // Streams start free when the work running into the window ends.
+    // Streams start free when the work running into the window ends: events started
+    // before it, and those launched before it that start inside it (a GPU-bound
+    // previous iteration spills over: recsys' GPU runs 160 ms behind its host), which
+    // queue ahead of this iteration's work in stream order. Bounded scans: 64 events
+    // back, and forward until the first event launched in the window.
     std::vector<double> streamFree(streamIndex.size(), 0.0);
     for (const auto& [track, si] : streamIndex) {
       const SliceColumns& gs = trace.tracks[track].slices;
       const size_t first = gs.lowerBound(w.start);
       TimeNs busy = w.start;
-      for (size_t k = first; k-- > 0 && k + 64 > first;) busy = std::max(busy, gs.end(k));  // nearby earlier events
+      for (size_t k = first; k-- > 0 && k + 64 > first;) busy = std::max(busy, gs.end(k));
+      for (size_t k = first; k < gs.size() && gs.start[k] < w.end; ++k) {
+        const auto launch = launchOf(trace, EventRef{track, static_cast<uint32_t>(k)});
+        if (!launch) continue;  // not launched by a call we know: not ordered against ours
+        if (trace.start(*launch) >= w.start) break;
+        busy = std::max(busy, gs.end(k));
+      }
       streamFree[si] = us(busy - w.start);
     }
     std::vector<double> clock(threads.size(), 0.0);
     std::vector<size_t> cursor(threads.size(), 0);
     std::vector<IntervalSet::Interval> simSpans;
+    std::vector<std::vector<double>> starts(streamIndex.size());  // per stream, simulated starts (ascending)
+    double gpuDrain = 0;  // end of the last GPU event launched in the iteration
     while (true) {
       size_t next = SIZE_MAX;
       double nextIssue = std::numeric_limits<double>::infinity();
@@ -282,9 +297,17 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
       }
       if (next == SIZE_MAX) break;
       const Item& item = threads[next].items[cursor[next]++];
+      // Back-pressure: a full launch queue holds the call until its oldest entry starts.
+      if (!options.replay)
+        for (const SimEvent& e : item.events) {
+          const std::vector<double>& q = starts[e.stream];
+          if (q.size() >= kLaunchQueueDepth) nextIssue = std::max(nextIssue, q[q.size() - kLaunchQueueDepth]);
+        }
       for (const SimEvent& e : item.events) {
         const double start = std::max(nextIssue + e.latency, streamFree[e.stream] + e.gap);
         streamFree[e.stream] = start + e.dur;
+        starts[e.stream].push_back(start);
+        gpuDrain = std::max(gpuDrain, start + e.dur);
         simSpans.emplace_back(static_cast<TimeNs>(start * 1e3), static_cast<TimeNs>((start + e.dur) * 1e3));
       }
       double ready = nextIssue;
@@ -292,7 +315,7 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
       clock[next] = ready + item.cost;
     }
     if (stepThread == SIZE_MAX) continue;
-    p.predictedUs = clock[stepThread] + threads[stepThread].tail;
+    p.predictedUs = std::max(clock[stepThread] + threads[stepThread].tail, gpuDrain);
     p.gpuActivePredictedUs = us(IntervalSet::fromUnsorted(simSpans).length());
     out.push_back(p);
   }

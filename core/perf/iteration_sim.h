@@ -5,7 +5,12 @@
 // synchronising calls that wait until the GPU has finished everything launched before
 // them. A GPU event starts when its stream is free and no earlier than its launch
 // allowed (the launch-to-start latency measured when the stream was idle); streams run
-// in parallel. The iteration ends when its ProfilerStep's thread reaches the step's end.
+// in parallel. The iteration ends at the later of its ProfilerStep thread reaching the
+// step's end and the GPU finishing the work launched in it (iterationWallEnds, measured
+// and simulated alike), so a GPU-bound iteration follows its kernels. In predict mode a
+// launch onto a stream with kLaunchQueueDepth events queued and not started blocks
+// until the oldest starts (back-pressure; the replay's measured launch lengths already
+// hold that wait).
 //
 // Replay: every duration as measured (gaps, launches, GPU events, the synchronising
 // calls' own time after their wait), a self-check of the simulator: it must give back
@@ -32,8 +37,14 @@
 
 namespace opscope {
 
+// CUDA's launch queue, about this many launches per stream before a launch blocks.
+inline constexpr size_t kLaunchQueueDepth = 1024;
+
 struct SimOptions {
   bool replay = true;
+  // Predict mode with every GPU event at its measured duration and only the host
+  // modelled: the paper's self-check of the host model (--kernels measured).
+  bool measuredKernels = false;
   // Predict mode: host overheads (µs means) and per-op predictions (from predictOps).
   const OverheadModel* overheads = nullptr;
   double t1MaxGapUs = 200;
@@ -43,7 +54,8 @@ struct SimOptions {
 struct IterationPrediction {
   size_t index = 0;            // 0-based among the trace's iterations
   int64_t number = 0;          // N of ProfilerStep#N
-  double measuredUs = 0;       // the ProfilerStep's duration
+  double measuredUs = 0;       // step start to the later of its end and its GPU work's (iterationWallEnds)
+  double stepUs = 0;           // the ProfilerStep's own duration
   double predictedUs = 0;
   double gpuActiveMeasuredUs = 0;   // union of the iteration's GPU events as measured
   double gpuActivePredictedUs = 0;  // and as simulated

@@ -75,13 +75,21 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
   }
   SimOptions sim;
   sim.replay = setup.replay;
+  sim.measuredKernels = setup.measuredKernels;
   sim.overheads = setup.replay ? nullptr : (setup.overheads ? &*setup.overheads : &measured);
   sim.ops = &r.ops;
   r.iterations = simulateIterations(trace, sim);
-
-  std::vector<double> iterationErrors;
-  for (const IterationPrediction& i : r.iterations) iterationErrors.push_back(std::abs(i.errorPct()));
-  r.iterationErrorPctMean = errorFigures(iterationErrors).meanPct;
+  const auto meanAbsError = [](const std::vector<IterationPrediction>& its) {
+    std::vector<double> e;
+    for (const IterationPrediction& i : its) e.push_back(std::abs(i.errorPct()));
+    return errorFigures(e).meanPct;
+  };
+  r.iterationErrorPctMean = meanAbsError(r.iterations);
+  if (!setup.replay) {
+    sim.measuredKernels = true;
+    r.selfCheck = setup.measuredKernels ? r.iterations : simulateIterations(trace, sim);
+    r.selfCheckErrorPctMean = meanAbsError(r.selfCheck);
+  }
 
   std::vector<double> errors;
   std::array<std::vector<double>, kSizeBuckets> errorsBySize;

@@ -19,6 +19,8 @@ struct PredictionSetup {
   GpuSpec gpu;
   std::string gpuSource;  // why this GPU ("--gpu", "device ...", "default ...")
   bool replay = false;
+  // Predict with every GPU event at its measured time (host modelled only): --kernels measured.
+  bool measuredKernels = false;
   std::optional<OverheadModel> overheads;  // default: measured from the trace itself
   std::string overheadsSource;             // file name, or "this trace"
   const GemmMicrobench* microbench = nullptr;
@@ -64,6 +66,11 @@ struct PredictionResult {
   uint64_t sampledOut = 0;                   // modelled ops measured at <= kSampledOutUs
   std::vector<OpTypeFigures> byOpType;       // measured GPU time descending
   double iterationErrorPctMean = 0;          // mean |error| of the iterations
+  // Predict mode: the same iterations with measured kernel times and the host modelled
+  // (the paper's self-check of the host model, whatever the main run's kernels); empty
+  // in replay mode.
+  std::vector<IterationPrediction> selfCheck;
+  double selfCheckErrorPctMean = 0;
   double coverage = 0;                       // share of measured GPU time whose op has a model
 };
 

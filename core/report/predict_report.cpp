@@ -61,6 +61,7 @@ std::string predictionJson(const Trace& trace, const PredictionResult& r, const 
     it["number"] = i.number;
     it["measured_us"] = round3(i.measuredUs);
     it["predicted_us"] = round3(i.predictedUs);
+    it["step_us"] = round3(i.stepUs);
     it["error_pct"] = round3(i.errorPct());
     it["gpu_active_measured_us"] = round3(i.gpuActiveMeasuredUs);
     it["gpu_active_predicted_us"] = round3(i.gpuActivePredictedUs);
@@ -71,6 +72,17 @@ std::string predictionJson(const Trace& trace, const PredictionResult& r, const 
   }
   j["error_pct_mean"] =
       r.iterations.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(round3(r.iterationErrorPctMean));
+  if (!r.setup.replay) {
+    j["kernels"] = r.setup.measuredKernels ? "measured" : "models";
+    nlohmann::ordered_json check;
+    check["kernels"] = "measured";
+    check["error_pct_mean"] =
+        r.selfCheck.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(round3(r.selfCheckErrorPctMean));
+    check["iterations"] = nlohmann::ordered_json::array();
+    for (const IterationPrediction& i : r.selfCheck)
+      check["iterations"].push_back({{"index", i.index}, {"predicted_us", round3(i.predictedUs)}, {"error_pct", round3(i.errorPct())}});
+    j["self_check"] = std::move(check);
+  }
   if (!r.setup.replay) {
     j["coverage"] = round3(r.coverage);
     j["op_error"] = errorValue(r.opError);
@@ -112,7 +124,8 @@ std::string predictionText(const Trace& trace, const PredictionResult& r, const 
   (void)trace;
   std::string out;
   char line[512];
-  std::snprintf(line, sizeof line, "%s: %s on %s (%s)\n", file.c_str(), r.setup.replay ? "replay" : "prediction",
+  std::snprintf(line, sizeof line, "%s: %s on %s (%s)\n", file.c_str(),
+                r.setup.replay ? "replay" : r.setup.measuredKernels ? "prediction with measured kernel times" : "prediction",
                 r.setup.gpu.name.c_str(), r.setup.gpuSource.c_str());
   out += line;
   if (!r.setup.replay) {
@@ -131,6 +144,10 @@ std::string predictionText(const Trace& trace, const PredictionResult& r, const 
   std::snprintf(line, sizeof line, "mean |error| of the iterations: %.2f %%\n", r.iterationErrorPctMean);
   out += line;
   if (r.setup.replay) return out;
+  if (!r.setup.measuredKernels) {
+    std::snprintf(line, sizeof line, "self-check (measured kernel times, host modelled): %.2f %%\n", r.selfCheckErrorPctMean);
+    out += line;
+  }
   if (r.opError.count) {
     std::snprintf(line, sizeof line, "\nper-op GPU time, %llu ops compared: GMAE %.1f %%, mean |error| %.1f %% (std %.1f)",
                   static_cast<unsigned long long>(r.opError.count), r.opError.gmaePct, r.opError.meanPct, r.opError.stdPct);

@@ -440,6 +440,25 @@ TEST(Cli, PredictWithModelsMarksOpsWithoutOne) {
   }
   EXPECT_EQ(j["iterations"].size(), 16u);
   (void)unmodelled;
+  // Iterations end at the GPU drain (step_us is the ProfilerStep's own length); the
+  // host model's self-check (measured kernels) is reported beside the models' run.
+  EXPECT_EQ(j["kernels"], "models");
+  for (const auto& it : j["iterations"]) EXPECT_GE(it["measured_us"].get<double>(), it["step_us"].get<double>());
+  ASSERT_TRUE(j["self_check"].is_object());
+  EXPECT_EQ(j["self_check"]["kernels"], "measured");
+  ASSERT_EQ(j["self_check"]["iterations"].size(), j["iterations"].size());
+  double selfSum = 0;
+  for (const auto& it : j["self_check"]["iterations"]) selfSum += std::abs(it["error_pct"].get<double>());
+  EXPECT_NEAR(j["self_check"]["error_pct_mean"].get<double>(), selfSum / 16, 0.01);
+  // --kernels measured makes that the main run: same iterations as the self-check.
+  CliRun measured = runCli("predict --gpu H100-SXM --kernels measured --json " + kSample);
+  ASSERT_EQ(measured.code, 0) << measured.out;
+  const auto mj = nlohmann::json::parse(measured.out);
+  EXPECT_EQ(mj["kernels"], "measured");
+  for (size_t i = 0; i < 16; ++i)
+    EXPECT_EQ(mj["iterations"][i]["predicted_us"], j["self_check"]["iterations"][i]["predicted_us"]) << i;
+  EXPECT_EQ(runCli("predict --kernels fast " + kSample).code, 2);
+  EXPECT_EQ(runCli("predict --replay --kernels measured " + kSample).code, 2);
 
   // Overheads saved by export feed predict; CSV rows for every op.
   const std::string overheads = test::tempPath("predict_overheads.json");

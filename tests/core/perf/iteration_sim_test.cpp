@@ -131,6 +131,80 @@ TEST(IterationSim, PredictUsesTheMedianLaunchCostAndBlockingCopiesWait) {
   EXPECT_EQ(r[0].launches, 1u);
 }
 
+// A GPU-bound iteration ends when its GPU work does, measured and predicted, so the
+// prediction follows the kernel models: twice the kernel time, twice the iteration.
+TEST(IterationSim, AGpuBoundIterationEndsAtTheGpuDrain) {
+  // Step [0,100]: aten::mm [5,20] launches K at 10 (2 µs); K runs [20,500], long after
+  // the host has left the step.
+  const char* step = R"json([
+    {"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100},
+    {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":5,"dur":15},
+    {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":10,"dur":2,"args":{"correlation":1}},
+    {"ph":"X","cat":"kernel","name":"K","pid":0,"tid":7,"ts":20,"dur":480,"args":{"correlation":1,"stream":7,"device":0}}
+  ])json";
+  auto t = test::loadOk(step);
+  ASSERT_TRUE(t);
+  std::vector<IterationPrediction> r = simulateIterations(*t, SimOptions{});
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_DOUBLE_EQ(r[0].stepUs, 100);
+  EXPECT_DOUBLE_EQ(r[0].measuredUs, 500);   // to the drain
+  EXPECT_DOUBLE_EQ(r[0].predictedUs, 500);  // the replay gives it back
+
+  std::vector<OpRow> ops(1);
+  ops[0].op = test::only(*t, "aten::mm");
+  ops[0].measuredGpu = 480'000;
+  ops[0].model = "test";
+  OverheadModel m;  // empty: host pieces as measured
+  SimOptions o;
+  o.replay = false;
+  o.overheads = &m;
+  o.ops = &ops;
+  for (const double factor : {0.5, 1.0, 2.0}) {
+    ops[0].predictedUs = 480 * factor;
+    r = simulateIterations(*t, o);
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_NEAR(r[0].predictedUs, 20 + 480 * factor, 1e-9) << factor;  // K starts at 20 as measured
+  }
+  // --kernels measured ignores the models: the measured kernel, the modelled host.
+  o.measuredKernels = true;
+  r = simulateIterations(*t, o);
+  EXPECT_NEAR(r[0].predictedUs, 500, 1e-9);
+}
+
+// Launches queue at most kLaunchQueueDepth events per stream: past that a launch waits
+// until the oldest queued event starts, and the host's later work waits with it.
+TEST(IterationSim, AFullLaunchQueueHoldsTheHost) {
+  // 1100 launches 1 µs apart (each 0.5 µs) of 100 µs kernels run back to back from 20;
+  // then a 200,000 µs host op, and the step ends 100 µs after it.
+  std::string events = R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":201300},
+    {"ph":"X","cat":"cpu_op","name":"aten::item","pid":1,"tid":1,"ts":1200,"dur":200000})";
+  for (int j = 0; j < 1100; ++j) {
+    const std::string c = std::to_string(j + 1);
+    events += R"(,{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":)" + std::to_string(j) +
+              R"(,"dur":0.5,"args":{"correlation":)" + c + "}}";
+    events += R"(,{"ph":"X","cat":"kernel","name":"K","pid":0,"tid":7,"ts":)" + std::to_string(20 + 100 * j) +
+              R"(,"dur":100,"args":{"correlation":)" + c + R"(,"stream":7,"device":0}})";
+  }
+  auto t = test::loadOk("[" + events + "]");
+  ASSERT_TRUE(t);
+  // The replay keeps the measured launch lengths, which hold any such wait already.
+  std::vector<IterationPrediction> r = simulateIterations(*t, SimOptions{});
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_NEAR(r[0].predictedUs, 201300, 1e-6);
+  OverheadModel m;
+  m.t4["cudaLaunchKernel"] = {0.5, 0, 1100, 0.5};
+  SimOptions o;
+  o.replay = false;
+  o.overheads = &m;
+  r = simulateIterations(*t, o);
+  ASSERT_EQ(r.size(), 1u);
+  // Kernel j starts at 20 + 100 j. Launch 1099 finds 1024 events queued from the 75th
+  // on, so it waits for kernel 75's start at 7520 and returns at 7520.5; the host then
+  // does what followed its last launch as measured (200,200.5 µs): 207,721.
+  static_assert(kLaunchQueueDepth == 1024);
+  EXPECT_NEAR(r[0].predictedUs, 207721, 1e-6);
+}
+
 TEST(IterationSim, SynchronisingCalls) {
   EXPECT_TRUE(isSynchronizingCall("cudaDeviceSynchronize"));
   EXPECT_TRUE(isSynchronizingCall("cudaStreamSynchronize"));
