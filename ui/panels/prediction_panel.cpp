@@ -388,10 +388,11 @@ void PredictionPanel::onResults(quint64 generation, std::shared_ptr<const Predic
   QString text = QStringLiteral("<b>%1</b>: ").arg(QString::fromStdString(m.setup.gpu.name));
   if (m.iterations.empty()) text += QStringLiteral("no ProfilerStep iterations to simulate");
   else
-    text += QStringLiteral("iteration measured %1 ms, predicted %2 ms (mean |error| %3 %)")
+    text += QStringLiteral("iteration measured %1 ms, predicted %2 ms (mean |error| %3 %; with measured kernels %4 %)")
                 .arg(measured / n / 1e3, 0, 'f', 3)
                 .arg(predicted / n / 1e3, 0, 'f', 3)
-                .arg(m.iterationErrorPctMean, 0, 'f', 1);
+                .arg(m.iterationErrorPctMean, 0, 'f', 1)
+                .arg(m.selfCheckErrorPctMean, 0, 'f', 1);
   // Figures over nothing are not figures: "GMAE 0.0 % over 0 ops" read as a perfect model.
   if (modelled)
     text += QStringLiteral(" · per-op GMAE %1 % over %L2 ops · models cover %3 % of the GPU time")
