@@ -32,7 +32,7 @@ bool readText(const std::string& path, std::string& text, std::string& error) {
 
 int runPredict(const std::vector<std::string>& args) {
   std::string file, gpuName, gpuFile, overheadsFile, microbenchFile, etFile, kernels = "models", out = "-";
-  bool replay = false, json = false, csv = false, listGpus = false;
+  bool replay = false, json = false, csv = false, listGpus = false, calibrate = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](std::string& v) {
@@ -49,6 +49,7 @@ int runPredict(const std::vector<std::string>& args) {
     else if (a == "--kernels") ok = value(kernels);
     else if (a == "-o") ok = value(out);
     else if (a == "--replay") replay = true;
+    else if (a == "--calibrate") calibrate = true;
     else if (a == "--json") json = true;
     else if (a == "--csv") csv = true;
     else if (a == "--list-gpus") listGpus = true;
@@ -109,6 +110,10 @@ int runPredict(const std::vector<std::string>& args) {
     std::fprintf(stderr, "opscope predict: --kernels %s: expected models or measured\n", kernels.c_str());
     return kUsage;
   }
+  if (replay && calibrate) {
+    std::fprintf(stderr, "opscope predict: --replay models nothing; --calibrate does not apply\n");
+    return kUsage;
+  }
   if (replay && kernels == "measured") {
     std::fprintf(stderr, "opscope predict: --replay already uses measured kernel times; --kernels measured does not apply\n");
     return kUsage;
@@ -117,6 +122,7 @@ int runPredict(const std::vector<std::string>& args) {
   PredictionSetup setup;
   setup.replay = replay;
   setup.measuredKernels = kernels == "measured";
+  setup.calibrate = calibrate;
   std::optional<GemmMicrobench> microbench;
   if (!microbenchFile.empty()) {
     if (!readText(microbenchFile, text, error)) {

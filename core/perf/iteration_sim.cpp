@@ -161,6 +161,11 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
       const size_t sliceEnd = s.lowerBound(w.end);
       int64_t currentOp = -1;          // row of the top-level op being walked
       uint32_t callsInOp = 0;
+      // The previous call in the op was a synchronisation: the overhead statistics (the
+      // notebook's T3 and T5 run from launch to launch or op end) hold its wait, which the
+      // simulation already makes, so the gaps on either side of it stay as measured
+      // (aten::item's T3 of a generated trace is its 75 ms cudaStreamSynchronize).
+      bool lastCallSync = false;
       TimeNs boundary = w.start;       // end of the last thing accounted for (op or call)
       bool boundaryIsOp = false;
       double pending = 0;              // modelled host time not yet given to a call
@@ -168,8 +173,9 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
         if (currentOp < 0) return;
         const std::string_view name = trace.str(s.name[static_cast<size_t>(currentOp)]);
         const TimeNs opEnd = s.end(static_cast<size_t>(currentOp));
+        const double measuredTail = us(std::max<TimeNs>(0, opEnd - boundary));
         if (callsInOp > 0)
-          pending += meanOr(options.overheads->t3, name, us(std::max<TimeNs>(0, opEnd - boundary)));
+          pending += lastCallSync ? measuredTail : meanOr(options.overheads->t3, name, measuredTail);
         else
           pending += meanOr(options.overheads->t5, name, us(s.dur[static_cast<size_t>(currentOp)]));
         boundary = std::max(boundary, opEnd);
@@ -187,6 +193,7 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
           pending += t1 ? options.overheads->t1.mean : us(gap);
           currentOp = static_cast<int64_t>(sliceCursor);
           callsInOp = 0;
+          lastCallSync = false;
           boundary = s.start[sliceCursor];
         }
         if (currentOp >= 0 && until >= s.end(static_cast<size_t>(currentOp))) closeOp();
@@ -214,8 +221,11 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
           if (inOp) {
             const std::string_view name = trace.str(s.name[static_cast<size_t>(currentOp)]);
             const double measuredGap = us(start - std::max(boundary, s.start[static_cast<size_t>(currentOp)]));
-            item.gap = pending + meanOr(callsInOp == 0 ? options.overheads->t2 : options.overheads->t5, name, measuredGap);
+            item.gap = pending + (c.sync || lastCallSync ? measuredGap
+                                                         : meanOr(callsInOp == 0 ? options.overheads->t2 : options.overheads->t5,
+                                                                  name, measuredGap));
             ++callsInOp;
+            lastCallSync = c.sync;
           } else {
             item.gap = pending + us(std::max<TimeNs>(0, start - boundary));
             boundaryIsOp = false;

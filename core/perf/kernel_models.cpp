@@ -75,8 +75,18 @@ double gemmBytes(const GemmShape& s) {
   return static_cast<double>(s.batch) * (m * k + k * n + m * n) * dtypeBytes(s.dtype);
 }
 
+bool usesTf32TensorCores(std::string_view name) {
+  const auto has = [&](std::string_view p) {
+    return std::search(name.begin(), name.end(), p.begin(), p.end(), [](char a, char b) {
+             return std::tolower(static_cast<unsigned char>(a)) == b;
+           }) != name.end();
+  };
+  return has("tf32") || has("tensorop_s1688") || has("tensorop_s16816");
+}
+
 double gemmRooflineUs(const GpuSpec& g, const GemmShape& s) {
-  const double compute = gemmFlops(s) / g.peakFlops(s.dtype) * 1e6;
+  const double peak = s.tf32 && s.dtype == DType::F32 && g.tf32 > 0 ? g.tf32 * 1e12 : g.peakFlops(s.dtype);
+  const double compute = gemmFlops(s) / peak * 1e6;
   return std::max({compute, g.dramUs(gemmBytes(s)), g.kernelFloorUs});
 }
 
@@ -165,7 +175,7 @@ double GemmMicrobench::predictUs(const GpuSpec& g, const GemmShape& s) const {
   double weights = 0, fraction = 0;  // measured time / roofline time of the neighbours
   for (size_t i = 0; i < k; ++i) {
     const Point& p = *near[i].p;
-    const double roof = gemmRooflineUs(g, {p.batch, p.m, p.n, p.k, s.dtype});
+    const double roof = gemmRooflineUs(g, {p.batch, p.m, p.n, p.k, s.dtype, s.tf32});
     const double w = 1 / near[i].distance;
     fraction += w * p.us / roof;
     weights += w;

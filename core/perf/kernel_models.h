@@ -36,7 +36,14 @@ double embeddingBackwardRowwiseAdagradUs(const GpuSpec& g, const EmbeddingShape&
 struct GemmShape {
   int64_t batch = 1, m = 0, n = 0, k = 0;
   DType dtype = DType::F32;
+  // F32 operands multiplied in TF32 on tensor cores (Ampere and later with TF32
+  // allowed: the kernel's name says so, see usesTf32TensorCores): priced at the TF32
+  // peak, 8x A100's FP32 one.
+  bool tf32 = false;
 };
+// A kernel name of a TF32 tensor-core GEMM or convolution: "tf32" (cuBLAS/cuDNN xmma),
+// CUTLASS' "tensorop_s1688" / "tensorop_s16816" (single precision through TF32 MMA).
+bool usesTf32TensorCores(std::string_view kernelName);
 double gemmFlops(const GemmShape& s);  // 2·B·M·N·K
 double gemmBytes(const GemmShape& s);  // A, B and C once each
 // Roofline: the slower of compute at the dtype's peak and DRAM traffic, at least the

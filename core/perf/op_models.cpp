@@ -139,11 +139,14 @@ std::optional<GemmShape> OpModels::gemmShape(std::string_view name, const OpShap
   return g;
 }
 
-std::optional<OpPrediction> OpModels::own(std::string_view name, const OpShapes& s) const {
+std::optional<OpPrediction> OpModels::own(std::string_view name, const OpShapes& s,
+                                          const std::vector<std::string_view>& kernels) const {
   if (!s.recorded()) return std::nullopt;
   if (auto g = gemmShape(name, s)) {
+    g->tf32 = g->dtype == DType::F32 && gpu_.tf32 > 0 &&
+              std::any_of(kernels.begin(), kernels.end(), [](std::string_view k) { return usesTf32TensorCores(k); });
     if (microbench_) return OpPrediction{microbench_->predictUs(gpu_, *g), "gemm microbenchmark"};
-    return OpPrediction{gemmRooflineUs(gpu_, *g), "gemm roofline"};
+    return OpPrediction{gemmRooflineUs(gpu_, *g), g->tf32 ? "gemm roofline (tf32)" : "gemm roofline"};
   }
   const MemoryKind kind = memoryKind(baseName(name));
   if (kind == MemoryKind::None) return std::nullopt;
@@ -211,7 +214,11 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
     const std::string_view name = baseName(trace.name(op));
     if ((name == "to" || name == "_to_copy" || name == "copy_") && movesHostMemory(trace, gpuEventsOf(trace, op)))
       return models.hostCopy(shapes);
-    if (auto p = models.own(trace.name(op), shapes)) return p;
+    std::vector<std::string_view> kernels;  // only GEMMs look at them
+    if (OpModels::gemmShape(trace.name(op), shapes))
+      for (EventRef g : gpuEventsOf(trace, op))
+        if (trace.kind(g) == SliceKind::Kernel) kernels.push_back(trace.name(g));
+    if (auto p = models.own(trace.name(op), shapes, kernels)) return p;
     double sum = 0;
     bool any = false;
     for (EventRef c : childrenOf(trace, op)) {

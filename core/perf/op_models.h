@@ -46,7 +46,10 @@ class OpModels {
       : gpu_(std::move(gpu)), microbench_(microbench) {}
   const GpuSpec& gpu() const { return gpu_; }
   // The op's own model; nullopt when its name has none or its shapes do not fit it.
-  std::optional<OpPrediction> own(std::string_view name, const OpShapes& shapes) const;
+  // kernels: names of the GPU kernels it launched (a GEMM of floats that ran TF32
+  // tensor-core kernels is priced at the TF32 peak).
+  std::optional<OpPrediction> own(std::string_view name, const OpShapes& shapes,
+                                  const std::vector<std::string_view>& kernels = {}) const;
   // A copy between host and device memory (the op's GPU events are HtoD / DtoH
   // memcpys): the tensor's bytes over PCIe.
   std::optional<OpPrediction> hostCopy(const OpShapes& shapes) const;

@@ -70,6 +70,18 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
       measured = overheadModel(computeOverheads(trace, o));
       setup.overheadsSource = "this trace";
     }
+    if (setup.calibrate) {
+      std::vector<TimeWindow> its;
+      for (const Iteration& i : trace.iterations) its.push_back({i.start, i.end});
+      if (its.size() < 2) {
+        r.calibrationNote = "calibration needs two iterations or more (fitted on one, checked on the others)";
+      } else {
+        const OpModels preset(setup.gpu, setup.microbench);
+        const Calibration c = fitCalibration(predictOps(trace, preset, its[0], setup.extraShapes.get()), setup.gpu, its[0]);
+        setup.gpu = calibrated(setup.gpu, c);
+        r.calibration = c;
+      }
+    }
     const OpModels models(setup.gpu, setup.microbench);
     r.ops = predictOps(trace, models, setup.window, setup.extraShapes.get());
   }
@@ -100,6 +112,9 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
   std::map<std::string, std::pair<OpTypeFigures, TypeErrors>> byName;
   double measuredAll = 0, modelledAll = 0;
   for (const OpRow& row : r.ops) {
+    // Calibrated: the fitting iteration's ops are in sample, left out of every figure.
+    if (r.calibration && trace.start(row.op) >= r.calibration->fittedOn.start && trace.start(row.op) < r.calibration->fittedOn.end)
+      continue;
     const double m = static_cast<double>(row.measuredGpu) / 1e3;
     auto& [fig, errs] = byName[std::string(trace.name(row.op))];
     fig.name = trace.name(row.op);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/overhead_model.h"
+#include "perf/calibration.h"
 #include "perf/iteration_sim.h"
 #include "perf/op_models.h"
 
@@ -21,6 +22,10 @@ struct PredictionSetup {
   bool replay = false;
   // Predict with every GPU event at its measured time (host modelled only): --kernels measured.
   bool measuredKernels = false;
+  // Learn the kernel floor and achieved DRAM bandwidth from the first iteration
+  // (perf/calibration.h) and predict with them; error figures then leave that
+  // iteration's ops out (out of sample). Needs two iterations or more.
+  bool calibrate = false;
   std::optional<OverheadModel> overheads;  // default: measured from the trace itself
   std::string overheadsSource;             // file name, or "this trace"
   const GemmMicrobench* microbench = nullptr;
@@ -71,6 +76,8 @@ struct PredictionResult {
   // in replay mode.
   std::vector<IterationPrediction> selfCheck;
   double selfCheckErrorPctMean = 0;
+  std::optional<Calibration> calibration;  // when setup.calibrate and the trace has two iterations
+  std::string calibrationNote;             // why not, when it was asked for and not done
   double coverage = 0;                       // share of measured GPU time whose op has a model
 };
 

@@ -72,6 +72,21 @@ std::string predictionJson(const Trace& trace, const PredictionResult& r, const 
   }
   j["error_pct_mean"] =
       r.iterations.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(round3(r.iterationErrorPctMean));
+  if (!r.setup.replay && (r.calibration || !r.calibrationNote.empty())) {
+    nlohmann::ordered_json c;
+    if (r.calibration) {
+      c["fitted_on"] = {{"start_us", round3(static_cast<double>(r.calibration->fittedOn.start - trace.minTs) / 1e3)},
+                        {"end_us", round3(static_cast<double>(r.calibration->fittedOn.end - trace.minTs) / 1e3)}};
+      c["kernel_floor_us"] = round3(r.calibration->kernelFloorUs);
+      c["dram_efficiency"] = round3(r.calibration->dramEfficiency);
+      c["floor_samples"] = r.calibration->floorSamples;
+      c["bandwidth_samples"] = r.calibration->bandwidthSamples;
+      c["out_of_sample"] = true;
+    } else {
+      c["note"] = r.calibrationNote;
+    }
+    j["calibration"] = std::move(c);
+  }
   if (!r.setup.replay) {
     j["kernels"] = r.setup.measuredKernels ? "measured" : "models";
     nlohmann::ordered_json check;
@@ -132,6 +147,15 @@ std::string predictionText(const Trace& trace, const PredictionResult& r, const 
     std::snprintf(line, sizeof line, "overheads from %s; ops with a model hold %.1f %% of the measured GPU time\n",
                   r.setup.overheadsSource.c_str(), 100 * r.coverage);
     out += line;
+  }
+  if (r.calibration) {
+    std::snprintf(line, sizeof line,
+                  "calibrated on the first iteration: kernel floor %.2f us (%zu ops), %.0f %% of the datasheet DRAM bandwidth (%zu ops); op errors out of sample\n",
+                  r.calibration->kernelFloorUs, r.calibration->floorSamples, 100 * r.calibration->dramEfficiency,
+                  r.calibration->bandwidthSamples);
+    out += line;
+  } else if (!r.calibrationNote.empty()) {
+    out += "not calibrated: " + r.calibrationNote + "\n";
   }
   out += "\niteration  step      measured ms  predicted ms  error %  GPU active measured / predicted ms\n";
   for (const IterationPrediction& i : r.iterations) {

@@ -458,6 +458,18 @@ TEST(Cli, PredictWithModelsMarksOpsWithoutOne) {
   for (size_t i = 0; i < 16; ++i)
     EXPECT_EQ(mj["iterations"][i]["predicted_us"], j["self_check"]["iterations"][i]["predicted_us"]) << i;
   EXPECT_EQ(runCli("predict --kernels fast " + kSample).code, 2);
+  // --calibrate: what was learned, and from where; the sample's statistics are too thin
+  // to learn from (fewer than 20 samples), so the datasheet stays and says so.
+  CliRun cal = runCli("predict --gpu H100-SXM --calibrate --json " + kSample);
+  ASSERT_EQ(cal.code, 0) << cal.out;
+  const auto cj = nlohmann::json::parse(cal.out);
+  ASSERT_TRUE(cj["calibration"].is_object());
+  EXPECT_TRUE(cj["calibration"]["out_of_sample"].get<bool>());
+  EXPECT_EQ(cj["calibration"]["floor_samples"], 0);
+  EXPECT_DOUBLE_EQ(cj["calibration"]["dram_efficiency"].get<double>(), 1.0);
+  EXPECT_LT(cj["op_error"]["count"].get<size_t>(), j["op_error"]["count"].get<size_t>());  // iteration 0 left out
+  EXPECT_FALSE(j.contains("calibration"));
+  EXPECT_EQ(runCli("predict --replay --calibrate " + kSample).code, 2);
   EXPECT_EQ(runCli("predict --replay --kernels measured " + kSample).code, 2);
 
   // Overheads saved by export feed predict; CSV rows for every op.

@@ -205,6 +205,36 @@ TEST(IterationSim, AFullLaunchQueueHoldsTheHost) {
   EXPECT_NEAR(r[0].predictedUs, 207721, 1e-6);
 }
 
+// The notebook's T3 runs from an op's last launch to its end, so an op that ends in a
+// synchronisation (aten::item) has the wait in its T3; the simulation makes the wait
+// itself and keeps the measured time after it instead of adding T3 on top.
+TEST(IterationSim, AnOpEndingInASyncIsNotChargedItsWaitTwice) {
+  // aten::item [0,300]: launches K at 5 (3 µs), K runs [10,280]; cudaStreamSynchronize
+  // [12,285] waits for it.
+  const char* step = R"json([
+    {"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":300},
+    {"ph":"X","cat":"cpu_op","name":"aten::item","pid":1,"tid":1,"ts":0,"dur":300},
+    {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":5,"dur":3,"args":{"correlation":1}},
+    {"ph":"X","cat":"cuda_runtime","name":"cudaStreamSynchronize","pid":1,"tid":1,"ts":12,"dur":273},
+    {"ph":"X","cat":"kernel","name":"K","pid":0,"tid":7,"ts":10,"dur":270,"args":{"correlation":1,"stream":7,"device":0}}
+  ])json";
+  auto t = test::loadOk(step);
+  ASSERT_TRUE(t);
+  OverheadModel m;
+  m.t2["aten::item"] = {5, 0, 1, {}};
+  m.t3["aten::item"] = {292, 0, 1, {}};  // what the notebook's T3 measures here: 300 - 8
+  m.t4["cudaLaunchKernel"] = {3, 0, 1, 3.0};
+  SimOptions o;
+  o.replay = false;
+  o.overheads = &m;
+  const std::vector<IterationPrediction> r = simulateIterations(*t, o);
+  ASSERT_EQ(r.size(), 1u);
+  // Launch at 5 (T2), returns 8; the sync 4 µs later as measured, waits for K to 280,
+  // returns 5 µs later; the op's measured 15 µs after the sync: 300, not 300 + 292.
+  EXPECT_NEAR(r[0].predictedUs, 300, 1e-9);
+  EXPECT_EQ(r[0].syncs, 1u);
+}
+
 TEST(IterationSim, SynchronisingCalls) {
   EXPECT_TRUE(isSynchronizingCall("cudaDeviceSynchronize"));
   EXPECT_TRUE(isSynchronizingCall("cudaStreamSynchronize"));

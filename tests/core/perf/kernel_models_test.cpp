@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "perf/gpu_spec.h"
+#include "perf/op_models.h"
 
 namespace opscope {
 namespace {
@@ -52,6 +53,34 @@ TEST(KernelModels, GemmRooflineByHand) {
   EXPECT_DOUBLE_EQ(gemmRooflineUs(a100, {1, 2, 2, 2, DType::F32}), a100.kernelFloorUs);  // never below the floor
   // Batched: B times the work.
   EXPECT_NEAR(gemmRooflineUs(a100, {8, 1024, 1024, 1024, DType::F32}), 8 * 2.0 * 1024 * 1024 * 1024 / 19.5e12 * 1e6, 1e-6);
+}
+
+// Float GEMMs on Ampere's tensor cores run in TF32 (156 TFLOP/s on an A100, not 19.5):
+// the kernel's name says which path it took.
+TEST(KernelModels, Tf32TensorCoreGemmsArePricedAtTheTf32Peak) {
+  EXPECT_TRUE(usesTf32TensorCores("void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x128_32x3_nt_align1>(...)"));
+  EXPECT_TRUE(usesTf32TensorCores("sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nchw"));
+  EXPECT_TRUE(usesTf32TensorCores("cutlass_80_tensorop_s16816gemm_relu_128x128_32x3_nn_align4"));
+  EXPECT_FALSE(usesTf32TensorCores("ampere_sgemm_32x32_sliced1x4_tn"));  // FP32 on the SIMT cores
+  EXPECT_FALSE(usesTf32TensorCores("cutlass_80_tensorop_h16816gemm_128x128_32x3_nn_align8"));  // FP16
+  const GpuSpec& a100 = preset("A100-SXM4-80GB");
+  GemmShape big{1, 4096, 4096, 4096, DType::F32};
+  big.tf32 = true;
+  EXPECT_NEAR(gemmRooflineUs(a100, big), 2.0 * 4096.0 * 4096.0 * 4096.0 / 156e12 * 1e6, 1e-6);
+  // A GPU without TF32 units keeps the FP32 peak.
+  EXPECT_NEAR(gemmRooflineUs(preset("V100"), big), 2.0 * 4096.0 * 4096.0 * 4096.0 / (preset("V100").fp32 * 1e12) * 1e6, 1e-6);
+  // The op model reads the path from the kernels the op launched.
+  OpShapes s;
+  s.dimsText = "x";
+  s.inputs = {{{4096, 4096}}, {{4096, 4096}}};
+  s.types = {DType::F32, DType::F32};
+  const OpModels models(a100);
+  const auto simt = models.own("aten::mm", s, {"ampere_sgemm_128x128_nn"});
+  const auto tc = models.own("aten::mm", s, {"void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x128_32x3_nn_align1>(...)"});
+  ASSERT_TRUE(simt && tc);
+  EXPECT_EQ(simt->model, "gemm roofline");
+  EXPECT_EQ(tc->model, "gemm roofline (tf32)");
+  EXPECT_NEAR(simt->us / tc->us, 156 / 19.5, 1e-9);
 }
 
 TEST(KernelModels, MemoryBound) {

@@ -1,0 +1,41 @@
+#include "perf/calibration.h"
+
+#include <algorithm>
+
+#include "analysis/sample_stats.h"
+#include "perf/prediction.h"
+
+namespace opscope {
+
+Calibration fitCalibration(const std::vector<OpRow>& rows, const GpuSpec& preset, TimeWindow fittedOn) {
+  Calibration c;
+  c.kernelFloorUs = preset.kernelFloorUs;
+  c.fittedOn = fittedOn;
+  std::vector<double> floors, ratios;
+  for (const OpRow& r : rows) {
+    if (!r.predictedUs) continue;
+    const double measured = static_cast<double>(r.measuredGpu) / 1e3;
+    if (measured <= kSampledOutUs) continue;
+    const double predicted = *r.predictedUs;
+    const bool atFloor = predicted <= preset.kernelFloorUs * (1 + 1e-9);
+    if (atFloor && r.gpuEvents == 1) floors.push_back(measured);
+    if (r.model == "memory-bound" && predicted >= 4 * preset.kernelFloorUs) ratios.push_back(predicted / measured);
+  }
+  if (floors.size() >= kMinCalibrationSamples) {
+    c.kernelFloorUs = describe(floors).median;
+    c.floorSamples = floors.size();
+  }
+  if (ratios.size() >= kMinCalibrationSamples) {
+    c.dramEfficiency = std::clamp(describe(ratios).median, 0.01, 1.0);
+    c.bandwidthSamples = ratios.size();
+  }
+  return c;
+}
+
+GpuSpec calibrated(GpuSpec g, const Calibration& c) {
+  g.kernelFloorUs = c.kernelFloorUs;
+  g.dramGBs *= c.dramEfficiency;
+  return g;
+}
+
+}  // namespace opscope
