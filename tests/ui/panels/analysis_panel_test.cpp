@@ -41,12 +41,15 @@ bool waitForResults(AnalysisPanel* p) {
   return !p->busy() && p->results();
 }
 
+const std::string kMemoryView = OPSCOPE_SOURCE_DIR "/tests/data/tb_plugin/memory_view.json";
+
 struct Fixture {
   MainWindow w{false};
   std::shared_ptr<const TraceDocument> doc;
-  Fixture() {
+  explicit Fixture(const std::string& path = kSample) {
     std::string error;
-    doc = loadDocument(kSample, error);
+    doc = loadDocument(path, error);
+    EXPECT_TRUE(doc) << error;
     w.resize(1600, 1000);
     w.show();
     w.setDocument(doc);
@@ -355,14 +358,10 @@ namespace {
 // per device, the allocations live at the first device's peak, and a click on the curve
 // listing those live at another time.
 TEST(AnalysisPanel, MemoryTabListsTheAllocationsLiveAtTheClickedTime) {
-  std::string error;
-  auto doc = loadDocument(OPSCOPE_SOURCE_DIR "/tests/data/tb_plugin/memory_view.json", error);
-  ASSERT_TRUE(doc) << error;
-  MainWindow w{false};
-  w.resize(1600, 1000);
-  w.show();
-  w.setDocument(doc);
-  w.analysisDock()->show();
+  Fixture f(kMemoryView);
+  ASSERT_TRUE(f.doc);
+  MainWindow& w = f.w;
+  const auto& doc = f.doc;
   w.analysis()->showChart(ChartKind::Memory);
   ASSERT_TRUE(waitForResults(w.analysis()));
   const MemoryTimeline& m = w.analysis()->results()->memory;
@@ -418,14 +417,10 @@ TEST(AnalysisPanel, MemoryTabListsTheAllocationsLiveAtTheClickedTime) {
 // The timeline's memory counter tracks mark their peak: a red notch and dashed line at
 // the peak's time, nowhere else on the track.
 TEST(AnalysisPanel, TheTimelineMarksTheMemoryPeak) {
-  std::string error;
-  auto doc = loadDocument(OPSCOPE_SOURCE_DIR "/tests/data/tb_plugin/memory_view.json", error);
-  ASSERT_TRUE(doc) << error;
-  MainWindow w{false};
-  w.resize(1600, 1000);
-  w.show();
-  w.setDocument(doc);
-  TimelineWidget* tl = w.timeline();
+  Fixture f(kMemoryView);
+  ASSERT_TRUE(f.doc);
+  const auto& doc = f.doc;
+  TimelineWidget* tl = f.w.timeline();
   tl->fitAll();
   const Trace& t = *doc->trace;
   // The GPU's allocated series and its layout entry.
