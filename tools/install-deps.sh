@@ -14,6 +14,7 @@ PACKAGES=(
   python3-distributed           # tools/opscope-cluster (Dask) and its test
   time                          # /usr/bin/time -v for peak RSS in bench/
   xvfb xauth                    # looking at the GUI headless
+  desktop-file-utils shared-mime-info  # checking the desktop entry and file types
 )
 
 missing=()
