@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Checks what the package installs for the desktop: the desktop entry validates, the
-# MIME XML compiles, and a file manager's MIME lookup (Qt's, over shared-mime-info)
+# Checks what the package installs for the desktop: the desktop entry and the AppStream
+# file validate and agree, the MIME XML compiles, and a file manager's MIME lookup (Qt's, over shared-mime-info)
 # gives opscope's types to the files users have, and only to those.
 #   packaging/check-desktop-integration.sh MIME_PROBE
 set -euo pipefail
 cd "$(dirname "$0")/.."
 probe=$1
-desktop-file-validate packaging/opscope.desktop
+desktop-file-validate packaging/org.opscope.opscope.desktop
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/share/mime/packages"
@@ -21,6 +21,9 @@ gzip -dc resources/sample/sample.pt.trace.json.gz > "$tmp/f/worker0.pt.trace.jso
 cp "$tmp/f/worker0.pt.trace.json" "$tmp/f/renamed.json"
 cp "$tmp/f/worker0.pt.trace.json" "$tmp/f/trace-without-extension"
 cp tests/fuzz/corpus/execution_trace/et_1.0.1.json "$tmp/f/et-without-extension"
+cp tests/data/plaidml/mnist_mlp_2017_excerpt.log.gz "$tmp/f/eventlog.gz"
+cp tests/data/plaidml/mnist_mlp_2017_excerpt.log.gz "$tmp/f/mobilenet_eventlog.gz"
+cp tests/data/plaidml/mnist_mlp_2017_excerpt.log.gz "$tmp/f/mnist_mlp_log.gz"
 echo '{"a": 1}' > "$tmp/f/config.json"
 printf 'x' | gzip > "$tmp/f/logs.gz"
 expect=(
@@ -28,6 +31,9 @@ expect=(
   "worker0.pt.trace.json application/x-kineto-trace+json"
   "trace-without-extension application/x-kineto-trace+json"
   "et-without-extension application/x-pytorch-execution-trace+json"
+  "eventlog.gz application/x-plaidml-eventlog"
+  "mobilenet_eventlog.gz application/x-plaidml-eventlog"
+  "mnist_mlp_log.gz application/gzip"
   "renamed.json application/json"
   "config.json application/json"
   "logs.gz application/gzip"
@@ -42,7 +48,17 @@ for e in "${expect[@]}"; do
   fi
 done
 # The desktop entry opens exactly the types the XML defines.
-for t in $(grep '^MimeType=' packaging/opscope.desktop | cut -d= -f2 | tr ';' ' '); do
+for t in $(grep '^MimeType=' packaging/org.opscope.opscope.desktop | cut -d= -f2 | tr ';' ' '); do
   grep -q "type=\"$t\"" packaging/opscope-mime.xml || { echo "check-desktop-integration: $t is not defined" >&2; failed=1; }
 done
+# The icon the entry names is the one installed (packaging/CMakeLists.txt).
+icon=$(sed -n 's/^Icon=//p' packaging/org.opscope.opscope.desktop)
+[ "$icon" = org.opscope.opscope ] || { echo "check-desktop-integration: Icon=$icon" >&2; failed=1; }
+grep -q "<launchable type=\"desktop-id\">$icon.desktop</launchable>" packaging/org.opscope.opscope.metainfo.xml \
+  || { echo "check-desktop-integration: the AppStream file does not launch $icon.desktop" >&2; failed=1; }
+appstreamcli validate --no-net --pedantic packaging/org.opscope.opscope.metainfo.xml >&2 || failed=1
+# The AppStream file provides exactly the types the entry opens.
+diff <(grep '^MimeType=' packaging/org.opscope.opscope.desktop | cut -d= -f2 | tr ';' '\n' | sed '/^$/d' | sort) \
+     <(sed -n 's/.*<mediatype>\(.*\)<\/mediatype>.*/\1/p' packaging/org.opscope.opscope.metainfo.xml | sort) >&2 \
+  || { echo "check-desktop-integration: the AppStream media types differ from the entry's" >&2; failed=1; }
 exit $failed

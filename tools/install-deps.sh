@@ -15,6 +15,7 @@ PACKAGES=(
   time                          # /usr/bin/time -v for peak RSS in bench/
   xvfb xauth                    # looking at the GUI headless
   desktop-file-utils shared-mime-info  # checking the desktop entry and file types
+  appstream lintian file groff-base    # checking the AppStream file, the .deb, icons, man pages
 )
 
 missing=()

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds and runs the whole test suite twice: Release (GCC), then Debug with
+# Builds and runs the whole test suite twice: Release (GCC, then packaged as .deb and
+# .tar.gz and checked by packaging/check-package.sh: lintian, AppStream), then Debug with
 # AddressSanitizer and UndefinedBehaviorSanitizer (clang, which also checks
 # float-to-integer overflow; any sanitizer report fails the run); then builds the
 # libFuzzer targets and runs each for a minute (any finding fails the run). README's
@@ -13,6 +14,7 @@ export QT_QPA_PLATFORM=offscreen
 for preset in release asan; do
   echo "=== $preset ==="
   cmake --workflow --preset "$preset"
+  if [ "$preset" = release ]; then bash packaging/check-package.sh build/release; fi
 done
 if [ "${FUZZ_SECONDS:-60}" -gt 0 ]; then
   echo "=== fuzz (${FUZZ_SECONDS:-60} s per target) ==="

@@ -4,6 +4,7 @@
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QIcon>
 #include <QImage>
 #include <QLineEdit>
 #include <QBuffer>
@@ -319,6 +320,12 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("opscope"));
   QApplication::setApplicationName(QStringLiteral("opscope"));
+  // The desktop entry's name, so a Wayland compositor or a dock matches the window to
+  // org.opscope.opscope.desktop and its icon; the theme's icon when installed, else
+  // the one compiled in (a build run from its folder).
+  QGuiApplication::setDesktopFileName(QStringLiteral("org.opscope.opscope"));
+  QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("org.opscope.opscope"),
+                                               QIcon(QStringLiteral(":/icons/opscope.svg"))));
   QApplication::setStyle(QStringLiteral("Fusion"));
 
   if (!o.screenshot.empty()) return screenshot(o);

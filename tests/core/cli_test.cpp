@@ -1,4 +1,5 @@
 // The opscope binary's command line: exit codes and the one-line errors.
+#include <filesystem>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -149,7 +150,7 @@ TEST(Cli, HeadlessCommandsNeedNoGuiModuleAndItsAbsenceIsOneLine) {
   EXPECT_EQ(WEXITSTATUS(::pclose(p)), 1);
   EXPECT_NE(out.find("cannot load the GUI module"), std::string::npos) << out;
   EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
-  std::system(("rm -rf " + dir).c_str());
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
@@ -191,7 +192,7 @@ TEST(Cli, ExportWritesAnalysisDataAsJsonAndCsv) {
   EXPECT_EQ(runCli("export --chart overview --format json --iteration 99 " + kSample + " -o -").code, 4);
   EXPECT_EQ(runCli("export --chart overview --format json /nonexistent.json -o -").code, 3);
   EXPECT_EQ(runCli("export --chart overview --format json " + kSample + " -o /nonexistent-dir/x.json").code, 3);
-  std::system(("rm -rf " + dir).c_str());
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Cli, ExportEveryChartsDataAgreesAcrossCharts) {
@@ -287,7 +288,7 @@ TEST(Cli, ExportDrawsChartsHeadlessAsPdfPngAndSvg) {
   const std::string bytes = test::readFile(big);
   EXPECT_EQ(static_cast<uint8_t>(bytes[18]) * 256 + static_cast<uint8_t>(bytes[19]), 2000);
   EXPECT_EQ(runCli("export --chart overview --format pdf " + kSample + " -o /nonexistent-dir/x.pdf").code, 3);
-  std::system(("rm -rf " + dir).c_str());
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
@@ -335,7 +336,7 @@ TEST(Cli, SummaryOfAFolderOfRanksIsTheMultiRankContract) {
   const auto rj = nlohmann::json::parse(ranks.out);
   ASSERT_EQ(rj["ranks"].size(), 2u);
   EXPECT_EQ(rj["ranks"][1]["iterations"], j["ranks"][1]["iterations"]);
-  std::system(("rm -rf " + dir).c_str());
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Cli, VersionNamesTheLibrariesItRunsWith) {
@@ -367,7 +368,7 @@ TEST(Cli, MultiRankBadInputIsOneLine) {
   r = runCli("summary " + dir + "/a_rank0.json " + dir + "/a_rank1.json");
   EXPECT_EQ(r.code, 4) << r.out;
   EXPECT_NE(r.out.find("no rank could be read"), std::string::npos) << r.out;
-  std::system(("rm -rf " + dir).c_str());
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Cli, PredictReplayJsonContract) {

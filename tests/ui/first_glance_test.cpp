@@ -6,6 +6,8 @@
 
 #include <QApplication>
 #include <QDockWidget>
+#include <QIcon>
+#include <QImage>
 #include <QTextBlock>
 #include <QTextDocument>
 #include <QTreeView>
@@ -213,6 +215,28 @@ TEST(FirstGlance, ChartLabelsAtTheirWidthKeepRealNamesApart) {
       }
       EXPECT_GT(seen.size(), 5u) << file;
     }
+  }
+}
+
+
+// The icon a window shows when the desktop's theme has none (a build run from its
+// folder): compiled in, and drawn, not blank, at the smallest size a title bar uses.
+TEST(FirstGlance, TheApplicationIconIsCompiledInAndDrawsAtSixteenPixels) {
+  const QIcon icon(QStringLiteral(":/icons/opscope.svg"));
+  ASSERT_FALSE(icon.isNull());
+  for (int size : {16, 256}) {
+    const QImage image = icon.pixmap(size, size).toImage();
+    ASSERT_EQ(image.width(), size);
+    int opaque = 0, colours = 0;
+    std::set<QRgb> seen;
+    for (int y = 0; y < size; ++y)
+      for (int x = 0; x < size; ++x) {
+        const QRgb p = image.pixel(x, y);
+        if (qAlpha(p) == 255) ++opaque;
+        if (qAlpha(p) == 255 && seen.insert(p & 0xF0F0F0).second) ++colours;
+      }
+    EXPECT_GT(opaque, size * size / 2) << size;  // a filled tile, not an outline
+    EXPECT_GE(colours, 4) << size;               // the bars stay apart from the tile
   }
 }
 

@@ -95,7 +95,9 @@ TEST(CriticalPath, HtasEventSyncTracesHaveSyncEdges) {
     const CriticalPath p = computeCriticalPath(*r.trace, *w);
     ASSERT_TRUE(p.ok()) << p.error;
     EXPECT_GT(p.graphEdgesByType[static_cast<size_t>(CpEdgeType::Sync)], 0u);
-    if (n == "cuda_event_sync_multi_stream.json.gz") EXPECT_EQ(p.eventRecordsMatched, 3u);
+    if (n == "cuda_event_sync_multi_stream.json.gz") {
+      EXPECT_EQ(p.eventRecordsMatched, 3u);
+    }
     TimeNs sum = 0;
     for (const CriticalPathSegment& s : p.segments) sum += s.end - s.start;
     EXPECT_EQ(sum, p.length());

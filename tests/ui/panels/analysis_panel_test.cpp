@@ -1,5 +1,6 @@
 // The Analysis dock on the offscreen platform: results for the whole trace and an
 // iteration, tables filled, hover tips and click-to-mark, every export format.
+#include <filesystem>
 #include <gtest/gtest.h>
 
 #include <qcustomplot.h>
@@ -300,7 +301,7 @@ TEST(AnalysisPanel, ExportsEveryChartAsPdfPngSvgCsvAndJson) {
   EXPECT_FALSE(f.panel()->exportChart(ChartKind::Overview, QString::fromStdString(dir) + "/x.bmp", &error));
   EXPECT_FALSE(error.isEmpty());
   EXPECT_FALSE(f.panel()->exportChart(ChartKind::Overview, QStringLiteral("/nonexistent-dir/x.pdf"), &error));
-  std::system(("rm -rf " + dir).c_str());
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

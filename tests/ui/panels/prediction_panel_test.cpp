@@ -1,5 +1,6 @@
 // The Prediction dock on the offscreen platform: computed only when shown, per-op and
 // iteration tables against the core, what-if GPU, selection, exports, bad inputs.
+#include <filesystem>
 #include <gtest/gtest.h>
 
 #include <qcustomplot.h>
@@ -225,7 +226,7 @@ TEST(PredictionPanel, CustomGpuOverheadsAndExports) {
     }
   }
   EXPECT_FALSE(f.panel()->exportTo(QString::fromStdString(dir) + "/x.bmp", &error));
-  std::system(("rm -rf " + dir).c_str());
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
