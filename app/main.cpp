@@ -139,7 +139,8 @@ const char* kUsageText =
     "plain or gzip-compressed (detected from the content, not the name).\n"
     "\n"
     "exit codes: 0 ok, 1 internal error, 2 usage error, 3 cannot read the file,\n"
-    "            4 not a trace or malformed, 5 cancelled\n";
+    "            4 not a trace or malformed, 5 cancelled\n"
+    "\nmore: man opscope (every command, option and exit code), docs/ in the source tree\n";
 
 int runGui(int argc, char** argv, const std::vector<std::string>& args) {
   using Entry = int (*)(int, char**, const char* const*, int);
