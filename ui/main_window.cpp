@@ -58,6 +58,7 @@
 #include "worker.h"
 #include "panels/details_panel.h"
 #include "panels/op_tree_panel.h"
+#include "panels/preferences_dialog.h"
 #include "panels/range_stats_panel.h"
 #include "panels/warnings_dialog.h"
 #include "timeline/timeline_widget.h"
@@ -175,7 +176,13 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent) : QMainWindow(pare
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
     // Layouts saved before the timeline-first default (version 0) are not restored.
     restoredState_ = restoreState(s.value(QStringLiteral("window/state")).toByteArray(), kLayoutVersion);
-    setDarkTheme(s.value(QStringLiteral("view/dark"), false).toBool());
+    // Scripted windows (screenshots, tests) keep the defaults: built-in rules, Auto
+    // units, the light theme, the trace's GPU.
+    QString error;
+    std::shared_ptr<const KernelClassifier> classifier = kernelClassifierFor(loadPreferences(s).kernelClassesFile, &error);
+    if (!error.isEmpty())
+      statusBar()->showMessage(QStringLiteral("Kernel-class rules: %1 (Edit \u25B8 Preferences)").arg(error), 15000);
+    applyPreferences(loadPreferences(s), classifier, !restoredState_);
   }
   updateRecentMenu();
 }
@@ -280,6 +287,9 @@ void MainWindow::buildMenus() {
   file->addAction(QStringLiteral("Export timeline as P&DF…"), this, &MainWindow::chooseAndExportPdf);
   file->addSeparator();
   file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+  QMenu* edit = menuBar()->addMenu(QStringLiteral("&Edit"));
+  edit->addAction(QStringLiteral("&Preferences…"), QKeySequence(QStringLiteral("Ctrl+,")), this, &MainWindow::showPreferences);
 
   QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
   view->addAction(QStringLiteral("Fit &all"), QKeySequence(Qt::Key_0), timeline_, &TimelineWidget::fitAll);
@@ -879,6 +889,37 @@ void MainWindow::setDarkTheme(bool dark) {
   details_->setDark(dark);
   if (clusterView_) clusterView_->setDark(dark);
   if (restoreSettings_) QSettings().setValue(QStringLiteral("view/dark"), dark);
+}
+
+void MainWindow::showPreferences() {
+  PreferencesDialog d(prefs_, this);
+  if (d.exec() != QDialog::Accepted) return;
+  if (restoreSettings_) {
+    QSettings s;
+    savePreferences(s, d.preferences());
+  }
+  applyPreferences(d.preferences(), d.classifier(), d.applyLayoutNow());
+}
+
+void MainWindow::applyPreferences(const Preferences& p, std::shared_ptr<const KernelClassifier> classifier,
+                                  bool layoutNow) {
+  const bool gpuChanged = p.defaultGpu != prefs_.defaultGpu;
+  prefs_ = p;
+  setTimeUnit(p.timeUnit);
+  timeline_->update();
+  timelineB_->update();
+  opTree_->update();
+  setDarkTheme(p.dark);  // also re-renders Details, whose durations follow the unit
+  // Only a changed default moves the dock off the GPU the user picked in it.
+  if (gpuChanged) prediction_->setGpus(p.defaultGpu, prediction_->compareGpu());
+  if (classifier) analysis_->setKernelClassifier(std::move(classifier));
+  if (layoutNow) applyDockLayout(p.layout);
+}
+
+void MainWindow::applyDockLayout(DockLayout layout) {
+  for (QDockWidget* d : {detailsDock_, rangeDock_, predictionDock_, diffDock_}) d->hide();
+  treeDock_->setVisible(layout != DockLayout::TimelineOnly);
+  analysisDock_->setVisible(layout == DockLayout::TimelineAndAnalysis);
 }
 
 bool MainWindow::exportPng(const QString& path, double scale, QString* error, bool wholeList) {

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "analysis/find_events.h"
+#include "preferences.h"
 #include "trace_document.h"
 
 class QAction;
@@ -101,6 +102,15 @@ class MainWindow : public QMainWindow {
   bool exportPdf(const QString& path, QString* error = nullptr);
 
   void setDarkTheme(bool dark);
+
+  // Edit ▸ Preferences: the dialog; OK stores (with settings) and applies.
+  void showPreferences();
+  // Applies p now: time unit (timeline, details), theme, the Prediction dock's GPU, the
+  // analyses' kernel-class rules (classifier; null keeps the current ones), and the
+  // dock layout when layoutNow.
+  void applyPreferences(const Preferences& p, std::shared_ptr<const KernelClassifier> classifier, bool layoutNow);
+  const Preferences& preferences() const { return prefs_; }
+  void applyDockLayout(DockLayout layout);
 
   // Ctrl+Shift+P: every menu action, every track of the layout, every slice name (by
   // total time); what the palette lists when it opens.
@@ -198,6 +208,7 @@ class MainWindow : public QMainWindow {
   QLabel* searchLabel_ = nullptr;
   QMenu* recentMenu_ = nullptr;
   QAction* darkAction_ = nullptr;
+  Preferences prefs_;
   QString loadingPath_;
   QString lastError_;
   bool restoreSettings_ = true;

@@ -29,6 +29,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include "preferences.h"
 #include "analysis/overhead_model.h"
 #include "analysis/sample_stats.h"
 #include "charts/analysis_charts.h"
@@ -64,12 +65,12 @@ int chartIndex(ChartKind c) {
 
 double ms(TimeNs ns) { return static_cast<double>(ns) / 1e6; }
 
-std::shared_ptr<AnalysisResults> compute(const Trace& trace, std::optional<TimeWindow> window, QString label,
-                                         std::optional<uint64_t> batch, std::optional<OverheadOptions> costs) {
+std::shared_ptr<AnalysisResults> compute(const Trace& trace, const KernelClassifier& classifier,
+                                         std::optional<TimeWindow> window, QString label, std::optional<uint64_t> batch,
+                                         std::optional<OverheadOptions> costs) {
   auto r = std::make_shared<AnalysisResults>();
   r->window = window;
   r->scopeLabel = std::move(label);
-  const KernelClassifier& classifier = KernelClassifier::builtin();
   OverviewOptions o;
   o.window = window;
   o.batchSize = batch;
@@ -102,7 +103,7 @@ std::shared_ptr<AnalysisResults> compute(const Trace& trace, std::optional<TimeW
 
 }  // namespace
 
-AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent) {
+AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent), classifier_(builtinKernelClassifier()) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   auto* bar = new QHBoxLayout;
@@ -403,6 +404,12 @@ OverheadOptions AnalysisPanel::overheadOptions() const {
   return o;
 }
 
+void AnalysisPanel::setKernelClassifier(std::shared_ptr<const KernelClassifier> classifier) {
+  classifier_ = std::move(classifier);
+  opKernels_->setKernelClassifier(classifier_);
+  if (doc_) recompute();
+}
+
 void AnalysisPanel::recompute() {
   const quint64 generation = ++generation_;
   if (!doc_) {
@@ -426,10 +433,11 @@ void AnalysisPanel::recompute() {
   if (!results_)  // a new scope keeps the previous charts until its results arrive
     for (QCustomPlot* p : plots_) showPlotMessage(p, QStringLiteral("Computing the analyses…"), theme_);
   std::shared_ptr<const TraceDocument> doc = doc_;
+  std::shared_ptr<const KernelClassifier> classifier = classifier_;
   runOnWorker(
       this,
-      [doc, window, label, batch, costs] {
-        return std::shared_ptr<const AnalysisResults>(compute(*doc->trace, window, label, batch, costs));
+      [doc, classifier, window, label, batch, costs] {
+        return std::shared_ptr<const AnalysisResults>(compute(*doc->trace, *classifier, window, label, batch, costs));
       },
       [generation](AnalysisPanel* self, std::shared_ptr<const AnalysisResults> r) { self->onResults(generation, std::move(r)); },
       [generation](AnalysisPanel* self, const QString& message) { self->onFailed(generation, message); });

@@ -66,6 +66,9 @@ class AnalysisPanel : public QWidget {
 
   void setDocument(std::shared_ptr<const TraceDocument> doc);
   void setDark(bool dark);
+  // The kernel-class rules of the charts and tables (Preferences; the built-in rules
+  // until set); recomputes with them.
+  void setKernelClassifier(std::shared_ptr<const KernelClassifier> classifier);
   // -1: whole trace; else the 0-based iteration.
   void setScope(int iteration);
   void showChart(ChartKind chart);
@@ -108,6 +111,7 @@ class AnalysisPanel : public QWidget {
   OverheadOptions overheadOptions() const;
 
   std::shared_ptr<const TraceDocument> doc_;
+  std::shared_ptr<const KernelClassifier> classifier_;
   std::shared_ptr<const AnalysisResults> results_;
   quint64 generation_ = 0;
   int pending_ = 0;

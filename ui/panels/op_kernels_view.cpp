@@ -1,5 +1,7 @@
 #include "panels/op_kernels_view.h"
 
+#include "preferences.h"
+
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -41,7 +43,7 @@ double ms(TimeNs ns) { return static_cast<double>(ns) / 1e6; }
 
 }  // namespace
 
-OpKernelsView::OpKernelsView(QWidget* parent) : QWidget(parent) {
+OpKernelsView::OpKernelsView(QWidget* parent) : QWidget(parent), classifier_(builtinKernelClassifier()) {
   auto* v = new QVBoxLayout(this);
   v->setContentsMargins(0, 0, 0, 0);
   auto* bar = new QHBoxLayout;
@@ -102,6 +104,11 @@ void OpKernelsView::setOp(const QString& op, bool byShape) {
   recompute();
 }
 
+void OpKernelsView::setKernelClassifier(std::shared_ptr<const KernelClassifier> classifier) {
+  classifier_ = std::move(classifier);
+  if (doc_) recompute();
+}
+
 void OpKernelsView::recompute() {
   const quint64 generation = ++generation_;
   const std::string op = op_->currentText().trimmed().toStdString();
@@ -116,10 +123,11 @@ void OpKernelsView::recompute() {
   std::shared_ptr<const TraceDocument> doc = doc_;
   const std::optional<TimeWindow> window = window_;
   const bool byShape = byShape_->isChecked();
+  std::shared_ptr<const KernelClassifier> classifier = classifier_;
   runOnWorker(
       this,
-      [doc, window, op, byShape] {
-        return std::make_shared<const OpKernelTable>(opKernelTable(*doc->trace, KernelClassifier::builtin(), op, byShape, window));
+      [doc, classifier, window, op, byShape] {
+        return std::make_shared<const OpKernelTable>(opKernelTable(*doc->trace, *classifier, op, byShape, window));
       },
       [generation](OpKernelsView* self, std::shared_ptr<const OpKernelTable> t) { self->onTable(generation, std::move(t)); },
       [generation](OpKernelsView* self, const QString& message) {

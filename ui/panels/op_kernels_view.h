@@ -25,6 +25,8 @@ class OpKernelsView : public QWidget {
   // ops: names offered first (the ops with the most device time); any name can be typed.
   void setScope(std::shared_ptr<const TraceDocument> doc, std::optional<TimeWindow> window, const QStringList& ops);
   void setOp(const QString& op, bool byShape);
+  // The kernel-class rules (the built-in ones until set); recomputes with them.
+  void setKernelClassifier(std::shared_ptr<const KernelClassifier> classifier);
   bool busy() const { return pending_ > 0; }
   const OpKernelTable* table() const { return table_.get(); }
   QTreeWidget* tree() const { return tree_; }
@@ -39,6 +41,7 @@ class OpKernelsView : public QWidget {
   void onTable(quint64 generation, std::shared_ptr<const OpKernelTable> table);
 
   std::shared_ptr<const TraceDocument> doc_;
+  std::shared_ptr<const KernelClassifier> classifier_;
   std::optional<TimeWindow> window_;
   std::shared_ptr<const OpKernelTable> table_;
   quint64 generation_ = 0;

@@ -226,6 +226,10 @@ void PredictionPanel::addGpu(const GpuSpec& spec) {
   recompute();
 }
 
+QString PredictionPanel::gpu() const { return gpu_->currentIndex() > 0 ? gpu_->currentText() : QString(); }
+
+QString PredictionPanel::compareGpu() const { return compare_->currentIndex() > 0 ? compare_->currentText() : QString(); }
+
 bool PredictionPanel::setGpus(const QString& gpu, const QString& compare) {
   if ((!gpu.isEmpty() && !gpuNamed(gpu)) || (!compare.isEmpty() && !gpuNamed(compare))) return false;
   fillGpuCombos(gpu.isEmpty() ? QString::fromLatin1(kTraceDefault) : gpu,

@@ -34,6 +34,8 @@ class PredictionPanel : public QWidget {
   void setDark(bool dark);
   // By preset or loaded name; false when there is no such GPU. compare "" for none.
   bool setGpus(const QString& gpu, const QString& compare);
+  QString gpu() const;         // "" : the trace's own GPU
+  QString compareGpu() const;  // "" when no what-if GPU is chosen
   bool loadOverheads(const QString& path, QString* error = nullptr);
   bool loadMicrobenchmark(const QString& path, QString* error = nullptr);
   bool loadGpuSpecs(const QString& path, QString* error = nullptr);

@@ -1,6 +1,7 @@
 #include "timeline/time_view.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 
@@ -75,7 +76,16 @@ struct Unit {
   const char* suffix;
 };
 
+std::atomic<TimeUnit> gTimeUnit{TimeUnit::Auto};
+
 Unit unitFor(TimeNs magnitude) {
+  switch (gTimeUnit.load(std::memory_order_relaxed)) {
+    case TimeUnit::Ns: return {1, "ns"};
+    case TimeUnit::Us: return {1e3, "\xC2\xB5s"};
+    case TimeUnit::Ms: return {1e6, "ms"};
+    case TimeUnit::S: return {1e9, "s"};
+    case TimeUnit::Auto: break;
+  }
   if (magnitude < 1000) return {1, "ns"};
   if (magnitude < 1000000) return {1e3, "\xC2\xB5s"};
   if (magnitude < 1000000000) return {1e6, "ms"};
@@ -89,6 +99,9 @@ std::string fixed(double value, int decimals, const char* suffix) {
 }
 
 }  // namespace
+
+void setTimeUnit(TimeUnit u) { gTimeUnit.store(u, std::memory_order_relaxed); }
+TimeUnit timeUnit() { return gTimeUnit.load(std::memory_order_relaxed); }
 
 std::string formatTick(TimeNs t, TimeNs step) {
   if (t == 0) return "0";
@@ -104,11 +117,14 @@ std::string formatTick(TimeNs t, TimeNs step) {
 
 std::string formatDuration(TimeNs ns) {
   const TimeNs mag = ns < 0 ? -ns : ns;
-  if (mag < 1000) return std::to_string(ns) + " ns";
   const Unit u = unitFor(mag);
+  if (u.scale == 1) return std::to_string(ns) + " ns";
   const double v = static_cast<double>(ns) / u.scale;
   const double a = std::abs(v);
-  return fixed(v, a < 10 ? 2 : a < 100 ? 1 : 0, u.suffix);
+  // Three significant digits at least: in a fixed unit 812 ns reads "0.000812 ms".
+  int decimals = a < 10 ? 2 : a < 100 ? 1 : 0;
+  for (double x = a; x > 0 && x < 1 && decimals < 9; x *= 10) ++decimals;
+  return fixed(v, decimals, u.suffix);
 }
 
 Ruler rulerTicks(const TimeView& v, double widthPx, TimeNs origin, double minSpacingPx) {

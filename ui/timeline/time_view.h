@@ -57,6 +57,13 @@ Ruler rulerTicks(const TimeView& v, double widthPx, TimeNs origin, double minSpa
 // Smallest 1/2/5 x 10^k step >= ns.
 TimeNs niceStep(double ns);
 
+// The unit times are shown in (Preferences ▸ Time unit): Auto picks the unit that suits
+// each value; a fixed unit shows every ruler tick and duration in it ("0.00081 ms"),
+// with at least three significant digits. Process-wide; set from the GUI thread only.
+enum class TimeUnit { Auto, Ns, Us, Ms, S };
+void setTimeUnit(TimeUnit u);
+TimeUnit timeUnit();
+
 // t (ns) in the unit that suits step, with as many decimals as the step needs.
 std::string formatTick(TimeNs t, TimeNs step);
 

@@ -131,5 +131,30 @@ TEST(TimeView, RulerTicksAreEvenlySpacedAndLabelledFromTheOrigin) {
   EXPECT_EQ(before.ticks.front().label, "-100 ns");
 }
 
+// Preferences ▸ Time unit: a fixed unit shows every duration and tick in it, small
+// values keeping three significant digits; Auto is back to the unit that suits each.
+TEST(TimeView, AFixedTimeUnitShowsEveryDurationAndTickInIt) {
+  struct Restore {
+    ~Restore() { setTimeUnit(TimeUnit::Auto); }
+  } restore;
+  setTimeUnit(TimeUnit::Ms);
+  EXPECT_EQ(formatDuration(812), "0.000812 ms");
+  EXPECT_EQ(formatDuration(5100), "0.00510 ms");
+  EXPECT_EQ(formatDuration(12'345'678), "12.3 ms");
+  EXPECT_EQ(formatDuration(1'250'000'000), "1250 ms");
+  EXPECT_EQ(formatTick(1'500'000, 500'000), "1.5 ms");
+  EXPECT_EQ(formatTick(3'000'000'000, 1'000'000'000), "3000 ms");
+  EXPECT_EQ(formatTick(1500, 500), "0.0015 ms");
+  setTimeUnit(TimeUnit::Us);
+  EXPECT_EQ(formatDuration(12'345'678), "12346 \xC2\xB5s");
+  EXPECT_EQ(formatDuration(812), "0.812 \xC2\xB5s");
+  setTimeUnit(TimeUnit::Ns);
+  EXPECT_EQ(formatDuration(5100), "5100 ns");
+  EXPECT_EQ(formatTick(1'500'000, 500'000), "1500000 ns");
+  setTimeUnit(TimeUnit::Auto);
+  EXPECT_EQ(formatDuration(5100), "5.10 \xC2\xB5s");
+  EXPECT_EQ(formatTick(3'000'000'000, 1'000'000'000), "3 s");
+}
+
 }  // namespace
 }  // namespace opscope::ui
