@@ -2,8 +2,10 @@
 # Checks what the package installs for the desktop: the desktop entry and the AppStream
 # file validate and agree, the MIME XML compiles, and a file manager's MIME lookup (Qt's, over shared-mime-info)
 # gives opscope's types to the files users have, and only to those.
-#   packaging/check-desktop-integration.sh MIME_PROBE
+#   packaging/check-desktop-integration.sh MIME_PROBE METAINFO
+# (METAINFO: the AppStream file as configured into the build folder)
 set -euo pipefail
+metainfo=$(realpath "$2")
 cd "$(dirname "$0")/.."
 probe=$1
 desktop-file-validate packaging/org.opscope.opscope.desktop
@@ -54,11 +56,11 @@ done
 # The icon the entry names is the one installed (packaging/CMakeLists.txt).
 icon=$(sed -n 's/^Icon=//p' packaging/org.opscope.opscope.desktop)
 [ "$icon" = org.opscope.opscope ] || { echo "check-desktop-integration: Icon=$icon" >&2; failed=1; }
-grep -q "<launchable type=\"desktop-id\">$icon.desktop</launchable>" packaging/org.opscope.opscope.metainfo.xml \
+grep -q "<launchable type=\"desktop-id\">$icon.desktop</launchable>" "$metainfo" \
   || { echo "check-desktop-integration: the AppStream file does not launch $icon.desktop" >&2; failed=1; }
-appstreamcli validate --no-net --pedantic packaging/org.opscope.opscope.metainfo.xml >&2 || failed=1
+appstreamcli validate --no-net --pedantic "$metainfo" >&2 || failed=1
 # The AppStream file provides exactly the types the entry opens.
 diff <(grep '^MimeType=' packaging/org.opscope.opscope.desktop | cut -d= -f2 | tr ';' '\n' | sed '/^$/d' | sort) \
-     <(sed -n 's/.*<mediatype>\(.*\)<\/mediatype>.*/\1/p' packaging/org.opscope.opscope.metainfo.xml | sort) >&2 \
+     <(sed -n 's/.*<mediatype>\(.*\)<\/mediatype>.*/\1/p' "$metainfo" | sort) >&2 \
   || { echo "check-desktop-integration: the AppStream media types differ from the entry's" >&2; failed=1; }
 exit $failed
