@@ -37,6 +37,10 @@ INSTANTIATE_TEST_SUITE_P(
         ClassCase{"void cunn_SoftMaxForward<4, float, float, float, Epilogue>", "softmax"},
         ClassCase{"void fbgemm_gpu::split_embedding_codegen_forward_unweighted_kernel<float>", "embedding fwd"},
         ClassCase{"void fbgemm_gpu::split_embedding_backward_codegen_rowwise_adagrad_kernel", "embedding bwd"},
+        // FBGEMM sparse-feature kernels are not GEMMs (the recsys trace: 7 kernels, 4.5 ms).
+        ClassCase{"void fbgemm_gpu::permute_2D_data_kernel<false, int, int, decltype(nullptr)>(int, int, int)", "sparse features"},
+        ClassCase{"void fbgemm_gpu::_block_bucketize_sparse_features_cuda_kernel1<int, int>(int, int)", "sparse features"},
+        ClassCase{"void fbgemm_gpu::f8f8bf16_rowwise_gemm_kernel<256>", "gemm"},
         ClassCase{"void implicit_convolve_sgemm<float, float, 128, 5, 5, 3, 3, 3, 1>", "conv"},
         ClassCase{"Cijk_Alik_Bljk_SB_Bias_AS_SAV_UserArgs_MT64x16x32_MI16x16x1_SN_LDSB0", "gemm"},  // ROCm Tensile
         ClassCase{"void at::native::(anonymous namespace)::max_pool_forward_nchw<float, float>", "pool"},
