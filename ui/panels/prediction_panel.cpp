@@ -3,6 +3,7 @@
 #include <qcustomplot.h>
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
 #include <QFileDialog>
@@ -73,7 +74,11 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent), gpus_(built
   bar->addWidget(gpu_);
   bar->addWidget(new QLabel(QStringLiteral("what if")));
   bar->addWidget(compare_);
+  calibrate_ = new QCheckBox(QStringLiteral("Calibrate"));
+  calibrate_->setToolTip(QStringLiteral("Learn the kernel floor and the achieved DRAM bandwidth from the first iteration "
+                                        "and predict with them; errors are then over the other iterations (out of sample)"));
   bar->addWidget(edit);
+  bar->addWidget(calibrate_);
   bar->addWidget(more);
   bar->addWidget(new QLabel(QStringLiteral("ops")));
   bar->addWidget(filter_, 1);
@@ -123,6 +128,7 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent), gpus_(built
   fillGpuCombos(QString::fromLatin1(kTraceDefault), QString::fromUtf8(kNoCompare));
   connect(gpu_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
   connect(compare_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
+  connect(calibrate_, &QCheckBox::toggled, this, [this] { recompute(); });
   connect(filter_, &QComboBox::currentIndexChanged, this, [this] {
     redraw();
     fillTables();
@@ -345,6 +351,7 @@ void PredictionPanel::startWorker() {
     main.overheadsSource = overheadsName_.toStdString();
   }
   main.microbench = microbench_.get();
+  main.calibrate = calibrate_->isChecked();
   if (extraShapes_) {
     main.extraShapes = extraShapes_;
     main.shapesSource = "the trace's Input Dims, else the execution trace " + extraShapesName_.toStdString();
@@ -418,6 +425,15 @@ void PredictionPanel::onResults(quint64 generation, std::shared_ptr<const Predic
                 .arg(predicted > 0 ? other / predicted : 0, 0, 'f', 2)
                 .arg(QString::fromStdString(m.setup.gpu.name));
   }
+  if (m.calibration)
+    text += QStringLiteral("<br>calibrated on the first iteration: kernel floor %1 µs (%L2 ops), DRAM at %3 % of the "
+                           "datasheet (%L4 ops); errors over the other iterations")
+                .arg(m.calibration->kernelFloorUs, 0, 'f', 2)
+                .arg(m.calibration->floorSamples)
+                .arg(100 * m.calibration->dramEfficiency, 0, 'f', 0)
+                .arg(m.calibration->bandwidthSamples);
+  else if (!m.calibrationNote.empty())
+    text += QStringLiteral("<br>not calibrated: %1").arg(QString::fromStdString(m.calibrationNote).toHtmlEscaped());
   status_->setText(text);
   sources_->setText(QStringLiteral("GPU: %1 · overheads: %2 · GEMMs: %3 · shapes: %4")
                         .arg(QString::fromStdString(m.setup.gpuSource), QString::fromStdString(m.setup.overheadsSource),

@@ -11,6 +11,7 @@
 #include "trace_document.h"
 #include "charts/chart_theme.h"
 
+class QCheckBox;
 class QComboBox;
 class QCustomPlot;
 class QLabel;
@@ -51,6 +52,7 @@ class PredictionPanel : public QWidget {
   QString statusText() const;  // the summary line above the charts, as plain text
   QCustomPlot* plot() const { return plot_; }
   QTableWidget* opsTable() const { return ops_; }
+  QCheckBox* calibrateBox() const { return calibrate_; }
   QTableWidget* iterationsTable() const { return iterations_; }
   // pdf/png/svg: the chart; csv/json: the per-op rows / the full report.
   bool exportTo(const QString& path, QString* error = nullptr);
@@ -89,6 +91,7 @@ class PredictionPanel : public QWidget {
   ChartTheme theme_;
   QComboBox* gpu_ = nullptr;
   QComboBox* compare_ = nullptr;
+  QCheckBox* calibrate_ = nullptr;
   QComboBox* filter_ = nullptr;
   QLabel* status_ = nullptr;
   QLabel* sources_ = nullptr;

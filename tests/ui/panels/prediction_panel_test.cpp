@@ -6,6 +6,7 @@
 #include <qcustomplot.h>
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
@@ -138,6 +139,32 @@ bool waitSettled(PredictionPanel* p) {
     QThread::msleep(2);
   }
   return !p->busy();
+}
+
+// The Calibrate box is `predict --calibrate`: the same learned floor and bandwidth as
+// the command line computes, said in the status line, and off again when unticked.
+TEST(PredictionPanel, CalibrateLearnsOnTheFirstIterationAsTheCommandLineDoes) {
+  Fixture f;
+  f.show();
+  ASSERT_TRUE(waitFor(f.panel()));
+  EXPECT_FALSE(f.panel()->results()->main.calibration);
+  f.panel()->calibrateBox()->setChecked(true);
+  ASSERT_TRUE(waitFor(f.panel()));
+  const PredictionResult& r = f.panel()->results()->main;
+  ASSERT_TRUE(r.calibration) << r.calibrationNote;
+  PredictionSetup setup;
+  setup.gpu = r.setup.gpu;
+  setup.calibrate = true;
+  const PredictionResult cli = runPrediction(*f.doc->trace, setup);
+  ASSERT_TRUE(cli.calibration);
+  EXPECT_DOUBLE_EQ(r.calibration->kernelFloorUs, cli.calibration->kernelFloorUs);
+  EXPECT_DOUBLE_EQ(r.calibration->dramEfficiency, cli.calibration->dramEfficiency);
+  EXPECT_DOUBLE_EQ(r.opError.gmaePct, cli.opError.gmaePct);
+  EXPECT_TRUE(f.panel()->statusText().contains(QStringLiteral("calibrated on the first iteration"))) << f.panel()->statusText().toStdString();
+  f.panel()->calibrateBox()->setChecked(false);
+  ASSERT_TRUE(waitFor(f.panel()));
+  EXPECT_FALSE(f.panel()->results()->main.calibration);
+  EXPECT_FALSE(f.panel()->statusText().contains(QStringLiteral("calibrated")));
 }
 
 TEST(PredictionPanel, NoPresetForTheDeviceAsksForOneInsteadOfGuessing) {
