@@ -8,13 +8,10 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTemporaryDir>
-#include <QThread>
-#include <functional>
 #include <set>
 
 #include "main_window.h"
@@ -23,6 +20,7 @@
 #include "panels/preferences_dialog.h"
 #include "preferences.h"
 #include "test_support.h"
+#include "ui/ui_wait.h"
 
 namespace opscope::ui {
 namespace {
@@ -91,15 +89,7 @@ TEST(Preferences, TheDialogShowsTheValuesAndRefusesABrokenRulesFile) {
             KernelClassifier::builtin().classify("ncclDevKernel_AllReduce_Sum_f32_RING_LL"));
 }
 
-bool waitFor(const std::function<bool()>& done) {
-  QElapsedTimer t;
-  t.start();
-  while (!done() && t.elapsed() < 60000) {
-    QApplication::processEvents(QEventLoop::AllEvents, 20);
-    QThread::msleep(2);
-  }
-  return done();
-}
+using test::waitUntil;
 
 TEST(Preferences, ApplyingThemChangesUnitsThemeGpuKernelClassesAndDocks) {
   struct Restore {
@@ -115,7 +105,7 @@ TEST(Preferences, ApplyingThemChangesUnitsThemeGpuKernelClassesAndDocks) {
   w.show();
   w.setDocument(doc);
   w.analysisDock()->show();
-  ASSERT_TRUE(waitFor([&] { return !w.analysis()->busy() && w.analysis()->results(); }));
+  ASSERT_TRUE(waitUntil([&] { return !w.analysis()->busy() && w.analysis()->results(); }));
   const auto classes = [&] {
     const KernelStats& k = w.analysis()->results()->kernels;
     return std::set<std::string>(k.classes.begin(), k.classes.end());
@@ -144,7 +134,7 @@ TEST(Preferences, ApplyingThemChangesUnitsThemeGpuKernelClassesAndDocks) {
   EXPECT_TRUE(tree->isHidden());
   w.applyDockLayout(DockLayout::TimelineAndAnalysis);
   EXPECT_FALSE(w.analysisDock()->isHidden());
-  ASSERT_TRUE(waitFor([&] { return !w.analysis()->busy() && w.analysis()->results() && classes().count("my_gemm"); }));
+  ASSERT_TRUE(waitUntil([&] { return !w.analysis()->busy() && w.analysis()->results() && classes().count("my_gemm"); }));
   EXPECT_EQ(classes().count("my_gemm"), 1u);  // the sample's sgemm kernels, by the file's rule
   EXPECT_EQ(w.preferences(), d.preferences());
 

@@ -6,9 +6,7 @@
 
 #include <QApplication>
 #include <QDockWidget>
-#include <QElapsedTimer>
 #include <QTableWidget>
-#include <QThread>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -17,6 +15,7 @@
 #include "main_window.h"
 #include "panels/diff_panel.h"
 #include "test_support.h"
+#include "ui/ui_wait.h"
 #include "timeline/timeline_widget.h"
 
 namespace opscope::ui {
@@ -24,15 +23,7 @@ namespace {
 
 const std::string kSample = OPSCOPE_SOURCE_DIR "/resources/sample/sample.pt.trace.json.gz";
 
-bool waitFor(const std::function<bool()>& done) {
-  QElapsedTimer t;
-  t.start();
-  while (!done() && t.elapsed() < 60000) {
-    QApplication::processEvents(QEventLoop::AllEvents, 20);
-    QThread::msleep(2);
-  }
-  return done();
-}
+using test::waitUntil;
 
 // The sample with every ampere_sgemm kernel 1.5× as long and its memset gone.
 std::string writeChangedSample() {
@@ -59,7 +50,7 @@ TEST(DiffPanel, CompareWithShowsTheStretchedAndTheRemovedKernels) {
   w.show();
   w.setDocument(doc);
   w.compareWith(QString::fromStdString(b));
-  ASSERT_TRUE(waitFor([&] { return !w.diff()->busy() && w.diff()->result() && w.diff()->traceB(); }));
+  ASSERT_TRUE(waitUntil([&] { return !w.diff()->busy() && w.diff()->result() && w.diff()->traceB(); }));
   EXPECT_TRUE(w.diffDock()->isVisible());
   QTableWidget* t = w.diff()->table();
   ASSERT_GT(t->rowCount(), 2);
@@ -97,7 +88,7 @@ TEST(DiffPanel, CompareWithShowsTheStretchedAndTheRemovedKernels) {
 
   // Two iterations of the open trace: the first against the last.
   w.compareWith(QString());
-  ASSERT_TRUE(waitFor([&] { return !w.diff()->busy() && w.diff()->result(); }));
+  ASSERT_TRUE(waitUntil([&] { return !w.diff()->busy() && w.diff()->result(); }));
   EXPECT_EQ(w.diff()->traceB(), doc.get());
   EXPECT_EQ(w.diff()->result()->iterationWallA.size(), 1u);
   EXPECT_EQ(w.diff()->result()->iterationWallB.size(), 1u);
@@ -125,7 +116,7 @@ TEST(DiffPanel, TheComparedTraceShowsUnderTheOpenOneAndFollowsItsZoom) {
   w.setDocument(doc);
   EXPECT_FALSE(w.timelineB()->isVisible());
   w.compareWith(QString::fromStdString(b));
-  ASSERT_TRUE(waitFor([&] { return !w.diff()->busy() && w.diff()->result() && w.timelineB()->document(); }));
+  ASSERT_TRUE(waitUntil([&] { return !w.diff()->busy() && w.diff()->result() && w.timelineB()->document(); }));
   EXPECT_TRUE(w.timelineB()->isVisible());
   // Whole traces line up at their starts: zooming A shows the same span of B.
   const TimeNs a0 = doc->trace->minTs, b0 = w.timelineB()->document()->trace->minTs;
@@ -137,7 +128,7 @@ TEST(DiffPanel, TheComparedTraceShowsUnderTheOpenOneAndFollowsItsZoom) {
   EXPECT_EQ(w.timelineB()->view().start - b0, w.timeline()->view().start - a0);
   // Iteration 3 of A against iteration 5 of B: aligned at those iterations' starts.
   w.diff()->setIterations(3, 5);
-  ASSERT_TRUE(waitFor([&] { return !w.diff()->busy(); }));
+  ASSERT_TRUE(waitUntil([&] { return !w.diff()->busy(); }));
   const TimeNs i3 = doc->trace->iterations.at(3).start, i5 = w.timelineB()->document()->trace->iterations.at(5).start;
   w.timeline()->showRange(i3, i3 + 2'000'000);
   EXPECT_EQ(w.timelineB()->view().start - i5, w.timeline()->view().start - i3);
