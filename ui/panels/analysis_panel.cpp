@@ -109,7 +109,7 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent), classifier_(bui
   auto* bar = new QHBoxLayout;
   scope_ = new QComboBox;
   scope_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-  scope_->setMinimumContentsLength(12);
+  scope_->setMinimumContentsLength(18);  // "Iteration 12 (#1234)" whole, without widening the dock
   scope_->setToolTip(QStringLiteral("What the analyses cover: the whole trace or one ProfilerStep iteration"));
   batch_ = new QSpinBox;
   batch_->setRange(0, 1 << 30);
@@ -372,7 +372,7 @@ void AnalysisPanel::setDocument(std::shared_ptr<const TraceDocument> doc) {
   scope_->addItem(QStringLiteral("Whole trace"), -1);
   if (doc_)
     for (size_t i = 0; i < doc_->trace->iterations.size(); ++i)
-      scope_->addItem(QStringLiteral("Iteration %1 (ProfilerStep#%2)").arg(i).arg(doc_->trace->iterations[i].number),
+      scope_->addItem(QStringLiteral("Iteration %1 (#%2)").arg(i).arg(doc_->trace->iterations[i].number),
                       static_cast<int>(i));
   recompute();
 }
