@@ -78,17 +78,20 @@ EtLink linkExecutionTrace(const ExecutionTrace& et, const Trace& trace, const Et
   link.etOps = etOps.size();
 
   // Kineto host ops in time order, parents before their children.
-  std::vector<HostOp> ops;
+  // ProfilerStep#N annotations are kept apart: they bound the iterations that order
+  // matching searches, and older ETs have no node for them, but a recent ET records
+  // each as a node with the same rf_id as the Kineto annotation, so ids link them.
+  std::vector<HostOp> ops, steps;
   for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
     if (trace.tracks[t].kind != TrackKind::Thread) continue;
     const SliceColumns& s = trace.tracks[t].slices;
     for (uint32_t i = 0; i < s.size(); ++i) {
-      if (!isHostOpKind(s.kind[i]) || isProfilerStepName(trace.str(s.name[i]))) continue;
+      if (!isHostOpKind(s.kind[i])) continue;
       HostOp op{{t, i}, std::nullopt, std::nullopt};
       const std::vector<NamedArg> args = trace.args(op.ref);
       op.rfId = intArg(args, "Record function id");
       op.externalId = intArg(args, "External id");
-      ops.push_back(op);
+      (isProfilerStepName(trace.str(s.name[i])) ? steps : ops).push_back(op);
     }
   }
   std::stable_sort(ops.begin(), ops.end(), [&](const HostOp& a, const HostOp& b) {
@@ -115,16 +118,17 @@ EtLink linkExecutionTrace(const ExecutionTrace& et, const Trace& trace, const Et
   bool linkedById = false;
   for (const Key& key : keys) {
     if (withRf == 0) break;
-    std::unordered_map<int64_t, size_t> byKey;
-    for (size_t i = 0; i < ops.size(); ++i)
-      if (ops[i].*key.field) byKey.emplace(*(ops[i].*key.field), i);
+    std::unordered_map<int64_t, const HostOp*> byKey;
+    for (const std::vector<HostOp>* from : {&ops, &steps})
+      for (const HostOp& op : *from)
+        if (op.*key.field) byKey.emplace(*(op.*key.field), &op);
     if (byKey.empty()) continue;
     size_t agree = 0, found = 0;
     for (const EtNode* n : etOps)
       if (n->rfId)
         if (auto it = byKey.find(*n->rfId); it != byKey.end()) {
           ++found;
-          agree += trace.name(ops[it->second].ref) == n->name;
+          agree += trace.name(it->second->ref) == n->name;
         }
     // Under 90 % of the pairs naming the same op: the numbers coincide, they do not link.
     // (ET nodes whose id is missing from Kineto ran outside the profiled window.)
@@ -141,7 +145,7 @@ EtLink linkExecutionTrace(const ExecutionTrace& et, const Trace& trace, const Et
                                "no Kineto op with id " + std::to_string(*n->rfId) + " (outside the profiled window?)"});
         continue;
       }
-      const EventRef ref = ops[it->second].ref;
+      const EventRef ref = it->second->ref;
       if (trace.name(ref) != n->name) {
         link.issues.push_back({EtLinkIssue::Kind::EtNode, n->name, n->id, ref,
                                "Kineto op with id " + std::to_string(*n->rfId) + " is named \"" +

@@ -196,6 +196,53 @@ TEST(EtLink, PublicPairLinksEverythingAndTheFiguresAgree) {
 
 // Older PyTorch: the Kineto ops carry no id the ET's rf_id could match, and the
 // Kineto trace holds three ops before the ET's first: paired in order after a shift.
+// A pair recorded with PyTorch 2.11 on an H100 (tests/data/pytorch_h100, README there):
+// schema 1.1.1-chakra.0.0.4, where each ProfilerStep#N is an ET node whose rf_id is the
+// Kineto annotation's "Record function id". Every node links, the steps included (they
+// were reported "outside the profiled window" before), and each linked node carries
+// the Kineto event of its own rf_id and name, read here from the raw files.
+TEST(EtLink, PyTorch211PairLinksEveryNodeProfilerStepsIncluded) {
+  const std::string dir = OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/";
+  std::string error;
+  auto et = loadExecutionTrace(dir + "h100_mlp_et.json.gz", error);
+  ASSERT_TRUE(et) << error;
+  LoadResult loaded = loadTraceFile(dir + "h100_mlp.pt.trace.json.gz");
+  ASSERT_EQ(loaded.status, LoadStatus::Ok);
+  const EtLink link = linkExecutionTrace(*et, *loaded.trace);
+
+  const Json rawEt = Json::parse(test::gunzip(test::readFile(dir + "h100_mlp_et.json.gz")));
+  const Json kineto = Json::parse(test::gunzip(test::readFile(dir + "h100_mlp.pt.trace.json.gz")));
+  std::map<int64_t, std::string> kinetoNameOfRf;
+  size_t kernels = 0;
+  for (const Json& e : kineto["traceEvents"]) {
+    const std::string cat = e.value("cat", "");
+    if ((cat == "cpu_op" || cat == "user_annotation") && e["args"].contains("Record function id"))
+      kinetoNameOfRf[e["args"]["Record function id"].get<int64_t>()] = e["name"].get<std::string>();
+    kernels += cat == "kernel" || cat == "gpu_memset" || cat == "gpu_memcpy";
+  }
+  size_t ops = 0, steps = 0;
+  for (const Json& n : rawEt["nodes"]) {
+    const std::string name = n["name"].get<std::string>();
+    if (name.rfind("[pytorch|profiler|execution_trace|", 0) == 0) continue;
+    ++ops;
+    int64_t rf = -1;
+    for (const Json& a : n["attrs"])
+      if (a["name"] == "rf_id") rf = a["value"].get<int64_t>();
+    ASSERT_TRUE(kinetoNameOfRf.count(rf)) << name << " rf_id " << rf;
+    EXPECT_EQ(kinetoNameOfRf[rf], name);
+    const auto it = link.opOfNode.find(n["id"].get<int64_t>());
+    ASSERT_NE(it, link.opOfNode.end()) << name;
+    EXPECT_EQ(loaded.trace->name(it->second), name);
+    if (name.rfind("ProfilerStep#", 0) == 0) ++steps;
+  }
+  EXPECT_EQ(steps, 3u);
+  EXPECT_EQ(link.etOps, ops);
+  EXPECT_EQ(link.linkedOps, ops);
+  EXPECT_EQ(link.gpuEvents, kernels);
+  EXPECT_EQ(link.linkedGpuEvents, kernels);
+  EXPECT_TRUE(link.issues.empty()) << etLinkReportText(*loaded.trace, link);
+}
+
 TEST(EtLink, WithoutIdsInOrderWithAShift) {
   std::string et = R"({"schema": "1.0.1", "nodes": [{"id": 1, "name": "[pytorch|profiler|execution_trace|process]", "parent": 1})";
   std::string kineto = R"([{"ph":"X","cat":"cpu_op","name":"warm::a","pid":1,"tid":1,"ts":0,"dur":1},

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Records real PyTorch-profiler (Kineto) traces on the GPU of this machine, for
+opscope's prediction checks (docs/prediction.md) and loader tests.
+
+    python3 tools/record_gpu_traces.py OUT_DIR [WORKLOAD...]
+
+Workloads (default: all):
+  resnet50   torchvision ResNet-50 training, batch 64, FP32 (cuDNN convolutions in
+             TF32 as PyTorch's default allows): convolutions, batch norm, pooling
+  bert       a 6-layer transformer encoder (d 1024, 16 heads, batch 16 x 512), bf16
+             autocast: GEMMs, fused attention, layer norm
+  ddp        an embedding-bag + MLP model under DistributedDataParallel on one rank
+             (NCCL): all-reduce kernels with record_param_comms' message sizes
+  et         a small MLP with an execution trace (ExecutionTraceObserver) of the
+             same steps as its Kineto trace: OUT_DIR/mlp_et.json + mlp.pt.trace.json.gz
+  micro      the device's measured peaks: GEMM TFLOP/s per dtype, device-to-device
+             and pinned host-to-device copy bandwidth, empty-kernel launch time
+             (OUT_DIR/micro.json)
+
+Each training workload runs 2 warm-up steps and profiles 3 (schedule wait 1, warmup 1,
+active 3) with shapes and memory recorded, as a user profiling an iteration would.
+Needs torch (and torchvision for resnet50); nothing is downloaded.
+"""
+import json
+import os
+import sys
+import time
+
+import torch
+import torch.nn as nn
+from torch.profiler import ProfilerActivity, profile, schedule
+
+OUT = sys.argv[1] if len(sys.argv) > 1 else "."
+WANT = set(sys.argv[2:]) or {"resnet50", "bert", "ddp", "et", "micro"}
+DEV = "cuda"
+os.makedirs(OUT, exist_ok=True)
+
+
+def train(name, model, batch, loss_fn, amp_dtype=None, et_path=None, steps=5):
+    opt = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9)
+    kwargs = {}
+    if et_path:
+        from torch.profiler import ExecutionTraceObserver
+        kwargs["execution_trace_observer"] = ExecutionTraceObserver().register_callback(et_path)
+    path = os.path.join(OUT, name + ".pt.trace.json.gz")
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA],
+                 schedule=schedule(wait=1, warmup=1, active=3),
+                 on_trace_ready=lambda p: p.export_chrome_trace(path),
+                 record_shapes=True, profile_memory=True, **kwargs) as prof:
+        for _ in range(steps):
+            x, y = batch()
+            with torch.autocast(DEV, dtype=amp_dtype or torch.float32, enabled=amp_dtype is not None):
+                loss = loss_fn(model(x), y)
+            loss.backward()
+            opt.step()
+            opt.zero_grad(set_to_none=True)
+            prof.step()
+    torch.cuda.synchronize()
+    print(name, "->", path, os.path.getsize(path), "bytes", flush=True)
+
+
+def resnet50():
+    import torchvision
+    torch.backends.cudnn.benchmark = True
+    model = torchvision.models.resnet50().to(DEV)
+    x = torch.randn(64, 3, 224, 224, device=DEV)
+    y = torch.randint(0, 1000, (64,), device=DEV)
+    train("h100_resnet50_train", model, lambda: (x, y), nn.CrossEntropyLoss())
+
+
+def bert():
+    layer = nn.TransformerEncoderLayer(1024, 16, 4096, batch_first=True, norm_first=True)
+    model = nn.Sequential(nn.TransformerEncoder(layer, 6), nn.Linear(1024, 1024)).to(DEV)
+    x = torch.randn(16, 512, 1024, device=DEV)
+    train("h100_transformer_bf16", model, lambda: (x, x), nn.MSELoss(), amp_dtype=torch.bfloat16)
+
+
+class EmbMlp(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.tables = nn.ModuleList(nn.EmbeddingBag(100000, 128, mode="sum") for _ in range(8))
+        self.mlp = nn.Sequential(nn.Linear(8 * 128, 1024), nn.ReLU(), nn.Linear(1024, 1024), nn.ReLU(),
+                                 nn.Linear(1024, 1))
+
+    def forward(self, idx):
+        return self.mlp(torch.cat([t(i) for t, i in zip(self.tables, idx)], dim=1))
+
+
+def ddp():
+    import torch.distributed as dist
+    os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
+    os.environ.setdefault("MASTER_PORT", "29511")
+    dist.init_process_group("nccl", rank=0, world_size=1)
+    model = nn.parallel.DistributedDataParallel(EmbMlp().to(DEV), device_ids=[0])
+    idx = [torch.randint(0, 100000, (2048, 20), device=DEV) for _ in range(8)]
+    y = torch.randn(2048, 1, device=DEV)
+    train("h100_ddp_embedding_mlp", model, lambda: (idx, y), nn.MSELoss())
+    dist.destroy_process_group()
+
+
+def et():
+    model = nn.Sequential(nn.Linear(512, 2048), nn.GELU(), nn.Linear(2048, 512)).to(DEV)
+    x = torch.randn(256, 512, device=DEV)
+    train("h100_mlp", model, lambda: (x, x), nn.MSELoss(), et_path=os.path.join(OUT, "h100_mlp_et.json"))
+
+
+def timed(fn, reps):
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    t = time.perf_counter()
+    for _ in range(reps):
+        fn()
+    torch.cuda.synchronize()
+    return (time.perf_counter() - t) / reps
+
+
+def micro():
+    out = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
+           "sm_count": torch.cuda.get_device_properties(0).multi_processor_count,
+           "total_memory": torch.cuda.get_device_properties(0).total_memory}
+    n = 8192
+    for label, dtype, tf32 in [("bf16", torch.bfloat16, False), ("fp16", torch.float16, False),
+                               ("tf32", torch.float32, True), ("fp32", torch.float32, False)]:
+        torch.backends.cuda.matmul.allow_tf32 = tf32
+        a = torch.randn(n, n, device=DEV, dtype=dtype)
+        b = torch.randn(n, n, device=DEV, dtype=dtype)
+        s = timed(lambda: a @ b, 10)
+        out[f"gemm_{label}_tflops"] = 2 * n ** 3 / s / 1e12
+    torch.backends.cuda.matmul.allow_tf32 = False
+    src = torch.empty(1 << 30, dtype=torch.uint8, device=DEV)
+    dst = torch.empty_like(src)
+    s = timed(lambda: dst.copy_(src), 20)
+    out["d2d_copy_gbps_read_plus_write"] = 2 * src.numel() / s / 1e9
+    host = torch.empty(1 << 28, dtype=torch.uint8).pin_memory()
+    dev = torch.empty(1 << 28, dtype=torch.uint8, device=DEV)
+    s = timed(lambda: dev.copy_(host, non_blocking=True), 10)
+    out["h2d_pinned_gbps"] = host.numel() / s / 1e9
+    z = torch.empty(1, device=DEV)
+    s = timed(lambda: z.zero_(), 2000)
+    out["small_kernel_launch_us"] = s * 1e6
+    path = os.path.join(OUT, "micro.json")
+    with open(path, "w") as f:
+        json.dump(out, f, indent=1)
+    print(json.dumps(out), flush=True)
+
+
+for name in ["micro", "resnet50", "bert", "ddp", "et"]:
+    if name in WANT:
+        try:
+            globals()[name]()
+        except Exception as e:  # one failing workload must not cost the others
+            print(name, "failed:", type(e).__name__, e, flush=True)
