@@ -21,6 +21,15 @@ constexpr double kLabelMinPx = 26.0;  // narrower items get no text
 
 }  // namespace
 
+QString counterValueText(double value, bool mebibytes) {
+  if (mebibytes && value > 0 && value < 0.1) {
+    const double bytes = value * 1024 * 1024;
+    return bytes < 1024 ? QStringLiteral("%1 B").arg(bytes, 0, 'f', 0)
+                        : QStringLiteral("%1 KiB").arg(bytes / 1024, 0, 'f', 1);
+  }
+  return QString::number(value, 'g', 4);
+}
+
 TimelineGeometry::TimelineGeometry(QSize size) {
   const int w = size.width(), h = size.height();
   overview = QRect(0, 0, w, kOverviewHeight);
@@ -366,7 +375,8 @@ void TimelineRenderer::paintCounter(QPainter& p, const TimelineGeometry& g, cons
   if (counterRanges_.size() != s.doc->trace->counters.size()) counterRanges_.assign(s.doc->trace->counters.size(), {});
   CounterRange& range = counterRanges_[e.index];
   if (range.lo > range.hi) {
-    range = {0.0, 0.0, 0.0, 0};
+    range = CounterRange{};
+    range.lo = range.hi = 0;  // the drawn range always includes 0
     for (size_t i = 0; i < c.value.size() && i < c.ts.size(); ++i) {
       const double v = c.value[i];
       if (!std::isfinite(v)) continue;
@@ -374,6 +384,7 @@ void TimelineRenderer::paintCounter(QPainter& p, const TimelineGeometry& g, cons
       range.hi = std::max(range.hi, v);
       if (v > range.peak) range.peak = v, range.peakTs = c.ts[i];
     }
+    range.max = range.hi >= range.lo ? range.hi : 0;
     if (range.hi <= range.lo) range.hi = range.lo + 1;
   }
   QFontMetricsF fm(font_);
@@ -381,7 +392,7 @@ void TimelineRenderer::paintCounter(QPainter& p, const TimelineGeometry& g, cons
   const QRectF labelRect(g.gutter.left() + 18, y0 + 2, g.gutter.width() - 24, 14);
   p.drawText(labelRect, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(qstr(e.label), Qt::ElideMiddle, labelRect.width()));
   p.drawText(QRectF(labelRect.left(), y0 + 16, labelRect.width(), 14), Qt::AlignLeft | Qt::AlignVCenter,
-             QStringLiteral("max %1").arg(range.hi, 0, 'g', 4));
+             QStringLiteral("max %1").arg(counterValueText(range.max, isMemoryCounterName(s.doc->trace->str(c.name)))));
 
   p.save();
   p.setClipRect(g.events);
@@ -424,7 +435,7 @@ void TimelineRenderer::paintCounter(QPainter& p, const TimelineGeometry& g, cons
       p.setBrush(mark);
       p.drawPolygon(QPolygonF({QPointF(x - 4, y0 + 1), QPointF(x + 4, y0 + 1), QPointF(x, y0 + 6)}));
       p.setBrush(Qt::NoBrush);
-      const QString text = QStringLiteral("peak %1").arg(range.peak, 0, 'g', 4);
+      const QString text = QStringLiteral("peak %1").arg(counterValueText(range.peak, true));
       const double tw = fm.horizontalAdvance(text) + 6;
       const QRectF box(x + 6 + tw <= g.events.right() ? x + 6 : x - 6 - tw, y0 + 2, tw, fm.height());
       QColor under = qcolor(pal.background);

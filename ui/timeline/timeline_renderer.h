@@ -91,7 +91,8 @@ class TimelineRenderer {
   // Per counter: its value range and where it first reaches its maximum (lo > hi: not
   // computed yet).
   struct CounterRange {
-    double lo = 1, hi = -1;
+    double lo = 1, hi = -1;  // the drawn range: hi is lo + 1 for a constant counter
+    double max = 0;          // the largest finite value, as the gutter writes it
     double peak = 0;  // the largest finite value; the peak is marked when it is above 0
     TimeNs peakTs = 0;
   };
@@ -100,5 +101,10 @@ class TimelineRenderer {
   std::vector<double> lastMarkX_;
   QFont font_;
 };
+
+// A counter value as the gutter's "max" and the memory peak show it: four significant
+// digits, except a memory track (values in MiB) under 0.1 MiB, which reads in bytes or
+// KiB ("8 B" rather than "7.629e-06": CPU allocation tracks often peak at a few bytes).
+QString counterValueText(double value, bool mebibytes);
 
 }  // namespace opscope::ui
