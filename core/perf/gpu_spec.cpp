@@ -25,6 +25,14 @@ DType dtypeFromProfilerName(std::string_view n) {
   if (n == "signed char" || n == "unsigned char" || n == "c10::Float8_e4m3fn" || n == "c10::Float8_e5m2")
     return DType::I8;
   if (n == "bool") return DType::Bool;
+  // c10::ScalarType names, as record_param_comms' "dtype" writes them.
+  if (n == "Float") return DType::F32;
+  if (n == "Double") return DType::F64;
+  if (n == "Long") return DType::I64;
+  if (n == "Int") return DType::I32;
+  if (n == "Short") return DType::I16;
+  if (n == "Char" || n == "Byte" || n.starts_with("Float8")) return DType::I8;
+  if (n == "Bool") return DType::Bool;
   return DType::Unknown;
 }
 
@@ -80,15 +88,21 @@ std::optional<GpuSpec> specFrom(const nlohmann::json& g, std::string& error) {
     out = g[key].get<double>();
     return true;
   };
-  double sms = 0, warp = 32, l2Mib = 0, smemKib = 0;
+  double sms = 0, warp = 32, l2Mib = 0, smemKib = 0, perNode = 8;
   const bool ok = number("sms", sms, true) && number("warp", warp, false) && number("memory_gib", s.memoryGiB, false) && number("dram_gbs", s.dramGBs, true) &&
                   number("l2_gbs", s.l2GBs, true) && number("l2_mib", l2Mib, true) &&
                   number("smem_per_sm_kib", smemKib, false) && number("fp64_tflops", s.fp64, false) &&
                   number("fp32_tflops", s.fp32, true) && number("tf32_tflops", s.tf32, false) &&
                   number("fp16_tflops", s.fp16, false) && number("bf16_tflops", s.bf16, false) &&
                   number("pcie_gbs", s.pcieGBs, false) && number("nvlink_gbs", s.nvlinkGBs, false) &&
-                  number("kernel_floor_us", s.kernelFloorUs, false);
+                  number("kernel_floor_us", s.kernelFloorUs, false) && number("network_gbs", s.networkGBs, false) &&
+                  number("gpus_per_node", perNode, false);
   if (!ok) return std::nullopt;
+  if (perNode < 1 || perNode > 1024) {
+    error = "GPU \"" + s.name + "\": \"gpus_per_node\" must be 1 to 1024";
+    return std::nullopt;
+  }
+  s.gpusPerNode = static_cast<int>(perNode);
   if (sms <= 0 || s.dramGBs <= 0 || s.fp32 <= 0) {
     error = "GPU \"" + s.name + "\": sms, dram_gbs and fp32_tflops must be > 0";
     return std::nullopt;
@@ -190,6 +204,8 @@ std::string gpuSpecJson(const GpuSpec& s) {
   j["pcie_gbs"] = s.pcieGBs;
   j["nvlink_gbs"] = s.nvlinkGBs;
   j["kernel_floor_us"] = s.kernelFloorUs;
+  j["network_gbs"] = s.networkGBs;
+  j["gpus_per_node"] = s.gpusPerNode;
   return jsonText(j, 2);
 }
 

@@ -25,7 +25,12 @@ struct GpuSpec {
   double dramGBs = 0, l2GBs = 0;  // 1e9 bytes/s
   double l2Bytes = 0, smemPerSmBytes = 0;
   double fp64 = 0, fp32 = 0, tf32 = 0, fp16 = 0, bf16 = 0;  // TFLOP/s, 0 = no such unit
-  double pcieGBs = 0, nvlinkGBs = 0;
+  double pcieGBs = 0, nvlinkGBs = 0;  // PCIe one direction; NVLink both directions added (the datasheet's)
+  // Collectives (collective_models.h): the network per GPU, one direction (one NIC each:
+  // 25 for HDR InfiniBand, 50 for NDR; 0 = unknown, then PCIe), GPUs sharing a node's
+  // NVLink.
+  double networkGBs = 0;
+  int gpusPerNode = 8;
   double kernelFloorUs = 2;  // the shortest a kernel takes (launch to completion on an idle GPU)
 
   // Peak FLOP/s for t: a missing unit falls back to the next wider type, float to FP32

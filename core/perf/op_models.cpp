@@ -195,6 +195,42 @@ bool movesHostMemory(const Trace& trace, const std::vector<EventRef>& gpu) {
   return false;
 }
 
+// The collective op stands for: its own args, else the first nested
+// record_param_comms or nccl: annotation that records one (a few levels down: c10d op >
+// record_param_comms > nccl:all_reduce). Only collective ops look inside: a backward
+// node holding an all-reduce also runs other kernels.
+std::optional<CollectiveMessage> collectiveCallOf(const Trace& trace, EventRef op, std::optional<int64_t> worldSize,
+                                               int depth = 0) {
+  const std::string_view name = trace.name(op);
+  if (name != "record_param_comms" && !collectiveKindFromName(name)) return std::nullopt;
+  if (auto c = collectiveFromArgs(name, trace.args(op), worldSize)) return c;
+  if (depth >= 4) return std::nullopt;
+  for (EventRef c : childrenOf(trace, op))
+    if (auto call = collectiveCallOf(trace, c, worldSize, depth + 1)) return call;
+  return std::nullopt;
+}
+
+// The sub-ops and launch calls directly under op, looking through record_function
+// annotations and Python frames between them (FBGEMM's All2All_Pooled_Req holds its
+// c10d::alltoall_base_ inside a "## alltoall_fwd_single ##" annotation).
+std::vector<EventRef> subOpsAndLaunches(const Trace& trace, EventRef op) {
+  std::vector<EventRef> out;
+  std::vector<EventRef> pending = childrenOf(trace, op);
+  std::reverse(pending.begin(), pending.end());
+  while (!pending.empty()) {
+    const EventRef c = pending.back();
+    pending.pop_back();
+    const SliceKind k = trace.kind(c);
+    if (isOpKind(k) || isLaunchKind(k)) {
+      out.push_back(c);
+    } else if (k == SliceKind::UserAnnotation || k == SliceKind::PythonFunction) {
+      std::vector<EventRef> inner = childrenOf(trace, c);
+      pending.insert(pending.end(), inner.rbegin(), inner.rend());
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::optional<TimeWindow> window,
@@ -219,19 +255,22 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
       for (EventRef g : gpuEventsOf(trace, op))
         if (trace.kind(g) == SliceKind::Kernel) kernels.push_back(trace.name(g));
     if (auto p = models.own(trace.name(op), shapes, kernels)) return p;
+    if (auto c = collectiveCallOf(trace, op, trace.meta.worldSize)) return models.collective(*c);
     double sum = 0;
     bool any = false;
-    for (EventRef c : childrenOf(trace, op)) {
-      if (!isOpKind(trace.kind(c)) || gpuEventsOf(trace, c).empty()) continue;
+    for (EventRef c : subOpsAndLaunches(trace, op)) {
+      if (isLaunchKind(trace.kind(c))) {
+        // A launch made by op itself, outside its sub-ops, is unmodelled GPU work.
+        if (!gpuEventsOfLaunch(trace, c).empty()) return std::nullopt;
+        continue;
+      }
+      if (gpuEventsOf(trace, c).empty()) continue;
       auto p = predict(c, shapesOf(c));
       if (!p) return std::nullopt;
       sum += p->us;
       any = true;
     }
     if (!any) return std::nullopt;
-    // Launches made by op itself, outside its sub-ops, would be unmodelled GPU work.
-    for (EventRef c : childrenOf(trace, op))
-      if (isLaunchKind(trace.kind(c)) && !gpuEventsOfLaunch(trace, c).empty()) return std::nullopt;
     return OpPrediction{sum, "sum of sub-ops"};
   };
   for (uint32_t t = 0; t < trace.tracks.size(); ++t) {

@@ -9,6 +9,10 @@
 // backward node over two mm calls) is predicted as their sum. Anything else is "no
 // model": reported as such, never as zero. Copies whose GPU events move data between
 // host and device (aten::to, copy_ of a CPU tensor) go over PCIe, not DRAM.
+// Collectives (c10d ops, record_param_comms) take their message and group size from
+// their own args or, where those are empty (c10d::allreduce_ of a tensor list), from
+// the record_param_comms / nccl: annotation nested in them; the group size falls back
+// to the trace's world size.
 #include <map>
 #include <optional>
 #include <string>
@@ -17,6 +21,7 @@
 
 #include "hierarchy/iterations.h"
 #include "model/trace.h"
+#include "perf/collective_models.h"
 #include "perf/kernel_models.h"
 
 namespace opscope {
@@ -53,6 +58,10 @@ class OpModels {
   // A copy between host and device memory (the op's GPU events are HtoD / DtoH
   // memcpys): the tensor's bytes over PCIe.
   std::optional<OpPrediction> hostCopy(const OpShapes& shapes) const;
+  // An NCCL/RCCL collective (collective_models.h) over the spec's links.
+  OpPrediction collective(const CollectiveMessage& c) const {
+    return {collectiveUs(gpu_, c), std::string("collective ") + collectiveKindName(c.kind)};
+  }
   // GEMM shape of a GEMM op, for the pane's details.
   static std::optional<GemmShape> gemmShape(std::string_view name, const OpShapes& shapes);
 
