@@ -32,6 +32,28 @@ Calibration fitCalibration(const std::vector<OpRow>& rows, const GpuSpec& preset
   return c;
 }
 
+void fitModelEfficiencies(const std::vector<OpRow>& rows, const GpuSpec& spec, Calibration& c) {
+  struct Sums {
+    double predicted = 0, measured = 0;
+    size_t n = 0;
+  };
+  std::map<std::string, Sums> byModel;
+  for (const OpRow& r : rows) {
+    if (!r.predictedUs || r.model == "memory-bound" || r.model == "sum of sub-ops") continue;
+    const double measured = static_cast<double>(r.measuredGpu) / 1e3;
+    if (measured <= kSampledOutUs || *r.predictedUs < 4 * spec.kernelFloorUs) continue;
+    Sums& s = byModel[r.model];
+    s.predicted += *r.predictedUs;
+    s.measured += measured;
+    ++s.n;
+  }
+  for (const auto& [model, s] : byModel) {
+    if (s.n < kMinCalibrationSamples) continue;
+    c.modelEfficiency[model] = std::clamp(s.predicted / s.measured, 0.01, 1.0);
+    c.modelSamples[model] = s.n;
+  }
+}
+
 GpuSpec calibrated(GpuSpec g, const Calibration& c) {
   g.kernelFloorUs = c.kernelFloorUs;
   g.dramGBs *= c.dramEfficiency;

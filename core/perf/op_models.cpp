@@ -8,6 +8,7 @@
 
 #include "analysis/op_index.h"
 #include "hierarchy/queries.h"
+#include "perf/conv_models.h"
 #include "report/json_text.h"
 
 namespace opscope {
@@ -67,6 +68,30 @@ double OpShapes::bytes(size_t i) const {
   return b;
 }
 
+std::optional<std::vector<int64_t>> OpShapes::concreteInts(size_t i) const {
+  if (i >= concrete.size() || concrete[i].empty()) return std::nullopt;
+  const nlohmann::json j = nlohmann::json::parse(concrete[i], nullptr, false);
+  std::vector<int64_t> out;
+  if (j.is_number_integer()) {
+    out.push_back(j.get<int64_t>());
+  } else if (j.is_array()) {
+    for (const auto& v : j) {
+      if (!v.is_number_integer()) return std::nullopt;
+      out.push_back(v.get<int64_t>());
+    }
+  } else {
+    return std::nullopt;
+  }
+  return out;
+}
+
+std::optional<bool> OpShapes::concreteBool(size_t i) const {
+  if (i >= concrete.size()) return std::nullopt;
+  if (concrete[i] == "True") return true;
+  if (concrete[i] == "False") return false;
+  return std::nullopt;
+}
+
 OpShapes opShapesFromArgs(const std::vector<NamedArg>& args) {
   OpShapes s;
   for (const NamedArg& a : args) {
@@ -92,6 +117,10 @@ OpShapes opShapesFromArgs(const std::vector<NamedArg>& args) {
         }
         s.inputs.push_back(std::move(tensors));
       }
+    } else if (a.key == "Concrete Inputs" && a.type == ArgType::Json) {
+      const nlohmann::json j = nlohmann::json::parse(a.text, nullptr, false);
+      if (!j.is_array()) continue;
+      for (const auto& c : j) s.concrete.push_back(c.is_string() ? c.get<std::string>() : std::string());
     } else if (a.key == "Input type" && a.type == ArgType::Json) {
       const nlohmann::json j = nlohmann::json::parse(a.text, nullptr, false);
       if (!j.is_array()) continue;
@@ -139,8 +168,15 @@ std::optional<GemmShape> OpModels::gemmShape(std::string_view name, const OpShap
   return g;
 }
 
-std::optional<OpPrediction> OpModels::own(std::string_view name, const OpShapes& s,
-                                          const std::vector<std::string_view>& kernels) const {
+std::optional<OpPrediction> OpModels::scaled(std::optional<OpPrediction> p) const {
+  if (!p || efficiency_.empty() || p->us <= gpu_.kernelFloorUs) return p;
+  if (auto it = efficiency_.find(p->model); it != efficiency_.end() && it->second > 0)
+    p->us = std::max(p->us / it->second, gpu_.kernelFloorUs);
+  return p;
+}
+
+std::optional<OpPrediction> OpModels::datasheet(std::string_view name, const OpShapes& s,
+                                                const std::vector<std::string_view>& kernels) const {
   if (!s.recorded()) return std::nullopt;
   if (auto g = gemmShape(name, s)) {
     g->tf32 = g->dtype == DType::F32 && gpu_.tf32 > 0 &&
@@ -148,7 +184,14 @@ std::optional<OpPrediction> OpModels::own(std::string_view name, const OpShapes&
     if (microbench_) return OpPrediction{microbench_->predictUs(gpu_, *g), "gemm microbenchmark"};
     return OpPrediction{gemmRooflineUs(gpu_, *g), g->tf32 ? "gemm roofline (tf32)" : "gemm roofline"};
   }
-  const MemoryKind kind = memoryKind(baseName(name));
+  const std::string_view base = baseName(name);
+  if (isConvolutionName(base)) {
+    const bool tf32 = s.type(0) == DType::F32 && gpu_.tf32 > 0 &&
+                      std::any_of(kernels.begin(), kernels.end(), [](std::string_view k) { return usesTf32TensorCores(k); });
+    return convolutionPrediction(gpu_, base, s, tf32);
+  }
+  if (auto p = normOrPoolPrediction(gpu_, base, s)) return p;
+  const MemoryKind kind = memoryKind(base);
   if (kind == MemoryKind::None) return std::nullopt;
   double read = 0, largest = 0;
   for (size_t i = 0; i < s.inputs.size(); ++i) {
@@ -181,7 +224,7 @@ std::optional<OpPrediction> OpModels::own(std::string_view name, const OpShapes&
 std::optional<OpPrediction> OpModels::hostCopy(const OpShapes& s) const {
   const double bytes = s.bytes(0);
   if (!s.recorded() || bytes <= 0 || gpu_.pcieGBs <= 0) return std::nullopt;
-  return OpPrediction{std::max(bytes / (gpu_.pcieGBs * 1e3), gpu_.kernelFloorUs), "PCIe copy"};
+  return scaled(OpPrediction{std::max(bytes / (gpu_.pcieGBs * 1e3), gpu_.kernelFloorUs), "PCIe copy"});
 }
 
 namespace {
@@ -234,7 +277,7 @@ std::vector<EventRef> subOpsAndLaunches(const Trace& trace, EventRef op) {
 }  // namespace
 
 std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::optional<TimeWindow> window,
-                              const std::map<uint64_t, OpShapes>* extraShapes) {
+                              const std::map<uint64_t, OpShapes>* extraShapes, std::vector<OpRow>* leaves) {
   const OpIndex index(trace);
   auto shapesOf = [&](EventRef op) {
     OpShapes s = opShapesFromArgs(trace.args(op));
@@ -248,14 +291,27 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
   std::function<std::optional<OpPrediction>(EventRef, const OpShapes&)> predict =
       [&](EventRef op, const OpShapes& shapes) -> std::optional<OpPrediction> {
     const std::string_view name = baseName(trace.name(op));
+    auto leaf = [&](std::optional<OpPrediction> p) {
+      if (p && leaves) {
+        OpRow l;
+        l.op = op;
+        const std::vector<EventRef> gpu = gpuEventsOf(trace, op);
+        l.gpuEvents = gpu.size();
+        for (EventRef g : gpu) addTo(l.measuredGpu, trace.dur(g));
+        l.predictedUs = p->us;
+        l.model = p->model;
+        leaves->push_back(std::move(l));
+      }
+      return p;
+    };
     if ((name == "to" || name == "_to_copy" || name == "copy_") && movesHostMemory(trace, gpuEventsOf(trace, op)))
-      return models.hostCopy(shapes);
-    std::vector<std::string_view> kernels;  // only GEMMs look at them
-    if (OpModels::gemmShape(trace.name(op), shapes))
+      return leaf(models.hostCopy(shapes));
+    std::vector<std::string_view> kernels;  // only GEMMs and convolutions look at them
+    if (OpModels::gemmShape(trace.name(op), shapes) || isConvolutionName(name))
       for (EventRef g : gpuEventsOf(trace, op))
         if (trace.kind(g) == SliceKind::Kernel) kernels.push_back(trace.name(g));
-    if (auto p = models.own(trace.name(op), shapes, kernels)) return p;
-    if (auto c = collectiveCallOf(trace, op, trace.meta.worldSize)) return models.collective(*c);
+    if (auto p = models.own(trace.name(op), shapes, kernels)) return leaf(p);
+    if (auto c = collectiveCallOf(trace, op, trace.meta.worldSize)) return leaf(models.collective(*c));
     double sum = 0;
     bool any = false;
     for (EventRef c : subOpsAndLaunches(trace, op)) {

@@ -31,12 +31,19 @@ struct OpShapes {
   // bytes add up; scalars and missing inputs are empty.
   std::vector<std::vector<std::vector<int64_t>>> inputs;
   std::vector<DType> types;
+  // PyTorch >= 2's "Concrete Inputs": scalars and scalar lists as text ("[2, 2]", "1",
+  // "True"), "" for tensors; empty when not recorded.
+  std::vector<std::string> concrete;
   std::string dimsText;  // the "Input Dims" arg as written, "" when not recorded
   bool recorded() const { return !dimsText.empty(); }
   // The single tensor of input i, or nullptr (missing, a scalar or a list).
   const std::vector<int64_t>* tensor(size_t i) const;
   DType type(size_t i) const { return i < types.size() ? types[i] : DType::Unknown; }
   double bytes(size_t i) const;  // all tensors of input i
+  // Concrete input i as integers ("[3, 3]" -> {3, 3}, "2" -> {2}); nullopt when absent
+  // or not integers ("same").
+  std::optional<std::vector<int64_t>> concreteInts(size_t i) const;
+  std::optional<bool> concreteBool(size_t i) const;  // "True" / "False"
 };
 OpShapes opShapesFromArgs(const std::vector<NamedArg>& args);
 
@@ -54,20 +61,29 @@ class OpModels {
   // kernels: names of the GPU kernels it launched (a GEMM of floats that ran TF32
   // tensor-core kernels is priced at the TF32 peak).
   std::optional<OpPrediction> own(std::string_view name, const OpShapes& shapes,
-                                  const std::vector<std::string_view>& kernels = {}) const;
+                                  const std::vector<std::string_view>& kernels = {}) const {
+    return scaled(datasheet(name, shapes, kernels));
+  }
   // A copy between host and device memory (the op's GPU events are HtoD / DtoH
   // memcpys): the tensor's bytes over PCIe.
   std::optional<OpPrediction> hostCopy(const OpShapes& shapes) const;
+  // Calibration's per-model shares (calibration.h): a prediction of a listed model
+  // above the kernel floor is divided by its share, never below the floor.
+  void setModelEfficiency(std::map<std::string, double> e) { efficiency_ = std::move(e); }
   // An NCCL/RCCL collective (collective_models.h) over the spec's links.
   OpPrediction collective(const CollectiveMessage& c) const {
-    return {collectiveUs(gpu_, c), std::string("collective ") + collectiveKindName(c.kind)};
+    return *scaled(OpPrediction{collectiveUs(gpu_, c), std::string("collective ") + collectiveKindName(c.kind)});
   }
   // GEMM shape of a GEMM op, for the pane's details.
   static std::optional<GemmShape> gemmShape(std::string_view name, const OpShapes& shapes);
 
  private:
+  std::optional<OpPrediction> datasheet(std::string_view name, const OpShapes& shapes,
+                                        const std::vector<std::string_view>& kernels) const;
+  std::optional<OpPrediction> scaled(std::optional<OpPrediction> p) const;
   GpuSpec gpu_;
   const GemmMicrobench* microbench_;
+  std::map<std::string, double> efficiency_;
 };
 
 // One row per outermost host op (see OpIndex) that caused GPU work.
@@ -83,7 +99,11 @@ struct OpRow {
 // Ops starting inside window when given; in time order. extraShapes (packed op ->
 // shapes, e.g. from a linked execution trace) stand in for ops whose Kineto args
 // recorded none.
+// leaves, when given, receives every op predicted by a model of its own, at any depth
+// (the mm calls under a backward node), with its own measured GPU time: what
+// calibration fits on.
 std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::optional<TimeWindow> window,
-                              const std::map<uint64_t, OpShapes>* extraShapes = nullptr);
+                              const std::map<uint64_t, OpShapes>* extraShapes = nullptr,
+                              std::vector<OpRow>* leaves = nullptr);
 
 }  // namespace opscope

@@ -70,19 +70,27 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
       measured = overheadModel(computeOverheads(trace, o));
       setup.overheadsSource = "this trace";
     }
-    if (setup.calibrate) {
+    if (setup.carriedCalibration) {
+      setup.gpu = calibrated(setup.gpu, *setup.carriedCalibration);
+      r.calibration = setup.carriedCalibration;
+    } else if (setup.calibrate) {
       std::vector<TimeWindow> its;
       for (const Iteration& i : trace.iterations) its.push_back({i.start, i.end});
       if (its.size() < 2) {
         r.calibrationNote = "calibration needs two iterations or more (fitted on one, checked on the others)";
       } else {
-        const OpModels preset(setup.gpu, setup.microbench);
-        const Calibration c = fitCalibration(predictOps(trace, preset, its[0], setup.extraShapes.get()), setup.gpu, its[0]);
+        std::vector<OpRow> leaves;
+        predictOps(trace, OpModels(setup.gpu, setup.microbench), its[0], setup.extraShapes.get(), &leaves);
+        Calibration c = fitCalibration(leaves, setup.gpu, its[0]);
         setup.gpu = calibrated(setup.gpu, c);
+        leaves.clear();
+        predictOps(trace, OpModels(setup.gpu, setup.microbench), its[0], setup.extraShapes.get(), &leaves);
+        fitModelEfficiencies(leaves, setup.gpu, c);
         r.calibration = c;
       }
     }
-    const OpModels models(setup.gpu, setup.microbench);
+    OpModels models(setup.gpu, setup.microbench);
+    if (r.calibration) models.setModelEfficiency(r.calibration->modelEfficiency);
     r.ops = predictOps(trace, models, setup.window, setup.extraShapes.get());
   }
   SimOptions sim;

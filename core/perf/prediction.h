@@ -26,6 +26,10 @@ struct PredictionSetup {
   // (perf/calibration.h) and predict with them; error figures then leave that
   // iteration's ops out (out of sample). Needs two iterations or more.
   bool calibrate = false;
+  // A calibration fitted on another run of the same trace (the main GPU's, for a
+  // what-if GPU): applied as it is, never refitted (a what-if GPU fitted to times the
+  // trace's own GPU measured would lose its difference).
+  std::optional<Calibration> carriedCalibration;
   std::optional<OverheadModel> overheads;  // default: measured from the trace itself
   std::string overheadsSource;             // file name, or "this trace"
   const GemmMicrobench* microbench = nullptr;

@@ -81,6 +81,10 @@ std::string predictionJson(const Trace& trace, const PredictionResult& r, const 
       c["dram_efficiency"] = round3(r.calibration->dramEfficiency);
       c["floor_samples"] = r.calibration->floorSamples;
       c["bandwidth_samples"] = r.calibration->bandwidthSamples;
+      nlohmann::ordered_json models = nlohmann::ordered_json::object();
+      for (const auto& [model, e] : r.calibration->modelEfficiency)
+        models[model] = {{"efficiency", round3(e)}, {"samples", r.calibration->modelSamples.at(model)}};
+      c["model_efficiency"] = std::move(models);
       c["out_of_sample"] = true;
     } else {
       c["note"] = r.calibrationNote;
@@ -154,6 +158,11 @@ std::string predictionText(const Trace& trace, const PredictionResult& r, const 
                   r.calibration->kernelFloorUs, r.calibration->floorSamples, 100 * r.calibration->dramEfficiency,
                   r.calibration->bandwidthSamples);
     out += line;
+    for (const auto& [model, e] : r.calibration->modelEfficiency) {
+      std::snprintf(line, sizeof line, "  %s at %.0f %% of its datasheet prediction (%zu ops)\n", model.c_str(), 100 * e,
+                    r.calibration->modelSamples.at(model));
+      out += line;
+    }
   } else if (!r.calibrationNote.empty()) {
     out += "not calibrated: " + r.calibrationNote + "\n";
   }

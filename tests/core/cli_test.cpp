@@ -522,9 +522,14 @@ TEST(Cli, PredictPicksThePresetFromTheTraceOrAsks) {
 
 // Real traces recorded on an H100 (tests/data/pytorch_h100): the preset comes from the
 // trace's deviceProperties, the modelled iteration stays within 10 % of the measured
-// one (the target; measured 1.4 % ResNet-50, 4.5 % transformer, 5.4 % DDP at
-// the time of writing), and a bf16 transformer priced on a V100 (no bf16 tensor cores)
-// takes far longer than on the H100 it ran on.
+// one (the target; measured 4.5 % transformer, 5.4 % DDP at the time of
+// writing), and a bf16 transformer priced on a V100 (no bf16 tensor cores) takes far
+// longer than on the H100 it ran on. ResNet-50 is priced by the convolution, batch norm
+// and pooling models (99 % of its GPU time; 15 % before them, when it measured 1.4 %
+// only because its measured times stood in): at the datasheet's peaks every iteration
+// comes out faster than measured (a roofline is a lower bound; 16.8 %), calibrated on
+// its first iteration it is within 10 % (2.7 %; the other two alone: see the
+// calibration test).
 TEST(Cli, PredictOnRealH100TracesPicksTheH100AndFollowsTheGpu) {
   const std::string dir = OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/";
   const auto meanPredicted = [](const nlohmann::json& j) {
@@ -533,8 +538,19 @@ TEST(Cli, PredictOnRealH100TracesPicksTheH100AndFollowsTheGpu) {
     return sum / j["iterations"].size();
   };
   double h100 = 0;
-  for (const char* name : {"h100_resnet50_train", "h100_transformer_bf16", "h100_ddp_embedding_mlp"}) {
-    CliRun r = runCli("predict --json " + dir + name + ".pt.trace.json.gz");
+  for (std::string name : {"h100_resnet50_train --calibrate", "h100_transformer_bf16", "h100_ddp_embedding_mlp"}) {
+    const bool resnet = name.starts_with("h100_resnet50");
+    if (resnet) {
+      CliRun datasheet = runCli("predict --json " + dir + "h100_resnet50_train.pt.trace.json.gz");
+      ASSERT_EQ(datasheet.code, 0) << datasheet.out;
+      const auto j = nlohmann::json::parse(datasheet.out);
+      EXPECT_GE(j["coverage"].get<double>(), 0.9);
+      for (const auto& it : j["iterations"]) EXPECT_LT(it["predicted_us"].get<double>(), it["measured_us"].get<double>());
+      name = "h100_resnet50_train.pt.trace.json.gz --calibrate";
+    } else {
+      name += ".pt.trace.json.gz";
+    }
+    CliRun r = runCli("predict --json " + dir + name);
     ASSERT_EQ(r.code, 0) << name << r.out;
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["gpu"], "H100-SXM") << name;
@@ -547,7 +563,7 @@ TEST(Cli, PredictOnRealH100TracesPicksTheH100AndFollowsTheGpu) {
     }
     EXPECT_NEAR(j["error_pct_mean"].get<double>(), sumAbs / 3, 0.01) << name;
     EXPECT_LE(j["error_pct_mean"].get<double>(), 10.0) << name;
-    if (std::string(name) == "h100_transformer_bf16") h100 = meanPredicted(j);
+    if (name.starts_with("h100_transformer_bf16")) h100 = meanPredicted(j);
   }
   CliRun v = runCli("predict --json --gpu V100 " + dir + "h100_transformer_bf16.pt.trace.json.gz");
   ASSERT_EQ(v.code, 0) << v.out;

@@ -372,7 +372,12 @@ void PredictionPanel::startWorker() {
       [doc, microbench, main, compare] {
         auto r = std::make_shared<PredictionResults>();
         r->main = runPrediction(*doc->trace, main);
-        if (compare) r->compare = runPrediction(*doc->trace, *compare);
+        if (compare) {
+          PredictionSetup whatIf = *compare;  // the main GPU's calibration, not one fitted anew
+          whatIf.calibrate = false;
+          whatIf.carriedCalibration = r->main.calibration;
+          r->compare = runPrediction(*doc->trace, whatIf);
+        }
         return std::shared_ptr<const PredictionResults>(std::move(r));
       },
       [generation](PredictionPanel* self, std::shared_ptr<const PredictionResults> r) { self->onResults(generation, std::move(r)); },
@@ -425,15 +430,20 @@ void PredictionPanel::onResults(quint64 generation, std::shared_ptr<const Predic
                 .arg(predicted > 0 ? other / predicted : 0, 0, 'f', 2)
                 .arg(QString::fromStdString(m.setup.gpu.name));
   }
-  if (m.calibration)
+  if (m.calibration) {
+    QStringList shares;
+    for (const auto& [model, e] : m.calibration->modelEfficiency)
+      shares << QStringLiteral("%1 %2 %").arg(QString::fromStdString(model).toHtmlEscaped()).arg(100 * e, 0, 'f', 0);
     text += QStringLiteral("<br>calibrated on the first iteration: kernel floor %1 µs (%L2 ops), DRAM at %3 % of the "
-                           "datasheet (%L4 ops); errors over the other iterations")
+                           "datasheet (%L4 ops)%5; errors over the other iterations")
                 .arg(m.calibration->kernelFloorUs, 0, 'f', 2)
                 .arg(m.calibration->floorSamples)
                 .arg(100 * m.calibration->dramEfficiency, 0, 'f', 0)
-                .arg(m.calibration->bandwidthSamples);
-  else if (!m.calibrationNote.empty())
+                .arg(m.calibration->bandwidthSamples)
+                .arg(shares.isEmpty() ? QString() : QStringLiteral("; ") + shares.join(QStringLiteral(", ")));
+  } else if (!m.calibrationNote.empty()) {
     text += QStringLiteral("<br>not calibrated: %1").arg(QString::fromStdString(m.calibrationNote).toHtmlEscaped());
+  }
   status_->setText(text);
   sources_->setText(QStringLiteral("GPU: %1 · overheads: %2 · GEMMs: %3 · shapes: %4")
                         .arg(QString::fromStdString(m.setup.gpuSource), QString::fromStdString(m.setup.overheadsSource),

@@ -1,0 +1,166 @@
+#include "perf/conv_models.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace opscope {
+
+namespace {
+
+double product(const std::vector<int64_t>& v, size_t from = 0) {
+  double p = 1;
+  for (size_t i = from; i < v.size(); ++i) p *= static_cast<double>(std::max<int64_t>(0, v[i]));
+  return p;
+}
+
+// Where a forward convolution keeps stride, padding, dilation and the transposed flag
+// among its inputs (-1: it has none).
+struct ConvArgs {
+  int stride, padding, dilation, transposed;
+};
+std::optional<ConvArgs> convArgs(std::string_view n) {
+  if (n == "conv1d" || n == "conv2d" || n == "conv3d") return ConvArgs{3, 4, 5, -1};
+  if (n == "convolution" || n == "_convolution") return ConvArgs{3, 4, 5, 6};
+  if (n == "cudnn_convolution" || n == "miopen_convolution") return ConvArgs{3, 2, 4, -1};  // padding before stride
+  return std::nullopt;
+}
+
+// A list argument of one value or one per spatial dim; nullopt otherwise.
+std::optional<std::vector<int64_t>> perDim(const OpShapes& s, int index, size_t dims) {
+  if (index < 0) return std::nullopt;
+  auto v = s.concreteInts(static_cast<size_t>(index));
+  if (!v || v->empty()) return std::nullopt;
+  if (v->size() == 1) v->resize(dims, v->front());
+  if (v->size() != dims) return std::nullopt;
+  return v;
+}
+
+// floor((in + 2·pad − dil·(k − 1) − 1) / stride) + 1 per dim (ceil with ceilMode).
+std::optional<std::vector<int64_t>> outputSize(const std::vector<int64_t>& in, const std::vector<int64_t>& kernel,
+                                               const std::vector<int64_t>& stride, const std::vector<int64_t>& pad,
+                                               const std::vector<int64_t>& dil, bool ceilMode = false) {
+  std::vector<int64_t> out;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (stride[i] <= 0 || dil[i] <= 0 || kernel[i] <= 0 || pad[i] < 0) return std::nullopt;
+    const double span = static_cast<double>(in[i]) + 2.0 * static_cast<double>(pad[i]) -
+                        static_cast<double>(dil[i]) * static_cast<double>(kernel[i] - 1) - 1;
+    if (span < 0) return std::nullopt;
+    const double q = span / static_cast<double>(stride[i]);
+    out.push_back(static_cast<int64_t>(ceilMode ? std::ceil(q) : std::floor(q)) + 1);
+  }
+  return out;
+}
+
+double peakFor(const GpuSpec& g, DType t, bool tf32) {
+  return tf32 && t == DType::F32 && g.tf32 > 0 ? g.tf32 * 1e12 : g.peakFlops(t);
+}
+
+double rooflineUs(const GpuSpec& g, double flops, double bytes, DType t, bool tf32) {
+  return std::max({flops / peakFor(g, t, tf32) * 1e6, g.dramUs(bytes), g.kernelFloorUs});
+}
+
+}  // namespace
+
+bool isConvolutionName(std::string_view n) { return convArgs(n) || n == "convolution_backward"; }
+
+std::optional<OpPrediction> convolutionPrediction(const GpuSpec& g, std::string_view n, const OpShapes& s, bool tf32) {
+  const char* model = tf32 ? "convolution roofline (tf32)" : "convolution roofline";
+  if (n == "convolution_backward") {
+    // grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed,
+    // output_padding, groups, output_mask
+    const auto *dy = s.tensor(0), *x = s.tensor(1), *w = s.tensor(2);
+    if (!dy || !x || !w || dy->size() < 3 || x->size() != dy->size() || w->size() != dy->size()) return std::nullopt;
+    if (s.concreteBool(7).value_or(false)) return std::nullopt;
+    bool wantInput = true, wantWeight = true;
+    if (s.concrete.size() > 10 && !s.concrete[10].empty()) {  // "[True, True, False]"
+      const std::string& m = s.concrete[10];
+      const size_t first = m.find_first_of("TF"), comma = m.find(',');
+      if (first == std::string::npos || comma == std::string::npos) return std::nullopt;
+      wantInput = m.compare(first, 4, "True") == 0;
+      const size_t second = m.find_first_of("TF", comma);
+      wantWeight = second != std::string::npos && m.compare(second, 4, "True") == 0;
+    }
+    const double flops = 2 * (*dy)[0] * product(*dy, 1) * product(*w, 1);  // N·K·∏out · (C/g)·∏kernel
+    const DType t = s.type(0);
+    const double size = dtypeBytes(t);
+    const double dyBytes = product(*dy) * size, xBytes = product(*x) * size, wBytes = product(*w) * size;
+    double us = 0;
+    if (wantInput) us += rooflineUs(g, flops, dyBytes + wBytes + xBytes, t, tf32);   // dgrad writes dx
+    if (wantWeight) us += rooflineUs(g, flops, dyBytes + xBytes + wBytes, t, tf32);  // wgrad writes dw
+    if (us <= 0) return std::nullopt;
+    return OpPrediction{us, model};
+  }
+  const auto args = convArgs(n);
+  if (!args) return std::nullopt;
+  const auto *x = s.tensor(0), *w = s.tensor(1);
+  if (!x || !w || x->size() < 3 || w->size() != x->size()) return std::nullopt;
+  if (args->transposed >= 0 && s.concreteBool(static_cast<size_t>(args->transposed)).value_or(false))
+    return std::nullopt;
+  const size_t dims = x->size() - 2;
+  const auto stride = perDim(s, args->stride, dims), pad = perDim(s, args->padding, dims),
+             dil = perDim(s, args->dilation, dims);
+  if (!stride || !pad || !dil) return std::nullopt;
+  const std::vector<int64_t> in(x->begin() + 2, x->end()), kernel(w->begin() + 2, w->end());
+  const auto out = outputSize(in, kernel, *stride, *pad, *dil);
+  if (!out) return std::nullopt;
+  const double n0 = static_cast<double>((*x)[0]), k = static_cast<double>((*w)[0]);
+  const double flops = 2 * n0 * k * product(*out) * product(*w, 1);
+  const DType t = s.type(0);
+  const double bytes = (product(*x) + product(*w) + n0 * k * product(*out)) * dtypeBytes(t);
+  return OpPrediction{rooflineUs(g, flops, bytes, t, tf32), model};
+}
+
+std::optional<OpPrediction> normOrPoolPrediction(const GpuSpec& g, std::string_view n, const OpShapes& s) {
+  auto result = [&](double bytes, const char* model) -> std::optional<OpPrediction> {
+    if (bytes <= 0) return std::nullopt;
+    return OpPrediction{memoryBoundUs(g, bytes), model};
+  };
+  if (n == "batch_norm" || n == "_batch_norm_impl_index" || n == "cudnn_batch_norm" || n == "native_batch_norm" ||
+      n == "miopen_batch_norm" || n == "_native_batch_norm_legit") {
+    // input, weight, bias, running_mean, running_var, training, ... (native_batch_norm
+    // the same; _native_batch_norm_legit has training at 5 as well)
+    const bool training = s.concreteBool(5).value_or(true);
+    return result(s.bytes(0) * (training ? 3 : 2), "memory-bound (batch norm)");
+  }
+  if (n == "cudnn_batch_norm_backward" || n == "native_batch_norm_backward" || n == "miopen_batch_norm_backward")
+    return result(s.bytes(0) * 5, "memory-bound (batch norm)");
+  const bool maxPool = n == "max_pool1d_with_indices" || n == "max_pool2d" || n == "max_pool2d_with_indices" ||
+                       n == "max_pool3d" || n == "max_pool3d_with_indices";
+  if (maxPool || n == "avg_pool2d" || n == "avg_pool3d") {
+    // input, kernel_size, stride (empty: the kernel), padding, then dilation and
+    // ceil_mode (max) or ceil_mode (avg)
+    const auto* x = s.tensor(0);
+    if (!x || x->size() < 3) return std::nullopt;
+    const size_t dims = x->size() - 2;
+    const auto kernel = perDim(s, 1, dims);
+    auto stride = perDim(s, 2, dims);
+    if (!stride && kernel && s.concrete.size() > 2 && s.concrete[2] == "[]") stride = kernel;
+    const auto pad = perDim(s, 3, dims);
+    const auto dil = maxPool ? perDim(s, 4, dims) : std::optional<std::vector<int64_t>>(std::vector<int64_t>(dims, 1));
+    const bool ceilMode = s.concreteBool(maxPool ? 5 : 4).value_or(false);
+    if (!kernel || !stride || !pad || !dil) return std::nullopt;
+    const std::vector<int64_t> in(x->begin() + 2, x->end());
+    const auto out = outputSize(in, *kernel, *stride, *pad, *dil, ceilMode);
+    if (!out) return std::nullopt;
+    const double outElems = static_cast<double>((*x)[0]) * static_cast<double>((*x)[1]) * product(*out);
+    const bool indices = n.ends_with("with_indices");
+    return result(s.bytes(0) + outElems * (dtypeBytes(s.type(0)) + (indices ? 8 : 0)), "memory-bound (pooling)");
+  }
+  if (n == "adaptive_avg_pool2d" || n == "_adaptive_avg_pool2d" || n == "adaptive_avg_pool3d" ||
+      n == "_adaptive_avg_pool3d") {
+    const auto* x = s.tensor(0);
+    if (!x || x->size() < 3) return std::nullopt;
+    const auto out = perDim(s, 1, x->size() - 2);
+    if (!out) return std::nullopt;
+    const double outElems = static_cast<double>((*x)[0]) * static_cast<double>((*x)[1]) * product(*out);
+    return result(s.bytes(0) + outElems * dtypeBytes(s.type(0)), "memory-bound (pooling)");
+  }
+  if (n == "max_pool2d_with_indices_backward" || n == "max_pool3d_with_indices_backward")
+    return result(s.bytes(0) + s.bytes(1) + s.bytes(7), "memory-bound (pooling)");  // dy, indices read; dx written
+  if (n == "_adaptive_avg_pool2d_backward" || n == "_adaptive_avg_pool3d_backward" || n == "avg_pool2d_backward" ||
+      n == "avg_pool3d_backward")
+    return result(s.bytes(0) + s.bytes(1), "memory-bound (pooling)");  // dy read, dx (the input's size) written
+  return std::nullopt;
+}
+
+}  // namespace opscope

@@ -1,0 +1,34 @@
+#pragma once
+// Convolutions, batch norm and pooling from their recorded shapes, for vision models
+// (86 % of a ResNet's GPU time).
+//
+// Convolutions are implicit GEMMs: 2·N·K·∏out·(C/groups)·∏kernel FLOPs at the dtype's
+// peak (float convolutions whose kernels are TF32 tensor-core ones, cuDNN's default on
+// Ampere and later, at the TF32 peak), or their tensors' bytes over DRAM, whichever is
+// slower, at least the kernel floor. The weight's second dim is C/groups, so groups
+// never need reading. Forward output sizes come from stride, padding and dilation in
+// PyTorch ≥ 2's "Concrete Inputs" (no model without them, or with padding="same");
+// convolution_backward reads them off its grad_output and prices the data and weight
+// gradients its output mask asks for. Transposed convolutions: no model.
+//
+// Batch norm and pooling are memory-bound: batch norm in training reads its input
+// twice (statistics, then normalisation) and writes it once (3×; 2× in evaluation),
+// its backward reads input and grad_output twice and writes grad_input (5×); pooling
+// reads its input and writes its output (and the int64 indices of max pooling); their
+// backward reads grad_output (and indices) and writes a grad_input of the input's size.
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "perf/op_models.h"
+
+namespace opscope {
+
+// baseName: the op's name without "aten::". tf32: its kernels are TF32 tensor-core ones.
+std::optional<OpPrediction> convolutionPrediction(const GpuSpec& g, std::string_view baseName, const OpShapes& s,
+                                                  bool tf32);
+std::optional<OpPrediction> normOrPoolPrediction(const GpuSpec& g, std::string_view baseName, const OpShapes& s);
+// Whether convolutionPrediction knows the name (to look at the op's kernels only then).
+bool isConvolutionName(std::string_view baseName);
+
+}  // namespace opscope
