@@ -75,8 +75,8 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent), gpus_(built
   bar->addWidget(new QLabel(QStringLiteral("what if")));
   bar->addWidget(compare_);
   calibrate_ = new QCheckBox(QStringLiteral("Calibrate"));
-  calibrate_->setToolTip(QStringLiteral("Learn the kernel floor and the achieved DRAM bandwidth from the first iteration "
-                                        "and predict with them; errors are then over the other iterations (out of sample)"));
+  calibrate_->setToolTip(QStringLiteral("Learn the kernel floor, the achieved DRAM bandwidth and each model's share of "
+                                        "its datasheet prediction from the first iteration and predict with them; errors are then over the other iterations (out of sample)"));
   bar->addWidget(edit);
   bar->addWidget(calibrate_);
   bar->addWidget(more);
