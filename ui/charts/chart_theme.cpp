@@ -69,18 +69,49 @@ QColor classColor(const QString& cls) {
 
 namespace {
 
-// The models runPrediction names (core/perf/op_models.cpp), in a fixed order.
-const QStringList& knownModels() {
-  static const QStringList models = {QStringLiteral("gemm roofline"), QStringLiteral("memory-bound"),
-                                     QStringLiteral("sum of sub-ops"), QStringLiteral("PCIe copy"),
-                                     QStringLiteral("gemm microbenchmark"), QStringLiteral("convolution"),
-                                     QStringLiteral("collective")};
-  return models;
+// The model families runPrediction names (core/perf/op_models.cpp, conv_models.cpp,
+// collective_models.cpp), in a fixed order: one colour each. A family's variants
+// ("gemm roofline (tf32)", "memory-bound (batch norm)", "collective all_to_all") keep
+// its colour and take another marker.
+const QStringList& knownFamilies() {
+  static const QStringList families = {QStringLiteral("gemm roofline"), QStringLiteral("memory-bound"),
+                                       QStringLiteral("sum of sub-ops"), QStringLiteral("PCIe copy"),
+                                       QStringLiteral("gemm microbenchmark"), QStringLiteral("convolution roofline"),
+                                       QStringLiteral("collective")};
+  return families;
+}
+
+// Family and variant: "memory-bound (pooling)" -> ("memory-bound", "(pooling)").
+std::pair<QString, QString> splitModel(const QString& model) {
+  if (model.startsWith(QStringLiteral("collective ")))
+    return {QStringLiteral("collective"), model.mid(11)};
+  const auto paren = model.indexOf(QStringLiteral(" ("));
+  if (paren < 0) return {model, QString()};
+  return {model.left(paren), model.mid(paren + 1)};
 }
 
 int modelIndex(const QString& model) {
-  const auto i = knownModels().indexOf(model);
-  return i >= 0 ? static_cast<int>(i) : static_cast<int>(knownModels().size() + qHash(model) % 7u);
+  const QString family = splitModel(model).first;
+  const auto i = knownFamilies().indexOf(family);
+  return i >= 0 ? static_cast<int>(i) : static_cast<int>(knownFamilies().size() + qHash(family) % 7u);
+}
+
+int variantIndex(const QString& model) {
+  static const QStringList variants = {QString(),
+                                       QStringLiteral("(tf32)"),
+                                       QStringLiteral("(batch norm)"),
+                                       QStringLiteral("(pooling)"),
+                                       QStringLiteral("all_reduce"),
+                                       QStringLiteral("all_gather"),
+                                       QStringLiteral("reduce_scatter"),
+                                       QStringLiteral("all_to_all"),
+                                       QStringLiteral("broadcast"),
+                                       QStringLiteral("reduce"),
+                                       QStringLiteral("send_recv")};
+  const QString v = splitModel(model).second;
+  const auto i = variants.indexOf(v);
+  if (i < 0) return static_cast<int>(1 + qHash(v) % 6u);
+  return i >= 4 ? static_cast<int>(i - 4) : static_cast<int>(i);  // collective kinds: shapes from the first
 }
 
 }  // namespace
@@ -95,6 +126,6 @@ QColor modelColor(const QString& model, bool dark) {
   return QColor(okabeIto[i]);
 }
 
-int modelShapeIndex(const QString& model) { return modelIndex(model) % 7; }
+int modelShapeIndex(const QString& model) { return (modelIndex(model) + variantIndex(model)) % 7; }
 
 }  // namespace opscope::ui

@@ -29,11 +29,14 @@ void styleAxisRect(QCPAxisRect* rect, const ChartTheme& theme);
 QColor classColor(const QString& cls);
 QColor paletteColor(int index);
 
-// One colour per prediction model, from the Okabe-Ito palette (told apart with the
-// common colour-vision deficiencies; charts also give each model its own marker shape).
-// Known models have fixed colours; others are assigned from the rest of the palette.
+// One colour per prediction model family, from the Okabe-Ito palette (told apart with
+// the common colour-vision deficiencies): gemm roofline, memory-bound, sum of sub-ops,
+// PCIe copy, gemm microbenchmark, convolution roofline, collective. A family's variants
+// ("memory-bound (batch norm)", "collective all_to_all") share its colour and differ by
+// marker shape. Unknown models are assigned from the rest of the palette.
 QColor modelColor(const QString& model, bool dark);
-// The index of the model's marker shape (0..6), distinct for the known models.
+// The index of the model's marker shape (0..6): colour and shape together are distinct
+// for every model the predictors name.
 int modelShapeIndex(const QString& model);
 
 }  // namespace opscope::ui

@@ -15,6 +15,9 @@
 #include <QTableWidget>
 #include <QThread>
 
+#include <QSet>
+
+#include "charts/chart_theme.h"
 #include "main_window.h"
 #include "panels/prediction_panel.h"
 #include "test_support.h"
@@ -37,9 +40,9 @@ bool waitFor(PredictionPanel* p) {
 struct Fixture {
   MainWindow w{false};
   std::shared_ptr<const TraceDocument> doc;
-  Fixture() {
+  explicit Fixture(const std::string& path = kSample) {
     std::string error;
-    doc = loadDocument(kSample, error);
+    doc = loadDocument(path, error);
     w.resize(1600, 1000);
     w.show();
     // Hidden, as behind the Analysis tab where a user finds it (the offscreen platform
@@ -165,6 +168,45 @@ TEST(PredictionPanel, CalibrateLearnsOnTheFirstIterationAsTheCommandLineDoes) {
   ASSERT_TRUE(waitFor(f.panel()));
   EXPECT_FALSE(f.panel()->results()->main.calibration);
   EXPECT_FALSE(f.panel()->statusText().contains(QStringLiteral("calibrated")));
+}
+
+// The what-if GPU is priced with the main GPU's calibration: refitted to the times the
+// H100 measured, a V100's convolutions (no TF32) would come out at full efficiency and
+// the what-if would shrink towards the measured times.
+TEST(PredictionPanel, AWhatIfGpuCarriesTheMainGpusCalibration) {
+  Fixture f(OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/h100_resnet50_train.pt.trace.json.gz");
+  ASSERT_TRUE(f.doc);
+  f.show();
+  f.panel()->calibrateBox()->setChecked(true);
+  ASSERT_TRUE(f.panel()->setGpus(QStringLiteral("H100-SXM"), QStringLiteral("V100")));
+  ASSERT_TRUE(waitFor(f.panel()));
+  const PredictionResults& r = *f.panel()->results();
+  ASSERT_TRUE(r.main.calibration) << r.main.calibrationNote;
+  ASSERT_TRUE(r.compare);
+  ASSERT_TRUE(r.compare->calibration);
+  EXPECT_FALSE(r.main.calibration->modelEfficiency.empty());
+  EXPECT_EQ(r.compare->calibration->modelEfficiency, r.main.calibration->modelEfficiency);
+  EXPECT_DOUBLE_EQ(r.compare->calibration->kernelFloorUs, r.main.calibration->kernelFloorUs);
+  EXPECT_DOUBLE_EQ(r.compare->calibration->dramEfficiency, r.main.calibration->dramEfficiency);
+  EXPECT_TRUE(f.panel()->statusText().contains(QStringLiteral("convolution roofline (tf32)")))
+      << f.panel()->statusText().toStdString();
+}
+
+// Every model the predictors name gets its own colour and marker pair, and a family's
+// variants keep the family's colour.
+TEST(PredictionPanel, EveryModelHasItsOwnColourAndMarker) {
+  const QStringList models = {
+      "gemm roofline", "gemm roofline (tf32)", "memory-bound", "memory-bound (batch norm)", "memory-bound (pooling)",
+      "sum of sub-ops", "PCIe copy", "gemm microbenchmark", "convolution roofline", "convolution roofline (tf32)",
+      "collective all_reduce", "collective all_gather", "collective reduce_scatter", "collective all_to_all",
+      "collective broadcast", "collective reduce", "collective send_recv"};
+  QSet<QString> pairs;
+  for (const QString& m : models)
+    pairs.insert(modelColor(m, false).name() + QString::number(modelShapeIndex(m)));
+  EXPECT_EQ(pairs.size(), models.size());
+  EXPECT_EQ(modelColor("memory-bound (pooling)", false), modelColor("memory-bound", false));
+  EXPECT_EQ(modelColor("collective all_to_all", true), modelColor("collective all_reduce", true));
+  EXPECT_NE(modelColor("convolution roofline", false), modelColor("gemm roofline", false));
 }
 
 TEST(PredictionPanel, NoPresetForTheDeviceAsksForOneInsteadOfGuessing) {
