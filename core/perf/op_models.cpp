@@ -8,7 +8,9 @@
 
 #include "analysis/op_index.h"
 #include "hierarchy/queries.h"
+#include "perf/attention_models.h"
 #include "perf/conv_models.h"
+#include "perf/embedding_bag_models.h"
 #include "report/json_text.h"
 
 namespace opscope {
@@ -191,6 +193,8 @@ std::optional<OpPrediction> OpModels::datasheet(std::string_view name, const OpS
     return convolutionPrediction(gpu_, base, s, tf32);
   }
   if (auto p = normOrPoolPrediction(gpu_, base, s)) return p;
+  if (auto p = attentionPrediction(gpu_, base, s)) return p;
+  if (auto p = embeddingBagPrediction(gpu_, base, s)) return p;
   const MemoryKind kind = memoryKind(base);
   if (kind == MemoryKind::None) return std::nullopt;
   double read = 0, largest = 0;

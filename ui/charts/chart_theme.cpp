@@ -77,7 +77,7 @@ const QStringList& knownFamilies() {
   static const QStringList families = {QStringLiteral("gemm roofline"), QStringLiteral("memory-bound"),
                                        QStringLiteral("sum of sub-ops"), QStringLiteral("PCIe copy"),
                                        QStringLiteral("gemm microbenchmark"), QStringLiteral("convolution roofline"),
-                                       QStringLiteral("collective")};
+                                       QStringLiteral("collective"), QStringLiteral("attention roofline")};
   return families;
 }
 
@@ -101,6 +101,7 @@ int variantIndex(const QString& model) {
                                        QStringLiteral("(tf32)"),
                                        QStringLiteral("(batch norm)"),
                                        QStringLiteral("(pooling)"),
+                                       QStringLiteral("(embedding bag)"),
                                        QStringLiteral("all_reduce"),
                                        QStringLiteral("all_gather"),
                                        QStringLiteral("reduce_scatter"),
@@ -111,7 +112,7 @@ int variantIndex(const QString& model) {
   const QString v = splitModel(model).second;
   const auto i = variants.indexOf(v);
   if (i < 0) return static_cast<int>(1 + qHash(v) % 6u);
-  return i >= 4 ? static_cast<int>(i - 4) : static_cast<int>(i);  // collective kinds: shapes from the first
+  return i >= 5 ? static_cast<int>(i - 5) : static_cast<int>(i);  // collective kinds: shapes from the first
 }
 
 }  // namespace
@@ -126,6 +127,11 @@ QColor modelColor(const QString& model, bool dark) {
   return QColor(okabeIto[i]);
 }
 
-int modelShapeIndex(const QString& model) { return (modelIndex(model) + variantIndex(model)) % 7; }
+int modelShapeIndex(const QString& model) {
+  // Families past the seventh share a colour with one of the first seven: their markers
+  // start three further on, away from that family's own variants.
+  const int family = modelIndex(model);
+  return (family + variantIndex(model) + (family >= 7 ? 3 : 0)) % 7;
+}
 
 }  // namespace opscope::ui

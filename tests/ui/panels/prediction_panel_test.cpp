@@ -199,7 +199,8 @@ TEST(PredictionPanel, EveryModelHasItsOwnColourAndMarker) {
       "gemm roofline", "gemm roofline (tf32)", "memory-bound", "memory-bound (batch norm)", "memory-bound (pooling)",
       "sum of sub-ops", "PCIe copy", "gemm microbenchmark", "convolution roofline", "convolution roofline (tf32)",
       "collective all_reduce", "collective all_gather", "collective reduce_scatter", "collective all_to_all",
-      "collective broadcast", "collective reduce", "collective send_recv"};
+      "collective broadcast", "collective reduce", "collective send_recv", "attention roofline",
+      "memory-bound (embedding bag)"};
   QSet<QString> pairs;
   for (const QString& m : models)
     pairs.insert(modelColor(m, false).name() + QString::number(modelShapeIndex(m)));
