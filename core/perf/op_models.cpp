@@ -314,11 +314,19 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
     if (OpModels::gemmShape(trace.name(op), shapes) || isConvolutionName(name))
       for (EventRef g : gpuEventsOf(trace, op))
         if (trace.kind(g) == SliceKind::Kernel) kernels.push_back(trace.name(g));
-    if (auto p = models.own(trace.name(op), shapes, kernels)) return leaf(p);
+    // Under autocast an op casts its inputs and calls itself again (an aten::linear of
+    // floats holding three aten::to and an aten::linear of bf16): its own shapes are not
+    // what ran, its sub-ops are.
+    const auto subOps = subOpsAndLaunches(trace, op);
+    const bool reentered = std::any_of(subOps.begin(), subOps.end(), [&](EventRef c) {
+      return isOpKind(trace.kind(c)) && trace.name(c) == trace.name(op);
+    });
+    if (!reentered)
+      if (auto p = models.own(trace.name(op), shapes, kernels)) return leaf(p);
     if (auto c = collectiveCallOf(trace, op, trace.meta.worldSize)) return leaf(models.collective(*c));
     double sum = 0;
     bool any = false;
-    for (EventRef c : subOpsAndLaunches(trace, op)) {
+    for (EventRef c : subOps) {
       if (isLaunchKind(trace.kind(c))) {
         // A launch made by op itself, outside its sub-ops, is unmodelled GPU work.
         if (!gpuEventsOfLaunch(trace, c).empty()) return std::nullopt;

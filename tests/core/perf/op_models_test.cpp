@@ -92,6 +92,36 @@ TEST(OpModels, PredictOpsOnTheFixture) {
   EXPECT_EQ(rows[3].measuredGpu, 50'000);
 }
 
+// Autocast (PyTorch 2.11's bf16 transformer in tests/data/pytorch_h100): aten::linear
+// of floats casts bias, weight and input to bf16 and calls aten::linear again; the float
+// shapes would price it at the FP32 peak, 15x slower than the bf16 GEMM that ran.
+const char* kAutocast = R"([
+  {"ph":"X","cat":"cpu_op","name":"aten::linear","pid":1,"tid":1,"ts":0,"dur":300,
+   "args":{"Input Dims":[[512,16,1024],[3072,1024],[3072]],"Input type":["float","float","float"]}},
+  {"ph":"X","cat":"cpu_op","name":"aten::to","pid":1,"tid":1,"ts":10,"dur":20,
+   "args":{"Input Dims":[[3072,1024],[],[],[],[]],"Input type":["float","Scalar","Scalar","Scalar",""]}},
+  {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":12,"dur":5,"args":{"correlation":1}},
+  {"ph":"X","cat":"cpu_op","name":"aten::linear","pid":1,"tid":1,"ts":100,"dur":150,
+   "args":{"Input Dims":[[512,16,1024],[3072,1024],[3072]],"Input type":["c10::BFloat16","c10::BFloat16","c10::BFloat16"]}},
+  {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":110,"dur":5,"args":{"correlation":2}},
+  {"ph":"X","cat":"kernel","name":"elementwise_cast","pid":0,"tid":7,"ts":20,"dur":10,"args":{"correlation":1,"stream":7,"device":0}},
+  {"ph":"X","cat":"kernel","name":"nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_bias_TNT","pid":0,"tid":7,"ts":120,"dur":90,"args":{"correlation":2,"stream":7,"device":0}}
+])";
+
+TEST(OpModels, AnAutocastWrapperIsTheSumOfWhatRanInsideIt) {
+  auto t = test::loadOk(kAutocast);
+  ASSERT_TRUE(t);
+  const GpuSpec& h100 = *builtinGpuSpecs().find("H100-SXM");
+  const OpModels models(h100);
+  const std::vector<OpRow> rows = predictOps(*t, models, std::nullopt);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].model, "sum of sub-ops");
+  ASSERT_TRUE(rows[0].predictedUs);
+  const double cast = memoryBoundUs(h100, 3072.0 * 1024 * 4 * 2);  // aten::to: float read, same size written
+  const double gemm = gemmRooflineUs(h100, {1, 512 * 16, 3072, 1024, DType::BF16});
+  EXPECT_NEAR(*rows[0].predictedUs, cast + gemm, 1e-9);
+}
+
 TEST(OpModels, MicrobenchmarkReplacesTheRoofline) {
   auto t = test::loadOk(kOps);
   ASSERT_TRUE(t);
