@@ -54,8 +54,7 @@ std::optional<OpPrediction> attentionPrediction(const GpuSpec& g, std::string_vi
     flops *= 2.5;
     bytes = 2 * (qBytes + kBytes + vBytes) + 2 * oBytes;  // Q K V O dO read, dQ dK dV written
   }
-  const double us = std::max({flops / g.peakFlops(s.type(q0)) * 1e6, g.dramUs(bytes), g.kernelFloorUs});
-  return OpPrediction{us, "attention roofline"};
+  return OpPrediction{rooflineUs(g, flops, bytes, s.type(q0)), "attention roofline"};
 }
 
 }  // namespace opscope

@@ -51,14 +51,6 @@ std::optional<std::vector<int64_t>> outputSize(const std::vector<int64_t>& in, c
   return out;
 }
 
-double peakFor(const GpuSpec& g, DType t, bool tf32) {
-  return tf32 && t == DType::F32 && g.tf32 > 0 ? g.tf32 * 1e12 : g.peakFlops(t);
-}
-
-double rooflineUs(const GpuSpec& g, double flops, double bytes, DType t, bool tf32) {
-  return std::max({flops / peakFor(g, t, tf32) * 1e6, g.dramUs(bytes), g.kernelFloorUs});
-}
-
 }  // namespace
 
 bool isConvolutionName(std::string_view n) { return convArgs(n) || n == "convolution_backward"; }

@@ -84,10 +84,13 @@ bool usesTf32TensorCores(std::string_view name) {
   return has("tf32") || has("tensorop_s1688") || has("tensorop_s16816");
 }
 
+double rooflineUs(const GpuSpec& g, double flops, double bytes, DType t, bool tf32) {
+  const double peak = tf32 && t == DType::F32 && g.tf32 > 0 ? g.tf32 * 1e12 : g.peakFlops(t);
+  return std::max({flops / peak * 1e6, g.dramUs(bytes), g.kernelFloorUs});
+}
+
 double gemmRooflineUs(const GpuSpec& g, const GemmShape& s) {
-  const double peak = s.tf32 && s.dtype == DType::F32 && g.tf32 > 0 ? g.tf32 * 1e12 : g.peakFlops(s.dtype);
-  const double compute = gemmFlops(s) / peak * 1e6;
-  return std::max({compute, g.dramUs(gemmBytes(s)), g.kernelFloorUs});
+  return rooflineUs(g, gemmFlops(s), gemmBytes(s), s.dtype, s.tf32);
 }
 
 double memoryBoundUs(const GpuSpec& g, double bytes) { return std::max(g.dramUs(bytes), g.kernelFloorUs); }

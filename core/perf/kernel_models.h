@@ -46,8 +46,10 @@ struct GemmShape {
 bool usesTf32TensorCores(std::string_view kernelName);
 double gemmFlops(const GemmShape& s);  // 2·B·M·N·K
 double gemmBytes(const GemmShape& s);  // A, B and C once each
-// Roofline: the slower of compute at the dtype's peak and DRAM traffic, at least the
-// kernel floor.
+// Roofline: the slower of flops at the dtype's peak (TF32's for F32 operands when tf32
+// and the GPU has TF32) and bytes at DRAM bandwidth, at least the kernel floor. Every
+// compute model (GEMM, convolution, attention) prices through it.
+double rooflineUs(const GpuSpec& g, double flops, double bytes, DType t, bool tf32 = false);
 double gemmRooflineUs(const GpuSpec& g, const GemmShape& s);
 
 // Bytes moved at DRAM bandwidth, at least the kernel floor.

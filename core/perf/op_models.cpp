@@ -295,24 +295,28 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
   std::function<std::optional<OpPrediction>(EventRef, const OpShapes&)> predict =
       [&](EventRef op, const OpShapes& shapes) -> std::optional<OpPrediction> {
     const std::string_view name = baseName(trace.name(op));
+    std::optional<std::vector<EventRef>> gpuEvents;  // op's subtree walked once, when needed
+    auto gpu = [&]() -> const std::vector<EventRef>& {
+      if (!gpuEvents) gpuEvents = gpuEventsOf(trace, op);
+      return *gpuEvents;
+    };
     auto leaf = [&](std::optional<OpPrediction> p) {
       if (p && leaves) {
         OpRow l;
         l.op = op;
-        const std::vector<EventRef> gpu = gpuEventsOf(trace, op);
-        l.gpuEvents = gpu.size();
-        for (EventRef g : gpu) addTo(l.measuredGpu, trace.dur(g));
+        l.gpuEvents = gpu().size();
+        for (EventRef g : gpu()) addTo(l.measuredGpu, trace.dur(g));
         l.predictedUs = p->us;
         l.model = p->model;
         leaves->push_back(std::move(l));
       }
       return p;
     };
-    if ((name == "to" || name == "_to_copy" || name == "copy_") && movesHostMemory(trace, gpuEventsOf(trace, op)))
+    if ((name == "to" || name == "_to_copy" || name == "copy_") && movesHostMemory(trace, gpu()))
       return leaf(models.hostCopy(shapes));
     std::vector<std::string_view> kernels;  // only GEMMs and convolutions look at them
     if (OpModels::gemmShape(trace.name(op), shapes) || isConvolutionName(name))
-      for (EventRef g : gpuEventsOf(trace, op))
+      for (EventRef g : gpu())
         if (trace.kind(g) == SliceKind::Kernel) kernels.push_back(trace.name(g));
     // Under autocast an op casts its inputs and calls itself again (an aten::linear of
     // floats holding three aten::to and an aten::linear of bf16): its own shapes are not

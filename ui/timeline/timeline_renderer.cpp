@@ -387,12 +387,13 @@ void TimelineRenderer::paintCounter(QPainter& p, const TimelineGeometry& g, cons
     range.max = range.hi >= range.lo ? range.hi : 0;
     if (range.hi <= range.lo) range.hi = range.lo + 1;
   }
+  const bool memory = isMemoryCounterName(s.doc->trace->str(c.name));
   QFontMetricsF fm(font_);
   p.setPen(qcolor(pal.trackText));
   const QRectF labelRect(g.gutter.left() + 18, y0 + 2, g.gutter.width() - 24, 14);
   p.drawText(labelRect, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(qstr(e.label), Qt::ElideMiddle, labelRect.width()));
   p.drawText(QRectF(labelRect.left(), y0 + 16, labelRect.width(), 14), Qt::AlignLeft | Qt::AlignVCenter,
-             QStringLiteral("max %1").arg(counterValueText(range.max, isMemoryCounterName(s.doc->trace->str(c.name)))));
+             QStringLiteral("max %1").arg(counterValueText(range.max, memory)));
 
   p.save();
   p.setClipRect(g.events);
@@ -425,7 +426,7 @@ void TimelineRenderer::paintCounter(QPainter& p, const TimelineGeometry& g, cons
   // A memory track's peak (the first time it reaches its maximum): a dashed line through
   // the track, a notch on top and its value beside it, on whichever side has room. Other
   // counters (utilisation reaches 100 % again and again) show their max in the gutter only.
-  if (range.peak > 0 && isMemoryCounterName(s.doc->trace->str(c.name))) {
+  if (range.peak > 0 && memory) {
     const double x = g.events.left() + s.view.toPx(range.peakTs);
     if (x >= g.events.left() - 4 && x <= g.events.right() + 4) {
       const QColor mark = qcolor(pal.arrow);
