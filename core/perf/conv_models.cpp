@@ -46,6 +46,7 @@ std::optional<std::vector<int64_t>> outputSize(const std::vector<int64_t>& in, c
                         static_cast<double>(dil[i]) * static_cast<double>(kernel[i] - 1) - 1;
     if (span < 0) return std::nullopt;
     const double q = span / static_cast<double>(stride[i]);
+    if (q > 4e18) return std::nullopt;  // no tensor has that many rows; and int64 would overflow
     out.push_back(static_cast<int64_t>(ceilMode ? std::ceil(q) : std::floor(q)) + 1);
   }
   return out;
@@ -72,7 +73,7 @@ std::optional<OpPrediction> convolutionPrediction(const GpuSpec& g, std::string_
       const size_t second = m.find_first_of("TF", comma);
       wantWeight = second != std::string::npos && m.compare(second, 4, "True") == 0;
     }
-    const double flops = 2 * (*dy)[0] * product(*dy, 1) * product(*w, 1);  // N·K·∏out · (C/g)·∏kernel
+    const double flops = 2 * product(*dy) * product(*w, 1);  // N·K·∏out · (C/g)·∏kernel
     const DType t = s.type(0);
     const double size = dtypeBytes(t);
     const double dyBytes = product(*dy) * size, xBytes = product(*x) * size, wBytes = product(*w) * size;

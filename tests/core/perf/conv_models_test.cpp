@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
 
 namespace opscope {
 namespace {
@@ -99,6 +102,19 @@ TEST(ConvModels, BatchNormAndPoolingAreTheirBytesOverDram) {
   EXPECT_NEAR(adaptive->us, std::max(g.dramUs(64.0 * 2048 * 49 * 4 + 64.0 * 2048 * 4), g.kernelFloorUs), 1e-9);
   EXPECT_FALSE(normOrPoolPrediction(g, "max_pool2d", shapes({{{64, 64, 112, 112}}, {}, {}, {}, {}, {}}, {})));
   EXPECT_FALSE(normOrPoolPrediction(g, "relu", shapes({{{64, 64, 112, 112}}}, {})));
+}
+
+// Shapes from a damaged or hostile file: no model or a finite figure, never an integer
+// overflow (the sanitizer build halts on one).
+TEST(ConvModels, AbsurdShapesGiveNoModelOrAFiniteFigure) {
+  const GpuSpec& g = h100();
+  const int64_t huge = std::numeric_limits<int64_t>::max();
+  EXPECT_FALSE(convolutionPrediction(g, "conv2d", shapes({{{1, 1, huge, 1}}, {{1, 1, 1, 1}}, {}}, {"", "", "", "1", std::to_string(huge), "1", "1"}), false));
+  auto p = convolutionPrediction(g, "convolution_backward",
+                                 shapes({{{huge, 2, 1, 1}}, {{huge, 2, 1, 1}}, {{2, 2, 1, 1}}, {}}, {}), false);
+  ASSERT_TRUE(p);
+  EXPECT_TRUE(std::isfinite(p->us));
+  EXPECT_GT(p->us, 0);
 }
 
 }  // namespace
