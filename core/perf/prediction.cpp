@@ -60,8 +60,59 @@ GpuSpec defaultGpu(const Trace& trace, const GpuSpecSet& set, std::string& sourc
   return set.gpus.front();
 }
 
+std::optional<Calibration> fitOnFirstIteration(const Trace& trace, const GpuSpec& gpu, const GemmMicrobench* microbench,
+                                               const std::map<uint64_t, OpShapes>* extraShapes, std::string& note) {
+  if (trace.iterations.size() < 2) {
+    note = "calibration needs two iterations or more (fitted on one, checked on the others)";
+    return std::nullopt;
+  }
+  const TimeWindow first{trace.iterations[0].start, trace.iterations[0].end};
+  std::vector<OpRow> leaves;
+  predictOps(trace, OpModels(gpu, microbench), first, extraShapes, &leaves);
+  Calibration c = fitCalibration(leaves, gpu, first);
+  const GpuSpec spec = calibrated(gpu, c);
+  leaves.clear();
+  predictOps(trace, OpModels(spec, microbench), first, extraShapes, &leaves);
+  fitModelEfficiencies(leaves, spec, c);
+  return c;
+}
+
+namespace {
+
+bool inWindow(const TimeWindow& w, int64_t ts) { return ts >= w.start && ts < w.end; }
+
+}  // namespace
+
 PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
   PredictionResult r;
+  if (setup.withCalibratedRun && !setup.replay && !setup.measuredKernels && !setup.calibrate &&
+      !setup.carriedCalibration && trace.iterations.size() >= 2) {
+    PredictionSetup c = setup;
+    c.withCalibratedRun = false;
+    bool ok = true;
+    if (setup.calibrationGpu) {
+      std::string note;
+      c.carriedCalibration =
+          fitOnFirstIteration(trace, *setup.calibrationGpu, setup.microbench, setup.extraShapes.get(), note);
+      ok = c.carriedCalibration.has_value();
+    } else {
+      c.calibrate = true;
+    }
+    if (ok) {
+      PredictionResult cr = runPrediction(trace, std::move(c));
+      if (cr.calibration) {
+        CalibratedRun run;
+        run.calibration = *cr.calibration;
+        run.carried = setup.calibrationGpu.has_value();
+        run.iterations = std::move(cr.iterations);
+        run.errorPctMean = cr.iterationErrorPctMean;
+        run.errorPctMeanOutOfSample = cr.iterationErrorPctMeanOutOfSample;
+        run.opError = cr.opError;
+        run.opErrorBySize = cr.opErrorBySize;
+        r.calibratedRun = std::move(run);
+      }
+    }
+  }
   OverheadModel measured;
   if (!setup.replay) {
     if (!setup.overheads) {
@@ -74,20 +125,8 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
       setup.gpu = calibrated(setup.gpu, *setup.carriedCalibration);
       r.calibration = setup.carriedCalibration;
     } else if (setup.calibrate) {
-      std::vector<TimeWindow> its;
-      for (const Iteration& i : trace.iterations) its.push_back({i.start, i.end});
-      if (its.size() < 2) {
-        r.calibrationNote = "calibration needs two iterations or more (fitted on one, checked on the others)";
-      } else {
-        std::vector<OpRow> leaves;
-        predictOps(trace, OpModels(setup.gpu, setup.microbench), its[0], setup.extraShapes.get(), &leaves);
-        Calibration c = fitCalibration(leaves, setup.gpu, its[0]);
-        setup.gpu = calibrated(setup.gpu, c);
-        leaves.clear();
-        predictOps(trace, OpModels(setup.gpu, setup.microbench), its[0], setup.extraShapes.get(), &leaves);
-        fitModelEfficiencies(leaves, setup.gpu, c);
-        r.calibration = c;
-      }
+      r.calibration = fitOnFirstIteration(trace, setup.gpu, setup.microbench, setup.extraShapes.get(), r.calibrationNote);
+      if (r.calibration) setup.gpu = calibrated(setup.gpu, *r.calibration);
     }
     OpModels models(setup.gpu, setup.microbench);
     if (r.calibration) models.setModelEfficiency(r.calibration->modelEfficiency);
@@ -105,6 +144,13 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
     return errorFigures(e).meanPct;
   };
   r.iterationErrorPctMean = meanAbsError(r.iterations);
+  if (r.calibration) {
+    std::vector<IterationPrediction> outside;
+    for (const IterationPrediction& i : r.iterations)
+      if (i.index >= trace.iterations.size() || !inWindow(r.calibration->fittedOn, trace.iterations[i.index].start))
+        outside.push_back(i);
+    if (!outside.empty()) r.iterationErrorPctMeanOutOfSample = meanAbsError(outside);
+  }
   if (!setup.replay) {
     sim.measuredKernels = true;
     r.selfCheck = setup.measuredKernels ? r.iterations : simulateIterations(trace, sim);
@@ -121,8 +167,7 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
   double measuredAll = 0, modelledAll = 0;
   for (const OpRow& row : r.ops) {
     // Calibrated: the fitting iteration's ops are in sample, left out of every figure.
-    if (r.calibration && trace.start(row.op) >= r.calibration->fittedOn.start && trace.start(row.op) < r.calibration->fittedOn.end)
-      continue;
+    if (r.calibration && inWindow(r.calibration->fittedOn, trace.start(row.op))) continue;
     const double m = static_cast<double>(row.measuredGpu) / 1e3;
     auto& [fig, errs] = byName[std::string(trace.name(row.op))];
     fig.name = trace.name(row.op);

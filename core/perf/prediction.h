@@ -30,6 +30,14 @@ struct PredictionSetup {
   // what-if GPU): applied as it is, never refitted (a what-if GPU fitted to times the
   // trace's own GPU measured would lose its difference).
   std::optional<Calibration> carriedCalibration;
+  // Also run the calibrated prediction beside a datasheet one (PredictionResult::
+  // calibratedRun), so every report shows both: what the presets alone give and what
+  // the trace's own first iteration teaches (its out-of-sample error is the figure the
+  // models are judged by). Fitted on calibrationGpu when gpu is a what-if (another GPU
+  // than the trace's; fitting the what-if's models to the trace's times would cancel
+  // the what-if), else on gpu.
+  bool withCalibratedRun = false;
+  std::optional<GpuSpec> calibrationGpu;
   std::optional<OverheadModel> overheads;  // default: measured from the trace itself
   std::string overheadsSource;             // file name, or "this trace"
   const GemmMicrobench* microbench = nullptr;
@@ -66,6 +74,17 @@ struct OpTypeFigures {
   uint64_t sampledOut = 0;  // modelled calls left out of the errors (kSampledOutUs)
 };
 
+// The calibrated companion of a datasheet run (PredictionSetup::withCalibratedRun).
+struct CalibratedRun {
+  Calibration calibration;
+  bool carried = false;  // fitted on the trace's own GPU and carried to a what-if GPU
+  std::vector<IterationPrediction> iterations;
+  double errorPctMean = 0;             // every iteration, the fitting one included
+  std::optional<double> errorPctMeanOutOfSample;  // the iterations after the fitting one
+  ErrorFigures opError;                // ops outside the fitting iteration
+  std::array<ErrorFigures, kSizeBuckets> opErrorBySize;
+};
+
 struct PredictionResult {
   PredictionSetup setup;
   std::vector<OpRow> ops;                    // empty in replay mode
@@ -82,6 +101,9 @@ struct PredictionResult {
   double selfCheckErrorPctMean = 0;
   std::optional<Calibration> calibration;  // when setup.calibrate and the trace has two iterations
   std::string calibrationNote;             // why not, when it was asked for and not done
+  // Calibrated: mean |error| of the iterations the calibration was not fitted on.
+  std::optional<double> iterationErrorPctMeanOutOfSample;
+  std::optional<CalibratedRun> calibratedRun;  // setup.withCalibratedRun, two iterations or more
   double coverage = 0;                       // share of measured GPU time whose op has a model
 };
 
@@ -92,6 +114,12 @@ inline double errorPct(double predicted, double measured) {
 ErrorFigures errorFigures(const std::vector<double>& errorsPct);
 
 PredictionResult runPrediction(const Trace& trace, PredictionSetup setup);
+
+// The calibration of gpu's models fitted on the trace's first iteration (floor and
+// bandwidth, then each model's share); nullopt with why in note when the trace has
+// fewer than two iterations (nothing would be left to check it on).
+std::optional<Calibration> fitOnFirstIteration(const Trace& trace, const GpuSpec& gpu, const GemmMicrobench* microbench,
+                                               const std::map<uint64_t, OpShapes>* extraShapes, std::string& note);
 
 // The preset for a trace: its deviceProperties (gpuForDeviceProperties), else the
 // architecture its kernel names reveal (kernelArchitecture; the first preset of that

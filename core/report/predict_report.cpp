@@ -31,6 +31,26 @@ nlohmann::ordered_json errorBySizeValue(const std::array<ErrorFigures, kSizeBuck
   return j;
 }
 
+nlohmann::ordered_json optionalValue(const std::optional<double>& v) {
+  return v ? nlohmann::ordered_json(round3(*v)) : nlohmann::ordered_json();
+}
+
+nlohmann::ordered_json calibrationValue(const Trace& trace, const Calibration& cal) {
+  nlohmann::ordered_json c;
+  c["fitted_on"] = {{"start_us", round3(static_cast<double>(cal.fittedOn.start - trace.minTs) / 1e3)},
+                    {"end_us", round3(static_cast<double>(cal.fittedOn.end - trace.minTs) / 1e3)}};
+  c["kernel_floor_us"] = round3(cal.kernelFloorUs);
+  c["dram_efficiency"] = round3(cal.dramEfficiency);
+  c["floor_samples"] = cal.floorSamples;
+  c["bandwidth_samples"] = cal.bandwidthSamples;
+  nlohmann::ordered_json models = nlohmann::ordered_json::object();
+  for (const auto& [model, e] : cal.modelEfficiency)
+    models[model] = {{"efficiency", round3(e)}, {"samples", cal.modelSamples.at(model)}};
+  c["model_efficiency"] = std::move(models);
+  c["out_of_sample"] = true;
+  return c;
+}
+
 std::string csvField(std::string_view s) {
   if (s.find_first_of(",\"\n") == std::string_view::npos) return std::string(s);
   std::string out = "\"";
@@ -75,21 +95,30 @@ std::string predictionJson(const Trace& trace, const PredictionResult& r, const 
   if (!r.setup.replay && (r.calibration || !r.calibrationNote.empty())) {
     nlohmann::ordered_json c;
     if (r.calibration) {
-      c["fitted_on"] = {{"start_us", round3(static_cast<double>(r.calibration->fittedOn.start - trace.minTs) / 1e3)},
-                        {"end_us", round3(static_cast<double>(r.calibration->fittedOn.end - trace.minTs) / 1e3)}};
-      c["kernel_floor_us"] = round3(r.calibration->kernelFloorUs);
-      c["dram_efficiency"] = round3(r.calibration->dramEfficiency);
-      c["floor_samples"] = r.calibration->floorSamples;
-      c["bandwidth_samples"] = r.calibration->bandwidthSamples;
-      nlohmann::ordered_json models = nlohmann::ordered_json::object();
-      for (const auto& [model, e] : r.calibration->modelEfficiency)
-        models[model] = {{"efficiency", round3(e)}, {"samples", r.calibration->modelSamples.at(model)}};
-      c["model_efficiency"] = std::move(models);
-      c["out_of_sample"] = true;
+      c = calibrationValue(trace, *r.calibration);
+      c["error_pct_mean_out_of_sample"] = optionalValue(r.iterationErrorPctMeanOutOfSample);
+      if (r.setup.carriedCalibration) c["carried"] = true;
     } else {
       c["note"] = r.calibrationNote;
     }
     j["calibration"] = std::move(c);
+  }
+  if (r.calibratedRun) {
+    const CalibratedRun& cr = *r.calibratedRun;
+    nlohmann::ordered_json c;
+    c["calibration"] = calibrationValue(trace, cr.calibration);
+    if (cr.carried) c["calibration"]["carried"] = true;
+    c["error_pct_mean"] = round3(cr.errorPctMean);
+    c["error_pct_mean_out_of_sample"] = optionalValue(cr.errorPctMeanOutOfSample);
+    c["iterations"] = nlohmann::ordered_json::array();
+    for (const IterationPrediction& i : cr.iterations)
+      c["iterations"].push_back({{"index", i.index},
+                                 {"predicted_us", round3(i.predictedUs)},
+                                 {"error_pct", round3(i.errorPct())},
+                                 {"gpu_active_predicted_us", round3(i.gpuActivePredictedUs)}});
+    c["op_error"] = errorValue(cr.opError);
+    c["op_error_by_size"] = errorBySizeValue(cr.opErrorBySize);
+    j["calibrated"] = std::move(c);
   }
   if (!r.setup.replay) {
     j["kernels"] = r.setup.measuredKernels ? "measured" : "models";
@@ -139,6 +168,16 @@ std::string predictionJson(const Trace& trace, const PredictionResult& r, const 
   return jsonText(j, 2) + "\n";
 }
 
+namespace {
+
+bool anyShapes(const std::vector<OpRow>& ops) {
+  for (const OpRow& row : ops)
+    if (!row.shapes.empty() && row.shapes != "[]") return true;
+  return false;
+}
+
+}  // namespace
+
 std::string predictionText(const Trace& trace, const PredictionResult& r, const std::string& file, size_t topOps) {
   (void)trace;
   std::string out;
@@ -154,8 +193,8 @@ std::string predictionText(const Trace& trace, const PredictionResult& r, const 
   }
   if (r.calibration) {
     std::snprintf(line, sizeof line,
-                  "calibrated on the first iteration: kernel floor %.2f us (%zu ops), %.0f %% of the datasheet DRAM bandwidth (%zu ops); op errors out of sample\n",
-                  r.calibration->kernelFloorUs, r.calibration->floorSamples, 100 * r.calibration->dramEfficiency,
+                  "calibrated on the first iteration%s: kernel floor %.2f us (%zu ops), %.0f %% of the datasheet DRAM bandwidth (%zu ops); op errors out of sample\n",
+                  r.setup.carriedCalibration ? " on the trace's own GPU, carried over" : "", r.calibration->kernelFloorUs, r.calibration->floorSamples, 100 * r.calibration->dramEfficiency,
                   r.calibration->bandwidthSamples);
     out += line;
     for (const auto& [model, e] : r.calibration->modelEfficiency) {
@@ -173,14 +212,40 @@ std::string predictionText(const Trace& trace, const PredictionResult& r, const 
                   i.gpuActiveMeasuredUs / 1e3, i.gpuActivePredictedUs / 1e3);
     out += line;
   }
-  if (r.iterations.empty()) out += "(no ProfilerStep iterations)\n";
-  std::snprintf(line, sizeof line, "mean |error| of the iterations: %.2f %%\n", r.iterationErrorPctMean);
-  out += line;
+  if (r.iterations.empty()) {
+    out += "(no ProfilerStep iterations: nothing to simulate end to end; per-op figures below)\n";
+  } else {
+    std::snprintf(line, sizeof line, "mean |error| of the iterations: %.2f %%", r.iterationErrorPctMean);
+    out += line;
+    if (r.iterationErrorPctMeanOutOfSample) {
+      std::snprintf(line, sizeof line, "; %.2f %% over those after the first (out of sample)", *r.iterationErrorPctMeanOutOfSample);
+      out += line;
+    }
+    out += "\n";
+  }
   if (r.setup.replay) return out;
-  if (!r.setup.measuredKernels) {
+  if (!r.setup.measuredKernels && !r.selfCheck.empty()) {
     std::snprintf(line, sizeof line, "self-check (measured kernel times, host modelled): %.2f %%\n", r.selfCheckErrorPctMean);
     out += line;
   }
+  if (r.calibratedRun && r.calibratedRun->errorPctMeanOutOfSample) {
+    const CalibratedRun& cr = *r.calibratedRun;
+    if (cr.carried) {
+      out += "calibrated on the first iteration on the trace's own GPU and carried over (--calibrate): predicted ms";
+    } else {
+      std::snprintf(line, sizeof line,
+                    "calibrated on the first iteration (--calibrate): %.2f %% over the others (out of sample); predicted ms",
+                    *cr.errorPctMeanOutOfSample);
+      out += line;
+    }
+    for (const IterationPrediction& i : cr.iterations) {
+      std::snprintf(line, sizeof line, " %.3f", i.predictedUs / 1e3);
+      out += line;
+    }
+    out += "\n";
+  }
+  if (r.opError.count == 0 && r.coverage == 0 && !r.ops.empty() && !anyShapes(r.ops))
+    out += "no op records its input shapes: profile with record_shapes=True, or pass the run's execution trace with --et\n";
   if (r.opError.count) {
     std::snprintf(line, sizeof line, "\nper-op GPU time, %llu ops compared: GMAE %.1f %%, mean |error| %.1f %% (std %.1f)",
                   static_cast<unsigned long long>(r.opError.count), r.opError.gmaePct, r.opError.meanPct, r.opError.stdPct);

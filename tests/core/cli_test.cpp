@@ -548,6 +548,19 @@ TEST(Cli, PredictOnRealH100TracesPicksTheH100AndFollowsTheGpu) {
       const auto j = nlohmann::json::parse(datasheet.out);
       EXPECT_GE(j["coverage"].get<double>(), 0.9);
       for (const auto& it : j["iterations"]) EXPECT_LT(it["predicted_us"].get<double>(), it["measured_us"].get<double>());
+      // The datasheet run reports its calibrated companion beside it, out of sample.
+      ASSERT_TRUE(j.contains("calibrated")) << datasheet.out.substr(0, 2000);
+      const auto& c = j["calibrated"];
+      ASSERT_EQ(c["iterations"].size(), 3u);
+      double outside = 0;
+      for (size_t i = 1; i < 3; ++i) {
+        const double m = j["iterations"][i]["measured_us"].get<double>();
+        outside += std::abs(c["iterations"][i]["predicted_us"].get<double>() - m) / m * 100 / 2;
+      }
+      EXPECT_NEAR(c["error_pct_mean_out_of_sample"].get<double>(), outside, 0.01);
+      EXPECT_LE(outside, 10.0);
+      EXPECT_TRUE(c["calibration"]["model_efficiency"].contains("convolution roofline (tf32)"));
+      EXPECT_FALSE(c["calibration"].contains("carried"));
       name = "h100_resnet50_train.pt.trace.json.gz --calibrate";
     } else {
       name += ".pt.trace.json.gz";
@@ -580,6 +593,10 @@ TEST(Cli, PredictOnRealH100TracesPicksTheH100AndFollowsTheGpu) {
   EXPECT_GT(vj["iterations"][1]["gpu_active_predicted_us"].get<double>(), 4 * h100Gpu);
   for (const auto& it : vj["iterations"])
     EXPECT_LT(it["predicted_us"].get<double>(), 1.05 * it["gpu_active_predicted_us"].get<double>());
+  // Its calibrated companion is fitted on the H100 and carried to the V100.
+  ASSERT_TRUE(vj.contains("calibrated"));
+  EXPECT_EQ(vj["calibrated"]["calibration"]["carried"], true);
+  EXPECT_TRUE(vj["calibrated"]["calibration"]["model_efficiency"].contains("gemm roofline"));
 }
 
 TEST(Cli, PredictBadInputIsOneLine) {

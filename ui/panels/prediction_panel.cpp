@@ -322,6 +322,7 @@ void PredictionPanel::startWorker() {
   const quint64 generation = generation_;
   // Setups are complete here; the worker only reads them and the document.
   PredictionSetup main;
+  bool carryCalibration = false;  // Calibrate on a chosen GPU: fit on the trace's own, carry
   needsGpu_ = false;
   if (const GpuSpec* g = gpuNamed(gpu_->currentText())) {
     main.gpu = *g;
@@ -351,7 +352,19 @@ void PredictionPanel::startWorker() {
     main.overheadsSource = overheadsName_.toStdString();
   }
   main.microbench = microbench_.get();
-  main.calibrate = calibrate_->isChecked();
+  // As the command line does: a chosen GPU other than the trace's is calibrated on the
+  // trace's own GPU and the shares carried over (fitting its models to times another GPU
+  // measured would cancel the choice); without the trace's GPU nothing is fitted.
+  {
+    std::string why;
+    const std::optional<GpuSpec> own = gpuForTrace(*doc_->trace, gpus_, why);
+    const bool chosenElsewhere = !own || own->name != main.gpu.name;
+    if (chosenElsewhere && own) main.calibrationGpu = own;
+    const bool canFit = !chosenElsewhere || own;
+    main.calibrate = calibrate_->isChecked() && !chosenElsewhere;
+    main.withCalibratedRun = !calibrate_->isChecked() && canFit;
+    carryCalibration = calibrate_->isChecked() && chosenElsewhere && own;
+  }
   if (extraShapes_) {
     main.extraShapes = extraShapes_;
     main.shapesSource = "the trace's Input Dims, else the execution trace " + extraShapesName_.toStdString();
@@ -369,12 +382,22 @@ void PredictionPanel::startWorker() {
   std::shared_ptr<const GemmMicrobench> microbench = microbench_;  // alive while the worker runs
   runOnWorker(
       this,
-      [doc, microbench, main, compare] {
+      [doc, microbench, main, compare, carryCalibration] {
         auto r = std::make_shared<PredictionResults>();
-        r->main = runPrediction(*doc->trace, main);
+        PredictionSetup setup = main;
+        if (carryCalibration && setup.calibrationGpu) {
+          std::string note;
+          setup.carriedCalibration = fitOnFirstIteration(*doc->trace, *setup.calibrationGpu, setup.microbench,
+                                                         setup.extraShapes.get(), note);
+          // It fails only on fewer than two iterations: calibrate then fits nothing and
+          // leaves the same reason in calibrationNote.
+          if (!setup.carriedCalibration) setup.calibrate = true;
+        }
+        r->main = runPrediction(*doc->trace, setup);
         if (compare) {
           PredictionSetup whatIf = *compare;  // the main GPU's calibration, not one fitted anew
           whatIf.calibrate = false;
+          whatIf.withCalibratedRun = false;
           whatIf.carriedCalibration = r->main.calibration;
           r->compare = runPrediction(*doc->trace, whatIf);
         }
@@ -429,6 +452,19 @@ void PredictionPanel::onResults(quint64 generation, std::shared_ptr<const Predic
                 .arg(other / n / 1e3, 0, 'f', 3)
                 .arg(predicted > 0 ? other / predicted : 0, 0, 'f', 2)
                 .arg(QString::fromStdString(m.setup.gpu.name));
+  }
+  if (m.calibratedRun && m.calibratedRun->errorPctMeanOutOfSample) {
+    const CalibratedRun& cr = *m.calibratedRun;
+    double calibrated = 0;
+    for (const IterationPrediction& i : cr.iterations) calibrated += i.predictedUs;
+    if (cr.carried)
+      text += QStringLiteral("<br>calibrated on the trace's own GPU and carried over: iteration %1 ms (tick Calibrate to use it)")
+                  .arg(calibrated / n / 1e3, 0, 'f', 3);
+    else
+      text += QStringLiteral("<br>calibrated on the first iteration: iteration %1 ms, mean |error| %2 % over the others "
+                             "(tick Calibrate to use it)")
+                  .arg(calibrated / n / 1e3, 0, 'f', 3)
+                  .arg(*cr.errorPctMeanOutOfSample, 0, 'f', 1);
   }
   if (m.calibration) {
     QStringList shares;

@@ -154,6 +154,58 @@ TEST(Calibration, ResNet50OnAnH100OutOfSampleAndCarriedToAWhatIfGpu) {
   EXPECT_GT(v100.iterations[1].predictedUs, 1.5 * cal.iterations[1].predictedUs);
 }
 
+// A datasheet run carries its calibrated companion: the same prediction as --calibrate
+// (fitted on the first iteration, errors over the others), and on a what-if GPU the
+// shares fitted on the trace's own GPU, never the what-if's models fitted to times
+// another GPU measured.
+TEST(Calibration, EveryDatasheetRunCarriesItsOutOfSampleCalibratedCompanion) {
+  LoadResult r = loadTraceFile(OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/h100_resnet50_train.pt.trace.json.gz");
+  ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
+  const GpuSpec h100 = *builtinGpuSpecs().find("H100-SXM");
+  PredictionSetup setup;
+  setup.gpu = h100;
+  setup.withCalibratedRun = true;
+  const PredictionResult plain = runPrediction(*r.trace, setup);
+  EXPECT_FALSE(plain.calibration);
+  ASSERT_TRUE(plain.calibratedRun);
+  setup.withCalibratedRun = false;
+  setup.calibrate = true;
+  const PredictionResult cal = runPrediction(*r.trace, setup);
+  ASSERT_TRUE(cal.calibration && cal.iterationErrorPctMeanOutOfSample);
+  const CalibratedRun& cr = *plain.calibratedRun;
+  EXPECT_FALSE(cr.carried);
+  EXPECT_EQ(cr.calibration.modelEfficiency, cal.calibration->modelEfficiency);
+  ASSERT_EQ(cr.iterations.size(), cal.iterations.size());
+  for (size_t i = 0; i < cr.iterations.size(); ++i) EXPECT_DOUBLE_EQ(cr.iterations[i].predictedUs, cal.iterations[i].predictedUs);
+  // Out of sample means iterations 1 and 2 only, by hand.
+  const double outside = (std::abs(cal.iterations[1].errorPct()) + std::abs(cal.iterations[2].errorPct())) / 2;
+  ASSERT_TRUE(cr.errorPctMeanOutOfSample);
+  EXPECT_NEAR(*cr.errorPctMeanOutOfSample, outside, 1e-9);
+  EXPECT_NEAR(*cal.iterationErrorPctMeanOutOfSample, outside, 1e-9);
+  EXPECT_LT(*cr.errorPctMeanOutOfSample, 10.0);
+  EXPECT_GT(plain.iterationErrorPctMean, 10.0);  // what the datasheet alone gives: the reason to show both
+  EXPECT_EQ(cr.opError.count, cal.opError.count);
+  EXPECT_LT(cr.opError.count, plain.opError.count);  // the fitting iteration's ops are left out
+
+  PredictionSetup whatIf;
+  whatIf.gpu = *builtinGpuSpecs().find("V100");
+  whatIf.withCalibratedRun = true;
+  whatIf.calibrationGpu = h100;
+  const PredictionResult v100 = runPrediction(*r.trace, whatIf);
+  ASSERT_TRUE(v100.calibratedRun);
+  EXPECT_TRUE(v100.calibratedRun->carried);
+  EXPECT_EQ(v100.calibratedRun->calibration.modelEfficiency, cal.calibration->modelEfficiency);
+  // Fitted on the V100's own models instead, the shares would differ (its FP32
+  // convolutions priced against H100 times): the carried ones are the H100's.
+  whatIf.withCalibratedRun = false;
+  whatIf.calibrationGpu.reset();
+  whatIf.calibrate = true;
+  const PredictionResult refitted = runPrediction(*r.trace, whatIf);
+  ASSERT_TRUE(refitted.calibration);
+  EXPECT_NE(refitted.calibration->modelEfficiency, cal.calibration->modelEfficiency);
+  EXPECT_GT(v100.calibratedRun->iterations[1].predictedUs, refitted.iterations[1].predictedUs);
+}
+
 TEST(Calibration, NeedsTwoIterations) {
   const std::string sample = OPSCOPE_SOURCE_DIR "/resources/sample/sample.pt.trace.json.gz";
   LoadResult r = loadTraceFile(sample);
@@ -165,6 +217,9 @@ TEST(Calibration, NeedsTwoIterations) {
   const PredictionResult p = runPrediction(*r.trace, setup);
   EXPECT_FALSE(p.calibration);
   EXPECT_NE(p.calibrationNote.find("two iterations"), std::string::npos);
+  setup.calibrate = false;
+  setup.withCalibratedRun = true;
+  EXPECT_FALSE(runPrediction(*r.trace, setup).calibratedRun);  // nothing to check it on
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "charts/chart_theme.h"
 #include "main_window.h"
 #include "panels/prediction_panel.h"
+#include "perf/gpu_spec.h"
 #include "test_support.h"
 
 namespace opscope::ui {
@@ -167,7 +168,12 @@ TEST(PredictionPanel, CalibrateLearnsOnTheFirstIterationAsTheCommandLineDoes) {
   f.panel()->calibrateBox()->setChecked(false);
   ASSERT_TRUE(waitFor(f.panel()));
   EXPECT_FALSE(f.panel()->results()->main.calibration);
-  EXPECT_FALSE(f.panel()->statusText().contains(QStringLiteral("calibrated")));
+  // Unticked, the main figures are the datasheet's and the calibrated companion is
+  // offered beside them (the command line's "calibrated" line), not applied.
+  const QString status = f.panel()->statusText();
+  EXPECT_FALSE(status.contains(QStringLiteral("kernel floor"))) << status.toStdString();
+  ASSERT_TRUE(f.panel()->results()->main.calibratedRun);
+  EXPECT_TRUE(status.contains(QStringLiteral("tick Calibrate to use it"))) << status.toStdString();
 }
 
 // The what-if GPU is priced with the main GPU's calibration: refitted to the times the
@@ -190,6 +196,28 @@ TEST(PredictionPanel, AWhatIfGpuCarriesTheMainGpusCalibration) {
   EXPECT_DOUBLE_EQ(r.compare->calibration->dramEfficiency, r.main.calibration->dramEfficiency);
   EXPECT_TRUE(f.panel()->statusText().contains(QStringLiteral("convolution roofline (tf32)")))
       << f.panel()->statusText().toStdString();
+}
+
+// Calibrate with another main GPU than the trace's: fitted on the trace's own GPU and
+// carried, as `predict --gpu V100 --calibrate` does; fitted on the V100's own models the
+// shares would describe nothing (its FP32 convolutions against times an H100 measured).
+TEST(PredictionPanel, CalibrateOnAChosenGpuFitsOnTheTracesOwn) {
+  Fixture f(OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/h100_resnet50_train.pt.trace.json.gz");
+  ASSERT_TRUE(f.doc);
+  f.show();
+  f.panel()->calibrateBox()->setChecked(true);
+  ASSERT_TRUE(f.panel()->setGpus(QStringLiteral("V100"), QString()));
+  ASSERT_TRUE(waitFor(f.panel()));
+  const PredictionResult& m = f.panel()->results()->main;
+  EXPECT_EQ(m.setup.gpu.name.substr(0, 4), "V100");
+  ASSERT_TRUE(m.calibration) << m.calibrationNote;
+  PredictionSetup own;
+  own.gpu = *builtinGpuSpecs().find("H100-SXM");
+  own.calibrate = true;
+  const PredictionResult h100 = runPrediction(*f.doc->trace, own);
+  ASSERT_TRUE(h100.calibration);
+  EXPECT_EQ(m.calibration->modelEfficiency, h100.calibration->modelEfficiency);
+  EXPECT_DOUBLE_EQ(m.calibration->dramEfficiency, h100.calibration->dramEfficiency);
 }
 
 // Every model the predictors name gets its own colour and marker pair, and a family's
