@@ -182,23 +182,16 @@ int runPredict(const std::vector<std::string>& args) {
     }
   }
   if (!replay && kernels == "models") {
-    // A what-if GPU (another than the trace's) is calibrated on the trace's own GPU and
-    // the learned shares carried over; with the trace's GPU unknown there is nothing to
-    // fit on. The datasheet run gets its calibrated companion; --calibrate makes the
-    // calibrated run the main one.
+    // The datasheet run gets its calibrated companion; --calibrate makes the calibrated
+    // run the main one. A what-if GPU is calibrated on the trace's own.
     std::string why;
-    const std::optional<GpuSpec> own = gpuForTrace(*r.trace, specs, why);
-    const bool whatIf = !own || own->name != setup.gpu.name;
-    setup.withCalibratedRun = !calibrate && (!whatIf || own);
-    if (whatIf && own) setup.calibrationGpu = own;
-    if (calibrate && whatIf) {
-      if (!own) {
-        std::fprintf(stderr, "opscope predict: --calibrate on %s needs the trace's own GPU to fit on, and no preset matches it (%s)\n",
-                     setup.gpu.name.c_str(), why.c_str());
-        return kUsage;
-      }
-      setup.calibrate = false;
+    const bool canFit = chooseCalibrationGpu(setup, *r.trace, specs, why);
+    if (calibrate && !canFit) {
+      std::fprintf(stderr, "opscope predict: --calibrate on %s needs the trace's own GPU to fit on, and no preset matches it (%s)\n",
+                   setup.gpu.name.c_str(), why.c_str());
+      return kUsage;
     }
+    setup.withCalibratedRun = !calibrate && canFit;
   }
   if (!etFile.empty()) {
     auto et = loadExecutionTrace(etFile, error);
@@ -210,12 +203,6 @@ int runPredict(const std::vector<std::string>& args) {
     std::fprintf(stderr, "opscope: %s: %s\n", etFile.c_str(), link.summaryLine().c_str());
     setup.extraShapes = std::make_shared<const std::map<uint64_t, OpShapes>>(etOpShapes(*et, link));
     setup.shapesSource = "the trace's Input Dims, else the execution trace " + etFile;
-  }
-  if (setup.calibrationGpu && calibrate) {
-    std::string note;
-    setup.carriedCalibration =
-        fitOnFirstIteration(*r.trace, *setup.calibrationGpu, setup.microbench, setup.extraShapes.get(), note);
-    if (!setup.carriedCalibration) std::fprintf(stderr, "opscope: %s: not calibrated: %s\n", file.c_str(), note.c_str());
   }
   const PredictionResult result = runPrediction(*r.trace, std::move(setup));
   const std::string output = json ? predictionJson(*r.trace, result, file)

@@ -50,6 +50,13 @@ std::optional<GpuSpec> gpuForTrace(const Trace& trace, const GpuSpecSet& set, st
   return std::nullopt;
 }
 
+bool chooseCalibrationGpu(PredictionSetup& setup, const Trace& trace, const GpuSpecSet& set, std::string& why) {
+  const std::optional<GpuSpec> own = gpuForTrace(trace, set, why);
+  if (!own) return false;
+  if (own->name != setup.gpu.name) setup.calibrationGpu = own;
+  return true;
+}
+
 GpuSpec defaultGpu(const Trace& trace, const GpuSpecSet& set, std::string& source) {
   std::string reason;
   if (auto g = gpuForTrace(trace, set, reason)) {
@@ -89,28 +96,18 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
       !setup.carriedCalibration && trace.iterations.size() >= 2) {
     PredictionSetup c = setup;
     c.withCalibratedRun = false;
-    bool ok = true;
-    if (setup.calibrationGpu) {
-      std::string note;
-      c.carriedCalibration =
-          fitOnFirstIteration(trace, *setup.calibrationGpu, setup.microbench, setup.extraShapes.get(), note);
-      ok = c.carriedCalibration.has_value();
-    } else {
-      c.calibrate = true;
-    }
-    if (ok) {
-      PredictionResult cr = runPrediction(trace, std::move(c));
-      if (cr.calibration) {
-        CalibratedRun run;
-        run.calibration = *cr.calibration;
-        run.carried = setup.calibrationGpu.has_value();
-        run.iterations = std::move(cr.iterations);
-        run.errorPctMean = cr.iterationErrorPctMean;
-        run.errorPctMeanOutOfSample = cr.iterationErrorPctMeanOutOfSample;
-        run.opError = cr.opError;
-        run.opErrorBySize = cr.opErrorBySize;
-        r.calibratedRun = std::move(run);
-      }
+    c.calibrate = true;
+    PredictionResult cr = runPrediction(trace, std::move(c));
+    if (cr.calibration) {
+      CalibratedRun run;
+      run.calibration = *cr.calibration;
+      run.carried = setup.calibrationGpu.has_value();
+      run.iterations = std::move(cr.iterations);
+      run.errorPctMean = cr.iterationErrorPctMean;
+      run.errorPctMeanOutOfSample = cr.iterationErrorPctMeanOutOfSample;
+      run.opError = cr.opError;
+      run.opErrorBySize = cr.opErrorBySize;
+      r.calibratedRun = std::move(run);
     }
   }
   OverheadModel measured;
@@ -125,8 +122,12 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
       setup.gpu = calibrated(setup.gpu, *setup.carriedCalibration);
       r.calibration = setup.carriedCalibration;
     } else if (setup.calibrate) {
-      r.calibration = fitOnFirstIteration(trace, setup.gpu, setup.microbench, setup.extraShapes.get(), r.calibrationNote);
-      if (r.calibration) setup.gpu = calibrated(setup.gpu, *r.calibration);
+      r.calibration = fitOnFirstIteration(trace, setup.calibrationGpu ? *setup.calibrationGpu : setup.gpu,
+                                          setup.microbench, setup.extraShapes.get(), r.calibrationNote);
+      if (r.calibration) {
+        if (setup.calibrationGpu) setup.carriedCalibration = r.calibration;  // the reports say "carried"
+        setup.gpu = calibrated(setup.gpu, *r.calibration);
+      }
     }
     OpModels models(setup.gpu, setup.microbench);
     if (r.calibration) models.setModelEfficiency(r.calibration->modelEfficiency);

@@ -33,10 +33,11 @@ struct PredictionSetup {
   // Also run the calibrated prediction beside a datasheet one (PredictionResult::
   // calibratedRun), so every report shows both: what the presets alone give and what
   // the trace's own first iteration teaches (its out-of-sample error is the figure the
-  // models are judged by). Fitted on calibrationGpu when gpu is a what-if (another GPU
-  // than the trace's; fitting the what-if's models to the trace's times would cancel
-  // the what-if), else on gpu.
+  // models are judged by).
   bool withCalibratedRun = false;
+  // The trace's own GPU when gpu is a what-if (another GPU than the trace's): calibrate
+  // and the calibrated run fit on it and carry the result to gpu (fitting the what-if's
+  // models to the trace's times would cancel the what-if). Unset: fitted on gpu.
   std::optional<GpuSpec> calibrationGpu;
   std::optional<OverheadModel> overheads;  // default: measured from the trace itself
   std::string overheadsSource;             // file name, or "this trace"
@@ -120,6 +121,11 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup);
 // fewer than two iterations (nothing would be left to check it on).
 std::optional<Calibration> fitOnFirstIteration(const Trace& trace, const GpuSpec& gpu, const GemmMicrobench* microbench,
                                                const std::map<uint64_t, OpShapes>* extraShapes, std::string& note);
+
+// Where a prediction on setup.gpu calibrates: sets setup.calibrationGpu to the trace's
+// own GPU (gpuForTrace) when setup.gpu is another; false, with why, when the trace's
+// GPU has no preset and setup.gpu is not known to be it (nothing to fit on).
+bool chooseCalibrationGpu(PredictionSetup& setup, const Trace& trace, const GpuSpecSet& set, std::string& why);
 
 // The preset for a trace: its deviceProperties (gpuForDeviceProperties), else the
 // architecture its kernel names reveal (kernelArchitecture; the first preset of that

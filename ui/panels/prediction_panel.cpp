@@ -322,7 +322,6 @@ void PredictionPanel::startWorker() {
   const quint64 generation = generation_;
   // Setups are complete here; the worker only reads them and the document.
   PredictionSetup main;
-  bool carryCalibration = false;  // Calibrate on a chosen GPU: fit on the trace's own, carry
   needsGpu_ = false;
   if (const GpuSpec* g = gpuNamed(gpu_->currentText())) {
     main.gpu = *g;
@@ -353,17 +352,12 @@ void PredictionPanel::startWorker() {
   }
   main.microbench = microbench_.get();
   // As the command line does: a chosen GPU other than the trace's is calibrated on the
-  // trace's own GPU and the shares carried over (fitting its models to times another GPU
-  // measured would cancel the choice); without the trace's GPU nothing is fitted.
+  // trace's own GPU and the shares carried over; without the trace's GPU nothing is fitted.
   {
     std::string why;
-    const std::optional<GpuSpec> own = gpuForTrace(*doc_->trace, gpus_, why);
-    const bool chosenElsewhere = !own || own->name != main.gpu.name;
-    if (chosenElsewhere && own) main.calibrationGpu = own;
-    const bool canFit = !chosenElsewhere || own;
-    main.calibrate = calibrate_->isChecked() && !chosenElsewhere;
+    const bool canFit = chooseCalibrationGpu(main, *doc_->trace, gpus_, why);
+    main.calibrate = calibrate_->isChecked() && canFit;
     main.withCalibratedRun = !calibrate_->isChecked() && canFit;
-    carryCalibration = calibrate_->isChecked() && chosenElsewhere && own;
   }
   if (extraShapes_) {
     main.extraShapes = extraShapes_;
@@ -382,18 +376,9 @@ void PredictionPanel::startWorker() {
   std::shared_ptr<const GemmMicrobench> microbench = microbench_;  // alive while the worker runs
   runOnWorker(
       this,
-      [doc, microbench, main, compare, carryCalibration] {
+      [doc, microbench, main, compare] {
         auto r = std::make_shared<PredictionResults>();
-        PredictionSetup setup = main;
-        if (carryCalibration && setup.calibrationGpu) {
-          std::string note;
-          setup.carriedCalibration = fitOnFirstIteration(*doc->trace, *setup.calibrationGpu, setup.microbench,
-                                                         setup.extraShapes.get(), note);
-          // It fails only on fewer than two iterations: calibrate then fits nothing and
-          // leaves the same reason in calibrationNote.
-          if (!setup.carriedCalibration) setup.calibrate = true;
-        }
-        r->main = runPrediction(*doc->trace, setup);
+        r->main = runPrediction(*doc->trace, main);
         if (compare) {
           PredictionSetup whatIf = *compare;  // the main GPU's calibration, not one fitted anew
           whatIf.calibrate = false;
