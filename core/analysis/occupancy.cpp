@@ -122,4 +122,20 @@ std::optional<KernelOccupancy> kernelOccupancy(const std::vector<NamedArg>& args
   return k;
 }
 
+std::array<int64_t, 3> launchGrid(const std::vector<NamedArg>& args) {
+  const NamedArg* a = findArg(args, "grid");
+  if (!a || a->type != ArgType::Json) return {};
+  const nlohmann::json j = nlohmann::json::parse(a->text, nullptr, false);
+  if (!j.is_array() || j.empty() || j.size() > 3) return {};
+  std::array<int64_t, 3> g{1, 1, 1};
+  for (size_t i = 0; i < j.size(); ++i) {
+    if (!j[i].is_number_integer() || j[i].get<int64_t>() <= 0 || j[i].get<int64_t>() >= (int64_t{1} << 31)) return {};
+    g[i] = j[i].get<int64_t>();
+  }
+  // CUDA allows 2^31 - 1 × 65535 × 65535, whose product passes int64; no real launch
+  // comes near 2^40 blocks.
+  if (static_cast<double>(g[0]) * static_cast<double>(g[1]) * static_cast<double>(g[2]) > 0x1p40) return {};
+  return g;
+}
+
 }  // namespace opscope

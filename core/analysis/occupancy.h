@@ -12,6 +12,7 @@
 // dynamic shared memory of CUTLASS GEMMs on the public recsys trace: 81,920 bytes, 37.9
 // blocks per SM, "est. achieved occupancy %": 0), so achievedPct is computed from the
 // shape and Kineto's figure is kept beside it.
+#include <array>
 #include <map>
 #include <optional>
 #include <string_view>
@@ -51,5 +52,10 @@ struct KernelOccupancy {
 
 // From a kernel's args; nothing when the launch shape is not recorded.
 std::optional<KernelOccupancy> kernelOccupancy(const std::vector<NamedArg>& args, const SmLimits& sm);
+
+// The kernel's "grid" ([x, y, z] blocks); all zero when absent (ROCm traces record none)
+// or not up to three positive numbers below 2^31 with a product below 2^40, so a damaged
+// file never yields a grid whose product overflows.
+std::array<int64_t, 3> launchGrid(const std::vector<NamedArg>& args);
 
 }  // namespace opscope

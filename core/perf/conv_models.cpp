@@ -52,12 +52,36 @@ std::optional<std::vector<int64_t>> outputSize(const std::vector<int64_t>& in, c
   return out;
 }
 
+// ⌈n/32⌉; -1 (no grid has it) past int64, where a damaged file's dims would overflow the cast.
+int64_t tiles32(double n) {
+  const double t = std::ceil(n / 32);
+  return t < 4e18 ? static_cast<int64_t>(t) : -1;
+}
+
+double layoutTransposesUs(const GpuSpec& g, const std::vector<KernelLaunch>& kernels,
+                          std::initializer_list<const std::vector<int64_t>*> tensors, DType t) {
+  double us = 0;
+  for (const KernelLaunch& k : kernels) {
+    if (!isLayoutTranspose(k.name)) continue;
+    double bytes = 0;
+    for (const std::vector<int64_t>* x : tensors)
+      if (x && x->size() >= 3 && k.grid[2] == (*x)[0] && k.grid[1] == tiles32(static_cast<double>((*x)[1])) &&
+          k.grid[0] == tiles32(product(*x, 2))) {
+        bytes = 2 * product(*x) * dtypeBytes(t);
+        break;
+      }
+    us += memoryBoundUs(g, bytes, k.blocks());
+  }
+  return us;
+}
+
 }  // namespace
 
 bool isConvolutionName(std::string_view n) { return convArgs(n) || n == "convolution_backward"; }
 
-std::optional<OpPrediction> convolutionPrediction(const GpuSpec& g, std::string_view n, const OpShapes& s, bool tf32) {
-  const char* model = tf32 ? "convolution roofline (tf32)" : "convolution roofline";
+std::optional<OpPrediction> convolutionPrediction(const GpuSpec& g, std::string_view n, const OpShapes& s,
+                                                  MathPath path, const std::vector<KernelLaunch>& kernels) {
+  const char* model = path.tf32 ? "convolution roofline (tf32)" : "convolution roofline";
   if (n == "convolution_backward") {
     // grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed,
     // output_padding, groups, output_mask
@@ -78,10 +102,10 @@ std::optional<OpPrediction> convolutionPrediction(const GpuSpec& g, std::string_
     const double size = dtypeBytes(t);
     const double dyBytes = product(*dy) * size, xBytes = product(*x) * size, wBytes = product(*w) * size;
     double us = 0;
-    if (wantInput) us += rooflineUs(g, flops, dyBytes + wBytes + xBytes, t, tf32);   // dgrad writes dx
-    if (wantWeight) us += rooflineUs(g, flops, dyBytes + xBytes + wBytes, t, tf32);  // wgrad writes dw
+    if (wantInput) us += rooflineUs(g, flops, dyBytes + wBytes + xBytes, t, path);   // dgrad writes dx
+    if (wantWeight) us += rooflineUs(g, flops, dyBytes + xBytes + wBytes, t, path);  // wgrad writes dw
     if (us <= 0) return std::nullopt;
-    return OpPrediction{us, model};
+    return OpPrediction{us + layoutTransposesUs(g, kernels, {dy, x, w}, t), model};
   }
   const auto args = convArgs(n);
   if (!args) return std::nullopt;
@@ -100,13 +124,16 @@ std::optional<OpPrediction> convolutionPrediction(const GpuSpec& g, std::string_
   const double flops = 2 * n0 * k * product(*out) * product(*w, 1);
   const DType t = s.type(0);
   const double bytes = (product(*x) + product(*w) + n0 * k * product(*out)) * dtypeBytes(t);
-  return OpPrediction{rooflineUs(g, flops, bytes, t, tf32), model};
+  std::vector<int64_t> y{(*x)[0], (*w)[0]};
+  y.insert(y.end(), out->begin(), out->end());
+  return OpPrediction{rooflineUs(g, flops, bytes, t, path) + layoutTransposesUs(g, kernels, {x, w, &y}, t), model};
 }
 
-std::optional<OpPrediction> normOrPoolPrediction(const GpuSpec& g, std::string_view n, const OpShapes& s) {
+std::optional<OpPrediction> normOrPoolPrediction(const GpuSpec& g, std::string_view n, const OpShapes& s,
+                                                 int64_t gridBlocks) {
   auto result = [&](double bytes, const char* model) -> std::optional<OpPrediction> {
     if (bytes <= 0) return std::nullopt;
-    return OpPrediction{memoryBoundUs(g, bytes), model};
+    return OpPrediction{memoryBoundUs(g, bytes, gridBlocks), model};
   };
   if (n == "batch_norm" || n == "_batch_norm_impl_index" || n == "cudnn_batch_norm" || n == "native_batch_norm" ||
       n == "miopen_batch_norm" || n == "_native_batch_norm_legit") {

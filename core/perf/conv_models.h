@@ -11,7 +11,17 @@
 // convolution_backward reads them off its grad_output and prices the data and weight
 // gradients its output mask asks for. Transposed convolutions: no model.
 //
-// Batch norm and pooling are memory-bound: batch norm in training reads its input
+// NHWC kernels on NCHW tensors: cuDNN runs its channels-last kernels on channels-first
+// float tensors by transposing around them (nchwToNhwcKernel on the inputs and weight,
+// nhwcToNchwKernel on the output or gradients; 4.3 ms of a ResNet-50 iteration's 36.4 ms
+// on an H100). Each transpose reads and writes one tensor at DRAM bandwidth. Its grid
+// tiles the NCHW tensor 32 × 32 over (∏spatial, C) with N on z, which names the tensor:
+// the one of the op's (input, weight, output; backward: grad_output, input, weight,
+// whose gradients have their shapes) with z = N, y = ⌈C/32⌉, x = ⌈∏spatial/32⌉. A
+// transpose no tensor fits, or one without a recorded grid, costs the kernel floor.
+//
+// Batch norm and pooling are memory-bound (at the share of the DRAM bandwidth their
+// kernels' grid reaches, see memoryBoundUs): batch norm in training reads its input
 // twice (statistics, then normalisation) and writes it once (3×; 2× in evaluation),
 // its backward reads input and grad_output twice and writes grad_input (5×); pooling
 // reads its input and writes its output (and the int64 indices of max pooling); their
@@ -24,10 +34,13 @@
 
 namespace opscope {
 
-// baseName: the op's name without "aten::". tf32: its kernels are TF32 tensor-core ones.
+// baseName: the op's name without "aten::". path: what its kernels say about its math
+// (mathPath); kernels: what it launched (for the layout transposes).
 std::optional<OpPrediction> convolutionPrediction(const GpuSpec& g, std::string_view baseName, const OpShapes& s,
-                                                  bool tf32);
-std::optional<OpPrediction> normOrPoolPrediction(const GpuSpec& g, std::string_view baseName, const OpShapes& s);
+                                                  MathPath path, const std::vector<KernelLaunch>& kernels = {});
+// gridBlocks: the widest grid the op's kernels launched (0: not recorded).
+std::optional<OpPrediction> normOrPoolPrediction(const GpuSpec& g, std::string_view baseName, const OpShapes& s,
+                                                 int64_t gridBlocks = 0);
 // Whether convolutionPrediction knows the name (to look at the op's kernels only then).
 bool isConvolutionName(std::string_view baseName);
 

@@ -252,36 +252,44 @@ std::optional<GpuSpec> gpuForDeviceProperties(const GpuSpecSet& set, std::string
   return std::nullopt;
 }
 
-std::string kernelArchitecture(const std::vector<std::string_view>& kernelNames) {
-  // Each name votes once, for the first architecture it names.
-  std::map<std::string, size_t> votes;
-  const auto digitsAfter = [](std::string_view n, size_t at) {
+std::string kernelNameArchitecture(std::string_view n) {
+  const auto digitsAfter = [&](size_t at) {
     size_t k = at;
     while (k < n.size() && k - at < 3 && std::isdigit(static_cast<unsigned char>(n[k]))) ++k;
     return k - at >= 2 && (k == n.size() || !std::isdigit(static_cast<unsigned char>(n[k]))) ? std::string(n.substr(at, k - at))
                                                                                             : std::string();
   };
+  for (const char* prefix : {"sm", "cutlass_"}) {
+    for (size_t at = n.find(prefix); at != std::string_view::npos; at = n.find(prefix, at + 1)) {
+      // "sm80_xmma", "_sm90_", "cutlass_80_tensorop": a word start, then 2-3 digits.
+      if (at > 0 && std::isalnum(static_cast<unsigned char>(n[at - 1]))) continue;
+      const std::string d = digitsAfter(at + std::char_traits<char>::length(prefix));
+      // Two digits from 50 (Maxwell) on, or three from 100 (Blackwell).
+      if ((d.size() == 2 && d[0] >= '5') || (d.size() == 3 && d[0] == '1')) return "sm" + d;
+    }
+  }
+  static const std::pair<const char*, const char*> families[] = {
+      {"volta_", "sm70"}, {"turing_", "sm75"}, {"ampere_", "sm80"}, {"hopper_", "sm90"}};
+  for (const auto& [word, a] : families)
+    if (n.find(word) != std::string_view::npos) return a;
+  return {};
+}
+
+int smVersion(std::string_view arch) {
+  if (!arch.starts_with("sm") || arch.size() < 4 || arch.size() > 5) return 0;
+  int v = 0;
+  for (char c : arch.substr(2)) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return 0;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+
+std::string kernelArchitecture(const std::vector<std::string_view>& kernelNames) {
+  // Each name votes once, for the first architecture it names.
+  std::map<std::string, size_t> votes;
   for (std::string_view n : kernelNames) {
-    std::string arch;
-    for (const char* prefix : {"sm", "cutlass_"}) {
-      for (size_t at = n.find(prefix); at != std::string_view::npos && arch.empty(); at = n.find(prefix, at + 1)) {
-        // "sm80_xmma", "_sm90_", "cutlass_80_tensorop": a word start, then 2-3 digits.
-        if (at > 0 && std::isalnum(static_cast<unsigned char>(n[at - 1]))) continue;
-        const std::string d = digitsAfter(n, at + std::char_traits<char>::length(prefix));
-        // Two digits from 50 (Maxwell) on, or three from 100 (Blackwell).
-        if ((d.size() == 2 && d[0] >= '5') || (d.size() == 3 && d[0] == '1')) arch = "sm" + d;
-      }
-      if (!arch.empty()) break;
-    }
-    if (arch.empty()) {
-      static const std::pair<const char*, const char*> families[] = {
-          {"volta_", "sm70"}, {"turing_", "sm75"}, {"ampere_", "sm80"}, {"hopper_", "sm90"}};
-      for (const auto& [word, a] : families)
-        if (n.find(word) != std::string_view::npos) {
-          arch = a;
-          break;
-        }
-    }
+    const std::string arch = kernelNameArchitecture(n);
     if (!arch.empty()) ++votes[arch];
   }
   std::string best;

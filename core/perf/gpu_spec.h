@@ -66,5 +66,9 @@ std::optional<GpuSpec> gpuForDeviceProperties(const GpuSpecSet& set, std::string
 // cutlass_80_…, ampere_…; "sm90" from sm90_…, hopper; "sm70" from volta_…), the one
 // most kernels name; empty when none does.
 std::string kernelArchitecture(const std::vector<std::string_view>& kernelNames);
+// The architecture one kernel name reveals, by the same rules; empty when none.
+std::string kernelNameArchitecture(std::string_view kernelName);
+// 80 for "sm80", 100 for "sm100"; 0 for anything else (ROCm's "gfx90a", "").
+int smVersion(std::string_view arch);
 
 }  // namespace opscope

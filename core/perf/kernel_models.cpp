@@ -84,16 +84,62 @@ bool usesTf32TensorCores(std::string_view name) {
   return has("tf32") || has("tensorop_s1688") || has("tensorop_s16816");
 }
 
-double rooflineUs(const GpuSpec& g, double flops, double bytes, DType t, bool tf32) {
-  const double peak = tf32 && t == DType::F32 && g.tf32 > 0 ? g.tf32 * 1e12 : g.peakFlops(t);
-  return std::max({flops / peak * 1e6, g.dramUs(bytes), g.kernelFloorUs});
+MathPath mathPath(const GpuSpec& g, DType t, const std::vector<KernelLaunch>& kernels) {
+  MathPath p;
+  p.tf32 = t == DType::F32 && g.tf32 > 0 &&
+           std::any_of(kernels.begin(), kernels.end(), [](const KernelLaunch& k) { return usesTf32TensorCores(k.name); });
+  const int gpuArch = smVersion(g.arch);
+  if (gpuArch >= 90) {
+    bool older = false, current = false;
+    for (const KernelLaunch& k : kernels) {
+      const int v = smVersion(kernelNameArchitecture(k.name));
+      if (v == 0) continue;
+      (v < 90 ? older : current) = true;
+    }
+    p.legacyTensorCores = older && !current;
+  }
+  for (const KernelLaunch& k : kernels)
+    if (!isLayoutTranspose(k.name)) p.grid = std::max(p.grid, k.blocks());
+  return p;
+}
+
+bool isLayoutTranspose(std::string_view kernel) {
+  return kernel.find("nchwToNhwcKernel") != std::string_view::npos ||
+         kernel.find("nhwcToNchwKernel") != std::string_view::npos;
+}
+
+namespace {
+
+// The share of the GPU's SMs a grid of blocks keeps busy: 1 when not recorded or when
+// it has as many blocks as SMs or more.
+double smCoverage(const GpuSpec& g, int64_t blocks) {
+  return blocks > 0 && g.sms > 0 && blocks < g.sms ? static_cast<double>(blocks) / static_cast<double>(g.sms) : 1.0;
+}
+
+}  // namespace
+
+int64_t widestGrid(const std::vector<KernelLaunch>& kernels) {
+  int64_t most = 0;
+  for (const KernelLaunch& k : kernels) most = std::max(most, k.blocks());
+  return most;
+}
+
+double rooflineUs(const GpuSpec& g, double flops, double bytes, DType t, MathPath path) {
+  const bool tf32 = path.tf32 && t == DType::F32 && g.tf32 > 0;
+  double peak = tf32 ? g.tf32 * 1e12 : g.peakFlops(t);
+  const bool tensorPeak = tf32 || ((t == DType::F16 || t == DType::BF16) && peak > g.fp32 * 1e12);
+  if (path.legacyTensorCores && tensorPeak) peak *= kLegacyTensorCoreShare;
+  const double coverage = smCoverage(g, path.grid);
+  return std::max({flops / peak * 1e6 / coverage, g.dramUs(bytes) / coverage, g.kernelFloorUs});
 }
 
 double gemmRooflineUs(const GpuSpec& g, const GemmShape& s) {
-  return rooflineUs(g, gemmFlops(s), gemmBytes(s), s.dtype, s.tf32);
+  return rooflineUs(g, gemmFlops(s), gemmBytes(s), s.dtype, s.path());
 }
 
-double memoryBoundUs(const GpuSpec& g, double bytes) { return std::max(g.dramUs(bytes), g.kernelFloorUs); }
+double memoryBoundUs(const GpuSpec& g, double bytes, int64_t gridBlocks) {
+  return std::max(g.dramUs(bytes) / smCoverage(g, gridBlocks), g.kernelFloorUs);
+}
 
 std::optional<GemmMicrobench> GemmMicrobench::fromCsv(std::string_view text, std::string& error) {
   std::istringstream in{std::string(text)};
@@ -178,7 +224,7 @@ double GemmMicrobench::predictUs(const GpuSpec& g, const GemmShape& s) const {
   double weights = 0, fraction = 0;  // measured time / roofline time of the neighbours
   for (size_t i = 0; i < k; ++i) {
     const Point& p = *near[i].p;
-    const double roof = gemmRooflineUs(g, {p.batch, p.m, p.n, p.k, s.dtype, s.tf32});
+    const double roof = gemmRooflineUs(g, {p.batch, p.m, p.n, p.k, s.dtype, s.tf32, s.legacyTensorCores, s.grid});
     const double w = 1 / near[i].distance;
     fraction += w * p.us / roof;
     weights += w;

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <functional>
 #include <numeric>
+#include <unordered_map>
 
+#include "analysis/occupancy.h"
 #include "analysis/op_index.h"
 #include "hierarchy/queries.h"
 #include "perf/attention_models.h"
@@ -42,7 +44,7 @@ MemoryKind memoryKind(std::string_view n) {
       "_foreach_add_", "_foreach_mul_", "_foreach_addcmul_", "_foreach_addcdiv_", "_foreach_lerp_", "_foreach_sqrt",
       "_foreach_div_", "_foreach_add", "_foreach_mul", "_foreach_zero_", "ones_like", "zeros_like"};
   static const char* const reduction[] = {"sum", "mean", "mse_loss", "norm", "max", "min", "amax", "argmax",
-                                          "nll_loss", "nll_loss_forward", "binary_cross_entropy_with_logits"};
+                                          "binary_cross_entropy_with_logits"};
   static const char* const concat[] = {"cat", "_cat", "stack"};
   static const char* const gather[] = {"index_select", "embedding", "gather", "index", "take"};
   for (const char* e : elementwise)
@@ -178,23 +180,31 @@ std::optional<OpPrediction> OpModels::scaled(std::optional<OpPrediction> p) cons
 }
 
 std::optional<OpPrediction> OpModels::datasheet(std::string_view name, const OpShapes& s,
-                                                const std::vector<std::string_view>& kernels) const {
+                                                const std::vector<KernelLaunch>& kernels) const {
   if (!s.recorded()) return std::nullopt;
   if (auto g = gemmShape(name, s)) {
-    g->tf32 = g->dtype == DType::F32 && gpu_.tf32 > 0 &&
-              std::any_of(kernels.begin(), kernels.end(), [](std::string_view k) { return usesTf32TensorCores(k); });
+    const MathPath path = mathPath(gpu_, g->dtype, kernels);
+    g->tf32 = path.tf32;
+    g->legacyTensorCores = path.legacyTensorCores;
+    g->grid = path.grid;
     if (microbench_) return OpPrediction{microbench_->predictUs(gpu_, *g), "gemm microbenchmark"};
     return OpPrediction{gemmRooflineUs(gpu_, *g), g->tf32 ? "gemm roofline (tf32)" : "gemm roofline"};
   }
   const std::string_view base = baseName(name);
-  if (isConvolutionName(base)) {
-    const bool tf32 = s.type(0) == DType::F32 && gpu_.tf32 > 0 &&
-                      std::any_of(kernels.begin(), kernels.end(), [](std::string_view k) { return usesTf32TensorCores(k); });
-    return convolutionPrediction(gpu_, base, s, tf32);
-  }
-  if (auto p = normOrPoolPrediction(gpu_, base, s)) return p;
+  if (isConvolutionName(base)) return convolutionPrediction(gpu_, base, s, mathPath(gpu_, s.type(0), kernels), kernels);
+  const int64_t grid = widestGrid(kernels);
+  if (auto p = normOrPoolPrediction(gpu_, base, s, grid)) return p;
   if (auto p = attentionPrediction(gpu_, base, s)) return p;
   if (auto p = embeddingBagPrediction(gpu_, base, s)) return p;
+  if (base == "nll_loss" || base == "nll_loss_forward" || base == "nll_loss_nd") {
+    // Reads the targets and one input element per target (input[i, target[i]]), not the
+    // whole input: on a (2048, 50304) input that is 2048 floats, not 412 MB, which
+    // matters since its kernel is one block (a grid covering one SM).
+    const auto* target = s.tensor(1);
+    if (!target || target->empty()) return std::nullopt;
+    return OpPrediction{memoryBoundUs(gpu_, s.bytes(1) + elements(*target) * dtypeBytes(s.type(0)), grid),
+                        "memory-bound"};
+  }
   const MemoryKind kind = memoryKind(base);
   if (kind == MemoryKind::None) return std::nullopt;
   double read = 0, largest = 0;
@@ -222,7 +232,7 @@ std::optional<OpPrediction> OpModels::datasheet(std::string_view name, const OpS
     }
     case MemoryKind::None: break;
   }
-  return OpPrediction{memoryBoundUs(gpu_, read + written), "memory-bound"};
+  return OpPrediction{memoryBoundUs(gpu_, read + written, grid), "memory-bound"};
 }
 
 std::optional<OpPrediction> OpModels::hostCopy(const OpShapes& s) const {
@@ -290,6 +300,14 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
     return s;
   };
   std::vector<OpRow> rows;
+  // Kernel grids by GPU event: an op's kernels are looked at again at every level of the
+  // sub-op recursion, and their args may be read back from the file.
+  std::unordered_map<uint64_t, std::array<int64_t, 3>> grids;
+  auto gridOf = [&](EventRef g) {
+    auto [it, fresh] = grids.try_emplace(g.packed());
+    if (fresh) it->second = launchGrid(trace.args(g));
+    return it->second;
+  };
   // Own model, else the sum of the sub-ops that caused GPU work when each has one.
   // shapes: op's own (read once by the caller: args may be read back from the file).
   std::function<std::optional<OpPrediction>(EventRef, const OpShapes&)> predict =
@@ -314,10 +332,9 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
     };
     if ((name == "to" || name == "_to_copy" || name == "copy_") && movesHostMemory(trace, gpu()))
       return leaf(models.hostCopy(shapes));
-    std::vector<std::string_view> kernels;  // only GEMMs and convolutions look at them
-    if (OpModels::gemmShape(trace.name(op), shapes) || isConvolutionName(name))
-      for (EventRef g : gpu())
-        if (trace.kind(g) == SliceKind::Kernel) kernels.push_back(trace.name(g));
+    std::vector<KernelLaunch> kernels;
+    for (EventRef g : gpu())
+      if (trace.kind(g) == SliceKind::Kernel) kernels.emplace_back(trace.name(g), gridOf(g));
     // Under autocast an op casts its inputs and calls itself again (an aten::linear of
     // floats holding three aten::to and an aten::linear of bf16): its own shapes are not
     // what ran, its sub-ops are.

@@ -58,10 +58,12 @@ class OpModels {
       : gpu_(std::move(gpu)), microbench_(microbench) {}
   const GpuSpec& gpu() const { return gpu_; }
   // The op's own model; nullopt when its name has none or its shapes do not fit it.
-  // kernels: names of the GPU kernels it launched (a GEMM of floats that ran TF32
-  // tensor-core kernels is priced at the TF32 peak).
+  // kernels: the GPU kernels it launched, names and grids (see mathPath: a GEMM of
+  // floats that ran TF32 tensor-core kernels is priced at the TF32 peak; memoryBoundUs:
+  // a memory-bound op whose grid covers few SMs reaches their share of the bandwidth;
+  // conv_models.h: cuDNN's layout transposes).
   std::optional<OpPrediction> own(std::string_view name, const OpShapes& shapes,
-                                  const std::vector<std::string_view>& kernels = {}) const {
+                                  const std::vector<KernelLaunch>& kernels = {}) const {
     return scaled(datasheet(name, shapes, kernels));
   }
   // A copy between host and device memory (the op's GPU events are HtoD / DtoH
@@ -79,7 +81,7 @@ class OpModels {
 
  private:
   std::optional<OpPrediction> datasheet(std::string_view name, const OpShapes& shapes,
-                                        const std::vector<std::string_view>& kernels) const;
+                                        const std::vector<KernelLaunch>& kernels) const;
   std::optional<OpPrediction> scaled(std::optional<OpPrediction> p) const;
   GpuSpec gpu_;
   const GemmMicrobench* microbench_;

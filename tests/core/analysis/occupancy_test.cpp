@@ -109,6 +109,22 @@ TEST(Occupancy, NothingWithoutTheLaunchShape) {
   EXPECT_DOUBLE_EQ(k->theoreticalPct, 100.0);
 }
 
+TEST(Occupancy, LaunchGridFromArgs) {
+  using G = std::array<int64_t, 3>;
+  EXPECT_EQ(launchGrid({jsonArg("grid", "[98, 2, 64]")}), (G{98, 2, 64}));
+  EXPECT_EQ(launchGrid({intArg("blocks per SM", 3), jsonArg("grid", "[64, 1, 1]")}), (G{64, 1, 1}));
+  EXPECT_EQ(launchGrid({jsonArg("grid", "[7, 2]")}), (G{7, 2, 1}));  // missing dims are 1
+  // Not recorded (ROCm) or not a grid: all zero, never a product that overflows.
+  EXPECT_EQ(launchGrid({}), (G{0, 0, 0}));
+  EXPECT_EQ(launchGrid({jsonArg("grid", "[0, 1, 1]")}), (G{0, 0, 0}));
+  EXPECT_EQ(launchGrid({jsonArg("grid", "[4294967296, 4294967296, 4294967296]")}), (G{0, 0, 0}));
+  EXPECT_EQ(launchGrid({jsonArg("grid", "[2147483647, 2147483647, 2147483647]")}), (G{0, 0, 0}));
+  EXPECT_EQ(launchGrid({jsonArg("grid", "[1, 1, 1, 1]")}), (G{0, 0, 0}));
+  EXPECT_EQ(launchGrid({jsonArg("grid", "[1.5, 1, 1]")}), (G{0, 0, 0}));
+  EXPECT_EQ(launchGrid({jsonArg("grid", "{broken")}), (G{0, 0, 0}));
+  EXPECT_EQ(launchGrid({intArg("grid", 64)}), (G{0, 0, 0}));
+}
+
 // Kineto records its own estimate with each kernel; ours, from the same shape, must
 // agree within its rounding wherever Kineto's is valid (shared memory within the 48 KiB
 // default: past it Kineto reads 0, see occupancy.h).

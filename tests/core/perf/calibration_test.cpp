@@ -136,9 +136,12 @@ TEST(Calibration, ResNet50OnAnH100OutOfSampleAndCarriedToAWhatIfGpu) {
   const PredictionResult cal = runPrediction(*r.trace, setup);
   ASSERT_TRUE(cal.calibration);
   ASSERT_TRUE(cal.calibration->modelEfficiency.contains("convolution roofline (tf32)"));
+  // The share of the convolution roofline cuDNN's kernels reach: well below 1 (their
+  // tiles and pipelines, which no datasheet gives), above what the bare roofline left
+  // before layout transposes, sm80-on-Hopper and grids were priced (0.2-0.6 then).
   const double conv = cal.calibration->modelEfficiency.at("convolution roofline (tf32)");
-  EXPECT_GT(conv, 0.2);
-  EXPECT_LT(conv, 0.6);
+  EXPECT_GT(conv, 0.5);
+  EXPECT_LT(conv, 0.8);
   ASSERT_EQ(cal.iterations.size(), 3u);
   for (size_t i = 1; i < 3; ++i) EXPECT_LT(std::abs(cal.iterations[i].errorPct()), 10.0) << i;
   EXPECT_LT(cal.opError.gmaePct, plain.opError.gmaePct);

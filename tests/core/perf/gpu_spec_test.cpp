@@ -69,6 +69,15 @@ TEST(GpuSpec, KernelNamesTellTheArchitecture) {
   // Words that merely contain "sm" and digits elsewhere say nothing.
   EXPECT_EQ(kernelArchitecture(V{"softmax_warp_forward<float, 1024>", "cunn_SoftMaxForward<4>", "asm12_kernel"}), "");
   EXPECT_EQ(kernelArchitecture(V{}), "");
+  // One name at a time, and the version number of an architecture.
+  EXPECT_EQ(kernelNameArchitecture("sm80_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nchw"), "sm80");
+  EXPECT_EQ(kernelNameArchitecture("nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_bias_TNT"), "sm90");
+  EXPECT_EQ(kernelNameArchitecture("void cudnn::engines_precompiled::nchwToNhwcKernel<float>"), "");
+  EXPECT_EQ(smVersion("sm80"), 80);
+  EXPECT_EQ(smVersion("sm100"), 100);
+  EXPECT_EQ(smVersion("gfx90a"), 0);
+  EXPECT_EQ(smVersion("sm"), 0);
+  EXPECT_EQ(smVersion("sm9x"), 0);
 }
 
 TEST(GpuSpec, UserFilesRoundTripAndBadOnesSayWhat) {

@@ -89,6 +89,58 @@ TEST(KernelModels, MemoryBound) {
   EXPECT_DOUBLE_EQ(memoryBoundUs(a100, 10), a100.kernelFloorUs);
 }
 
+// cuDNN's channels-first batch norm launches one block per channel: 64 blocks keep 64 of
+// an H100's 132 SMs busy (measured on the H100 ResNet-50 trace: 1.25 TB/s, against 2.5
+// with 256 blocks or more).
+TEST(KernelModels, AGridOfFewerBlocksThanSmsReachesTheirShareOfTheBandwidth) {
+  const GpuSpec& h100 = preset("H100-SXM");
+  ASSERT_EQ(h100.sms, 132);
+  const double full = 1e9 / 3350e3;
+  EXPECT_NEAR(memoryBoundUs(h100, 1e9), full, 1e-9);
+  EXPECT_NEAR(memoryBoundUs(h100, 1e9, 64), full * 132 / 64, 1e-9);
+  EXPECT_NEAR(memoryBoundUs(h100, 1e9, 132), full, 1e-9);
+  EXPECT_NEAR(memoryBoundUs(h100, 1e9, 1 << 20), full, 1e-9);
+  EXPECT_DOUBLE_EQ(memoryBoundUs(h100, 10, 1), h100.kernelFloorUs);  // still at least the floor
+  // The compute roofline too: a dgrad of 66 blocks uses half the SMs, so half the peak.
+  MathPath half;
+  half.tf32 = true;
+  half.grid = 66;
+  const double flops = 2.0 * 4096 * 4096 * 4096;
+  EXPECT_NEAR(rooflineUs(h100, flops, 0, DType::F32, half), flops / 495e12 * 1e6 * 2, 1e-6);
+}
+
+// sm80 tensor-core code on Hopper issues mma.sync, which reaches about half the tensor
+// peak; Hopper's own kernels (sm90_xmma, nvjet_sm90) reach all of it, and FP32 on the
+// SIMT cores is not affected.
+TEST(KernelModels, Sm80TensorCoreKernelsOnHopperRunAtHalfTheTensorPeak) {
+  const GpuSpec& h100 = preset("H100-SXM");
+  const GpuSpec& a100 = preset("A100-SXM4-80GB");
+  const std::vector<KernelLaunch> sm80{"void cudnn::engines_precompiled::nchwToNhwcKernel<float>",
+                                       "sm80_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nchw"};
+  MathPath p = mathPath(h100, DType::F32, sm80);
+  EXPECT_TRUE(p.tf32);
+  EXPECT_TRUE(p.legacyTensorCores);
+  EXPECT_FALSE(mathPath(a100, DType::F32, sm80).legacyTensorCores);  // built for the GPU it runs on
+  EXPECT_FALSE(mathPath(h100, DType::F32, {"sm90_xmma_fprop_implicit_gemm_f32f32_tf32f32_f32_nhwckrsc_nhwc",
+                                           "sm80_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nchw"})
+                   .legacyTensorCores);
+  EXPECT_FALSE(mathPath(h100, DType::F32, {"void at::native::elementwise_kernel"}).legacyTensorCores);  // says nothing
+  const double flops = 2.0 * 8192 * 8192 * 8192;
+  EXPECT_NEAR(rooflineUs(h100, flops, 0, DType::F32, p), flops / (495e12 * kLegacyTensorCoreShare) * 1e6, 1e-6);
+  MathPath bf16;
+  bf16.legacyTensorCores = true;
+  EXPECT_NEAR(rooflineUs(h100, flops, 0, DType::BF16, bf16), flops / (989e12 * kLegacyTensorCoreShare) * 1e6, 1e-6);
+  // FP32 on the SIMT cores (ampere_sgemm on an H100): the FP32 peak, not halved.
+  const MathPath simt = mathPath(h100, DType::F32, {"ampere_sgemm_128x64_nn"});
+  EXPECT_TRUE(simt.legacyTensorCores);
+  EXPECT_FALSE(simt.tf32);
+  EXPECT_NEAR(rooflineUs(h100, flops, 0, DType::F32, simt), flops / (h100.fp32 * 1e12) * 1e6, 1e-6);
+  // The op's grid is its widest math kernel's, never a layout transpose's.
+  const MathPath grid = mathPath(h100, DType::F32, {KernelLaunch("nchwToNhwcKernel<float>", {98, 2, 64}),
+                                                    KernelLaunch("sm90_xmma_dgrad_implicit_gemm", {50, 2, 1})});
+  EXPECT_EQ(grid.grid, 100);
+}
+
 TEST(KernelModels, MicrobenchmarkExactAndInterpolated) {
   const GpuSpec& v100 = preset("V100");
   // Every point measured at exactly 2x its roofline: any shape in between gets 2x too.

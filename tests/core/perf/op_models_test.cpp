@@ -122,6 +122,25 @@ TEST(OpModels, AnAutocastWrapperIsTheSumOfWhatRanInsideIt) {
   EXPECT_NEAR(*rows[0].predictedUs, cast + gemm, 1e-9);
 }
 
+// nll_loss reads one input element per target, not the whole input: its kernel is one
+// block, so counting the (2048, 50304) logits would price 412 MB through one SM.
+TEST(OpModels, NllLossReadsOneElementPerTarget) {
+  const GpuSpec& a100 = *builtinGpuSpecs().find("A100-SXM4-80GB");
+  OpShapes s;
+  s.dimsText = "x";
+  s.inputs = {{{2048, 50304}}, {{2048}}, {}, {}, {}};
+  s.types = {DType::F32, DType::I64, DType::Unknown, DType::Unknown, DType::Unknown};
+  const OpModels models(a100);
+  const auto p = models.own("aten::nll_loss_forward", s,
+                            {KernelLaunch("nll_loss_forward_reduce_cuda_kernel_2d<float, float, long>", {1, 1, 1})});
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->model, "memory-bound");
+  EXPECT_NEAR(p->us, memoryBoundUs(a100, 2048.0 * 8 + 2048.0 * 4, 1), 1e-9);
+  EXPECT_LT(p->us, 10.0);
+  s.inputs[1].clear();  // no target: no model
+  EXPECT_FALSE(models.own("aten::nll_loss_forward", s));
+}
+
 TEST(OpModels, MicrobenchmarkReplacesTheRoofline) {
   auto t = test::loadOk(kOps);
   ASSERT_TRUE(t);
