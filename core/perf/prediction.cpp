@@ -207,4 +207,17 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
   return r;
 }
 
+std::optional<double> whatIfRatio(const PredictionResult& r) {
+  if (!r.setup.calibrationGpu || r.setup.replay) return std::nullopt;
+  double sum = 0;
+  size_t n = 0;
+  for (const IterationPrediction& i : r.iterations)
+    if (i.measuredUs > 0) {
+      sum += i.predictedUs / i.measuredUs;
+      ++n;
+    }
+  if (n == 0) return std::nullopt;
+  return sum / static_cast<double>(n);
+}
+
 }  // namespace opscope

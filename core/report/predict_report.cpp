@@ -92,6 +92,8 @@ std::string predictionJson(const Trace& trace, const PredictionResult& r, const 
   }
   j["error_pct_mean"] =
       r.iterations.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(round3(r.iterationErrorPctMean));
+  if (const auto ratio = whatIfRatio(r))
+    j["what_if"] = {{"trace_gpu", r.setup.calibrationGpu->name}, {"predicted_over_measured", round3(*ratio)}};
   if (!r.setup.replay && (r.calibration || !r.calibrationNote.empty())) {
     nlohmann::ordered_json c;
     if (r.calibration) {
@@ -222,6 +224,14 @@ std::string predictionText(const Trace& trace, const PredictionResult& r, const 
       out += line;
     }
     out += "\n";
+    if (const auto ratio = whatIfRatio(r)) {
+      std::snprintf(line, sizeof line,
+                    "a what-if: the trace ran on %s, so these errors are the %s's %s, not the model's accuracy: "
+                    "predicted %.2fx the measured iteration\n",
+                    r.setup.calibrationGpu->name.c_str(), r.setup.gpu.name.c_str(), *ratio >= 1 ? "slow-down" : "speed-up",
+                    *ratio);
+      out += line;
+    }
   }
   if (r.setup.replay) return out;
   if (!r.setup.measuredKernels && !r.selfCheck.empty()) {

@@ -578,6 +578,7 @@ TEST(Cli, PredictOnRealH100TracesPicksTheH100AndFollowsTheGpu) {
     }
     EXPECT_NEAR(j["error_pct_mean"].get<double>(), sumAbs / 3, 0.01) << name;
     EXPECT_LE(j["error_pct_mean"].get<double>(), 10.0) << name;
+    EXPECT_FALSE(j.contains("what_if")) << name;  // the trace's own GPU
     if (name.starts_with("h100_transformer_bf16")) {
       h100 = meanPredicted(j);
       h100Gpu = j["iterations"][1]["gpu_active_predicted_us"].get<double>();
@@ -593,6 +594,16 @@ TEST(Cli, PredictOnRealH100TracesPicksTheH100AndFollowsTheGpu) {
   EXPECT_GT(vj["iterations"][1]["gpu_active_predicted_us"].get<double>(), 4 * h100Gpu);
   for (const auto& it : vj["iterations"])
     EXPECT_LT(it["predicted_us"].get<double>(), 1.05 * it["gpu_active_predicted_us"].get<double>());
+  // Its "errors" are against the H100's times: the report says it is a what-if and gives
+  // the ratio, predicted / measured per iteration, averaged.
+  ASSERT_TRUE(vj.contains("what_if")) << v.out.substr(0, 2000);
+  EXPECT_EQ(vj["what_if"]["trace_gpu"], "H100-SXM");
+  double ratio = 0;
+  for (const auto& it : vj["iterations"]) ratio += it["predicted_us"].get<double>() / it["measured_us"].get<double>() / 3;
+  EXPECT_NEAR(vj["what_if"]["predicted_over_measured"].get<double>(), ratio, 0.001);
+  EXPECT_GT(ratio, 1.8);
+  CliRun vt = runCli("predict --gpu V100 " + dir + "h100_transformer_bf16.pt.trace.json.gz");
+  EXPECT_NE(vt.out.find("a what-if: the trace ran on H100-SXM"), std::string::npos) << vt.out.substr(0, 2000);
   // Its calibrated companion is fitted on the H100 and carried to the V100.
   ASSERT_TRUE(vj.contains("calibrated"));
   EXPECT_EQ(vj["calibrated"]["calibration"]["carried"], true);

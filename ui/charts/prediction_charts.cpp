@@ -48,7 +48,18 @@ void plotPrediction(QCustomPlot* plot, const PredictionResult& r, const Trace& t
     hi = std::max({hi, m, p});
   }
   const ErrorFigures e = errorFigures(errors);
-  QString sub = errors.empty()
+  QString sub;
+  if (!errors.empty() && r.setup.calibrationGpu) {
+    std::vector<double> ratios;
+    for (double err : errors) ratios.push_back(1 + err / 100);
+    std::nth_element(ratios.begin(), ratios.begin() + static_cast<std::ptrdiff_t>(ratios.size() / 2), ratios.end());
+    sub = QStringLiteral("%L1 ops · a what-if: the trace ran on %2; median predicted / measured %3× · models cover %4 % of the measured GPU time")
+              .arg(e.count)
+              .arg(QString::fromStdString(r.setup.calibrationGpu->name))
+              .arg(ratios[ratios.size() / 2], 0, 'f', 2)
+              .arg(100 * r.coverage, 0, 'f', 1);
+  } else
+    sub = errors.empty()
                     ? QStringLiteral("no op with a model in this selection")
                     : QStringLiteral("%L1 ops · GMAE %2 % · mean |error| %3 % (std %4) · signed mean %5 % · models cover %6 % of the measured GPU time")
                           .arg(e.count)
@@ -165,26 +176,42 @@ void plotPrediction(QCustomPlot* plot, const PredictionResult& r, const Trace& t
     legend->addItem(new QCPPlottableLegendItem(legend, curve));
   }
 
-  // Histogram of the signed error, 10 % bins from -100 % to +200 %, the rest in the end bins.
+  // Histogram of the signed error, 10 % bins from -100 % to +200 %, the rest in the end
+  // bins. On a what-if GPU the "errors" are against another GPU's times (a V100 against
+  // an H100's: +300 %, all in the last bin): there the histogram shows predicted /
+  // measured on a log scale, quarter-octave bins from 1/8x to 32x (FP32 convolutions on a
+  // V100 against TF32 ones on an H100 run 40x slower: the last bin).
   QCPAxis* hx = histogram->axis(QCPAxis::atBottom);
   QCPAxis* hy = histogram->axis(QCPAxis::atLeft);
-  constexpr int kBins = 30;
-  std::vector<double> counts(kBins, 0);
+  const bool whatIf = r.setup.calibrationGpu.has_value();
+  const int kBins = whatIf ? 32 : 30;
+  const double binWidth = whatIf ? 0.25 : 10, first = whatIf ? -3 : -100;
+  std::vector<double> counts(static_cast<size_t>(kBins), 0);
   for (double err : errors) {
-    const int b = std::clamp(static_cast<int>(std::floor((err + 100) / 10)), 0, kBins - 1);
+    const double x = whatIf ? std::log2(std::max(1 + err / 100, 1e-6)) : err;
+    const int b = std::clamp(static_cast<int>(std::floor((x - first) / binWidth)), 0, kBins - 1);
     counts[static_cast<size_t>(b)] += 1;
   }
   auto* bars = new QCPBars(hx, hy);
-  bars->setWidth(10);
+  bars->setWidth(binWidth);
   bars->setPen(Qt::NoPen);
   bars->setBrush(paletteColor(0));
   double top = 1;
   for (int b = 0; b < kBins; ++b) {
-    bars->addData(-100 + 10 * b + 5, counts[static_cast<size_t>(b)]);
+    bars->addData(first + binWidth * b + binWidth / 2, counts[static_cast<size_t>(b)]);
     top = std::max(top, counts[static_cast<size_t>(b)]);
   }
-  hx->setRange(-100, 200);
-  hx->setLabel(QStringLiteral("error of the prediction (%), ≥ 190 % in the last bin"));
+  hx->setRange(first, first + binWidth * kBins);
+  if (whatIf) {
+    QSharedPointer<QCPAxisTickerText> ticks(new QCPAxisTickerText);
+    for (int e = -3; e <= 5; ++e)
+      ticks->addTick(e, e < 0 ? QStringLiteral("1/%1×").arg(1 << -e) : QStringLiteral("%1×").arg(1 << e));
+    hx->setTicker(ticks);
+    hx->setLabel(QStringLiteral("predicted / measured on %1 (log scale), ≥ 27× in the last bin")
+                     .arg(QString::fromStdString(r.setup.calibrationGpu->name)));
+  } else {
+    hx->setLabel(QStringLiteral("error of the prediction (%), ≥ 190 % in the last bin"));
+  }
   hy->setRange(0, top * 1.1);
   hy->setLabel(QStringLiteral("ops"));
   for (QCPAxis* a : {hx, hy}) a->setTickLabelFont(QFont(QStringLiteral("Sans"), 8));

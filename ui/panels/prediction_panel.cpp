@@ -411,6 +411,14 @@ void PredictionPanel::onResults(quint64 generation, std::shared_ptr<const Predic
   const bool modelled = m.opError.count > 0;
   QString text = QStringLiteral("<b>%1</b>: ").arg(QString::fromStdString(m.setup.gpu.name));
   if (m.iterations.empty()) text += QStringLiteral("no ProfilerStep iterations to simulate");
+  else if (const auto ratio = whatIfRatio(m))
+    // Errors against another GPU's times are the what-if's speed-up, not the model's accuracy.
+    text += QStringLiteral("iteration measured %1 ms on %2, predicted %3 ms (%4× the measured; with measured kernels %5 %)")
+                .arg(measured / n / 1e3, 0, 'f', 3)
+                .arg(QString::fromStdString(m.setup.calibrationGpu->name))
+                .arg(predicted / n / 1e3, 0, 'f', 3)
+                .arg(*ratio, 0, 'f', 2)
+                .arg(m.selfCheckErrorPctMean, 0, 'f', 1);
   else
     text += QStringLiteral("iteration measured %1 ms, predicted %2 ms (mean |error| %3 %; with measured kernels %4 %)")
                 .arg(measured / n / 1e3, 0, 'f', 3)
@@ -418,7 +426,9 @@ void PredictionPanel::onResults(quint64 generation, std::shared_ptr<const Predic
                 .arg(m.iterationErrorPctMean, 0, 'f', 1)
                 .arg(m.selfCheckErrorPctMean, 0, 'f', 1);
   // Figures over nothing are not figures: "GMAE 0.0 % over 0 ops" read as a perfect model.
-  if (modelled)
+  if (modelled && whatIfRatio(m))
+    text += QStringLiteral(" · %L1 ops modelled · models cover %2 % of the GPU time").arg(m.opError.count).arg(100 * m.coverage, 0, 'f', 1);
+  else if (modelled)
     text += QStringLiteral(" · per-op GMAE %1 % over %L2 ops · models cover %3 % of the GPU time")
                 .arg(m.opError.gmaePct, 0, 'f', 1)
                 .arg(m.opError.count)

@@ -218,6 +218,16 @@ TEST(PredictionPanel, CalibrateOnAChosenGpuFitsOnTheTracesOwn) {
   ASSERT_TRUE(h100.calibration);
   EXPECT_EQ(m.calibration->modelEfficiency, h100.calibration->modelEfficiency);
   EXPECT_DOUBLE_EQ(m.calibration->dramEfficiency, h100.calibration->dramEfficiency);
+  // A what-if's "errors" are against the H100's times: the status gives the ratio and
+  // names the GPU that measured, with no per-op GMAE (hundreds of percent read as a
+  // broken model).
+  const auto ratio = whatIfRatio(m);
+  ASSERT_TRUE(ratio);
+  const QString status = f.panel()->statusText();
+  EXPECT_TRUE(status.contains(QStringLiteral("measured 45.056 ms on H100-SXM"))) << status.toStdString();
+  EXPECT_TRUE(status.contains(QStringLiteral("(%1× the measured").arg(*ratio, 0, 'f', 2))) << status.toStdString();
+  EXPECT_FALSE(status.contains(QStringLiteral("GMAE"))) << status.toStdString();
+  EXPECT_FALSE(whatIfRatio(h100));
 }
 
 // Every model the predictors name gets its own colour and marker pair, and a family's
