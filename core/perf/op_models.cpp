@@ -332,9 +332,10 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
     };
     if ((name == "to" || name == "_to_copy" || name == "copy_") && movesHostMemory(trace, gpu()))
       return leaf(models.hostCopy(shapes));
-    std::vector<KernelLaunch> kernels;
-    for (EventRef g : gpu())
-      if (trace.kind(g) == SliceKind::Kernel) kernels.emplace_back(trace.name(g), gridOf(g));
+    std::vector<KernelLaunch> kernels;  // only an op with shapes can have a model of its own
+    if (shapes.recorded())
+      for (EventRef g : gpu())
+        if (trace.kind(g) == SliceKind::Kernel) kernels.emplace_back(trace.name(g), gridOf(g));
     // Under autocast an op casts its inputs and calls itself again (an aten::linear of
     // floats holding three aten::to and an aten::linear of bf16): its own shapes are not
     // what ran, its sub-ops are.

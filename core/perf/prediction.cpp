@@ -207,8 +207,10 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
   return r;
 }
 
+bool isWhatIf(const PredictionResult& r) { return r.setup.calibrationGpu && !r.setup.replay; }
+
 std::optional<double> whatIfRatio(const PredictionResult& r) {
-  if (!r.setup.calibrationGpu || r.setup.replay) return std::nullopt;
+  if (!isWhatIf(r)) return std::nullopt;
   double sum = 0;
   size_t n = 0;
   for (const IterationPrediction& i : r.iterations)

@@ -117,10 +117,12 @@ ErrorFigures errorFigures(const std::vector<double>& errorsPct);
 PredictionResult runPrediction(const Trace& trace, PredictionSetup setup);
 
 // A prediction on another GPU than the trace ran on (setup.calibrationGpu set, see
-// chooseCalibrationGpu) compares with times that GPU measured: its "errors" are the
-// what-if's speed-up or slow-down, not the model's accuracy. The mean over the
-// iterations of predicted / measured; nullopt on the trace's own GPU (or one nothing
-// identifies as another) and without iterations.
+// chooseCalibrationGpu; a replay runs on nothing) compares with times that GPU
+// measured: its "errors" are the what-if's speed-up or slow-down, not the model's
+// accuracy.
+bool isWhatIf(const PredictionResult& r);
+// The mean over the iterations of predicted / measured when isWhatIf; nullopt
+// otherwise and without iterations.
 std::optional<double> whatIfRatio(const PredictionResult& r);
 
 // The calibration of gpu's models fitted on the trace's first iteration (floor and

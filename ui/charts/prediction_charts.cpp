@@ -49,7 +49,8 @@ void plotPrediction(QCustomPlot* plot, const PredictionResult& r, const Trace& t
   }
   const ErrorFigures e = errorFigures(errors);
   QString sub;
-  if (!errors.empty() && r.setup.calibrationGpu) {
+  const bool whatIf = isWhatIf(r);
+  if (!errors.empty() && whatIf) {
     std::vector<double> ratios;
     for (double err : errors) ratios.push_back(1 + err / 100);
     std::nth_element(ratios.begin(), ratios.begin() + static_cast<std::ptrdiff_t>(ratios.size() / 2), ratios.end());
@@ -183,7 +184,6 @@ void plotPrediction(QCustomPlot* plot, const PredictionResult& r, const Trace& t
   // V100 against TF32 ones on an H100 run 40x slower: the last bin).
   QCPAxis* hx = histogram->axis(QCPAxis::atBottom);
   QCPAxis* hy = histogram->axis(QCPAxis::atLeft);
-  const bool whatIf = r.setup.calibrationGpu.has_value();
   const int kBins = whatIf ? 32 : 30;
   const double binWidth = whatIf ? 0.25 : 10, first = whatIf ? -3 : -100;
   std::vector<double> counts(static_cast<size_t>(kBins), 0);
