@@ -16,6 +16,16 @@ Workloads (default: all):
   micro      the device's measured peaks: GEMM TFLOP/s per dtype, device-to-device
              and pinned host-to-device copy bandwidth, empty-kernel launch time
              (OUT_DIR/micro.json)
+  peaks      the same peaks as the profiler measures them (the kernels' own durations,
+             as a trace records them) plus DRAM read-only and write-only, L2, FP64
+             and the shortest kernel: the figures of a measured preset
+             (OUT_DIR/peaks.json)
+  convbench  cuDNN convolution kernel times over a grid of shapes, forward and
+             backward, float32 NCHW (TF32 as PyTorch allows), cudnn.benchmark on as
+             in resnet50: the CSV `opscope predict --conv-microbench` reads
+             (OUT_DIR/conv_microbench.csv). The grid is generic (batch 32 and 128,
+             channels 64/256/1024, 7..112 pixels, 1x1, 3x3 and 7x7 stem kernels),
+             not any one model's layers.
 
 Each training workload runs 2 warm-up steps and profiles 3 (schedule wait 1, warmup 1,
 active 3) with shapes and memory recorded, as a user profiling an iteration would.
@@ -31,7 +41,7 @@ import torch.nn as nn
 from torch.profiler import ProfilerActivity, profile, schedule
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
-WANT = set(sys.argv[2:]) or {"resnet50", "bert", "ddp", "et", "micro"}
+WANT = set(sys.argv[2:]) or {"resnet50", "bert", "ddp", "et", "micro", "peaks", "convbench"}
 DEV = "cuda"
 os.makedirs(OUT, exist_ok=True)
 
@@ -145,9 +155,128 @@ def micro():
     print(json.dumps(out), flush=True)
 
 
-for name in ["micro", "resnet50", "bert", "ddp", "et"]:
+def kernel_us(fn, reps=3, warmup=2):
+    """Mean summed kernel time (µs; device copies and memsets count) of one fn() call as
+    the profiler records it, and
+    the names of the kernels it launched."""
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    path = "/dev/shm/opscope_kernel_us.json"
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(reps):
+            fn()
+        torch.cuda.synchronize()
+    prof.export_chrome_trace(path)
+    with open(path) as f:
+        events = json.load(f)["traceEvents"]
+    kernels = [e for e in events if e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset")]
+    return sum(e["dur"] for e in kernels) / reps, sorted({e["name"] for e in kernels})
+
+
+def peaks():
+    p = torch.cuda.get_device_properties(0)
+    out = {"device": torch.cuda.get_device_name(), "torch": torch.__version__, "sm_count": p.multi_processor_count,
+           "total_memory": p.total_memory, "l2_bytes": getattr(p, "L2_cache_size", 0),
+           "method": "kernel durations from torch.profiler (CUPTI), mean of 5 calls after 2 warm-ups"}
+    n = 8192
+    for label, dtype, tf32 in [("bf16", torch.bfloat16, False), ("fp16", torch.float16, False),
+                               ("tf32", torch.float32, True), ("fp32", torch.float32, False),
+                               ("fp64", torch.float64, False)]:
+        torch.backends.cuda.matmul.allow_tf32 = tf32
+        a = torch.randn(n, n, device=DEV, dtype=dtype)
+        b = torch.randn(n, n, device=DEV, dtype=dtype)
+        us, names = kernel_us(lambda: a @ b, 5)
+        out[f"gemm_{label}_tflops"] = 2 * n ** 3 / us / 1e6
+        out[f"gemm_{label}_kernels"] = names
+        del a, b
+    torch.backends.cuda.matmul.allow_tf32 = False
+    big = 1 << 30
+    src = torch.empty(big, dtype=torch.uint8, device=DEV)
+    dst = torch.empty_like(src)
+    us, _ = kernel_us(lambda: dst.copy_(src), 5)
+    out["dram_copy_gbs_read_plus_write"] = 2 * big / us / 1e3
+    f = torch.ones(big // 4, device=DEV)
+    us, _ = kernel_us(lambda: f.sum(), 5)
+    out["dram_read_gbs"] = big / us / 1e3
+    us, _ = kernel_us(lambda: f.fill_(1.0), 5)
+    out["dram_write_gbs"] = big / us / 1e3
+    x = torch.randn(big // 4, device=DEV)
+    y = torch.empty_like(x)
+    us, _ = kernel_us(lambda: torch.add(x, x, out=y), 5)
+    out["dram_elementwise_gbs_2read_1write"] = 3 * big / us / 1e3  # x read twice counted, as models count
+    del src, dst, f, x, y
+    for mib in (8, 16):
+        s2 = torch.empty(mib << 20, dtype=torch.uint8, device=DEV)
+        d2 = torch.empty_like(s2)
+        us, _ = kernel_us(lambda: [d2.copy_(s2) for _ in range(20)], 3)
+        out[f"l2_copy_{mib}mib_gbs_read_plus_write"] = 2 * 20 * (mib << 20) / us / 1e3
+    host = torch.empty(1 << 28, dtype=torch.uint8).pin_memory()
+    dev = torch.empty(1 << 28, dtype=torch.uint8, device=DEV)
+    s = timed(lambda: dev.copy_(host, non_blocking=True), 10)
+    out["h2d_pinned_gbps"] = host.numel() / s / 1e9
+    z = torch.empty(1, device=DEV)
+    durs = []
+    for _ in range(5):
+        us, _ = kernel_us(lambda: [z.zero_() for _ in range(200)], 1)
+        durs.append(us / 200)
+    out["shortest_kernel_us"] = sorted(durs)[2]
+    path = os.path.join(OUT, "peaks.json")
+    with open(path, "w") as fh:
+        json.dump(out, fh, indent=1)
+    print(json.dumps(out), flush=True)
+
+
+def convbench(budget_s=400):
+    torch.backends.cudnn.benchmark = True
+    torch.backends.cudnn.allow_tf32 = True
+    shapes = []
+    for r, stride in [(1, 1), (1, 2), (3, 1), (3, 2)]:
+        for n in (32, 128):
+            for hw in (7, 14, 28, 56, 112):
+                for c in (64, 256, 1024):
+                    for k in (64, 256, 1024):
+                        if hw == 112 and (c > 256 or k > 256):
+                            continue
+                        shapes.append((n, c, k, hw, r, stride))
+    for n in (16, 32, 128):
+        for hw in (112, 224):
+            shapes.append((n, 3, 64, hw, 7, 2))
+    # Interleaved so that a run cut short by its budget still spans the grid.
+    shapes = shapes[0::3] + shapes[1::3] + shapes[2::3]
+    path = os.path.join(OUT, "conv_microbench.csv")
+    start = time.perf_counter()
+    done = 0
+    with open(path, "w") as fh:
+        fh.write("pass,grads,N,C,K,H,W,R,S,stride,padding,dtype,kernel_runtime,kernels\n")
+        for n, c, k, hw, r, stride in shapes:
+            if time.perf_counter() - start > budget_s:
+                break
+            pad = r // 2
+            x = torch.randn(n, c, hw, hw, device=DEV, requires_grad=False)
+            w = torch.randn(k, c, r, r, device=DEV)
+            fwd = lambda: torch.nn.functional.conv2d(x, w, None, stride, pad)
+            us, names = kernel_us(fwd)
+            fh.write(f"forward,,{n},{c},{k},{hw},{hw},{r},{r},{stride},{pad},float32,{us:.3f},{len(names)}\n")
+            go = torch.randn_like(fwd())
+            mask = [c != 3, True, False]
+            grads = "input+weight" if mask[0] else "weight"
+            bwd = lambda: torch.ops.aten.convolution_backward(go, x, w, None, [stride] * 2, [pad] * 2, [1, 1],
+                                                              False, [0, 0], 1, mask)
+            us, names = kernel_us(bwd)
+            fh.write(f"backward,{grads},{n},{c},{k},{hw},{hw},{r},{r},{stride},{pad},float32,{us:.3f},{len(names)}\n")
+            fh.flush()
+            done += 1
+            del x, w, go
+    print("convbench:", done, "of", len(shapes), "shapes in", round(time.perf_counter() - start), "s ->", path,
+          flush=True)
+
+
+for name in ["micro", "peaks", "convbench", "resnet50", "bert", "ddp", "et"]:
     if name in WANT:
         try:
             globals()[name]()
         except Exception as e:  # one failing workload must not cost the others
+            import traceback
+            traceback.print_exc()
             print(name, "failed:", type(e).__name__, e, flush=True)
