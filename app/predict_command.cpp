@@ -1,5 +1,6 @@
 #include "predict_command.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -31,8 +32,9 @@ bool readText(const std::string& path, std::string& text, std::string& error) {
 }  // namespace
 
 int runPredict(const std::vector<std::string>& args) {
-  std::string file, gpuName, gpuFile, overheadsFile, microbenchFile, etFile, kernels = "models", out = "-";
-  bool replay = false, json = false, csv = false, listGpus = false, calibrate = false;
+  std::string file, gpuName, gpuFile, overheadsFile, etFile, kernels = "models", out = "-";
+  std::vector<std::string> microbenchFiles;  // one GEMM and one convolution table at most
+  bool replay = false, json = false, csv = false, listGpus = false, calibrate = false, rooflines = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](std::string& v) {
@@ -44,12 +46,13 @@ int runPredict(const std::vector<std::string>& args) {
     if (a == "--gpu") ok = value(gpuName);
     else if (a == "--gpu-file") ok = value(gpuFile);
     else if (a == "--overheads") ok = value(overheadsFile);
-    else if (a == "--microbench") ok = value(microbenchFile);
+    else if (a == "--microbench") ok = value(microbenchFiles.emplace_back());
     else if (a == "--et") ok = value(etFile);
     else if (a == "--kernels") ok = value(kernels);
     else if (a == "-o") ok = value(out);
     else if (a == "--replay") replay = true;
     else if (a == "--calibrate") calibrate = true;
+    else if (a == "--rooflines") rooflines = true;
     else if (a == "--json") json = true;
     else if (a == "--csv") csv = true;
     else if (a == "--list-gpus") listGpus = true;
@@ -101,7 +104,7 @@ int runPredict(const std::vector<std::string>& args) {
     std::fprintf(stderr, "opscope predict: no FILE given (try opscope --help)\n");
     return kUsage;
   }
-  if (replay && (!overheadsFile.empty() || !microbenchFile.empty() || !etFile.empty())) {
+  if (replay && (!overheadsFile.empty() || !microbenchFiles.empty() || !etFile.empty())) {
     std::fprintf(stderr, "opscope predict: --replay uses the trace's own times; --overheads, --microbench and --et do not apply\n");
     return kUsage;
   }
@@ -123,19 +126,28 @@ int runPredict(const std::vector<std::string>& args) {
   setup.replay = replay;
   setup.measuredKernels = kernels == "measured";
   setup.calibrate = calibrate;
-  std::optional<GemmMicrobench> microbench;
-  if (!microbenchFile.empty()) {
+  Microbenchmarks microbench;
+  std::vector<MicrobenchKind> seen;
+  for (const std::string& microbenchFile : microbenchFiles) {
     if (!readText(microbenchFile, text, error)) {
       std::fprintf(stderr, "opscope: %s\n", error.c_str());
       return kIoError;
     }
-    microbench = GemmMicrobench::fromCsv(text, error);
-    if (!microbench) {
+    const auto kind = addMicrobenchmarkCsv(microbench, text, error);
+    if (!kind) {
       std::fprintf(stderr, "opscope: %s: %s\n", microbenchFile.c_str(), error.c_str());
       return kInvalidInput;
     }
-    setup.microbench = &*microbench;
+    if (std::find(seen.begin(), seen.end(), *kind) != seen.end()) {
+      std::fprintf(stderr, "opscope predict: --microbench takes one GEMM and one convolution table; %s is a second %s one\n",
+                   microbenchFile.c_str(), microbenchKindName(*kind));
+      return kUsage;
+    }
+    seen.push_back(*kind);
+    (*kind == MicrobenchKind::Gemm ? setup.gemmBenchSource : setup.convBenchSource) = microbenchFile;
   }
+  setup.builtinMicrobench = !rooflines;
+  if (!microbench.empty()) setup.microbench = &microbench;
   if (!overheadsFile.empty()) {
     if (!readText(overheadsFile, text, error)) {
       std::fprintf(stderr, "opscope: %s\n", error.c_str());

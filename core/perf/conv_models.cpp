@@ -1,17 +1,13 @@
 #include "perf/conv_models.h"
 
+#include "perf/conv_microbench.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace opscope {
 
 namespace {
-
-double product(const std::vector<int64_t>& v, size_t from = 0) {
-  double p = 1;
-  for (size_t i = from; i < v.size(); ++i) p *= static_cast<double>(std::max<int64_t>(0, v[i]));
-  return p;
-}
 
 // Where a forward convolution keeps stride, padding, dilation and the transposed flag
 // among its inputs (-1: it has none).
@@ -35,23 +31,6 @@ std::optional<std::vector<int64_t>> perDim(const OpShapes& s, int index, size_t 
   return v;
 }
 
-// floor((in + 2·pad − dil·(k − 1) − 1) / stride) + 1 per dim (ceil with ceilMode).
-std::optional<std::vector<int64_t>> outputSize(const std::vector<int64_t>& in, const std::vector<int64_t>& kernel,
-                                               const std::vector<int64_t>& stride, const std::vector<int64_t>& pad,
-                                               const std::vector<int64_t>& dil, bool ceilMode = false) {
-  std::vector<int64_t> out;
-  for (size_t i = 0; i < in.size(); ++i) {
-    if (stride[i] <= 0 || dil[i] <= 0 || kernel[i] <= 0 || pad[i] < 0) return std::nullopt;
-    const double span = static_cast<double>(in[i]) + 2.0 * static_cast<double>(pad[i]) -
-                        static_cast<double>(dil[i]) * static_cast<double>(kernel[i] - 1) - 1;
-    if (span < 0) return std::nullopt;
-    const double q = span / static_cast<double>(stride[i]);
-    if (q > 4e18) return std::nullopt;  // no tensor has that many rows; and int64 would overflow
-    out.push_back(static_cast<int64_t>(ceilMode ? std::ceil(q) : std::floor(q)) + 1);
-  }
-  return out;
-}
-
 // ⌈n/32⌉; -1 (no grid has it) past int64, where a damaged file's dims would overflow the cast.
 int64_t tiles32(double n) {
   const double t = std::ceil(n / 32);
@@ -66,8 +45,8 @@ double layoutTransposesUs(const GpuSpec& g, const std::vector<KernelLaunch>& ker
     double bytes = 0;
     for (const std::vector<int64_t>* x : tensors)
       if (x && x->size() >= 3 && k.grid[2] == (*x)[0] && k.grid[1] == tiles32(static_cast<double>((*x)[1])) &&
-          k.grid[0] == tiles32(product(*x, 2))) {
-        bytes = 2 * product(*x) * dtypeBytes(t);
+          k.grid[0] == tiles32(elementCount(*x, 2))) {
+        bytes = 2 * elementCount(*x) * dtypeBytes(t);
         break;
       }
     us += memoryBoundUs(g, bytes, k.blocks());
@@ -79,33 +58,29 @@ double layoutTransposesUs(const GpuSpec& g, const std::vector<KernelLaunch>& ker
 
 bool isConvolutionName(std::string_view n) { return convArgs(n) || n == "convolution_backward"; }
 
-std::optional<OpPrediction> convolutionPrediction(const GpuSpec& g, std::string_view n, const OpShapes& s,
-                                                  MathPath path, const std::vector<KernelLaunch>& kernels) {
-  const char* model = path.tf32 ? "convolution roofline (tf32)" : "convolution roofline";
+std::optional<ConvProblem> convolutionProblem(std::string_view n, const OpShapes& s) {
+  ConvProblem p;
+  p.dtype = s.type(0);
   if (n == "convolution_backward") {
     // grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed,
     // output_padding, groups, output_mask
     const auto *dy = s.tensor(0), *x = s.tensor(1), *w = s.tensor(2);
     if (!dy || !x || !w || dy->size() < 3 || x->size() != dy->size() || w->size() != dy->size()) return std::nullopt;
     if (s.concreteBool(7).value_or(false)) return std::nullopt;
-    bool wantInput = true, wantWeight = true;
+    p.backward = true;
     if (s.concrete.size() > 10 && !s.concrete[10].empty()) {  // "[True, True, False]"
       const std::string& m = s.concrete[10];
       const size_t first = m.find_first_of("TF"), comma = m.find(',');
       if (first == std::string::npos || comma == std::string::npos) return std::nullopt;
-      wantInput = m.compare(first, 4, "True") == 0;
+      p.inputGrad = m.compare(first, 4, "True") == 0;
       const size_t second = m.find_first_of("TF", comma);
-      wantWeight = second != std::string::npos && m.compare(second, 4, "True") == 0;
+      p.weightGrad = second != std::string::npos && m.compare(second, 4, "True") == 0;
     }
-    const double flops = 2 * product(*dy) * product(*w, 1);  // N·K·∏out · (C/g)·∏kernel
-    const DType t = s.type(0);
-    const double size = dtypeBytes(t);
-    const double dyBytes = product(*dy) * size, xBytes = product(*x) * size, wBytes = product(*w) * size;
-    double us = 0;
-    if (wantInput) us += rooflineUs(g, flops, dyBytes + wBytes + xBytes, t, path);   // dgrad writes dx
-    if (wantWeight) us += rooflineUs(g, flops, dyBytes + xBytes + wBytes, t, path);  // wgrad writes dw
-    if (us <= 0) return std::nullopt;
-    return OpPrediction{us + layoutTransposesUs(g, kernels, {dy, x, w}, t), model};
+    p.x = *x, p.w = *w, p.y = *dy;
+    const size_t dims = x->size() - 2;
+    p.stride = perDim(s, 4, dims).value_or(std::vector<int64_t>{});
+    p.dilation = perDim(s, 6, dims).value_or(std::vector<int64_t>{});
+    return p;
   }
   const auto args = convArgs(n);
   if (!args) return std::nullopt;
@@ -118,15 +93,30 @@ std::optional<OpPrediction> convolutionPrediction(const GpuSpec& g, std::string_
              dil = perDim(s, args->dilation, dims);
   if (!stride || !pad || !dil) return std::nullopt;
   const std::vector<int64_t> in(x->begin() + 2, x->end()), kernel(w->begin() + 2, w->end());
-  const auto out = outputSize(in, kernel, *stride, *pad, *dil);
+  const auto out = convOutputSize(in, kernel, *stride, *pad, *dil);
   if (!out) return std::nullopt;
-  const double n0 = static_cast<double>((*x)[0]), k = static_cast<double>((*w)[0]);
-  const double flops = 2 * n0 * k * product(*out) * product(*w, 1);
-  const DType t = s.type(0);
-  const double bytes = (product(*x) + product(*w) + n0 * k * product(*out)) * dtypeBytes(t);
-  std::vector<int64_t> y{(*x)[0], (*w)[0]};
-  y.insert(y.end(), out->begin(), out->end());
-  return OpPrediction{rooflineUs(g, flops, bytes, t, path) + layoutTransposesUs(g, kernels, {x, w, &y}, t), model};
+  p.x = *x, p.w = *w, p.stride = *stride, p.dilation = *dil;
+  p.y = {(*x)[0], (*w)[0]};
+  p.y.insert(p.y.end(), out->begin(), out->end());
+  return p;
+}
+
+std::optional<OpPrediction> convolutionPrediction(const GpuSpec& g, std::string_view n, const OpShapes& s,
+                                                  MathPath path, const std::vector<KernelLaunch>& kernels,
+                                                  const ConvMicrobench* microbench) {
+  const auto p = convolutionProblem(n, s);
+  if (!p) return std::nullopt;
+  // A microbenchmark measured every kernel the call ran, layout transposes included.
+  if (microbench)
+    if (const auto us = microbench->predictUs(g, *p, path)) return OpPrediction{*us, "convolution microbenchmark"};
+  const double us = convolutionRooflineUs(g, *p, path);
+  if (us <= 0) return std::nullopt;
+  const char* model = path.tf32 ? "convolution roofline (tf32)" : "convolution roofline";
+  // First fit wins where two tensors share a grid: forward input, weight, output;
+  // backward grad_output, input, weight.
+  const double transposes = p->backward ? layoutTransposesUs(g, kernels, {&p->y, &p->x, &p->w}, p->dtype)
+                                        : layoutTransposesUs(g, kernels, {&p->x, &p->w, &p->y}, p->dtype);
+  return OpPrediction{us + transposes, model};
 }
 
 std::optional<OpPrediction> normOrPoolPrediction(const GpuSpec& g, std::string_view n, const OpShapes& s,
@@ -160,9 +150,9 @@ std::optional<OpPrediction> normOrPoolPrediction(const GpuSpec& g, std::string_v
     const bool ceilMode = s.concreteBool(maxPool ? 5 : 4).value_or(false);
     if (!kernel || !stride || !pad || !dil) return std::nullopt;
     const std::vector<int64_t> in(x->begin() + 2, x->end());
-    const auto out = outputSize(in, *kernel, *stride, *pad, *dil, ceilMode);
+    const auto out = convOutputSize(in, *kernel, *stride, *pad, *dil, ceilMode);
     if (!out) return std::nullopt;
-    const double outElems = static_cast<double>((*x)[0]) * static_cast<double>((*x)[1]) * product(*out);
+    const double outElems = static_cast<double>((*x)[0]) * static_cast<double>((*x)[1]) * elementCount(*out);
     const bool indices = n.ends_with("with_indices");
     return result(s.bytes(0) + outElems * (dtypeBytes(s.type(0)) + (indices ? 8 : 0)), "memory-bound (pooling)");
   }
@@ -172,7 +162,7 @@ std::optional<OpPrediction> normOrPoolPrediction(const GpuSpec& g, std::string_v
     if (!x || x->size() < 3) return std::nullopt;
     const auto out = perDim(s, 1, x->size() - 2);
     if (!out) return std::nullopt;
-    const double outElems = static_cast<double>((*x)[0]) * static_cast<double>((*x)[1]) * product(*out);
+    const double outElems = static_cast<double>((*x)[0]) * static_cast<double>((*x)[1]) * elementCount(*out);
     return result(s.bytes(0) + outElems * dtypeBytes(s.type(0)), "memory-bound (pooling)");
   }
   if (n == "max_pool2d_with_indices_backward" || n == "max_pool3d_with_indices_backward")

@@ -20,6 +20,11 @@
 // whose gradients have their shapes) with z = N, y = ⌈C/32⌉, x = ⌈∏spatial/32⌉. A
 // transpose no tensor fits, or one without a recorded grid, costs the kernel floor.
 //
+// With a convolution microbenchmark (conv_microbench.h) that measured the op's pass,
+// kernel, stride and dtype, the op is priced from the nearest measured shapes instead
+// ("convolution microbenchmark"): their measured times held every kernel the call
+// ran, transposes included.
+//
 // Batch norm and pooling are memory-bound (at the share of the DRAM bandwidth their
 // kernels' grid reaches, see memoryBoundUs): batch norm in training reads its input
 // twice (statistics, then normalisation) and writes it once (3×; 2× in evaluation),
@@ -30,14 +35,20 @@
 #include <string_view>
 #include <vector>
 
+#include "perf/conv_problem.h"
 #include "perf/op_models.h"
 
 namespace opscope {
 
+class ConvMicrobench;
+
+std::optional<ConvProblem> convolutionProblem(std::string_view baseName, const OpShapes& s);
+
 // baseName: the op's name without "aten::". path: what its kernels say about its math
 // (mathPath); kernels: what it launched (for the layout transposes).
 std::optional<OpPrediction> convolutionPrediction(const GpuSpec& g, std::string_view baseName, const OpShapes& s,
-                                                  MathPath path, const std::vector<KernelLaunch>& kernels = {});
+                                                  MathPath path, const std::vector<KernelLaunch>& kernels = {},
+                                                  const ConvMicrobench* microbench = nullptr);
 // gridBlocks: the widest grid the op's kernels launched (0: not recorded).
 std::optional<OpPrediction> normOrPoolPrediction(const GpuSpec& g, std::string_view baseName, const OpShapes& s,
                                                  int64_t gridBlocks = 0);

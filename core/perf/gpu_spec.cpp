@@ -33,6 +33,11 @@ DType dtypeFromProfilerName(std::string_view n) {
   if (n == "Short") return DType::I16;
   if (n == "Char" || n == "Byte" || n.starts_with("Float8")) return DType::I8;
   if (n == "Bool") return DType::Bool;
+  // torch.dtype names without "torch." (microbenchmark CSVs).
+  if (n == "float32") return DType::F32;
+  if (n == "float64") return DType::F64;
+  if (n == "float16") return DType::F16;
+  if (n == "bfloat16") return DType::BF16;
   return DType::Unknown;
 }
 

@@ -6,6 +6,8 @@
 #include <sstream>
 #include <tuple>
 
+#include "perf/measurement_csv.h"
+
 namespace opscope {
 
 namespace {
@@ -142,65 +144,20 @@ double memoryBoundUs(const GpuSpec& g, double bytes, int64_t gridBlocks) {
 }
 
 std::optional<GemmMicrobench> GemmMicrobench::fromCsv(std::string_view text, std::string& error) {
-  std::istringstream in{std::string(text)};
-  std::string line;
-  auto split = [](const std::string& l) {
-    std::vector<std::string> cells;
-    std::string cell;
-    std::istringstream s(l);
-    while (std::getline(s, cell, ',')) {
-      while (!cell.empty() && (cell.back() == '\r' || cell.back() == ' ')) cell.pop_back();
-      while (!cell.empty() && cell.front() == ' ') cell.erase(cell.begin());
-      cells.push_back(cell);
-    }
-    return cells;
-  };
-  if (!std::getline(in, line)) {
-    error = "empty microbenchmark CSV";
-    return std::nullopt;
-  }
-  const std::vector<std::string> header = split(line);
-  const char* names[] = {"batch_size", "M", "N", "K", "kernel_runtime"};
-  int col[5];
-  for (int i = 0; i < 5; ++i) {
-    const auto it = std::find(header.begin(), header.end(), names[i]);
-    if (it == header.end()) {
-      error = std::string("line 1: no column \"") + names[i] + "\" (needs batch_size, M, N, K, kernel_runtime)";
-      return std::nullopt;
-    }
-    col[i] = static_cast<int>(it - header.begin());
+  const auto rows = readMeasurementCsv(text, {{"batch_size"}, {"M"}, {"N"}, {"K"}, {"kernel_runtime"}},
+                                       "batch_size, M, N, K, kernel_runtime", error);
+  if (!rows) return std::nullopt;
+  std::map<std::tuple<int64_t, int64_t, int64_t, int64_t>, std::pair<double, int>> sums;
+  for (const CsvRow& r : *rows) {
+    const auto& v = r.numbers;
+    auto& [sum, count] = sums[{static_cast<int64_t>(v[0]), static_cast<int64_t>(v[1]), static_cast<int64_t>(v[2]),
+                               static_cast<int64_t>(v[3])}];
+    sum += v[4];
+    ++count;
   }
   GemmMicrobench mb;
-  std::map<std::tuple<int64_t, int64_t, int64_t, int64_t>, std::pair<double, int>> sums;
-  for (size_t lineNo = 2; std::getline(in, line); ++lineNo) {
-    if (line.find_first_not_of(" \r") == std::string::npos) continue;
-    const std::vector<std::string> cells = split(line);
-    double v[5];
-    for (int i = 0; i < 5; ++i) {
-      const size_t c = static_cast<size_t>(col[i]);
-      char* end = nullptr;
-      v[i] = c < cells.size() ? std::strtod(cells[c].c_str(), &end) : 0;
-      // The notebook drops rows with missing values (dropna); so do we.
-      if (c >= cells.size() || cells[c].empty()) goto next_line;
-      if (*end != '\0' || !(v[i] > 0)) {
-        error = "line " + std::to_string(lineNo) + ", column " + names[i] + ": \"" + cells[c] + "\" is not a positive number";
-        return std::nullopt;
-      }
-    }
-    {
-      auto& [sum, count] = sums[{static_cast<int64_t>(v[0]), static_cast<int64_t>(v[1]), static_cast<int64_t>(v[2]),
-                                 static_cast<int64_t>(v[3])}];
-      sum += v[4];
-      ++count;
-    }
-  next_line:;
-  }
   for (const auto& [key, sc] : sums)
     mb.points_.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), std::get<3>(key), sc.first / sc.second});
-  if (mb.points_.empty()) {
-    error = "the microbenchmark CSV has no complete row";
-    return std::nullopt;
-  }
   return mb;
 }
 

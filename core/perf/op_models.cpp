@@ -187,11 +187,14 @@ std::optional<OpPrediction> OpModels::datasheet(std::string_view name, const OpS
     g->tf32 = path.tf32;
     g->legacyTensorCores = path.legacyTensorCores;
     g->grid = path.grid;
-    if (microbench_) return OpPrediction{microbench_->predictUs(gpu_, *g), "gemm microbenchmark"};
+    if (microbench_ && microbench_->gemm)
+      return OpPrediction{microbench_->gemm->predictUs(gpu_, *g), "gemm microbenchmark"};
     return OpPrediction{gemmRooflineUs(gpu_, *g), g->tf32 ? "gemm roofline (tf32)" : "gemm roofline"};
   }
   const std::string_view base = baseName(name);
-  if (isConvolutionName(base)) return convolutionPrediction(gpu_, base, s, mathPath(gpu_, s.type(0), kernels), kernels);
+  if (isConvolutionName(base))
+    return convolutionPrediction(gpu_, base, s, mathPath(gpu_, s.type(0), kernels), kernels,
+                                 microbench_ && microbench_->conv ? &*microbench_->conv : nullptr);
   const int64_t grid = widestGrid(kernels);
   if (auto p = normOrPoolPrediction(gpu_, base, s, grid)) return p;
   if (auto p = attentionPrediction(gpu_, base, s)) return p;

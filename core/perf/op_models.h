@@ -23,6 +23,7 @@
 #include "model/trace.h"
 #include "perf/collective_models.h"
 #include "perf/kernel_models.h"
+#include "perf/microbenchmarks.h"
 
 namespace opscope {
 
@@ -54,7 +55,9 @@ struct OpPrediction {
 
 class OpModels {
  public:
-  explicit OpModels(GpuSpec gpu, const GemmMicrobench* microbench = nullptr)
+  // microbench: measured GEMMs and convolutions that replace their rooflines (either
+  // may be absent; the pointer outlives the models).
+  explicit OpModels(GpuSpec gpu, const Microbenchmarks* microbench = nullptr)
       : gpu_(std::move(gpu)), microbench_(microbench) {}
   const GpuSpec& gpu() const { return gpu_; }
   // The op's own model; nullopt when its name has none or its shapes do not fit it.
@@ -84,7 +87,7 @@ class OpModels {
                                         const std::vector<KernelLaunch>& kernels) const;
   std::optional<OpPrediction> scaled(std::optional<OpPrediction> p) const;
   GpuSpec gpu_;
-  const GemmMicrobench* microbench_;
+  const Microbenchmarks* microbench_;
   std::map<std::string, double> efficiency_;
 };
 

@@ -67,7 +67,7 @@ GpuSpec defaultGpu(const Trace& trace, const GpuSpecSet& set, std::string& sourc
   return set.gpus.front();
 }
 
-std::optional<Calibration> fitOnFirstIteration(const Trace& trace, const GpuSpec& gpu, const GemmMicrobench* microbench,
+std::optional<Calibration> fitOnFirstIteration(const Trace& trace, const GpuSpec& gpu, const Microbenchmarks* microbench,
                                                const std::map<uint64_t, OpShapes>* extraShapes, std::string& note) {
   if (trace.iterations.size() < 2) {
     note = "calibration needs two iterations or more (fitted on one, checked on the others)";
@@ -90,8 +90,27 @@ bool inWindow(const TimeWindow& w, int64_t ts) { return ts >= w.start && ts < w.
 
 }  // namespace
 
+namespace {
+
+// The caller's tables, and for a kind it gave none of, gpu's built-in one.
+Microbenchmarks microbenchmarksFor(const PredictionSetup& setup, const GpuSpec& gpu) {
+  Microbenchmarks m = setup.microbench ? *setup.microbench : Microbenchmarks{};
+  if (const Microbenchmarks* builtin = setup.builtinMicrobench ? builtinMicrobenchmarks(gpu.name) : nullptr) {
+    if (!m.gemm) m.gemm = builtin->gemm;
+    if (!m.conv) m.conv = builtin->conv;
+  }
+  return m;
+}
+
+}  // namespace
+
 PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
   PredictionResult r;
+  if (setup.builtinMicrobench && !setup.replay) {
+    const bool ownGemm = setup.microbench && setup.microbench->gemm, ownConv = setup.microbench && setup.microbench->conv;
+    if (!ownGemm) setup.gemmBenchSource = builtinMicrobenchmarkSource(setup.gpu.name, MicrobenchKind::Gemm);
+    if (!ownConv) setup.convBenchSource = builtinMicrobenchmarkSource(setup.gpu.name, MicrobenchKind::Convolution);
+  }
   if (setup.withCalibratedRun && !setup.replay && !setup.measuredKernels && !setup.calibrate &&
       !setup.carriedCalibration && trace.iterations.size() >= 2) {
     PredictionSetup c = setup;
@@ -111,6 +130,8 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
     }
   }
   OverheadModel measured;
+  // By the preset's name, which calibration keeps (it rescales the figures only).
+  const Microbenchmarks bench = microbenchmarksFor(setup, setup.gpu);
   if (!setup.replay) {
     if (!setup.overheads) {
       OverheadOptions o;
@@ -122,14 +143,15 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
       setup.gpu = calibrated(setup.gpu, *setup.carriedCalibration);
       r.calibration = setup.carriedCalibration;
     } else if (setup.calibrate) {
-      r.calibration = fitOnFirstIteration(trace, setup.calibrationGpu ? *setup.calibrationGpu : setup.gpu,
-                                          setup.microbench, setup.extraShapes.get(), r.calibrationNote);
+      const GpuSpec& fitGpu = setup.calibrationGpu ? *setup.calibrationGpu : setup.gpu;
+      const Microbenchmarks fitBench = microbenchmarksFor(setup, fitGpu);
+      r.calibration = fitOnFirstIteration(trace, fitGpu, &fitBench, setup.extraShapes.get(), r.calibrationNote);
       if (r.calibration) {
         if (setup.calibrationGpu) setup.carriedCalibration = r.calibration;  // the reports say "carried"
         setup.gpu = calibrated(setup.gpu, *r.calibration);
       }
     }
-    OpModels models(setup.gpu, setup.microbench);
+    OpModels models(setup.gpu, &bench);
     if (r.calibration) models.setModelEfficiency(r.calibration->modelEfficiency);
     r.ops = predictOps(trace, models, setup.window, setup.extraShapes.get());
   }

@@ -41,7 +41,13 @@ struct PredictionSetup {
   std::optional<GpuSpec> calibrationGpu;
   std::optional<OverheadModel> overheads;  // default: measured from the trace itself
   std::string overheadsSource;             // file name, or "this trace"
-  const GemmMicrobench* microbench = nullptr;
+  // Measured GEMMs and convolutions (either optional; gemmBenchSource / convBenchSource
+  // say what each is, "" for none). A kind the caller gave none of comes from the
+  // preset's built-in table (builtinMicrobenchmarks) unless builtinMicrobench is false
+  // (--rooflines); runPrediction then fills its source.
+  const Microbenchmarks* microbench = nullptr;
+  bool builtinMicrobench = true;
+  std::string gemmBenchSource, convBenchSource;
   std::optional<TimeWindow> window;        // ops of this window only (iterations: all)
   // Shapes of ops the Kineto trace recorded none for (a linked execution trace's).
   std::shared_ptr<const std::map<uint64_t, OpShapes>> extraShapes;
@@ -128,7 +134,7 @@ std::optional<double> whatIfRatio(const PredictionResult& r);
 // The calibration of gpu's models fitted on the trace's first iteration (floor and
 // bandwidth, then each model's share); nullopt with why in note when the trace has
 // fewer than two iterations (nothing would be left to check it on).
-std::optional<Calibration> fitOnFirstIteration(const Trace& trace, const GpuSpec& gpu, const GemmMicrobench* microbench,
+std::optional<Calibration> fitOnFirstIteration(const Trace& trace, const GpuSpec& gpu, const Microbenchmarks* microbench,
                                                const std::map<uint64_t, OpShapes>* extraShapes, std::string& note);
 
 // Where a prediction on setup.gpu calibrates: sets setup.calibrationGpu to the trace's

@@ -73,6 +73,10 @@ std::string predictionJson(const Trace& trace, const PredictionResult& r, const 
   if (!r.setup.replay) {
     j["overheads_source"] = r.setup.overheadsSource;
     j["shapes_source"] = r.setup.shapesSource;
+    // What replaced the rooflines: a file, the preset's built-in table, or null.
+    auto source = [](const std::string& s) { return s.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(s); };
+    j["microbenchmarks"] = {{"gemm", source(r.setup.gemmBenchSource)},
+                            {"convolution", source(r.setup.convBenchSource)}};
   }
   j["iterations"] = nlohmann::ordered_json::array();
   for (const IterationPrediction& i : r.iterations) {
@@ -192,6 +196,11 @@ std::string predictionText(const Trace& trace, const PredictionResult& r, const 
     std::snprintf(line, sizeof line, "overheads from %s; ops with a model hold %.1f %% of the measured GPU time\n",
                   r.setup.overheadsSource.c_str(), 100 * r.coverage);
     out += line;
+    if (!r.setup.gemmBenchSource.empty() || !r.setup.convBenchSource.empty()) {
+      auto name = [](const std::string& s) { return s.empty() ? std::string("rooflines") : s; };
+      out += "microbenchmarks: GEMMs " + name(r.setup.gemmBenchSource) + "; convolutions " +
+             name(r.setup.convBenchSource) + "\n";
+    }
   }
   if (r.calibration) {
     std::snprintf(line, sizeof line,

@@ -543,9 +543,13 @@ TEST(Cli, PredictOnRealH100TracesPicksTheH100AndFollowsTheGpu) {
   for (std::string name : {"h100_resnet50_train --calibrate", "h100_transformer_bf16", "h100_ddp_embedding_mlp"}) {
     const bool resnet = name.starts_with("h100_resnet50");
     if (resnet) {
-      CliRun datasheet = runCli("predict --json " + dir + "h100_resnet50_train.pt.trace.json.gz");
+      // Rooflines alone (--rooflines: not the preset's built-in convolution table).
+      CliRun datasheet = runCli("predict --json --rooflines " + dir + "h100_resnet50_train.pt.trace.json.gz");
       ASSERT_EQ(datasheet.code, 0) << datasheet.out;
       const auto j = nlohmann::json::parse(datasheet.out);
+      EXPECT_TRUE(j["microbenchmarks"]["convolution"].is_null());
+      EXPECT_TRUE(j["microbenchmarks"]["gemm"].is_null());
+      EXPECT_GT(j["error_pct_mean"].get<double>(), 10.0);
       EXPECT_GE(j["coverage"].get<double>(), 0.9);
       for (const auto& it : j["iterations"]) EXPECT_LT(it["predicted_us"].get<double>(), it["measured_us"].get<double>());
       // The datasheet run reports its calibrated companion beside it, out of sample.
@@ -628,6 +632,26 @@ TEST(Cli, PredictBadInputIsOneLine) {
   CliRun mb = runCli("predict --microbench " + bad + " " + kSample);
   EXPECT_EQ(mb.code, 4);
   EXPECT_TRUE(oneLine(mb)) << mb.out;
+  // One GEMM and one convolution table: the header tells them apart; a second of one
+  // kind is a usage error; the JSON names each table's file (null: rooflines).
+  const std::string gemm = test::tempPath("gemm_bench.csv"), conv = test::tempPath("conv_bench.csv");
+  {
+    std::ofstream(gemm) << "batch_size,M,N,K,kernel_runtime\n1,64,64,64,5\n";
+    std::ofstream(conv) << "pass,grads,N,C,K,H,W,R,S,stride,padding,dtype,kernel_runtime\n"
+                           "forward,,32,64,64,56,56,3,3,1,1,float32,100\n";
+  }
+  CliRun two = runCli("predict --json --microbench " + conv + " --microbench " + gemm + " " + kSample);
+  ASSERT_EQ(two.code, 0) << two.out.substr(0, 500);
+  const auto tj = nlohmann::json::parse(two.out);
+  EXPECT_EQ(tj["microbenchmarks"]["gemm"], gemm);
+  EXPECT_EQ(tj["microbenchmarks"]["convolution"], conv);
+  CliRun twice = runCli("predict --microbench " + gemm + " --microbench " + gemm + " " + kSample);
+  EXPECT_EQ(twice.code, 2);
+  EXPECT_TRUE(oneLine(twice)) << twice.out;
+  EXPECT_NE(twice.out.find("second GEMM"), std::string::npos) << twice.out;
+  CliRun none = runCli("predict --json " + kSample);  // the A100 has no built-in table
+  ASSERT_EQ(none.code, 0);
+  EXPECT_TRUE(nlohmann::json::parse(none.out)["microbenchmarks"]["convolution"].is_null());
   EXPECT_EQ(runCli("predict --replay --overheads " + bad + " " + kSample).code, 2);
   EXPECT_EQ(runCli("predict").code, 2);
   EXPECT_EQ(runCli("predict /nonexistent.json").code, 3);

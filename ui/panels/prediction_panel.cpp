@@ -157,16 +157,14 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent), gpus_(built
     overheadsName_.clear();
     recompute();
   });
-  inputs->addAction(QStringLiteral("Load GEMM microbenchmark (CSV)…"), this, [this] {
+  inputs->addAction(QStringLiteral("Load GEMM or convolution microbenchmark (CSV)…"), this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Microbenchmark"), QString(), QStringLiteral("CSV (*.csv)"));
     QString error;
     if (!path.isEmpty() && !loadMicrobenchmark(path, &error)) QMessageBox::warning(this, QStringLiteral("Microbenchmark"), error);
   });
-  inputs->addAction(QStringLiteral("No microbenchmark (rooflines)"), this, [this] {
-    microbench_.reset();
-    microbenchName_.clear();
-    recompute();
-  });
+  inputs->addAction(QStringLiteral("Built-in microbenchmarks of the GPU (H100-SXM: convolutions)"), this,
+                    [this] { setBuiltinMicrobenchmarks(true); });
+  inputs->addAction(QStringLiteral("No microbenchmark (rooflines)"), this, [this] { setBuiltinMicrobenchmarks(false); });
   connect(plot_, &QWidget::customContextMenuRequested, this, &PredictionPanel::contextMenu);
   connect(plot_, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable* p, int index, QMouseEvent*) {
     const QVariantList ops = p->property("ops").toList();
@@ -195,6 +193,8 @@ QString PredictionPanel::statusText() const {
   d.setHtml(status_->text());
   return d.toPlainText();
 }
+
+QString PredictionPanel::sourcesText() const { return sources_->text(); }
 
 const GpuSpec* PredictionPanel::gpuNamed(const QString& name) const { return gpus_.find(name.toStdString()); }
 
@@ -261,11 +261,22 @@ bool PredictionPanel::loadOverheads(const QString& path, QString* error) {
   return true;
 }
 
+void PredictionPanel::setBuiltinMicrobenchmarks(bool on) {
+  microbench_.reset();
+  gemmBenchName_.clear();
+  convBenchName_.clear();
+  builtinMicrobench_ = on;
+  recompute();
+}
+
 bool PredictionPanel::loadMicrobenchmark(const QString& path, QString* error) {
-  auto mb = parseFile(path, error, [](const std::string& text, std::string& e) { return GemmMicrobench::fromCsv(text, e); });
-  if (!mb) return false;
-  microbench_ = std::make_shared<const GemmMicrobench>(std::move(*mb));
-  microbenchName_ = QFileInfo(path).fileName();
+  // A copy: a prediction running on the worker may still read the current set.
+  auto set = std::make_shared<Microbenchmarks>(microbench_ ? *microbench_ : Microbenchmarks{});
+  const auto kind =
+      parseFile(path, error, [&set](const std::string& text, std::string& e) { return addMicrobenchmarkCsv(*set, text, e); });
+  if (!kind) return false;
+  microbench_ = std::move(set);
+  (*kind == MicrobenchKind::Gemm ? gemmBenchName_ : convBenchName_) = QFileInfo(path).fileName();
   recompute();
   return true;
 }
@@ -351,6 +362,9 @@ void PredictionPanel::startWorker() {
     main.overheadsSource = overheadsName_.toStdString();
   }
   main.microbench = microbench_.get();
+  main.builtinMicrobench = builtinMicrobench_;
+  main.gemmBenchSource = gemmBenchName_.toStdString();
+  main.convBenchSource = convBenchName_.toStdString();
   // As the command line does: a chosen GPU other than the trace's is calibrated on the
   // trace's own GPU and the shares carried over; without the trace's GPU nothing is fitted.
   {
@@ -373,7 +387,7 @@ void PredictionPanel::startWorker() {
   status_->setText(QStringLiteral("predicting…"));
   if (!results_) showPlotMessage(plot_, QStringLiteral("Predicting…"), theme_);
   std::shared_ptr<const TraceDocument> doc = doc_;
-  std::shared_ptr<const GemmMicrobench> microbench = microbench_;  // alive while the worker runs
+  std::shared_ptr<const Microbenchmarks> microbench = microbench_;  // alive while the worker runs
   runOnWorker(
       this,
       [doc, microbench, main, compare] {
@@ -476,9 +490,13 @@ void PredictionPanel::onResults(quint64 generation, std::shared_ptr<const Predic
     text += QStringLiteral("<br>not calibrated: %1").arg(QString::fromStdString(m.calibrationNote).toHtmlEscaped());
   }
   status_->setText(text);
-  sources_->setText(QStringLiteral("GPU: %1 · overheads: %2 · GEMMs: %3 · shapes: %4")
+  auto bench = [](const std::string& source) {
+    return source.empty() ? QStringLiteral("roofline")
+                          : QStringLiteral("microbenchmark (%1)").arg(QString::fromStdString(source));
+  };
+  sources_->setText(QStringLiteral("GPU: %1 · overheads: %2 · GEMMs: %3 · convolutions: %4 · shapes: %5")
                         .arg(QString::fromStdString(m.setup.gpuSource), QString::fromStdString(m.setup.overheadsSource),
-                             microbenchName_.isEmpty() ? QStringLiteral("roofline") : QStringLiteral("microbenchmark ") + microbenchName_,
+                             bench(m.setup.gemmBenchSource), bench(m.setup.convBenchSource),
                              QString::fromStdString(m.setup.shapesSource)));
   {
     const QString keep = filter_->currentText();

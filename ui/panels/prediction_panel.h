@@ -38,6 +38,8 @@ class PredictionPanel : public QWidget {
   QString gpu() const;         // "" : the trace's own GPU
   QString compareGpu() const;  // "" when no what-if GPU is chosen
   bool loadOverheads(const QString& path, QString* error = nullptr);
+  // A GEMM or convolution microbenchmark CSV (its header says which); replaces the
+  // loaded one of its kind and keeps the other.
   bool loadMicrobenchmark(const QString& path, QString* error = nullptr);
   bool loadGpuSpecs(const QString& path, QString* error = nullptr);
   void addGpu(const GpuSpec& spec);  // a custom GPU, selected as the main one
@@ -49,7 +51,11 @@ class PredictionPanel : public QWidget {
   // No GPU is chosen and no preset matches the trace's device: nothing is predicted
   // until the user picks one (a silent default would predict on the wrong GPU).
   bool needsGpu() const { return needsGpu_; }
-  QString statusText() const;  // the summary line above the charts, as plain text
+  QString statusText() const;   // the summary line above the charts, as plain text
+  QString sourcesText() const;  // what the prediction used: GPU, overheads, GEMMs, convolutions, shapes
+  // The preset's built-in microbenchmark tables (true, the default) or rooflines only;
+  // clears loaded tables either way, as the Inputs menu's two entries do.
+  void setBuiltinMicrobenchmarks(bool on);
   QCustomPlot* plot() const { return plot_; }
   QTableWidget* opsTable() const { return ops_; }
   QCheckBox* calibrateBox() const { return calibrate_; }
@@ -80,8 +86,9 @@ class PredictionPanel : public QWidget {
   GpuSpecSet gpus_;  // presets and the user's
   std::shared_ptr<const OverheadModel> overheads_;
   QString overheadsName_;
-  std::shared_ptr<const GemmMicrobench> microbench_;
-  QString microbenchName_;
+  std::shared_ptr<const Microbenchmarks> microbench_;  // null: rooflines only
+  QString gemmBenchName_, convBenchName_;
+  bool builtinMicrobench_ = true;  // false after "No microbenchmark (rooflines)"
   std::shared_ptr<const std::map<uint64_t, OpShapes>> extraShapes_;
   QString extraShapesName_;
   quint64 generation_ = 0;

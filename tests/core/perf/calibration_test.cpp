@@ -122,12 +122,15 @@ TEST(Calibration, EachModelsShareOfItsDatasheetPrediction) {
 // cuDNN kernel reaches (every iteration predicted too fast). Fitted on the first
 // iteration, each of the other two is within 10 %; the convolutions' share is what
 // cuDNN's TF32 kernels achieve, well under the peak. A what-if GPU carries the main
-// GPU's calibration instead of refitting it to times measured on another GPU.
+// GPU's calibration instead of refitting it to times measured on another GPU. Rooflines
+// only (--rooflines): the H100's built-in convolution table is checked in
+// conv_microbench_test.cpp.
 TEST(Calibration, ResNet50OnAnH100OutOfSampleAndCarriedToAWhatIfGpu) {
   LoadResult r = loadTraceFile(OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/h100_resnet50_train.pt.trace.json.gz");
   ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
   PredictionSetup setup;
   setup.gpu = *builtinGpuSpecs().find("H100-SXM");
+  setup.builtinMicrobench = false;
   const PredictionResult plain = runPrediction(*r.trace, setup);
   EXPECT_GE(plain.coverage, 0.9);
   ASSERT_EQ(plain.iterations.size(), 3u);
@@ -160,13 +163,14 @@ TEST(Calibration, ResNet50OnAnH100OutOfSampleAndCarriedToAWhatIfGpu) {
 // A datasheet run carries its calibrated companion: the same prediction as --calibrate
 // (fitted on the first iteration, errors over the others), and on a what-if GPU the
 // shares fitted on the trace's own GPU, never the what-if's models fitted to times
-// another GPU measured.
+// another GPU measured. Rooflines only, where the datasheet alone is > 10 % off.
 TEST(Calibration, EveryDatasheetRunCarriesItsOutOfSampleCalibratedCompanion) {
   LoadResult r = loadTraceFile(OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/h100_resnet50_train.pt.trace.json.gz");
   ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
   const GpuSpec h100 = *builtinGpuSpecs().find("H100-SXM");
   PredictionSetup setup;
   setup.gpu = h100;
+  setup.builtinMicrobench = false;
   setup.withCalibratedRun = true;
   const PredictionResult plain = runPrediction(*r.trace, setup);
   EXPECT_FALSE(plain.calibration);
@@ -191,6 +195,7 @@ TEST(Calibration, EveryDatasheetRunCarriesItsOutOfSampleCalibratedCompanion) {
   EXPECT_LT(cr.opError.count, plain.opError.count);  // the fitting iteration's ops are left out
 
   PredictionSetup whatIf;
+  whatIf.builtinMicrobench = false;
   whatIf.gpu = *builtinGpuSpecs().find("V100");
   whatIf.withCalibratedRun = true;
   whatIf.calibrationGpu = h100;

@@ -146,9 +146,10 @@ TEST(OpModels, MicrobenchmarkReplacesTheRoofline) {
   ASSERT_TRUE(t);
   const GpuSpec& a100 = *builtinGpuSpecs().find("A100-SXM4-80GB");
   std::string error;
-  auto mb = GemmMicrobench::fromCsv("batch_size,M,N,K,kernel_runtime\n1,2048,4096,1024,777\n", error);
-  ASSERT_TRUE(mb) << error;
-  const OpModels models(a100, &*mb);
+  Microbenchmarks mb;
+  mb.gemm = GemmMicrobench::fromCsv("batch_size,M,N,K,kernel_runtime\n1,2048,4096,1024,777\n", error);
+  ASSERT_TRUE(mb.gemm) << error;
+  const OpModels models(a100, &mb);
   const std::vector<OpRow> rows = predictOps(*t, models, std::nullopt);
   ASSERT_FALSE(rows.empty());
   EXPECT_EQ(rows[0].model, "gemm microbenchmark");

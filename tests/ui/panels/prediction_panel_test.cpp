@@ -178,11 +178,13 @@ TEST(PredictionPanel, CalibrateLearnsOnTheFirstIterationAsTheCommandLineDoes) {
 
 // The what-if GPU is priced with the main GPU's calibration: refitted to the times the
 // H100 measured, a V100's convolutions (no TF32) would come out at full efficiency and
-// the what-if would shrink towards the measured times.
+// the what-if would shrink towards the measured times. Rooflines only, so that both GPUs
+// price convolutions with the same model (the H100's built-in table is its own).
 TEST(PredictionPanel, AWhatIfGpuCarriesTheMainGpusCalibration) {
   Fixture f(OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/h100_resnet50_train.pt.trace.json.gz");
   ASSERT_TRUE(f.doc);
   f.show();
+  f.panel()->setBuiltinMicrobenchmarks(false);
   f.panel()->calibrateBox()->setChecked(true);
   ASSERT_TRUE(f.panel()->setGpus(QStringLiteral("H100-SXM"), QStringLiteral("V100")));
   ASSERT_TRUE(waitFor(f.panel()));
@@ -196,6 +198,23 @@ TEST(PredictionPanel, AWhatIfGpuCarriesTheMainGpusCalibration) {
   EXPECT_DOUBLE_EQ(r.compare->calibration->dramEfficiency, r.main.calibration->dramEfficiency);
   EXPECT_TRUE(f.panel()->statusText().contains(QStringLiteral("convolution roofline (tf32)")))
       << f.panel()->statusText().toStdString();
+  EXPECT_TRUE(f.panel()->sourcesText().contains(QStringLiteral("convolutions: roofline")))
+      << f.panel()->sourcesText().toStdString();
+  // Back to the default: the H100's convolutions from its built-in table, the V100's on
+  // the roofline (no table of its own), and the sources line says so.
+  f.panel()->setBuiltinMicrobenchmarks(true);
+  ASSERT_TRUE(waitFor(f.panel()));
+  EXPECT_TRUE(f.panel()->sourcesText().contains(QStringLiteral("convolutions: microbenchmark (built-in")))
+      << f.panel()->sourcesText().toStdString();
+  const PredictionResults& b = *f.panel()->results();
+  ASSERT_TRUE(b.compare);
+  auto modelOfFirstConv = [&](const PredictionResult& p) {
+    for (const OpRow& row : p.ops)
+      if (f.doc->trace->name(row.op) == "aten::conv2d") return row.model;
+    return std::string();
+  };
+  EXPECT_EQ(modelOfFirstConv(b.main), "convolution microbenchmark");
+  EXPECT_EQ(modelOfFirstConv(*b.compare), "convolution roofline");
 }
 
 // Calibrate with another main GPU than the trace's: fitted on the trace's own GPU and

@@ -1,0 +1,37 @@
+#pragma once
+// A convolution as tensors (what conv_models.h reads off a trace's shapes and
+// conv_microbench.h off its rows) and its implicit-GEMM roofline.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "perf/kernel_models.h"
+
+namespace opscope {
+
+// A convolution's tensors, from its recorded shapes. Backward: y is grad_output and
+// the gradients asked for are flagged. stride and dilation per spatial dim, empty when
+// the trace did not record them (a backward without Concrete Inputs).
+struct ConvProblem {
+  bool backward = false, inputGrad = true, weightGrad = true;
+  std::vector<int64_t> x, w, y;  // input (N, C, …), weight (K, C/groups, …), output (N, K, …)
+  std::vector<int64_t> stride, dilation;
+  DType dtype = DType::Unknown;
+};
+// A forward 2-D convolution of N×C×H×W by K×C×R×S (a microbenchmark's row); nullopt
+// when its output would be empty.
+std::optional<ConvProblem> convolutionProblem2d(int64_t n, int64_t c, int64_t k, int64_t h, int64_t w, int64_t r,
+                                                int64_t s, int64_t stride, int64_t padding, DType t);
+// The implicit-GEMM roofline of the problem (each gradient asked for is one such pass),
+// without the layout transposes.
+double convolutionRooflineUs(const GpuSpec& g, const ConvProblem& p, MathPath path);
+
+// floor((in + 2·pad − dil·(k − 1) − 1) / stride) + 1 per dim (ceil with ceilMode);
+// nullopt when a dim would be empty, a parameter is out of range or it would overflow.
+std::optional<std::vector<int64_t>> convOutputSize(const std::vector<int64_t>& in, const std::vector<int64_t>& kernel,
+                                                   const std::vector<int64_t>& stride, const std::vector<int64_t>& pad,
+                                                   const std::vector<int64_t>& dil, bool ceilMode = false);
+// The product of v[from..] as a double (negative dims count as 0).
+double elementCount(const std::vector<int64_t>& v, size_t from = 0);
+
+}  // namespace opscope
