@@ -7,6 +7,9 @@ opscope's prediction checks (docs/prediction.md) and loader tests.
 Workloads (default: all):
   resnet50   torchvision ResNet-50 training, batch 64, FP32 (cuDNN convolutions in
              TF32 as PyTorch's default allows): convolutions, batch norm, pooling
+  resnet18   torchvision ResNet-18 training, batch 48, FP32 (a second CNN, at a batch
+             the convolution table below never measured)
+  resnet50_bf16  ResNet-50 training, batch 64, bf16 autocast (AMP)
   bert       a 6-layer transformer encoder (d 1024, 16 heads, batch 16 x 512), bf16
              autocast: GEMMs, fused attention, layer norm
   ddp        an embedding-bag + MLP model under DistributedDataParallel on one rank
@@ -26,6 +29,7 @@ Workloads (default: all):
              (OUT_DIR/conv_microbench.csv). The grid is generic (batch 32 and 128,
              channels 64/256/1024, 7..112 pixels, 1x1, 3x3 and 7x7 stem kernels),
              not any one model's layers.
+  convbench_bf16  the same grid in bfloat16 (OUT_DIR/conv_microbench_bf16.csv)
 
 Each training workload runs 2 warm-up steps and profiles 3 (schedule wait 1, warmup 1,
 active 3) with shapes and memory recorded, as a user profiling an iteration would.
@@ -41,7 +45,8 @@ import torch.nn as nn
 from torch.profiler import ProfilerActivity, profile, schedule
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
-WANT = set(sys.argv[2:]) or {"resnet50", "bert", "ddp", "et", "micro", "peaks", "convbench"}
+WANT = set(sys.argv[2:]) or {"resnet50", "resnet18", "resnet50_bf16", "bert", "ddp", "et", "micro", "peaks",
+                              "convbench", "convbench_bf16"}
 DEV = "cuda"
 os.makedirs(OUT, exist_ok=True)
 
@@ -76,6 +81,24 @@ def resnet50():
     x = torch.randn(64, 3, 224, 224, device=DEV)
     y = torch.randint(0, 1000, (64,), device=DEV)
     train("h100_resnet50_train", model, lambda: (x, y), nn.CrossEntropyLoss())
+
+
+def resnet18():
+    import torchvision
+    torch.backends.cudnn.benchmark = True
+    model = torchvision.models.resnet18().to(DEV)
+    x = torch.randn(48, 3, 224, 224, device=DEV)
+    y = torch.randint(0, 1000, (48,), device=DEV)
+    train("h100_resnet18_train", model, lambda: (x, y), nn.CrossEntropyLoss())
+
+
+def resnet50_bf16():
+    import torchvision
+    torch.backends.cudnn.benchmark = True
+    model = torchvision.models.resnet50().to(DEV)
+    x = torch.randn(64, 3, 224, 224, device=DEV)
+    y = torch.randint(0, 1000, (64,), device=DEV)
+    train("h100_resnet50_bf16_train", model, lambda: (x, y), nn.CrossEntropyLoss(), amp_dtype=torch.bfloat16)
 
 
 def bert():
@@ -227,7 +250,11 @@ def peaks():
     print(json.dumps(out), flush=True)
 
 
-def convbench(budget_s=400):
+def convbench_bf16():
+    convbench(dtype=torch.bfloat16)
+
+
+def convbench(budget_s=400, dtype=torch.float32):
     torch.backends.cudnn.benchmark = True
     torch.backends.cudnn.allow_tf32 = True
     shapes = []
@@ -244,7 +271,8 @@ def convbench(budget_s=400):
             shapes.append((n, 3, 64, hw, 7, 2))
     # Interleaved so that a run cut short by its budget still spans the grid.
     shapes = shapes[0::3] + shapes[1::3] + shapes[2::3]
-    path = os.path.join(OUT, "conv_microbench.csv")
+    label = str(dtype).replace("torch.", "")
+    path = os.path.join(OUT, "conv_microbench.csv" if dtype == torch.float32 else f"conv_microbench_{label}.csv")
     start = time.perf_counter()
     done = 0
     with open(path, "w") as fh:
@@ -253,18 +281,18 @@ def convbench(budget_s=400):
             if time.perf_counter() - start > budget_s:
                 break
             pad = r // 2
-            x = torch.randn(n, c, hw, hw, device=DEV, requires_grad=False)
-            w = torch.randn(k, c, r, r, device=DEV)
+            x = torch.randn(n, c, hw, hw, device=DEV, dtype=dtype)
+            w = torch.randn(k, c, r, r, device=DEV, dtype=dtype)
             fwd = lambda: torch.nn.functional.conv2d(x, w, None, stride, pad)
             us, names = kernel_us(fwd)
-            fh.write(f"forward,,{n},{c},{k},{hw},{hw},{r},{r},{stride},{pad},float32,{us:.3f},{len(names)}\n")
+            fh.write(f"forward,,{n},{c},{k},{hw},{hw},{r},{r},{stride},{pad},{label},{us:.3f},{len(names)}\n")
             go = torch.randn_like(fwd())
             mask = [c != 3, True, False]
             grads = "input+weight" if mask[0] else "weight"
             bwd = lambda: torch.ops.aten.convolution_backward(go, x, w, None, [stride] * 2, [pad] * 2, [1, 1],
                                                               False, [0, 0], 1, mask)
             us, names = kernel_us(bwd)
-            fh.write(f"backward,{grads},{n},{c},{k},{hw},{hw},{r},{r},{stride},{pad},float32,{us:.3f},{len(names)}\n")
+            fh.write(f"backward,{grads},{n},{c},{k},{hw},{hw},{r},{r},{stride},{pad},{label},{us:.3f},{len(names)}\n")
             fh.flush()
             done += 1
             del x, w, go
@@ -272,7 +300,8 @@ def convbench(budget_s=400):
           flush=True)
 
 
-for name in ["micro", "peaks", "convbench", "resnet50", "bert", "ddp", "et"]:
+for name in ["micro", "peaks", "convbench", "convbench_bf16", "resnet50", "resnet18", "resnet50_bf16", "bert", "ddp",
+             "et"]:
     if name in WANT:
         try:
             globals()[name]()

@@ -19,9 +19,10 @@
 // GemmMicrobench does. A problem no row fits (other kernel, grouped, dilated, 1-D or
 // 3-D) gets nullopt and keeps the roofline model.
 //
-// The rows were measured on one GPU and layout (the script's: NCHW float tensors, TF32
-// allowed, cudnn.benchmark on): on another GPU the fraction carries over as a what-if,
-// and channels-last tensors, which need no transposes, come out slower than they run.
+// The rows were measured on one GPU and layout (the script's: NCHW tensors, float32 with
+// TF32 allowed and bfloat16, cudnn.benchmark on): on another GPU the fraction carries
+// over as a what-if, and channels-last tensors, which need no transposes, come out
+// slower than they run.
 #include <cstdint>
 #include <optional>
 #include <string>

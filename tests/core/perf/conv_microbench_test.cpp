@@ -179,5 +179,49 @@ TEST(ConvMicrobench, ResNet50OnAnH100WithinTenPercentFromTheBuiltInTable) {
   }
 }
 
+// Two more real traces from the same GPU, neither measured by the table: ResNet-18 at a
+// batch of 48 (FP32, its own layer set) and ResNet-50 under bf16 autocast (the table's
+// bfloat16 rows). Both iterations are host-bound, so the GPU's busy time and the
+// convolutions' own errors are what the table must get right.
+TEST(ConvMicrobench, ASecondCnnAndAnAmpRunFromTheSameTable) {
+  auto gmae = [](const PredictionResult& p, const std::string& name) {
+    for (const OpTypeFigures& t : p.byOpType)
+      if (t.name == name) return t.error.gmaePct;
+    return -1.0;
+  };
+  const std::string dir = OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/";
+  PredictionSetup setup;
+  setup.gpu = h100();
+  PredictionSetup rooflines = setup;
+  rooflines.builtinMicrobench = false;
+  const std::string convBackward = "autograd::engine::evaluate_function: ConvolutionBackward0";
+
+  LoadResult r18 = loadTraceFile(dir + "h100_resnet18_train.pt.trace.json.gz");
+  ASSERT_EQ(r18.status, LoadStatus::Ok) << r18.error;
+  const PredictionResult table18 = runPrediction(*r18.trace, setup), roof18 = runPrediction(*r18.trace, rooflines);
+  ASSERT_EQ(table18.iterations.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    const IterationPrediction &t = table18.iterations[i], &f = roof18.iterations[i];
+    EXPECT_NEAR(t.gpuActivePredictedUs, t.gpuActiveMeasuredUs, 0.15 * t.gpuActiveMeasuredUs) << i;
+    EXPECT_LT(f.gpuActivePredictedUs, 0.7 * f.gpuActiveMeasuredUs) << i;  // the datasheet's peaks
+    EXPECT_LT(std::abs(t.errorPct()), 10.0) << i;
+  }
+  for (const std::string& name : {std::string("aten::conv2d"), convBackward}) {
+    EXPECT_GT(gmae(table18, name), 0) << name;
+    EXPECT_LT(gmae(table18, name), 15.0) << name;
+    EXPECT_GT(gmae(roof18, name), 30.0) << name;
+  }
+
+  LoadResult amp = loadTraceFile(dir + "h100_resnet50_bf16_train.pt.trace.json.gz");
+  ASSERT_EQ(amp.status, LoadStatus::Ok) << amp.error;
+  const PredictionResult tableAmp = runPrediction(*amp.trace, setup), roofAmp = runPrediction(*amp.trace, rooflines);
+  for (const std::string& name : {std::string("aten::conv2d"), convBackward}) {
+    EXPECT_GT(gmae(tableAmp, name), 0) << name;
+    EXPECT_LT(gmae(tableAmp, name), 12.0) << name;
+    EXPECT_GT(gmae(roofAmp, name), 30.0) << name;
+  }
+  for (const IterationPrediction& it : tableAmp.iterations) EXPECT_LT(std::abs(it.errorPct()), 10.0) << it.index;
+}
+
 }  // namespace
 }  // namespace opscope
