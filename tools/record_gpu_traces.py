@@ -74,31 +74,25 @@ def train(name, model, batch, loss_fn, amp_dtype=None, et_path=None, steps=5):
     print(name, "->", path, os.path.getsize(path), "bytes", flush=True)
 
 
-def resnet50():
+def cnn(name, arch, batch, amp_dtype=None):
     import torchvision
     torch.backends.cudnn.benchmark = True
-    model = torchvision.models.resnet50().to(DEV)
-    x = torch.randn(64, 3, 224, 224, device=DEV)
-    y = torch.randint(0, 1000, (64,), device=DEV)
-    train("h100_resnet50_train", model, lambda: (x, y), nn.CrossEntropyLoss())
+    model = getattr(torchvision.models, arch)().to(DEV)
+    x = torch.randn(batch, 3, 224, 224, device=DEV)
+    y = torch.randint(0, 1000, (batch,), device=DEV)
+    train(name, model, lambda: (x, y), nn.CrossEntropyLoss(), amp_dtype=amp_dtype)
+
+
+def resnet50():
+    cnn("h100_resnet50_train", "resnet50", 64)
 
 
 def resnet18():
-    import torchvision
-    torch.backends.cudnn.benchmark = True
-    model = torchvision.models.resnet18().to(DEV)
-    x = torch.randn(48, 3, 224, 224, device=DEV)
-    y = torch.randint(0, 1000, (48,), device=DEV)
-    train("h100_resnet18_train", model, lambda: (x, y), nn.CrossEntropyLoss())
+    cnn("h100_resnet18_train", "resnet18", 48)
 
 
 def resnet50_bf16():
-    import torchvision
-    torch.backends.cudnn.benchmark = True
-    model = torchvision.models.resnet50().to(DEV)
-    x = torch.randn(64, 3, 224, 224, device=DEV)
-    y = torch.randint(0, 1000, (64,), device=DEV)
-    train("h100_resnet50_bf16_train", model, lambda: (x, y), nn.CrossEntropyLoss(), amp_dtype=torch.bfloat16)
+    cnn("h100_resnet50_bf16_train", "resnet50", 64, amp_dtype=torch.bfloat16)
 
 
 def bert():
