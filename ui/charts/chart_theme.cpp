@@ -77,7 +77,8 @@ const QStringList& knownFamilies() {
   static const QStringList families = {QStringLiteral("gemm roofline"), QStringLiteral("memory-bound"),
                                        QStringLiteral("sum of sub-ops"), QStringLiteral("PCIe copy"),
                                        QStringLiteral("gemm microbenchmark"), QStringLiteral("convolution roofline"),
-                                       QStringLiteral("collective"), QStringLiteral("attention roofline")};
+                                       QStringLiteral("collective"), QStringLiteral("attention roofline"),
+                                       QStringLiteral("convolution microbenchmark")};
   return families;
 }
 
@@ -129,9 +130,11 @@ QColor modelColor(const QString& model, bool dark) {
 
 int modelShapeIndex(const QString& model) {
   // Families past the seventh share a colour with one of the first seven: their markers
-  // start three further on, away from that family's own variants.
+  // start further on, away from that family's own variants (attention roofline, on
+  // gemm roofline's blue, three on; convolution microbenchmark, on memory-bound's
+  // orange, five on, past its batch norm, pooling and embedding bag variants).
   const int family = modelIndex(model);
-  return (family + variantIndex(model) + (family >= 7 ? 3 : 0)) % 7;
+  return (family + variantIndex(model) + (family >= 7 ? 3 + 2 * (family - 7) : 0)) % 7;
 }
 
 }  // namespace opscope::ui
