@@ -30,8 +30,8 @@ const char* microbenchKindName(MicrobenchKind k);  // "GEMM", "convolution"
 // a GPU without any. The name is the preset's (case-insensitive), so a GPU file that
 // redefines "H100-SXM" keeps the table, scaled to its figures as any what-if is.
 const Microbenchmarks* builtinMicrobenchmarks(std::string_view gpuName);
-// What a built-in table is, for reports ("built-in, measured on an H100 80GB HBM3: 652
-// shapes and passes"); "" when the GPU has no table of that kind.
+// What a built-in table is, for reports ("built-in, measured on an H100 80GB HBM3: 1304
+// rows of shape, pass and dtype"); "" when the GPU has no table of that kind.
 std::string builtinMicrobenchmarkSource(std::string_view gpuName, MicrobenchKind kind);
 
 }  // namespace opscope
