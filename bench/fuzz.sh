@@ -6,7 +6,8 @@
 #   --seconds S   run each target for S seconds (default 10800: three hours)
 #   --runs N      instead, stop each target after N executions (e.g. 10000000)
 #   --jobs J      targets fuzzed at once (default: the number of cores)
-#   TARGET        trace_file execution_trace dvdt plaidml nsys_sqlite link (default: all)
+#   TARGET        trace_file execution_trace dvdt plaidml nsys_sqlite link microbench
+#                 (default: all)
 #
 # Builds `cmake --preset fuzz` when needed (clang, ASan, UBSan). Each target keeps a
 # growing corpus in build/fuzz/corpus/<target>, seeded from tests/fuzz/corpus/<target>
@@ -32,7 +33,7 @@ while [ $# -gt 0 ]; do
     *) TARGETS+=("$1"); shift ;;
   esac
 done
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(trace_file execution_trace dvdt plaidml nsys_sqlite link)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(trace_file execution_trace dvdt plaidml nsys_sqlite link microbench)
 
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j"$JOBS" >/dev/null

@@ -20,7 +20,8 @@ namespace fs = std::filesystem;
 const std::map<std::string, std::function<void(std::string_view)>>& entries() {
   static const std::map<std::string, std::function<void(std::string_view)>> m = {
       {"trace_file", fuzz::traceFile}, {"execution_trace", fuzz::executionTrace}, {"dvdt", fuzz::dvdt},
-      {"plaidml", fuzz::plaidml},      {"nsys_sqlite", fuzz::nsysSqlite},         {"link", fuzz::link}};
+      {"plaidml", fuzz::plaidml},      {"nsys_sqlite", fuzz::nsysSqlite},         {"link", fuzz::link},
+      {"microbench", fuzz::microbench}};
   return m;
 }
 

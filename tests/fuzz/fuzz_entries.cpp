@@ -18,7 +18,9 @@
 #include "io/nsys_sqlite_loader.h"
 #include "io/plaidml_eventlog_loader.h"
 #include "io/trace_loader.h"
+#include "perf/conv_microbench.h"
 #include "perf/gpu_spec.h"
+#include "perf/microbenchmarks.h"
 #include "perf/prediction.h"
 #include "report/export_request.h"
 #include "report/summary_report.h"
@@ -124,6 +126,31 @@ void link(std::string_view bytes) {
   (void)etPlusJson(*et, *r.trace, l);
   (void)etLinkIssuesJson(*r.trace, l);
   (void)etLinkReportText(*r.trace, l);
+}
+
+void microbench(std::string_view bytes) {
+  Microbenchmarks m;
+  std::string error;
+  if (!addMicrobenchmarkCsv(m, bytes, error)) {
+    if (error.empty() || error.find('\n') != std::string::npos) std::abort();  // one line, always
+    return;
+  }
+  for (const char* name : {"H100-SXM", "V100"}) {
+    const GpuSpec& g = *builtinGpuSpecs().find(name);
+    if (m.gemm)
+      for (const GemmShape& s : {GemmShape{1, 64, 64, 64}, GemmShape{8, 4096, 1, 1 << 20}, GemmShape{0, 0, 0, 0}})
+        if (!(m.gemm->predictUs(g, s) >= 0)) std::abort();
+    if (m.conv)
+      for (int64_t n : {int64_t{1}, int64_t{64}, int64_t{1} << 30})
+        for (DType t : {DType::F32, DType::BF16})
+          if (auto p = convolutionProblem2d(n, 64, 64, 56, 56, 3, 3, 1, 1, t)) {
+            for (bool backward : {false, true}) {
+              p->backward = backward;
+              const auto us = m.conv->predictUs(g, *p, MathPath{true});
+              if (us && !(*us >= 0)) std::abort();
+            }
+          }
+  }
 }
 
 }  // namespace opscope::fuzz

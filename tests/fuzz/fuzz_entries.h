@@ -28,5 +28,9 @@ void nsysSqlite(std::string_view bytes);
 // An execution trace and a Kineto trace separated by the first NUL byte, linked as
 // `opscope link` does, with ET+ and both reports written.
 void link(std::string_view bytes);
+// Any bytes as a microbenchmark CSV (`predict --microbench`: GEMM or convolution table,
+// by its header), then priced: a few GEMM shapes, or convolutions near and far from the
+// table's rows, forward and backward, on an H100 and a V100.
+void microbench(std::string_view bytes);
 
 }  // namespace opscope::fuzz

@@ -322,6 +322,20 @@ def nsys_db(path):
     return data
 
 
+# ---- microbenchmark CSVs (predict --microbench): the notebook's GEMM table and the
+# convolution table's columns, with a repeat, an incomplete row and CRLF line ends
+def gemm_csv():
+    return "batch_size,M,N,K,kernel_runtime,comment\n1,2048,4096,1024,777,x\n1,64,64,64,5,\n1,64,64,64,7,\n8,512,,64,3,\n"
+
+
+def conv_csv():
+    head = "pass,grads,N,C,K,H,W,R,S,stride,padding,dtype,kernel_runtime,kernels\r\n"
+    rows = ["forward,,32,64,64,56,56,3,3,1,1,float32,105.2,3", "backward,input+weight,32,64,64,56,56,3,3,1,1,float32,240.9,5",
+            "forward,,128,256,256,14,14,1,1,1,0,bfloat16,40.5,1", "backward,weight,16,3,64,224,224,7,7,2,3,float32,900,4",
+            "forward,,32,64,64,56,56,3,3,1,1,float32,110,3", "forward,,32,1024,64,7,7,1,1,2,0,float16,"]
+    return head + "\r\n".join(rows) + "\r\n"
+
+
 def main():
     write("trace_file", "kineto.json", kineto())
     write("trace_file", "kineto.json.gz", gz(kineto()))
@@ -342,6 +356,8 @@ def main():
     write("trace_file", "nsys.sqlite", db)
     write("link", "et_kineto.bin", et_kineto_pair())
     write("link", "et_old_kineto.bin", et_old().encode() + b"\0" + kineto().encode())
+    write("microbench", "gemm.csv", gemm_csv())
+    write("microbench", "conv.csv", conv_csv())
     return 0
 
 
