@@ -144,8 +144,11 @@ double memoryBoundUs(const GpuSpec& g, double bytes, int64_t gridBlocks) {
 }
 
 std::optional<GemmMicrobench> GemmMicrobench::fromCsv(std::string_view text, std::string& error) {
-  const auto rows = readMeasurementCsv(text, {{"batch_size"}, {"M"}, {"N"}, {"K"}, {"kernel_runtime"}},
-                                       "batch_size, M, N, K, kernel_runtime", error);
+  constexpr double kDim = 1ull << 40;  // no GEMM has a larger dim; int64 products stay finite as doubles
+  const auto rows = readMeasurementCsv(
+      text, {{"batch_size", true, false, false, kDim}, {"M", true, false, false, kDim}, {"N", true, false, false, kDim},
+             {"K", true, false, false, kDim}, {"kernel_runtime"}},
+      "batch_size, M, N, K, kernel_runtime", error);
   if (!rows) return std::nullopt;
   std::map<std::tuple<int64_t, int64_t, int64_t, int64_t>, std::pair<double, int>> sums;
   for (const CsvRow& r : *rows) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 
@@ -68,6 +69,13 @@ std::optional<std::vector<CsvRow>> readMeasurementCsv(std::string_view text, con
       if (*end != '\0' || !std::isfinite(v) || v < 0 || (v == 0 && !columns[i].zeroOk)) {
         error = "line " + std::to_string(lineNo) + ", column " + columns[i].name + ": \"" + cell + "\" is not a " +
                 (columns[i].zeroOk ? "number ≥ 0" : "positive number");
+        return std::nullopt;
+      }
+      if (columns[i].wholeUpTo > 0 && (v > columns[i].wholeUpTo || v != std::floor(v))) {
+        char limit[32];
+        std::snprintf(limit, sizeof limit, "%.0f", columns[i].wholeUpTo);
+        error = "line " + std::to_string(lineNo) + ", column " + columns[i].name + ": \"" + cell +
+                "\" is not a whole number up to " + limit;
         return std::nullopt;
       }
       r.numbers.push_back(v);

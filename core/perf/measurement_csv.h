@@ -17,6 +17,7 @@ struct CsvColumn {
   bool number = true;     // else text, taken as written (trimmed)
   bool zeroOk = false;    // numbers: 0 allowed (a padding); else they must be > 0
   bool emptyOk = false;   // text: an empty cell is "" rather than an incomplete row
+  double wholeUpTo = 0;   // numbers, > 0: a whole number no larger (a dimension, cast to int64)
 };
 
 struct CsvRow {

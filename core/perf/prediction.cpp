@@ -88,10 +88,6 @@ namespace {
 
 bool inWindow(const TimeWindow& w, int64_t ts) { return ts >= w.start && ts < w.end; }
 
-}  // namespace
-
-namespace {
-
 // The caller's tables, and for a kind it gave none of, gpu's built-in one.
 Microbenchmarks microbenchmarksFor(const PredictionSetup& setup, const GpuSpec& gpu) {
   Microbenchmarks m = setup.microbench ? *setup.microbench : Microbenchmarks{};

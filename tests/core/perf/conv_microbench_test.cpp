@@ -46,7 +46,7 @@ TEST(ConvMicrobench, ReadsTheSweepAndSaysWhatIsWrongInOneLine) {
   bad("sideways,,32,64,64,56,56,3,3,1,1,float32,100\n", "line 2: pass \"sideways\"");
   bad("backward,bias,32,64,64,56,56,3,3,1,1,float32,100\n", "grads \"bias\"");
   bad("forward,,32,64,64,56,56,3,3,1,1,int8,100\n", "dtype \"int8\"");
-  bad("forward,,32.5,64,64,56,56,3,3,1,1,float32,100\n", "column N is not a whole number");
+  bad("forward,,32.5,64,64,56,56,3,3,1,1,float32,100\n", "column N: \"32.5\" is not a whole number up to 16777216");
   bad("forward,,32,64,64,56,56,3,3,1,-1,float32,100\n", "column padding: \"-1\" is not a number ≥ 0");
   bad("forward,,32,64,64,56,56,3,3,1,1,float32,0\n", "column kernel_runtime: \"0\" is not a positive number");
   bad("forward,,32,64,64,2,2,7,7,1,0,float32,100\n", "covers more than the padded input");

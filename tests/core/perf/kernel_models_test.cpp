@@ -169,6 +169,10 @@ TEST(KernelModels, MicrobenchmarkErrorsNameLineAndColumn) {
   EXPECT_NE(error.find("\"K\""), std::string::npos) << error;
   EXPECT_FALSE(GemmMicrobench::fromCsv("batch_size,M,N,K,kernel_runtime\n1,2,3,4,5\n1,x,3,4,5\n", error));
   EXPECT_NE(error.find("line 3, column M"), std::string::npos) << error;
+  // A dim no int64 holds (found by the microbench fuzz target: the cast overflowed).
+  EXPECT_FALSE(GemmMicrobench::fromCsv("batch_size,M,N,K,kernel_runtime\n1,4e96,3,4,5\n", error));
+  EXPECT_NE(error.find("line 2, column M: \"4e96\" is not a whole number up to"), std::string::npos) << error;
+  EXPECT_FALSE(GemmMicrobench::fromCsv("batch_size,M,N,K,kernel_runtime\n1,2.5,3,4,5\n", error));
   EXPECT_FALSE(GemmMicrobench::fromCsv("", error));
   EXPECT_FALSE(GemmMicrobench::fromCsv("batch_size,M,N,K,kernel_runtime\n", error));
 }
