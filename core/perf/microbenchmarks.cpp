@@ -36,7 +36,7 @@ std::optional<MicrobenchKind> addMicrobenchmarkCsv(Microbenchmarks& into, std::s
 
 const char* microbenchKindName(MicrobenchKind k) { return k == MicrobenchKind::Gemm ? "GEMM" : "convolution"; }
 
-extern const char* const kBuiltinH100SxmConvCsv;
+extern const unsigned char kBuiltinH100SxmConvCsv[];  // NUL-terminated, any bytes
 
 namespace {
 
@@ -56,7 +56,7 @@ const Microbenchmarks* builtinMicrobenchmarks(std::string_view gpuName) {
   static const Microbenchmarks h100 = [] {
     Microbenchmarks m;
     std::string error;
-    addMicrobenchmarkCsv(m, kBuiltinH100SxmConvCsv, error);
+    addMicrobenchmarkCsv(m, reinterpret_cast<const char*>(kBuiltinH100SxmConvCsv), error);
     return m;
   }();
   return h100.empty() ? nullptr : &h100;
