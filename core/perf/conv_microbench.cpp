@@ -28,6 +28,12 @@ bool samePass(const ConvProblem& a, const ConvProblem& b) {
 
 double lg(int64_t v) { return std::log2(static_cast<double>(std::max<int64_t>(1, v))); }
 
+// Log2 of N, C, K and input pixels (of a 2-D problem, which squareKernelAndStride or
+// the CSV's columns ensure).
+std::array<double, 4> logCoordinates(const ConvProblem& p) {
+  return {lg(p.x[0]), lg(p.x[1]), lg(p.w[0]), lg(p.x[2]) + lg(p.x[3])};
+}
+
 }  // namespace
 
 std::optional<ConvMicrobench> ConvMicrobench::fromCsv(std::string_view text, std::string& error) {
@@ -49,8 +55,12 @@ std::optional<ConvMicrobench> ConvMicrobench::fromCsv(std::string_view text, std
                                        "kernel_runtime", error);
   if (!rows) return std::nullopt;
   // Repeats of one row average; the key is everything but the time.
-  std::map<std::tuple<std::string, std::string, std::string, std::vector<double>>, std::pair<double, int>> sums;
-  std::map<std::tuple<std::string, std::string, std::string, std::vector<double>>, size_t> firstLine;
+  struct Sum {
+    double us = 0;
+    int count = 0;
+    size_t firstLine = 0;
+  };
+  std::map<std::tuple<std::string, std::string, std::string, std::vector<double>>, Sum> sums;
   for (const CsvRow& r : *rows) {
     const std::string &pass = r.texts[0], &grads = r.texts[1], &dtype = r.texts[2];
     auto bad = [&](const std::string& what) {
@@ -64,10 +74,9 @@ std::optional<ConvMicrobench> ConvMicrobench::fromCsv(std::string_view text, std
       return bad("dtype \"" + dtype + "\" is not a float type (float32, bfloat16, float16, float64)");
     const auto key = std::make_tuple(pass, pass == "backward" ? grads : std::string(), dtype,
                                      std::vector<double>(r.numbers.begin(), r.numbers.end() - 1));
-    auto& [sum, count] = sums[key];
-    sum += r.numbers.back();
-    ++count;
-    firstLine.emplace(key, r.line);
+    Sum& sum = sums[key];
+    sum.us += r.numbers.back();
+    if (sum.count++ == 0) sum.firstLine = r.line;
   }
   ConvMicrobench mb;
   for (const auto& [key, sc] : sums) {
@@ -76,13 +85,13 @@ std::optional<ConvMicrobench> ConvMicrobench::fromCsv(std::string_view text, std
     auto i = [&v](size_t k) { return static_cast<int64_t>(v[k]); };
     auto p = convolutionProblem2d(i(0), i(1), i(2), i(3), i(4), i(5), i(6), i(7), i(8), dtypeFromProfilerName(dtype));
     if (!p || i(5) != i(6)) {
-      error = "line " + std::to_string(firstLine[key]) + ": the kernel is not square or covers more than the padded input";
+      error = "line " + std::to_string(sc.firstLine) + ": the kernel is not square or covers more than the padded input";
       return std::nullopt;
     }
     p->backward = pass == "backward";
     p->inputGrad = grads == "input+weight" || grads == "input";
     p->weightGrad = grads == "input+weight" || grads == "weight";
-    mb.points_.push_back({*p, i(5), i(7), sc.first / sc.second});
+    mb.points_.push_back({*p, i(5), i(7), sc.us / sc.count, logCoordinates(*p)});
   }
   return mb;
 }
@@ -94,17 +103,17 @@ std::optional<double> ConvMicrobench::predictUs(const GpuSpec& g, const ConvProb
   // that ignore grids on both sides.
   path.grid = 0;
   struct Near {
-    double distance;
+    double distance;  // squared until the nearest are chosen
     const Point* p;
   };
+  const std::array<double, 4> at = logCoordinates(p);
   std::vector<Near> near;
   for (const Point& q : points_) {
     if (q.kernel != kernel || q.stride != stride || !samePass(q.problem, p)) continue;
-    const double d = std::hypot(std::hypot(lg(q.problem.x[0]) - lg(p.x[0]), lg(q.problem.x[1]) - lg(p.x[1])),
-                                std::hypot(lg(q.problem.w[0]) - lg(p.w[0]),
-                                           lg(q.problem.x[2]) + lg(q.problem.x[3]) - lg(p.x[2]) - lg(p.x[3])));
-    if (d == 0) return q.us;
-    near.push_back({d, &q});
+    double d2 = 0;
+    for (size_t i = 0; i < at.size(); ++i) d2 += (q.at[i] - at[i]) * (q.at[i] - at[i]);
+    if (d2 == 0) return q.us;
+    near.push_back({d2, &q});
   }
   if (near.empty()) return std::nullopt;
   const size_t k = std::min<size_t>(4, near.size());
@@ -114,7 +123,7 @@ std::optional<double> ConvMicrobench::predictUs(const GpuSpec& g, const ConvProb
   for (size_t i = 0; i < k; ++i) {
     const double roof = convolutionRooflineUs(g, near[i].p->problem, path);
     if (!(roof > 0)) continue;
-    const double w = 1 / near[i].distance;
+    const double w = 1 / std::sqrt(near[i].distance);
     fraction += w * near[i].p->us / roof;
     weights += w;
   }

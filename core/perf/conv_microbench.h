@@ -23,6 +23,7 @@
 // TF32 allowed and bfloat16, cudnn.benchmark on): on another GPU the fraction carries
 // over as a what-if, and channels-last tensors, which need no transposes, come out
 // slower than they run.
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -44,6 +45,7 @@ class ConvMicrobench {
     ConvProblem problem;
     int64_t kernel = 0, stride = 0;  // square
     double us = 0;
+    std::array<double, 4> at{};  // log2 of N, C, K and input pixels: where the distance is taken
   };
   std::vector<Point> points_;
 };

@@ -62,13 +62,13 @@ double GpuSpec::peakFlops(DType t) const {
   return tflops * 1e12;
 }
 
-namespace {
-
 bool iequal(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
          });
 }
+
+namespace {
 
 std::optional<GpuSpec> specFrom(const nlohmann::json& g, std::string& error) {
   if (!g.is_object()) {

@@ -40,6 +40,9 @@ struct GpuSpec {
   double dramUs(double bytes) const { return dramGBs > 0 ? bytes / (dramGBs * 1e3) : 0; }
 };
 
+// ASCII case-insensitive equality: how preset names are compared.
+bool iequal(std::string_view a, std::string_view b);
+
 struct GpuSpecSet {
   std::vector<GpuSpec> gpus;
   const GpuSpec* find(std::string_view name) const;  // exact name, case-insensitive

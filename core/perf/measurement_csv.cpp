@@ -24,6 +24,11 @@ std::vector<std::string> cells(const std::string& line) {
 
 }  // namespace
 
+bool csvHeaderHas(std::string_view text, std::string_view column) {
+  const std::vector<std::string> header = cells(std::string(text.substr(0, text.find('\n'))));
+  return std::find(header.begin(), header.end(), column) != header.end();
+}
+
 std::optional<std::vector<CsvRow>> readMeasurementCsv(std::string_view text, const std::vector<CsvColumn>& columns,
                                                       std::string_view needs, std::string& error) {
   std::istringstream in{std::string(text)};

@@ -26,6 +26,10 @@ struct CsvRow {
   std::vector<std::string> texts;   // the text columns asked for, in order
 };
 
+// Whether the CSV's first line names the column (cells trimmed as readMeasurementCsv
+// trims them).
+bool csvHeaderHas(std::string_view text, std::string_view column);
+
 // needs: what the header must name, for the message ("batch_size, M, N, K, kernel_runtime").
 std::optional<std::vector<CsvRow>> readMeasurementCsv(std::string_view text, const std::vector<CsvColumn>& columns,
                                                       std::string_view needs, std::string& error);

@@ -1,28 +1,11 @@
 #include "perf/microbenchmarks.h"
 
-#include <algorithm>
-#include <cctype>
-#include <sstream>
+#include "perf/measurement_csv.h"
 
 namespace opscope {
 
-namespace {
-
-bool headerNames(std::string_view text, std::string_view column) {
-  const std::string header(text.substr(0, text.find('\n')));
-  std::istringstream s(header);
-  std::string cell;
-  while (std::getline(s, cell, ',')) {
-    cell.erase(std::remove_if(cell.begin(), cell.end(), [](char c) { return c == ' ' || c == '\r'; }), cell.end());
-    if (cell == column) return true;
-  }
-  return false;
-}
-
-}  // namespace
-
 std::optional<MicrobenchKind> addMicrobenchmarkCsv(Microbenchmarks& into, std::string_view text, std::string& error) {
-  if (headerNames(text, "pass") && headerNames(text, "R")) {
+  if (csvHeaderHas(text, "pass") && csvHeaderHas(text, "R")) {
     auto conv = ConvMicrobench::fromCsv(text, error);
     if (!conv) return std::nullopt;
     into.conv = std::move(conv);
@@ -38,19 +21,8 @@ const char* microbenchKindName(MicrobenchKind k) { return k == MicrobenchKind::G
 
 extern const unsigned char kBuiltinH100SxmConvCsv[];  // NUL-terminated, any bytes
 
-namespace {
-
-bool isH100Sxm(std::string_view name) {
-  constexpr std::string_view h100 = "H100-SXM";
-  return name.size() == h100.size() && std::equal(name.begin(), name.end(), h100.begin(), [](char a, char b) {
-           return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-         });
-}
-
-}  // namespace
-
 const Microbenchmarks* builtinMicrobenchmarks(std::string_view gpuName) {
-  if (!isH100Sxm(gpuName)) return nullptr;
+  if (!iequal(gpuName, "H100-SXM")) return nullptr;
   // Parsed once; the CSV is compiled in, so a parse failure is a build defect that the
   // tests catch (BuiltinMicrobenchmarks), never the user's input.
   static const Microbenchmarks h100 = [] {
