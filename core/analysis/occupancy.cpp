@@ -122,8 +122,12 @@ std::optional<KernelOccupancy> kernelOccupancy(const std::vector<NamedArg>& args
   return k;
 }
 
-std::array<int64_t, 3> launchGrid(const std::vector<NamedArg>& args) {
-  const NamedArg* a = findArg(args, "grid");
+namespace {
+
+// [x, y, z] of a launch arg ("grid", "block"): all zero unless up to three positive
+// numbers below 2^31 whose product stays below 2^40.
+std::array<int64_t, 3> launchDims(const std::vector<NamedArg>& args, std::string_view key) {
+  const NamedArg* a = findArg(args, key);
   if (!a || a->type != ArgType::Json) return {};
   const nlohmann::json j = nlohmann::json::parse(a->text, nullptr, false);
   if (!j.is_array() || j.empty() || j.size() > 3) return {};
@@ -132,10 +136,15 @@ std::array<int64_t, 3> launchGrid(const std::vector<NamedArg>& args) {
     if (!j[i].is_number_integer() || j[i].get<int64_t>() <= 0 || j[i].get<int64_t>() >= (int64_t{1} << 31)) return {};
     g[i] = j[i].get<int64_t>();
   }
-  // CUDA allows 2^31 - 1 × 65535 × 65535, whose product passes int64; no real launch
-  // comes near 2^40 blocks.
+  // CUDA allows 2^31 - 1 × 65535 × 65535 blocks, whose product passes int64; no real
+  // launch comes near 2^40.
   if (static_cast<double>(g[0]) * static_cast<double>(g[1]) * static_cast<double>(g[2]) > 0x1p40) return {};
   return g;
 }
+
+}  // namespace
+
+std::array<int64_t, 3> launchGrid(const std::vector<NamedArg>& args) { return launchDims(args, "grid"); }
+std::array<int64_t, 3> launchBlock(const std::vector<NamedArg>& args) { return launchDims(args, "block"); }
 
 }  // namespace opscope

@@ -57,5 +57,7 @@ std::optional<KernelOccupancy> kernelOccupancy(const std::vector<NamedArg>& args
 // or not up to three positive numbers below 2^31 with a product below 2^40, so a damaged
 // file never yields a grid whose product overflows.
 std::array<int64_t, 3> launchGrid(const std::vector<NamedArg>& args);
+// The kernel's "block" ([x, y, z] threads), checked the same way.
+std::array<int64_t, 3> launchBlock(const std::vector<NamedArg>& args);
 
 }  // namespace opscope

@@ -13,20 +13,21 @@ namespace opscope {
 namespace {
 
 int64_t divRoundUp(int64_t x, int64_t y) { return (x + y - 1) / y; }
-// Bytes of n floats rounded up to whole 32-byte sectors.
-double sectors(int64_t floats) { return static_cast<double>(divRoundUp(floats * 4, 32) * 32); }
+// Bytes of n floats rounded up to whole 32-byte sectors; n may be a mean (a bag of 0.3
+// indices on average still reads a sector when it reads any).
+double sectors(double floats) { return std::ceil(floats * 4 / 32) * 32; }
 
 // Probability that `batch` distinct random rows of a table of e rows all lie in the x
-// rows cached in L2: C(x, batch) / C(e, batch), as the notebook computes it.
+// rows cached in L2: C(x, batch) / C(e, batch), as the notebook computes it (its
+// product of batch ratios), in closed form through lgamma: a batch of 65536 over a
+// table of millions of rows would otherwise loop once per row.
 double hitRate(double x, double e, int64_t batch) {
-  double r = 1;
-  for (int64_t i = 0; i < batch && r > 0; ++i) {
-    r *= std::max(0.0, x) / e;
-    x -= 1;
-    e -= 1;
-    if (e <= 0) break;
-  }
-  return std::clamp(r, 0.0, 1.0);
+  x = std::floor(x);
+  if (batch <= 0 || x >= e) return 1;
+  if (x < static_cast<double>(batch) || e <= 0) return 0;
+  const double b = static_cast<double>(batch);
+  const double logRatio = std::lgamma(x + 1) - std::lgamma(x - b + 1) - std::lgamma(e + 1) + std::lgamma(e - b + 1);
+  return std::clamp(std::exp(logRatio), 0.0, 1.0);
 }
 
 }  // namespace

@@ -23,9 +23,12 @@
 namespace opscope {
 
 // FBGEMM table-batched embedding: B batch, E rows per table, T tables, L pooling
-// factor (bag size), D embedding dimension.
+// factor (bag size; the mean over bags when priced from a trace, where it is indices
+// over B·T and often below 1), D embedding dimension.
 struct EmbeddingShape {
-  int64_t batch = 0, rows = 0, tables = 0, bag = 0, dim = 0;
+  int64_t batch = 0, rows = 0, tables = 0;
+  double bag = 0;
+  int64_t dim = 0;
   int64_t rowsPerBlock = 32;  // forward only: warps per block (block.y of the kernel)
   bool shmem = true;          // the kernel variant staging indices in shared memory
 };
@@ -61,8 +64,10 @@ inline constexpr double kLegacyTensorCoreShare = 0.5;
 // Both are launch facts, known before the kernel ran: no measured time goes in.
 struct KernelLaunch {
   std::string_view name;
-  std::array<int64_t, 3> grid{};  // all 0: not recorded (ROCm traces, old Kineto)
-  KernelLaunch(std::string_view n, std::array<int64_t, 3> g = {}) : name(n), grid(g) {}
+  std::array<int64_t, 3> grid{};   // all 0: not recorded (ROCm traces, old Kineto)
+  std::array<int64_t, 3> block{};  // threads, likewise
+  KernelLaunch(std::string_view n, std::array<int64_t, 3> g = {}, std::array<int64_t, 3> b = {})
+      : name(n), grid(g), block(b) {}
   KernelLaunch(const char* n) : name(n) {}
   // x·y·z, 0 when not recorded.
   int64_t blocks() const { return grid[0] * grid[1] * grid[2]; }

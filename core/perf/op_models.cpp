@@ -13,6 +13,7 @@
 #include "perf/attention_models.h"
 #include "perf/conv_models.h"
 #include "perf/embedding_bag_models.h"
+#include "perf/tbe_models.h"
 #include "report/json_text.h"
 
 namespace opscope {
@@ -238,6 +239,10 @@ std::optional<OpPrediction> OpModels::datasheet(std::string_view name, const OpS
   return OpPrediction{memoryBoundUs(gpu_, read + written, grid), "memory-bound"};
 }
 
+std::optional<OpPrediction> OpModels::tbe(const TbeCall& call, const std::vector<KernelLaunch>& kernels) const {
+  return scaled(tbePrediction(gpu_, call, kernels));
+}
+
 std::optional<OpPrediction> OpModels::hostCopy(const OpShapes& s) const {
   const double bytes = s.bytes(0);
   if (!s.recorded() || bytes <= 0 || gpu_.pcieGBs <= 0) return std::nullopt;
@@ -303,14 +308,19 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
     return s;
   };
   std::vector<OpRow> rows;
-  // Kernel grids by GPU event: an op's kernels are looked at again at every level of the
-  // sub-op recursion, and their args may be read back from the file.
-  std::unordered_map<uint64_t, std::array<int64_t, 3>> grids;
-  auto gridOf = [&](EventRef g) {
-    auto [it, fresh] = grids.try_emplace(g.packed());
-    if (fresh) it->second = launchGrid(trace.args(g));
+  // Kernel grids and blocks by GPU event: an op's kernels are looked at again at every
+  // level of the sub-op recursion, and their args may be read back from the file.
+  std::unordered_map<uint64_t, std::pair<std::array<int64_t, 3>, std::array<int64_t, 3>>> launches;
+  auto launchOf = [&](EventRef g) -> const auto& {
+    auto [it, fresh] = launches.try_emplace(g.packed());
+    if (fresh) {
+      const auto& args = trace.args(g);
+      it->second = {launchGrid(args), launchBlock(args)};
+    }
     return it->second;
   };
+  // FBGEMM's embedding calls, each half completed from the other (tbe_models.h).
+  const std::unordered_map<uint64_t, TbeCall> tbeCalls = tbeCallsOf(trace);
   // Own model, else the sum of the sub-ops that caused GPU work when each has one.
   // shapes: op's own (read once by the caller: args may be read back from the file).
   std::function<std::optional<OpPrediction>(EventRef, const OpShapes&)> predict =
@@ -338,7 +348,10 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
     std::vector<KernelLaunch> kernels;  // only an op with shapes can have a model of its own
     if (shapes.recorded())
       for (EventRef g : gpu())
-        if (trace.kind(g) == SliceKind::Kernel) kernels.emplace_back(trace.name(g), gridOf(g));
+        if (trace.kind(g) == SliceKind::Kernel) {
+          const auto& [grid, block] = launchOf(g);
+          kernels.emplace_back(trace.name(g), grid, block);
+        }
     // Under autocast an op casts its inputs and calls itself again (an aten::linear of
     // floats holding three aten::to and an aten::linear of bf16): its own shapes are not
     // what ran, its sub-ops are.
@@ -346,6 +359,8 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
     const bool reentered = std::any_of(subOps.begin(), subOps.end(), [&](EventRef c) {
       return isOpKind(trace.kind(c)) && trace.name(c) == trace.name(op);
     });
+    if (auto it = tbeCalls.find(op.packed()); it != tbeCalls.end())
+      if (auto p = models.tbe(it->second, kernels)) return leaf(p);
     if (!reentered)
       if (auto p = models.own(trace.name(op), shapes, kernels)) return leaf(p);
     if (auto c = collectiveCallOf(trace, op, trace.meta.worldSize)) return leaf(models.collective(*c));

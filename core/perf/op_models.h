@@ -7,7 +7,8 @@
 // copies, concatenation, gathers, reductions, norms) as bytes over DRAM bandwidth. An
 // op with no model of its own whose every sub-op that launched GPU work has one (a
 // backward node over two mm calls) is predicted as their sum. Anything else is "no
-// model": reported as such, never as zero. Copies whose GPU events move data between
+// model": reported as such, never as zero. FBGEMM's table-batched embedding ops are
+// priced as calls paired across forward and backward (tbe_models.h). Copies whose GPU events move data between
 // host and device (aten::to, copy_ of a CPU tensor) go over PCIe, not DRAM.
 // Collectives (c10d ops, record_param_comms) take their message and group size from
 // their own args or, where those are empty (c10d::allreduce_ of a tensor list), from
@@ -26,6 +27,8 @@
 #include "perf/microbenchmarks.h"
 
 namespace opscope {
+
+struct TbeCall;  // tbe_models.h
 
 struct OpShapes {
   // Per input: the tensor's dims; a tensor list is several entries of one input, so
@@ -79,6 +82,8 @@ class OpModels {
   OpPrediction collective(const CollectiveMessage& c) const {
     return *scaled(OpPrediction{collectiveUs(gpu_, c), std::string("collective ") + collectiveKindName(c.kind)});
   }
+  // An FBGEMM table-batched embedding call, completed from its pair (tbe_models.h).
+  std::optional<OpPrediction> tbe(const TbeCall& call, const std::vector<KernelLaunch>& kernels) const;
   // GEMM shape of a GEMM op, for the pane's details.
   static std::optional<GemmShape> gemmShape(std::string_view name, const OpShapes& shapes);
 

@@ -81,6 +81,44 @@ def kineto():
     return json.dumps(top, indent=1)
 
 
+# FBGEMM's table-batched embedding lookup and its backward, as the public recsys trace
+# records them (tbe_models.h pairs the two): prediction's pairing and pricing.
+def kineto_tbe():
+    fwd_dims = [[0], [25657792], [0], [0, 0], [6], [6], [7], [], [], [7], [], [33398], [393217], [], [], [], [0],
+                [], [], [], [400903], [0], [6], [6], [], [], [], [], []]
+    ev = [
+        {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#3", "pid": 1, "tid": 1, "ts": 100, "dur": 900},
+        {"ph": "X", "cat": "cpu_op", "name": "fbgemm::split_embedding_codegen_lookup_rowwise_adagrad_function",
+         "pid": 1, "tid": 1, "ts": 110, "dur": 50, "args": {"External id": 1, "Input Dims": fwd_dims}},
+        {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 120, "dur": 5,
+         "args": {"correlation": 21, "External id": 1}},
+        {"ph": "X", "cat": "kernel", "name": "void split_embedding_codegen_forward_unweighted_kernel<float, float, "
+         "float, false, long, 1ul, 16ul>(int)", "pid": 0, "tid": 7, "ts": 130, "dur": 88,
+         "args": {"correlation": 21, "External id": 1, "device": 0, "stream": 7, "grid": [12288, 1, 1],
+                  "block": [16, 32, 1]}},
+        {"ph": "X", "cat": "cpu_op", "name": "autograd::engine::evaluate_function: torch::autograd::"
+         "CppNode<SplitLookupFunction_rowwise_adagrad_Op>", "pid": 1, "tid": 2, "ts": 400, "dur": 500},
+        {"ph": "X", "cat": "cpu_op", "name": "torch::autograd::CppNode<SplitLookupFunction_rowwise_adagrad_Op>",
+         "pid": 1, "tid": 2, "ts": 401, "dur": 490,
+         "args": {"External id": 2, "Input Dims": [[65536, 384]], "Input type": ["float"], "Sequence number": 9}},
+        {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 2, "ts": 410, "dur": 5,
+         "args": {"correlation": 22, "External id": 2}},
+        {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 2, "ts": 420, "dur": 5,
+         "args": {"correlation": 23, "External id": 2}},
+        {"ph": "X", "cat": "kernel", "name": "void linearize_index_kernel<long, long>(int)", "pid": 0, "tid": 7,
+         "ts": 430, "dur": 37, "args": {"correlation": 22, "device": 0, "stream": 7, "grid": [96, 1, 1],
+                                        "block": [1024, 1, 1]}},
+        {"ph": "X", "cat": "kernel", "name": "void split_embedding_backward_codegen_rowwise_adagrad_unweighted_"
+         "kernel_warp_per_row_1<float, float, float, 1ul, 16>(int)", "pid": 0, "tid": 7, "ts": 470, "dur": 30,
+         "args": {"correlation": 23, "device": 0, "stream": 7, "grid": [1068, 1, 1], "block": [16, 32, 1]}},
+    ]
+    top = {"schemaVersion": 1,
+           "deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-80GB", "totalGlobalMem": 85100000000,
+                                 "computeMajor": 8, "computeMinor": 0, "numSms": 108}],
+           "traceEvents": ev}
+    return json.dumps(top, indent=1)
+
+
 def legacy():
     ev = [
         {"ph": "X", "cat": "Operator", "name": "aten::conv2d", "pid": 10, "tid": "main", "ts": 5.5, "dur": 20.25,
@@ -339,6 +377,7 @@ def conv_csv():
 def main():
     write("trace_file", "kineto.json", kineto())
     write("trace_file", "kineto.json.gz", gz(kineto()))
+    write("trace_file", "kineto_tbe.json", kineto_tbe())
     write("trace_file", "legacy_array.json", legacy())
     write("trace_file", "oddities.json", oddities())
     write("trace_file", "dvdt.json", dvdt_list())

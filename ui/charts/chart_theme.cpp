@@ -78,7 +78,8 @@ const QStringList& knownFamilies() {
                                        QStringLiteral("sum of sub-ops"), QStringLiteral("PCIe copy"),
                                        QStringLiteral("gemm microbenchmark"), QStringLiteral("convolution roofline"),
                                        QStringLiteral("collective"), QStringLiteral("attention roofline"),
-                                       QStringLiteral("convolution microbenchmark")};
+                                       QStringLiteral("convolution microbenchmark"), QStringLiteral("TBE forward"),
+                                       QStringLiteral("TBE backward")};
   return families;
 }
 
@@ -109,11 +110,13 @@ int variantIndex(const QString& model) {
                                        QStringLiteral("all_to_all"),
                                        QStringLiteral("broadcast"),
                                        QStringLiteral("reduce"),
-                                       QStringLiteral("send_recv")};
+                                       QStringLiteral("send_recv"),
+                                       QStringLiteral("(sgd)"),
+                                       QStringLiteral("(rowwise adagrad)")};
   const QString v = splitModel(model).second;
   const auto i = variants.indexOf(v);
   if (i < 0) return static_cast<int>(1 + qHash(v) % 6u);
-  return i >= 5 ? static_cast<int>(i - 5) : static_cast<int>(i);  // collective kinds: shapes from the first
+  return i >= 5 && i <= 11 ? static_cast<int>(i - 5) : static_cast<int>(i);  // collective kinds: shapes from the first
 }
 
 }  // namespace
@@ -132,9 +135,14 @@ int modelShapeIndex(const QString& model) {
   // Families past the seventh share a colour with one of the first seven: their markers
   // start further on, away from that family's own variants (attention roofline, on
   // gemm roofline's blue, three on; convolution microbenchmark, on memory-bound's
-  // orange, five on, past its batch norm, pooling and embedding bag variants).
+  // orange, five on, past its batch norm, pooling and embedding bag variants; TBE
+  // forward, on sum of sub-ops' green, one on; TBE backward's sgd and rowwise adagrad,
+  // on PCIe copy's vermillion, land on the two markers before it).
+  static const int laterOffset[] = {3, 5, 1, 0};
   const int family = modelIndex(model);
-  return (family + variantIndex(model) + (family >= 7 ? 3 + 2 * (family - 7) : 0)) % 7;
+  const int later = family - 7;
+  const int offset = later >= 0 && later < 4 ? laterOffset[later] : 0;
+  return (family + variantIndex(model) + offset) % 7;
 }
 
 }  // namespace opscope::ui

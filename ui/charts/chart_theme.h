@@ -32,7 +32,8 @@ QColor paletteColor(int index);
 // One colour per prediction model family, from the Okabe-Ito palette (told apart with
 // the common colour-vision deficiencies): gemm roofline, memory-bound, sum of sub-ops,
 // PCIe copy, gemm microbenchmark, convolution roofline, collective (then attention
-// roofline and convolution microbenchmark on the first two's colours, other markers). A family's variants
+// roofline, convolution microbenchmark, TBE forward and TBE backward on the first
+// four's colours, other markers). A family's variants
 // ("memory-bound (batch norm)", "collective all_to_all") share its colour and differ by
 // marker shape. Unknown models are assigned from the rest of the palette.
 QColor modelColor(const QString& model, bool dark);

@@ -257,7 +257,8 @@ TEST(PredictionPanel, EveryModelHasItsOwnColourAndMarker) {
       "sum of sub-ops", "PCIe copy", "gemm microbenchmark", "convolution roofline", "convolution roofline (tf32)",
       "collective all_reduce", "collective all_gather", "collective reduce_scatter", "collective all_to_all",
       "collective broadcast", "collective reduce", "collective send_recv", "attention roofline",
-      "memory-bound (embedding bag)", "convolution microbenchmark"};
+      "memory-bound (embedding bag)", "convolution microbenchmark", "TBE forward", "TBE backward (sgd)",
+      "TBE backward (rowwise adagrad)"};
   QSet<QString> pairs;
   for (const QString& m : models)
     pairs.insert(modelColor(m, false).name() + QString::number(modelShapeIndex(m)));
