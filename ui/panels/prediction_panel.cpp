@@ -2,6 +2,8 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
+
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -108,11 +110,13 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent), gpus_(built
                    {0, 8});
   ops_->setSortingEnabled(true);
   ops_->setToolTip(QStringLiteral("Activate a row to select the op in the timeline"));
-  auto* split = new QSplitter(Qt::Vertical);
-  split->addWidget(scroll);
-  split->addWidget(ops_);
-  split->setSizes({600, 250});
-  tabs_->addTab(split, QStringLiteral("Ops"));
+  split_ = new QSplitter(Qt::Vertical);
+  split_->addWidget(scroll);
+  split_->addWidget(ops_);
+  split_->setSizes({600, 250});
+  connect(split_, &QSplitter::splitterMoved, this, [this] { userSplit_ = true; });
+  split_->installEventFilter(this);
+  tabs_->addTab(split_, QStringLiteral("Ops"));
   iterations_ = makeTable({QStringLiteral("Iteration"), QStringLiteral("Step"), QStringLiteral("Measured (ms)"),
                            QStringLiteral("Predicted (ms)"), QStringLiteral("Error (%)"),
                            QStringLiteral("GPU active measured (ms)"), QStringLiteral("GPU active predicted (ms)"),
@@ -304,6 +308,25 @@ void PredictionPanel::setDark(bool dark) {
 void PredictionPanel::showEvent(QShowEvent* e) {
   QWidget::showEvent(e);
   if (stale_) recompute();
+  fitChartInSplitter();
+}
+
+bool PredictionPanel::eventFilter(QObject* watched, QEvent* e) {
+  // After the splitter has shared its new height out by its old proportions.
+  if (watched == split_ && e->type() == QEvent::Resize)
+    QMetaObject::invokeMethod(this, &PredictionPanel::fitChartInSplitter, Qt::QueuedConnection);
+  return QWidget::eventFilter(watched, e);
+}
+
+void PredictionPanel::fitChartInSplitter() {
+  if (userSplit_) return;
+  const QList<int> sizes = split_->sizes();
+  const int total = sizes.value(0) + sizes.value(1);
+  if (sizes.size() != 2 || total <= 0) return;  // not laid out yet
+  auto* scroll = qobject_cast<QScrollArea*>(split_->widget(0));
+  const int frame = scroll ? scroll->height() - scroll->viewport()->height() : 0;
+  const int chart = std::clamp(plot_->minimumHeight() + frame, 0, std::max(0, total - kMinTableHeight));
+  if (sizes[0] < chart || sizes[0] > total - kMinTableHeight) split_->setSizes({chart, total - chart});
 }
 
 void PredictionPanel::recompute() {
@@ -520,6 +543,7 @@ void PredictionPanel::redraw() {
   plotPrediction(plot_, results_->main, *doc_->trace, theme_, title,
                  filter_->currentIndex() > 0 ? filter_->currentText() : QString());
   plot_->setMinimumHeight(std::max(200, plot_->property("minHeight").toInt()));
+  fitChartInSplitter();
 }
 
 void PredictionPanel::fillTables() {

@@ -15,6 +15,7 @@ class QCheckBox;
 class QComboBox;
 class QCustomPlot;
 class QLabel;
+class QSplitter;
 class QTableWidget;
 class QTabWidget;
 
@@ -58,6 +59,7 @@ class PredictionPanel : public QWidget {
   void setBuiltinMicrobenchmarks(bool on);
   QCustomPlot* plot() const { return plot_; }
   QTableWidget* opsTable() const { return ops_; }
+  QSplitter* opsSplitter() const { return split_; }  // the chart above, the ops table below
   QCheckBox* calibrateBox() const { return calibrate_; }
   QTableWidget* iterationsTable() const { return iterations_; }
   // pdf/png/svg: the chart; csv/json: the per-op rows / the full report.
@@ -70,8 +72,14 @@ class PredictionPanel : public QWidget {
 
  protected:
   void showEvent(QShowEvent* e) override;
+  bool eventFilter(QObject* watched, QEvent* e) override;
 
  private:
+  // Until the user drags the splitter: the chart gets its minimum height (its axis
+  // labels under a scroll bar otherwise) and the ops table what remains, at least
+  // kMinTableHeight.
+  void fitChartInSplitter();
+  static constexpr int kMinTableHeight = 110;
   void recompute();
   void startWorker();
   void onResults(quint64 generation, std::shared_ptr<const PredictionResults> r);
@@ -105,6 +113,8 @@ class PredictionPanel : public QWidget {
   QTabWidget* tabs_ = nullptr;
   QCustomPlot* plot_ = nullptr;
   QTableWidget* ops_ = nullptr;
+  QSplitter* split_ = nullptr;
+  bool userSplit_ = false;  // the user moved the splitter: left where it is
   QTableWidget* iterations_ = nullptr;
   QTableWidget* types_ = nullptr;
 };

@@ -11,7 +11,9 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
+#include <QScrollArea>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QThread>
 
@@ -76,6 +78,42 @@ TEST(PredictionPanel, HiddenItCostsNothingShownItPredicts) {
   EXPECT_EQ(f.panel()->iterationsTable()->rowCount(), static_cast<int>(r.iterations.size()));
   EXPECT_GT(f.panel()->plot()->plottableCount(), 3);  // band, y = x, a curve per model, histogram
   EXPECT_FALSE(f.panel()->results()->compare);
+}
+
+// On a short window the chart keeps the height its axis labels need (they sat under a
+// scroll bar, behind the ops table, at 1600x1100) and the table keeps a few rows; when
+// both cannot, the table keeps its rows. Once the user drags the splitter, it stays
+// where they put it.
+TEST(PredictionPanel, TheChartKeepsItsAxisLabelsOnAShortWindow) {
+  Fixture f;
+  f.show();
+  ASSERT_TRUE(waitFor(f.panel()));
+  QDockWidget* dock = f.w.predictionDock();
+  f.w.resizeDocks({dock}, {800}, Qt::Vertical);
+  QApplication::processEvents();
+  QSplitter* split = f.panel()->opsSplitter();
+  ASSERT_TRUE(split);
+  const int minimum = f.panel()->plot()->minimumHeight();
+  auto* scroll = qobject_cast<QScrollArea*>(split->widget(0));
+  ASSERT_TRUE(scroll);
+  auto total = [&] { return split->sizes()[0] + split->sizes()[1]; };
+  ASSERT_GE(total(), minimum + 110) << "the dock is shorter than this test assumes";
+  EXPECT_GE(scroll->viewport()->height(), minimum) << split->sizes()[0] << " of " << total();
+  EXPECT_GE(split->sizes()[1], 110);
+
+  f.w.resizeDocks({dock}, {480}, Qt::Vertical);  // too short for both: the table keeps its rows
+  QApplication::processEvents();
+  ASSERT_LT(total(), minimum + 110);
+  EXPECT_EQ(split->sizes()[1], 110);
+
+  f.w.resizeDocks({dock}, {800}, Qt::Vertical);
+  QApplication::processEvents();
+  EXPECT_GE(scroll->viewport()->height(), minimum);
+  emit split->splitterMoved(150, 1);
+  split->setSizes({150, total() - 150});
+  f.w.resizeDocks({dock}, {780}, Qt::Vertical);
+  QApplication::processEvents();
+  EXPECT_LT(split->sizes()[0], minimum) << "the user's split was undone";
 }
 
 TEST(PredictionPanel, WhatIfGpuSideBySideAndSelection) {
