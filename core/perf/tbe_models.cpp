@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 #include <utility>
 
 
@@ -93,14 +94,14 @@ std::optional<TbeCall> tbeCall(std::string_view opName, const OpShapes& shapes) 
 }
 
 void pairTbeCalls(std::vector<TbeCall*>& calls) {
-  // Unpaired forwards by optimizer and batch, oldest first.
-  std::map<std::pair<std::string, int64_t>, std::vector<TbeCall*>> open;
+  // Unpaired forwards by group, optimizer and batch, oldest first.
+  std::map<std::tuple<uint32_t, std::string, int64_t>, std::vector<TbeCall*>> open;
   for (TbeCall* c : calls) {
     if (!c->backward) {
-      open[{c->optimizer, c->batch}].push_back(c);
+      open[{c->group, c->optimizer, c->batch}].push_back(c);
       continue;
     }
-    auto it = open.find({c->optimizer, c->batch});
+    auto it = open.find({c->group, c->optimizer, c->batch});
     if (it == open.end()) continue;
     std::vector<TbeCall*>& fwd = it->second;
     const size_t stop = fwd.size() > kPairWindow ? fwd.size() - kPairWindow : 0;
@@ -140,6 +141,7 @@ std::unordered_map<uint64_t, TbeCall> tbeCallsOf(const Trace& trace) {
       if (!isOpKind(s.kind[i]) || s.name[i] >= tbeName.size() || !tbeName[s.name[i]]) continue;
       const EventRef op{t, i};
       if (auto c = tbeCall(trace.name(op), opShapesFromArgs(trace.args(op)))) {
+        c->group = trace.tracks[t].process;
         out.emplace(op.packed(), std::move(*c));
         order.emplace_back(s.start[i], op.packed());
       }

@@ -44,6 +44,8 @@ struct TbeCall {
   int64_t totalDim = 0;   // Σ D_t; 0 while unknown
   bool weighted = false;  // per-sample weights (indice_weights given)
   bool paired = false;    // the other half was found (its fields copied in)
+  uint32_t group = 0;     // calls pair within one group only: the process (a merged
+                          // session's ranks run the same lookups at the same times)
   double bag() const { return tables > 0 && batch > 0 ? static_cast<double>(indices) / static_cast<double>(tables * batch) : 0; }
   int64_t dim() const { return tables > 0 ? totalDim / tables : 0; }  // mean D
   // Forward and backward both need T, B and D; the backward also N (from its forward).
@@ -55,7 +57,7 @@ struct TbeCall {
 std::optional<TbeCall> tbeCall(std::string_view opName, const OpShapes& shapes);
 
 // calls: every TBE call of a trace, in start order. Completes each backward (and any
-// forward without total_D) from its pair.
+// forward without total_D) from its pair, found in its own group.
 void pairTbeCalls(std::vector<TbeCall*>& calls);
 
 // Every TBE op of the trace (packed EventRef -> call), paired.

@@ -107,6 +107,17 @@ TEST(TbeModels, PairsEachBackwardWithItsForward) {
   EXPECT_EQ(c6.tables, 6);
   EXPECT_EQ(c1.tables, 1);
 
+  // Two ranks of a merged session, interleaved in time: each backward takes its own
+  // rank's forward (here with another N), not the other's later one.
+  TbeCall r0 = *tbeCall(kForward, shapes(kSixTables)), r1 = *tbeCall(kForward, shapes(kSixTables));
+  TbeCall r0b = *tbeCall(kBackward, shapes("[[65536, 384]]")), r1b = *tbeCall(kBackward, shapes("[[65536, 384]]"));
+  r1.indices = 40000;
+  r1.group = r1b.group = 1;
+  std::vector<TbeCall*> ranks{&r0, &r1, &r0b, &r1b};
+  pairTbeCalls(ranks);
+  EXPECT_EQ(r0b.indices, 33398);
+  EXPECT_EQ(r1b.indices, 40000);
+
   // A backward before any forward (the profiler started mid-step) takes none; the next
   // step's pair still forms. An SGD forward learns its D from its backward.
   TbeCall early = *tbeCall(kBackward, shapes("[[65536, 384]]"));
@@ -209,12 +220,16 @@ TEST(TbeModels, OnThePublicRecommendationTrace) {
       ++forwardRows;
       EXPECT_EQ(row.model, "TBE forward");
       ASSERT_TRUE(row.predictedUs);
-      if (row.measuredGpu > 50'000) EXPECT_NEAR(*row.predictedUs, row.measuredGpu / 1e3, 0.3 * row.measuredGpu / 1e3);
+      if (row.measuredGpu > 50'000) {
+        EXPECT_NEAR(*row.predictedUs, row.measuredGpu / 1e3, 0.3 * row.measuredGpu / 1e3);
+      }
     } else if (name.ends_with(kBackward)) {
       ++backwardRows;
       EXPECT_EQ(row.model, "sum of sub-ops");  // the evaluate_function node over the CppNode
       ASSERT_TRUE(row.predictedUs);
-      if (row.measuredGpu > 100'000) EXPECT_NEAR(*row.predictedUs, row.measuredGpu / 1e3, 0.5 * row.measuredGpu / 1e3);
+      if (row.measuredGpu > 100'000) {
+        EXPECT_NEAR(*row.predictedUs, row.measuredGpu / 1e3, 0.5 * row.measuredGpu / 1e3);
+      }
     }
   }
   EXPECT_EQ(forwardRows, 10u);
