@@ -21,6 +21,9 @@ constexpr int64_t kMaxDim = 4096;
 // and batch: autograd runs a step's backwards right after its forwards, so the match is
 // among the last few; the bound keeps a trace of unmatched calls linear.
 constexpr size_t kPairWindow = 64;
+// No real table, batch or index count comes near 2^40: past it a damaged file's dims
+// are refused, so products of two of them (T·B, rows·D) stay far inside int64.
+constexpr int64_t kMaxCount = int64_t{1} << 40;
 
 std::string_view backwardOptimizer(std::string_view name) {
   if (name.starts_with("torch::autograd::")) name.remove_prefix(17);
@@ -33,10 +36,10 @@ std::string_view forwardOptimizer(std::string_view name) {
   return name.substr(kForwardPrefix.size(), name.size() - kForwardPrefix.size() - kForwardSuffix.size());
 }
 
-// The 1-D tensor of input i: its length, or -1.
+// The 1-D tensor of input i: its length, or -1 (also when larger than kMaxCount).
 int64_t length(const OpShapes& s, size_t i) {
   const auto* t = s.tensor(i);
-  return t && t->size() == 1 ? (*t)[0] : -1;
+  return t && t->size() == 1 && (*t)[0] <= kMaxCount ? (*t)[0] : -1;
 }
 
 std::optional<TbeCall> forwardCall(std::string_view optimizer, const OpShapes& s) {
@@ -47,7 +50,8 @@ std::optional<TbeCall> forwardCall(std::string_view optimizer, const OpShapes& s
   const int64_t weights = length(s, 1), uvm = length(s, 2);
   if (t <= 0 || dOffsets != t + 1 || n < 0 || offsets < 1 || (offsets - 1) % t != 0 || weights < 0) return std::nullopt;
   if (uvm > 0) return std::nullopt;  // tables in host memory: not the DRAM model
-  if (const auto* cache = s.tensor(3); cache && cache->size() == 2 && (*cache)[0] * (*cache)[1] > 0) return std::nullopt;
+  if (const auto* cache = s.tensor(3); cache && cache->size() == 2 && (*cache)[0] > 0 && (*cache)[1] > 0)
+    return std::nullopt;
   c.tables = t;
   c.batch = (offsets - 1) / t;
   c.indices = n;
@@ -67,7 +71,9 @@ std::optional<TbeCall> forwardCall(std::string_view optimizer, const OpShapes& s
 std::optional<TbeCall> backwardCall(std::string_view optimizer, const OpShapes& s) {
   if (optimizer.empty()) return std::nullopt;
   const auto* grad = s.tensor(0);
-  if (!grad || grad->size() != 2 || (*grad)[0] <= 0 || (*grad)[1] <= 0) return std::nullopt;
+  if (!grad || grad->size() != 2 || (*grad)[0] <= 0 || (*grad)[1] <= 0 || (*grad)[0] > kMaxCount ||
+      (*grad)[1] > kMaxCount)
+    return std::nullopt;
   TbeCall c;
   c.backward = true;
   c.optimizer = std::string(optimizer);

@@ -78,6 +78,12 @@ TEST(TbeModels, ReadsFbgemmsArgumentsAsTheProfilerRecordsThem) {
   EXPECT_FALSE(tbeCall(kBackward, shapes("[[65536]]")));
   EXPECT_FALSE(tbeCall("autograd::engine::evaluate_function: " + std::string(kBackward), shapes("[[65536, 384]]")));
   EXPECT_FALSE(tbeCall(kForward, OpShapes{}));
+  // Dims no real call has (a damaged file): refused before any product can overflow.
+  EXPECT_FALSE(tbeCall(kForward, shapes("[[0], [64], [0], [0, 0], [9223372036854775807], [1], [2], [], [], [2], [], "
+                                        "[1], [3]]")));
+  EXPECT_FALSE(tbeCall(kForward, shapes("[[0], [64], [0], [9223372036854775807, 9223372036854775807], [1], [1], [2], "
+                                        "[], [], [2], [], [1], [3]]")));
+  EXPECT_FALSE(tbeCall(kBackward, shapes("[[9223372036854775807, 9223372036854775807]]")));
 }
 
 // Autograd runs a step's backwards in reverse: each takes the latest forward of its
