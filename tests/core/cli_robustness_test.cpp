@@ -155,13 +155,13 @@ TEST(CliRobustness, ExportNeverReplacesItsInputNorBreaksLinksDevicesOrModes) {
   ShellRun r = shell(exportTo + trace);
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("it is the input being read"), std::string::npos) << r.out;
-  ::symlink("t.json.gz", (dir + "/alias").c_str());
+  ASSERT_EQ(::symlink("t.json.gz", (dir + "/alias").c_str()), 0);
   EXPECT_EQ(shell(exportTo + dir + "/alias").code, 2);
   EXPECT_EQ(test::readFile(trace), original);
   // A symlink: the file it names is replaced, the link stays a link.
   writeFile(dir + "/real.csv", "old\n");
   ::chmod((dir + "/real.csv").c_str(), 0600);
-  ::symlink("real.csv", (dir + "/link.csv").c_str());
+  ASSERT_EQ(::symlink("real.csv", (dir + "/link.csv").c_str()), 0);
   ASSERT_EQ(shell(exportTo + dir + "/link.csv").code, 0);
   struct stat st {};
   ASSERT_EQ(::lstat((dir + "/link.csv").c_str(), &st), 0);
@@ -171,7 +171,7 @@ TEST(CliRobustness, ExportNeverReplacesItsInputNorBreaksLinksDevicesOrModes) {
   EXPECT_EQ(st.st_mode & 07777, 0600u);  // the mode of the file replaced is kept
   // A hard link: both names still name one file, which holds the new content.
   writeFile(dir + "/a.csv", "old\n");
-  ::link((dir + "/a.csv").c_str(), (dir + "/b.csv").c_str());
+  ASSERT_EQ(::link((dir + "/a.csv").c_str(), (dir + "/b.csv").c_str()), 0);
   ASSERT_EQ(shell(exportTo + dir + "/a.csv").code, 0);
   struct stat sa {}, sb {};
   ::stat((dir + "/a.csv").c_str(), &sa);
