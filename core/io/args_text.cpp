@@ -1,5 +1,7 @@
 #include "io/args_text.h"
 
+#include <algorithm>
+
 #include "io/number_text.h"
 
 namespace opscope {
@@ -59,6 +61,15 @@ bool plainInteger(std::string_view t, int64_t& out) {
   }
   out = t[0] == '-' ? -v : v;
   return true;
+}
+
+bool canonicalInteger(std::string_view t) {
+  if (!t.empty() && t[0] == '-') {
+    t.remove_prefix(1);
+    if (t == "0") return false;
+  }
+  if (t.empty() || (t[0] == '0' && t.size() > 1)) return false;
+  return std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 NumberForm classifyNumber(std::string_view text, int64_t& iv, double& dv) {

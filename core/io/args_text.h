@@ -25,6 +25,9 @@ void scanArgsObject(JsonScanner& sc, std::vector<RawArg>& out);
 
 // Decimal integer of at most 18 digits (so it cannot overflow), optional minus sign.
 bool plainInteger(std::string_view t, int64_t& out);
+// The way a number prints: digits without leading zeros ("0" itself allowed), an
+// optional minus before a non-zero one. "25738" yes; "007", "-0", "+1", "" no.
+bool canonicalInteger(std::string_view t);
 
 // How a number arg is stored: Int when plainInteger, Double when it has a fraction or
 // exponent and parses, otherwise its exact text (huge integers) as Json.

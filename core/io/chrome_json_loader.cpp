@@ -799,6 +799,11 @@ RawId Loader::rawId(const RawIdText& t, const RawEvent& ev, const char* field) {
     return id;  // 0
   }
   if (!t.isString && plainInteger(t.text, id.num)) return id;
+  // "25738" and 25738 are one thread: Chrome's viewer keys threads by the id's text and
+  // Perfetto coerces numeric strings, and Kineto of 2021 wrote its slices' tids as
+  // strings but its flow starts and [memory] instants as numbers (every flow dangled, no
+  // allocation had an op). Only the canonical spelling: "007" is not 7 to either.
+  if (t.isString && canonicalInteger(t.text) && plainInteger(t.text, id.num)) return id;
   if (!t.isString) {
     switch (integerText(t.text, id.num)) {
       case NumberStatus::Ok:

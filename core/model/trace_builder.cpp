@@ -32,6 +32,17 @@ SliceKind classify(std::string_view c) {
   return SliceKind::Other;
 }
 
+// record_function spans by name: what PyTorch's profiler and the DLRM notebooks' module
+// markers open around ops. Kineto files them as user_annotation; the legacy dialect
+// (Kineto of 2021, the notebooks' traces) as "Operator", the ops' own category, where
+// one would make a whole iteration, forward pass or optimizer step a single top-level
+// op hiding every op inside it. No op's name starts like these (ops are "ns::name" or
+// autograd nodes; '#' and "## " appear in none).
+bool isRecordFunctionSpan(std::string_view n) {
+  return n.starts_with("ProfilerStep#") || n.starts_with("## ") || n.starts_with("Optimizer.step#") ||
+         n.starts_with("Optimizer.zero_grad#") || n.starts_with("enumerate(DataLoader)#");
+}
+
 // The accelerator's name from the categories seen ("GPU" unless another backend's).
 const char* deviceKindOf(std::string_view c) {
   if (c.starts_with("mtia_")) return "MTIA";
@@ -94,6 +105,13 @@ SliceKind TraceBuilder::kindOf(StringId cat) {
   return k;
 }
 
+bool TraceBuilder::isRecordFunctionName(StringId name) {
+  if (name >= spanByName_.size()) spanByName_.resize(static_cast<size_t>(name) + 1, kUnclassified);
+  uint8_t& c = spanByName_[name];
+  if (c == kUnclassified) c = isRecordFunctionSpan(trace_.str(name)) ? 1 : 0;
+  return c == 1;
+}
+
 TimeNs TraceBuilder::clampPoint(TimeNs t, const char* what) {
   const TimeNs c = clampTime(t);
   if (c != t)
@@ -117,7 +135,8 @@ uint32_t TraceBuilder::appendRow(Track& t, const SliceInput& input, const ArgsWr
   clampSlice(in);
   SliceColumns& s = t.slices;
   const auto row = static_cast<uint32_t>(s.size());
-  const SliceKind kind = kindOf(in.cat);
+  SliceKind kind = kindOf(in.cat);
+  if (kind == SliceKind::CpuOp && isRecordFunctionName(in.name)) kind = SliceKind::UserAnnotation;
   s.start.push_back(in.start);
   s.dur.push_back(in.dur);
   s.name.push_back(in.name);

@@ -36,6 +36,9 @@ class TraceBuilder {
   uint32_t threadTrack(const RawId& pid, const RawId& tid);
   // Classifies a category once; "cpu_op" and legacy "Operator" are both CpuOp, etc.
   SliceKind kindOf(StringId cat);
+  // Whether a slice of this name in an op category is a record_function span
+  // (ProfilerStep#N, "## module ##" markers, Optimizer.step#…): an annotation, not an op.
+  bool isRecordFunctionName(StringId name);
 
   uint32_t addSlice(uint32_t track, const SliceInput& in, const ArgsWriter& args);
   // B: opens a slice on the track's stack. E: closes the innermost open one; false when none is open.
@@ -57,7 +60,9 @@ class TraceBuilder {
   Trace& trace() { return trace_; }
 
  private:
+  static constexpr uint8_t kUnclassified = 2;
   bool lazyArgs_ = false;
+  std::vector<uint8_t> spanByName_;  // by name id: 1 a record_function span, 0 not
   // Into the time domain (ids.h): start clamped, dur cut so the slice ends inside it.
   void clampSlice(SliceInput& in);
   TimeNs clampPoint(TimeNs t, const char* what);

@@ -152,5 +152,22 @@ TEST(MemoryTimeline, RealResNet50TraceMatchesARunningSumOfItsEvents) {
   EXPECT_GT(g->peakAllocated, int64_t{2} << 30);  // a ResNet-50 training step holds GiBs
 }
 
+// The same trace's allocations reach the ops that made them: its [memory] instants give
+// their thread as a number and its ops as a string ("25738"), one thread to any viewer.
+// Expected: the allocations inside CudnnConvolutionBackward spans of the same thread,
+// counted from the raw JSON (924 of 21,368,438,784 bytes).
+TEST(MemoryTimeline, RealResNet50AllocationsReachTheOpsThatMadeThem) {
+  const LoadResult r = loadTraceFile(OPSCOPE_SOURCE_DIR "/tests/data/tb_plugin/resnet50_memory.pt.trace.json.gz");
+  ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
+  const MemoryTimeline m = memoryTimeline(*r.trace);
+  const DeviceMemory* g = device(m, "GPU 0");
+  ASSERT_TRUE(g);
+  const auto it = g->byOp.find("CudnnConvolutionBackward");
+  ASSERT_NE(it, g->byOp.end());
+  EXPECT_EQ(it->second.allocs, 924u);
+  EXPECT_EQ(it->second.allocBytes, 21368438784);
+  EXPECT_EQ(r.trace->diagnostics.count(WarningKind::DanglingFlow), 0u);  // its 9,096 launch flows bind
+}
+
 }  // namespace
 }  // namespace opscope

@@ -1,6 +1,7 @@
 // Golden tests: tiny inline JSON in, expected rows out.
 #include <gtest/gtest.h>
 
+#include "analysis/op_index.h"
 #include "hierarchy/queries.h"
 #include "model/args.h"
 #include "test_support.h"
@@ -215,6 +216,55 @@ TEST(ChromeJson, LegacyProfilerDialect) {
   EXPECT_EQ(t->tracks[launch.track].slices.externalId[launch.index], 5);
   EXPECT_EQ(launchOf(*t, k), launch);
   EXPECT_EQ(enclosingOp(*t, launch), op);
+}
+
+TEST(ChromeJson, LegacyRecordFunctionSpansAreAnnotationsNotOps) {
+  // The legacy dialect files record_function spans in the ops' own "Operator" category;
+  // the op under them is the top-level op, as under Kineto's user_annotation.
+  auto t = loadOk(R"({"traceEvents":[
+    {"ph":"X","cat":"Operator","name":"ProfilerStep#3","pid":1,"tid":1,"ts":0,"dur":100},
+    {"ph":"X","cat":"Operator","name":"## forward ##","pid":1,"tid":1,"ts":5,"dur":40},
+    {"ph":"X","cat":"Operator","name":"aten::addmm","pid":1,"tid":1,"ts":10,"dur":20},
+    {"ph":"X","cat":"Operator","name":"Optimizer.step#SGD.step","pid":1,"tid":1,"ts":50,"dur":30},
+    {"ph":"X","cat":"Operator","name":"aten::add_","pid":1,"tid":1,"ts":55,"dur":5},
+    {"ph":"X","cat":"Operator","name":"ProfilerStepX","pid":1,"tid":1,"ts":60,"dur":5}]})");
+  ASSERT_TRUE(t);
+  for (const char* n : {"ProfilerStep#3", "## forward ##", "Optimizer.step#SGD.step"})
+    EXPECT_EQ(t->kind(only(*t, n)), SliceKind::UserAnnotation) << n;
+  for (const char* n : {"aten::addmm", "aten::add_", "ProfilerStepX"})
+    EXPECT_EQ(t->kind(only(*t, n)), SliceKind::CpuOp) << n;
+  EXPECT_EQ(t->str(t->tracks[only(*t, "ProfilerStep#3").track].slices.cat[only(*t, "ProfilerStep#3").index]),
+            "Operator");  // the category stays as written
+  ASSERT_EQ(t->iterations.size(), 1u);
+  EXPECT_EQ(t->iterations[0].number, 3);
+  const OpIndex index(*t);
+  const EventRef mm = only(*t, "aten::addmm"), add = only(*t, "aten::add_");
+  EXPECT_TRUE(index.isTopOp(mm.track, mm.index));
+  EXPECT_TRUE(index.isTopOp(add.track, add.index));
+}
+
+TEST(ChromeJson, NumericStringIdsAreTheNumbers) {
+  // Kineto of 2021 wrote slices' tids as strings and flow starts' as numbers: one thread.
+  auto t = loadOk(R"({"traceEvents":[
+    {"ph":"X","cat":"Runtime","name":"cudaLaunchKernel","pid":7,"tid":"25738","ts":10,"dur":5,"args":{"correlation":42}},
+    {"ph":"s","cat":"async","name":"launch","id":42,"pid":7,"tid":25738,"ts":10},
+    {"ph":"f","cat":"async","name":"launch","id":42,"pid":0,"tid":"stream 7","ts":30,"bp":"e"},
+    {"ph":"X","cat":"Kernel","name":"gemm","pid":"0","tid":"stream 7","ts":30,"dur":8,"args":{"correlation":42,"stream":7}},
+    {"ph":"X","name":"a","pid":7,"tid":"007","ts":1,"dur":1},
+    {"ph":"X","name":"b","pid":7,"tid":-5,"ts":1,"dur":1},
+    {"ph":"X","name":"c","pid":7,"tid":"-5","ts":1,"dur":1},
+    {"ph":"X","name":"d","pid":7,"tid":"-0","ts":1,"dur":1},
+    {"ph":"X","name":"e","pid":7,"tid":"12345678901234567890123","ts":1,"dur":1}]})");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->diagnostics.count(WarningKind::DanglingFlow), 0u);
+  const EventRef launch = only(*t, "cudaLaunchKernel");
+  EXPECT_FALSE(t->tracks[launch.track].tid.isString);
+  EXPECT_EQ(t->tracks[launch.track].tid.num, 25738);
+  EXPECT_EQ(t->processes.size(), 2u);  // pid "0" is 0, the kernel's process
+  EXPECT_EQ(only(*t, "b").track, only(*t, "c").track);
+  // Not how a number prints: kept as text, a thread of its own.
+  for (const char* n : {"a", "d", "e"}) EXPECT_TRUE(t->tracks[only(*t, n).track].tid.isString) << n;
+  EXPECT_NE(only(*t, "a").track, only(*t, "b").track);
 }
 
 TEST(ChromeJson, EscapesAndUnicodeInNames) {
