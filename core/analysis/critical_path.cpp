@@ -148,15 +148,6 @@ class Graph {
   std::vector<uint32_t> order_;
 };
 
-std::optional<int64_t> intArg(const std::vector<NamedArg>& args, std::string_view key) {
-  for (const NamedArg& a : args) {
-    if (a.key != key) continue;
-    if (a.type == ArgType::Int) return a.i;
-    if (a.type == ArgType::Double) return static_cast<int64_t>(a.d);
-  }
-  return std::nullopt;
-}
-
 struct StreamKey {
   int64_t device = kNoId, stream = kNoId;
   friend auto operator<=>(const StreamKey&, const StreamKey&) = default;

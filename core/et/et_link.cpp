@@ -23,15 +23,6 @@ struct HostOp {
 
 bool isHostOpKind(SliceKind k) { return k == SliceKind::CpuOp || k == SliceKind::UserAnnotation; }
 
-std::optional<int64_t> intArg(const std::vector<NamedArg>& args, std::string_view key) {
-  for (const NamedArg& a : args)
-    if (a.key == key) {
-      if (a.type == ArgType::Int) return a.i;
-      if (a.type == ArgType::Double) return static_cast<int64_t>(a.d);
-    }
-  return std::nullopt;
-}
-
 // µs as Kineto writes them; whole µs stay exact although absolute timestamps exceed
 // the 2^53 ns a double holds exactly.
 double us(TimeNs ns) { return static_cast<double>(ns / 1000) + static_cast<double>(ns % 1000) / 1e3; }

@@ -171,4 +171,13 @@ std::string namedArgJson(const NamedArg& a) {
 
 std::string namedArgText(const NamedArg& a) { return a.type == ArgType::String ? a.text : namedArgJson(a); }
 
+std::optional<int64_t> intArg(const std::vector<NamedArg>& args, std::string_view key) {
+  for (const NamedArg& a : args) {
+    if (a.key != key) continue;
+    if (a.type == ArgType::Int) return a.i;
+    if (a.type == ArgType::Double && a.d > -9e18 && a.d < 9e18) return static_cast<int64_t>(a.d);
+  }
+  return std::nullopt;
+}
+
 }  // namespace opscope

@@ -6,6 +6,7 @@
 // string id. Json holds the raw text of an array or object value (Kineto's
 // "Input Dims" lists repeat endlessly, so interning them is also compression).
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -86,6 +87,9 @@ struct NamedArg {
 NamedArg toNamedArg(const Arg& a, const StringPool& pool);
 std::string namedArgJson(const NamedArg& a);
 std::string namedArgText(const NamedArg& a);  // strings unquoted, numbers as written
+// The arg named key as an integer: an Int, or a Double that fits int64 (truncated);
+// nullopt when absent, of another type or out of range (a damaged file's 1e300).
+std::optional<int64_t> intArg(const std::vector<NamedArg>& args, std::string_view key);
 
 // Reads the args object that starts at a byte offset of the trace file (lazy args).
 // Implemented in io/; the model only keeps the handle.

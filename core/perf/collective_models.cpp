@@ -90,15 +90,6 @@ double collectiveUs(const GpuSpec& g, const CollectiveMessage& c) {
 
 namespace {
 
-std::optional<int64_t> intArg(const std::vector<NamedArg>& args, std::string_view key) {
-  for (const NamedArg& a : args)
-    if (a.key == key) {
-      if (a.type == ArgType::Int) return a.i;
-      if (a.type == ArgType::Double && a.d >= 0 && a.d < 9e18) return static_cast<int64_t>(a.d);
-    }
-  return std::nullopt;
-}
-
 const NamedArg* findArg(const std::vector<NamedArg>& args, std::string_view key) {
   for (const NamedArg& a : args)
     if (a.key == key) return &a;

@@ -43,5 +43,23 @@ TEST(Args, JsonQuoteEscapesControlCharacters) {
   EXPECT_EQ(jsonQuote(std::string("a\x01\n", 3)), "\"a\\u0001\\n\"");
 }
 
+TEST(Args, IntArgTakesWholeNumbersThatFitAndNothingElse) {
+  auto arg = [](ArgType t, int64_t i, double d, std::string text = "") {
+    NamedArg a;
+    a.key = "Sequence number";
+    a.type = t, a.i = i, a.d = d, a.text = std::move(text);
+    return std::vector<NamedArg>{a};
+  };
+  EXPECT_EQ(intArg(arg(ArgType::Int, -7, 0), "Sequence number"), -7);
+  EXPECT_EQ(intArg(arg(ArgType::Double, 0, 890.0), "Sequence number"), 890);
+  EXPECT_EQ(intArg(arg(ArgType::Double, 0, -3.5), "Sequence number"), -3);
+  EXPECT_FALSE(intArg(arg(ArgType::Int, 5, 0), "External id"));  // another key
+  // Past int64 (a damaged file's 1e300): no value rather than an undefined cast.
+  EXPECT_FALSE(intArg(arg(ArgType::Double, 0, 1e300), "Sequence number"));
+  EXPECT_FALSE(intArg(arg(ArgType::Double, 0, -1e19), "Sequence number"));
+  EXPECT_FALSE(intArg(arg(ArgType::Double, 0, std::numeric_limits<double>::quiet_NaN()), "Sequence number"));
+  EXPECT_FALSE(intArg(arg(ArgType::String, 0, 0, "890"), "Sequence number"));
+}
+
 }  // namespace
 }  // namespace opscope
