@@ -106,16 +106,22 @@ std::optional<OpPrediction> convolutionPrediction(const GpuSpec& g, std::string_
                                                   const ConvMicrobench* microbench) {
   const auto p = convolutionProblem(n, s);
   if (!p) return std::nullopt;
+  return convolutionPrediction(g, *p, path, kernels, microbench);
+}
+
+std::optional<OpPrediction> convolutionPrediction(const GpuSpec& g, const ConvProblem& p, MathPath path,
+                                                  const std::vector<KernelLaunch>& kernels,
+                                                  const ConvMicrobench* microbench) {
   // A microbenchmark measured every kernel the call ran, layout transposes included.
   if (microbench)
-    if (const auto us = microbench->predictUs(g, *p, path)) return OpPrediction{*us, "convolution microbenchmark"};
-  const double us = convolutionRooflineUs(g, *p, path);
+    if (const auto us = microbench->predictUs(g, p, path)) return OpPrediction{*us, "convolution microbenchmark"};
+  const double us = convolutionRooflineUs(g, p, path);
   if (us <= 0) return std::nullopt;
   const char* model = path.tf32 ? "convolution roofline (tf32)" : "convolution roofline";
   // First fit wins where two tensors share a grid: forward input, weight, output;
   // backward grad_output, input, weight.
-  const double transposes = p->backward ? layoutTransposesUs(g, kernels, {&p->y, &p->x, &p->w}, p->dtype)
-                                        : layoutTransposesUs(g, kernels, {&p->x, &p->w, &p->y}, p->dtype);
+  const double transposes = p.backward ? layoutTransposesUs(g, kernels, {&p.y, &p.x, &p.w}, p.dtype)
+                                       : layoutTransposesUs(g, kernels, {&p.x, &p.w, &p.y}, p.dtype);
   return OpPrediction{us + transposes, model};
 }
 

@@ -7,7 +7,8 @@
 // Ampere and later, at the TF32 peak), or their tensors' bytes over DRAM, whichever is
 // slower, at least the kernel floor. The weight's second dim is C/groups, so groups
 // never need reading. Forward output sizes come from stride, padding and dilation in
-// PyTorch ≥ 2's "Concrete Inputs" (no model without them, or with padding="same");
+// PyTorch ≥ 2's "Concrete Inputs" (without them, or with padding="same", from the op's
+// backward: conv_pairing.h);
 // convolution_backward reads them off its grad_output and prices the data and weight
 // gradients its output mask asks for. Transposed convolutions: no model.
 //
@@ -48,6 +49,10 @@ std::optional<ConvProblem> convolutionProblem(std::string_view baseName, const O
 // (mathPath); kernels: what it launched (for the layout transposes).
 std::optional<OpPrediction> convolutionPrediction(const GpuSpec& g, std::string_view baseName, const OpShapes& s,
                                                   MathPath path, const std::vector<KernelLaunch>& kernels = {},
+                                                  const ConvMicrobench* microbench = nullptr);
+// A problem known otherwise (conv_pairing.h: completed from its backward).
+std::optional<OpPrediction> convolutionPrediction(const GpuSpec& g, const ConvProblem& p, MathPath path,
+                                                  const std::vector<KernelLaunch>& kernels = {},
                                                   const ConvMicrobench* microbench = nullptr);
 // gridBlocks: the widest grid the op's kernels launched (0: not recorded).
 std::optional<OpPrediction> normOrPoolPrediction(const GpuSpec& g, std::string_view baseName, const OpShapes& s,

@@ -27,6 +27,27 @@ std::optional<std::vector<int64_t>> convOutputSize(const std::vector<int64_t>& i
   return out;
 }
 
+std::optional<std::vector<int64_t>> inferConvStride(const std::vector<int64_t>& in, const std::vector<int64_t>& kernel,
+                                                    const std::vector<int64_t>& out) {
+  constexpr int64_t kMaxStride = 8;
+  if (in.empty() || in.size() != kernel.size() || in.size() != out.size()) return std::nullopt;
+  std::vector<int64_t> stride;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (in[i] <= 0 || kernel[i] <= 0 || out[i] <= 0) return std::nullopt;
+    int64_t found = 0;
+    for (const int64_t pad : {(kernel[i] - 1) / 2, int64_t{0}}) {
+      for (int64_t s = 1; s <= kMaxStride && !found; ++s) {
+        const auto o = convOutputSize({in[i]}, {kernel[i]}, {s}, {pad}, {1});
+        if (o && (*o)[0] == out[i]) found = s;
+      }
+      if (found) break;
+    }
+    if (!found) return std::nullopt;
+    stride.push_back(found);
+  }
+  return stride;
+}
+
 std::optional<ConvProblem> convolutionProblem2d(int64_t n, int64_t c, int64_t k, int64_t h, int64_t w, int64_t r,
                                                 int64_t s, int64_t stride, int64_t padding, DType t) {
   const auto out = convOutputSize({h, w}, {r, s}, {stride, stride}, {padding, padding}, {1, 1});

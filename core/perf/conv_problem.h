@@ -31,6 +31,12 @@ double convolutionRooflineUs(const GpuSpec& g, const ConvProblem& p, MathPath pa
 std::optional<std::vector<int64_t>> convOutputSize(const std::vector<int64_t>& in, const std::vector<int64_t>& kernel,
                                                    const std::vector<int64_t>& stride, const std::vector<int64_t>& pad,
                                                    const std::vector<int64_t>& dil, bool ceilMode = false);
+// The stride per spatial dim with which a kernel over in gives out, dilation 1: the
+// smallest of 1..8 that fits with the usual padding (k − 1) / 2, else with none (an
+// out equal to in is stride 1 however many fit). nullopt when no stride fits a dim or
+// the sizes do not match up.
+std::optional<std::vector<int64_t>> inferConvStride(const std::vector<int64_t>& in, const std::vector<int64_t>& kernel,
+                                                    const std::vector<int64_t>& out);
 // The product of v[from..] as a double (negative dims count as 0).
 double elementCount(const std::vector<int64_t>& v, size_t from = 0);
 

@@ -12,6 +12,7 @@
 #include "hierarchy/queries.h"
 #include "perf/attention_models.h"
 #include "perf/conv_models.h"
+#include "perf/conv_pairing.h"
 #include "perf/embedding_bag_models.h"
 #include "perf/tbe_models.h"
 #include "report/json_text.h"
@@ -239,6 +240,11 @@ std::optional<OpPrediction> OpModels::datasheet(std::string_view name, const OpS
   return OpPrediction{memoryBoundUs(gpu_, read + written, grid), "memory-bound"};
 }
 
+std::optional<OpPrediction> OpModels::convolution(const ConvProblem& p, const std::vector<KernelLaunch>& kernels) const {
+  return scaled(convolutionPrediction(gpu_, p, mathPath(gpu_, p.dtype, kernels), kernels,
+                                      microbench_ && microbench_->conv ? &*microbench_->conv : nullptr));
+}
+
 std::optional<OpPrediction> OpModels::tbe(const TbeCall& call, const std::vector<KernelLaunch>& kernels) const {
   return scaled(tbePrediction(gpu_, call, kernels));
 }
@@ -321,6 +327,8 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
   };
   // FBGEMM's embedding calls, each half completed from the other (tbe_models.h).
   const std::unordered_map<uint64_t, TbeCall> tbeCalls = tbeCallsOf(trace);
+  // Convolutions whose shapes lack stride and padding, completed from their backward.
+  const std::unordered_map<uint64_t, ConvProblem> convCalls = convProblemsOf(trace);
   // Own model, else the sum of the sub-ops that caused GPU work when each has one.
   // shapes: op's own (read once by the caller: args may be read back from the file).
   std::function<std::optional<OpPrediction>(EventRef, const OpShapes&)> predict =
@@ -361,8 +369,11 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
     });
     if (auto it = tbeCalls.find(op.packed()); it != tbeCalls.end())
       if (auto p = models.tbe(it->second, kernels)) return leaf(p);
-    if (!reentered)
+    if (!reentered) {
+      if (auto it = convCalls.find(op.packed()); it != convCalls.end())
+        if (auto p = models.convolution(it->second, kernels)) return leaf(p);
       if (auto p = models.own(trace.name(op), shapes, kernels)) return leaf(p);
+    }
     if (auto c = collectiveCallOf(trace, op, trace.meta.worldSize)) return leaf(models.collective(*c));
     double sum = 0;
     bool any = false;

@@ -8,7 +8,8 @@
 // op with no model of its own whose every sub-op that launched GPU work has one (a
 // backward node over two mm calls) is predicted as their sum. Anything else is "no
 // model": reported as such, never as zero. FBGEMM's table-batched embedding ops are
-// priced as calls paired across forward and backward (tbe_models.h). Copies whose GPU events move data between
+// priced as calls paired across forward and backward (tbe_models.h), convolutions of
+// traces without Concrete Inputs from their backward (conv_pairing.h). Copies whose GPU events move data between
 // host and device (aten::to, copy_ of a CPU tensor) go over PCIe, not DRAM.
 // Collectives (c10d ops, record_param_comms) take their message and group size from
 // their own args or, where those are empty (c10d::allreduce_ of a tensor list), from
@@ -28,7 +29,8 @@
 
 namespace opscope {
 
-struct TbeCall;  // tbe_models.h
+struct TbeCall;      // tbe_models.h
+struct ConvProblem;  // conv_problem.h
 
 struct OpShapes {
   // Per input: the tensor's dims; a tensor list is several entries of one input, so
@@ -82,6 +84,8 @@ class OpModels {
   OpPrediction collective(const CollectiveMessage& c) const {
     return *scaled(OpPrediction{collectiveUs(gpu_, c), std::string("collective ") + collectiveKindName(c.kind)});
   }
+  // A convolution whose problem was completed from the trace (conv_pairing.h).
+  std::optional<OpPrediction> convolution(const ConvProblem& p, const std::vector<KernelLaunch>& kernels) const;
   // An FBGEMM table-batched embedding call, completed from its pair (tbe_models.h).
   std::optional<OpPrediction> tbe(const TbeCall& call, const std::vector<KernelLaunch>& kernels) const;
   // GEMM shape of a GEMM op, for the pane's details.

@@ -133,6 +133,44 @@ def legacy():
     return json.dumps(ev)
 
 
+# Kineto of 2021 as the TensorBoard plugin's ResNet-50 sample writes it: ProfilerStep
+# under "Operator", tids as strings on slices and numbers on flow starts, a forward
+# convolution without Concrete Inputs and its legacy cudnn_convolution_backward under
+# the autograd node of the same Sequence number (conv_pairing.h completes the forward).
+def legacy_2021_conv():
+    ev = [
+        {"ph": "X", "cat": "Operator", "name": "ProfilerStep#5", "pid": 7, "tid": "7", "ts": 0, "dur": 900},
+        {"ph": "X", "cat": "Operator", "name": "aten::conv2d", "pid": 7, "tid": "7", "ts": 10, "dur": 50,
+         "args": {"Input Dims": [[8, 16, 32, 32], [32, 16, 3, 3], [], [], [], [], []],
+                  "Input type": ["float", "float", "", "GenericList", "GenericList", "GenericList", "Int"],
+                  "Fwd thread id": 0, "Sequence number": 890}},
+        {"ph": "X", "cat": "Runtime", "name": "cudaLaunchKernel", "pid": 7, "tid": "7", "ts": 20, "dur": 5,
+         "args": {"correlation": 41, "external id": 1}},
+        {"ph": "s", "cat": "async", "name": "launch", "id": 41, "pid": 7, "tid": 7, "ts": 20},
+        {"ph": "f", "cat": "async", "name": "launch", "id": 41, "pid": 0, "tid": "stream 7", "ts": 30, "bp": "e"},
+        {"ph": "X", "cat": "Kernel", "name": "implicit_convolve_sgemm", "pid": 0, "tid": "stream 7", "ts": 30,
+         "dur": 40, "args": {"correlation": 41, "device": 0, "stream": 7, "grid": [64, 1, 1]}},
+        {"ph": "X", "cat": "Operator", "name": "CudnnConvolutionBackward", "pid": 7, "tid": "8", "ts": 400,
+         "dur": 300, "args": {"Input Dims": [[8, 32, 16, 16]], "Fwd thread id": 1, "Sequence number": 890}},
+        {"ph": "X", "cat": "Operator", "name": "aten::cudnn_convolution_backward", "pid": 7, "tid": "8", "ts": 401,
+         "dur": 290, "args": {"Input Dims": [[8, 16, 32, 32], [8, 32, 16, 16], [32, 16, 3, 3], [], [], [], [], [],
+                                             [], [], []], "Input type": ["float", "float", "float"]}},
+        {"ph": "X", "cat": "Operator", "name": "aten::cudnn_convolution_backward_weight", "pid": 7, "tid": "8",
+         "ts": 402, "dur": 100, "args": {}},
+        {"ph": "X", "cat": "Runtime", "name": "cudaLaunchKernel", "pid": 7, "tid": "8", "ts": 410, "dur": 5,
+         "args": {"correlation": 42}},
+        {"ph": "X", "cat": "Kernel", "name": "wgrad_alg0_engine", "pid": 0, "tid": "stream 7", "ts": 420, "dur": 60,
+         "args": {"correlation": 42, "device": 0, "stream": 7}},
+        {"ph": "i", "name": "[memory]", "pid": 7, "tid": 8, "ts": 403, "s": "t",
+         "args": {"Device Type": 1, "Device Id": 0, "Bytes": 65536}},
+    ]
+    top = {"schemaVersion": 1,
+           "deviceProperties": [{"id": 0, "name": "Tesla V100-DGXS-32GB", "totalGlobalMem": 34084028416,
+                                 "computeMajor": 7, "computeMinor": 0, "numSms": 80}],
+           "traceEvents": ev}
+    return json.dumps(top)
+
+
 def oddities():
     # Tolerated oddities the loader warns about: strings for numbers, negative durations,
     # a trailing comma, control characters, unknown phases, ids beyond int64.
@@ -379,6 +417,7 @@ def main():
     write("trace_file", "kineto.json.gz", gz(kineto()))
     write("trace_file", "kineto_tbe.json", kineto_tbe())
     write("trace_file", "legacy_array.json", legacy())
+    write("trace_file", "legacy_2021_conv.json", legacy_2021_conv())
     write("trace_file", "oddities.json", oddities())
     write("trace_file", "dvdt.json", dvdt_list())
     write("trace_file", "plaidml.log.gz", gz(plaidml_2017()))
