@@ -15,6 +15,7 @@
 #include "perf/conv_pairing.h"
 #include "perf/embedding_bag_models.h"
 #include "perf/tbe_models.h"
+#include "perf/triton_models.h"
 #include "report/json_text.h"
 
 namespace opscope {
@@ -198,6 +199,7 @@ std::optional<OpPrediction> OpModels::datasheet(std::string_view name, const OpS
     return convolutionPrediction(gpu_, base, s, mathPath(gpu_, s.type(0), kernels), kernels,
                                  microbench_ && microbench_->conv ? &*microbench_->conv : nullptr);
   const int64_t grid = widestGrid(kernels);
+  if (isTritonKernelName(base)) return tritonPrediction(gpu_, base, s, mathPath(gpu_, s.type(0), kernels), grid);
   if (auto p = normOrPoolPrediction(gpu_, base, s, grid)) return p;
   if (auto p = attentionPrediction(gpu_, base, s)) return p;
   if (auto p = embeddingBagPrediction(gpu_, base, s)) return p;

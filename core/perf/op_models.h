@@ -9,7 +9,8 @@
 // backward node over two mm calls) is predicted as their sum. Anything else is "no
 // model": reported as such, never as zero. FBGEMM's table-batched embedding ops are
 // priced as calls paired across forward and backward (tbe_models.h), convolutions of
-// traces without Concrete Inputs from their backward (conv_pairing.h). Copies whose GPU events move data between
+// traces without Concrete Inputs from their backward (conv_pairing.h), Triton kernels
+// of torch.compile from their launch records (triton_models.h). Copies whose GPU events move data between
 // host and device (aten::to, copy_ of a CPU tensor) go over PCIe, not DRAM.
 // Collectives (c10d ops, record_param_comms) take their message and group size from
 // their own args or, where those are empty (c10d::allreduce_ of a tensor list), from
