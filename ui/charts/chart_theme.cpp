@@ -114,6 +114,10 @@ int variantIndex(const QString& model) {
                                        QStringLiteral("(sgd)"),
                                        QStringLiteral("(rowwise adagrad)")};
   const QString v = splitModel(model).second;
+  // Triton kernels are variants of two families: the marker free in both (gemm roofline
+  // holds 0, 1 and attention's 3; memory-bound 1, 3, 4, 5 and convolution
+  // microbenchmark's 6, once its family's index is added).
+  if (v == QStringLiteral("(triton)")) return 6;
   const auto i = variants.indexOf(v);
   if (i < 0) return static_cast<int>(1 + qHash(v) % 6u);
   return i >= 5 && i <= 11 ? static_cast<int>(i - 5) : static_cast<int>(i);  // collective kinds: shapes from the first

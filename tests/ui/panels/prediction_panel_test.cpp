@@ -301,7 +301,7 @@ TEST(PredictionPanel, EveryModelHasItsOwnColourAndMarker) {
       "collective all_reduce", "collective all_gather", "collective reduce_scatter", "collective all_to_all",
       "collective broadcast", "collective reduce", "collective send_recv", "attention roofline",
       "memory-bound (embedding bag)", "convolution microbenchmark", "TBE forward", "TBE backward (sgd)",
-      "TBE backward (rowwise adagrad)"};
+      "TBE backward (rowwise adagrad)", "memory-bound (triton)", "gemm roofline (triton)"};
   QSet<QString> pairs;
   for (const QString& m : models)
     pairs.insert(modelColor(m, false).name() + QString::number(modelShapeIndex(m)));
