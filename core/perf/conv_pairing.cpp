@@ -81,6 +81,20 @@ std::optional<int64_t> nodeSequenceNumber(const Trace& trace, EventRef op) {
 
 }  // namespace
 
+bool needsConvPairing(std::string_view n, const OpShapes& s) {
+  switch (roleOf(n)) {
+    case ConvRole::LegacyBackward:
+      return true;
+    case ConvRole::Forward:
+    case ConvRole::Backward: {
+      const auto own = convolutionProblem(n, s);
+      return !own || own->stride.empty();
+    }
+    default:
+      return false;
+  }
+}
+
 std::unordered_map<uint64_t, ConvProblem> convProblemsOf(const Trace& trace) {
   std::unordered_map<uint64_t, ConvProblem> out;
   // The names first: a trace without convolutions is not walked.

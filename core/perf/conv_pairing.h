@@ -20,15 +20,21 @@
 // Stride: inferred from the sizes (inferConvStride) where the trace gives none, so a
 // convolution microbenchmark can match its rows; the roofline does not need it.
 #include <cstdint>
+#include <string_view>
 #include <unordered_map>
 
 #include "model/trace.h"
 #include "perf/conv_problem.h"
+#include "perf/op_models.h"
 
 namespace opscope {
 
 // Packed EventRef of a convolution op -> its problem, for the ops whose own shapes do not
 // give one complete with a stride (the rest are priced from their shapes).
 std::unordered_map<uint64_t, ConvProblem> convProblemsOf(const Trace& trace);
+// Whether an op (its name without "aten::") is a convolution whose own shapes give no
+// problem complete with a stride: only then is convProblemsOf worth its walk (a trace
+// with Concrete Inputs never needs it).
+bool needsConvPairing(std::string_view baseName, const OpShapes& s);
 
 }  // namespace opscope

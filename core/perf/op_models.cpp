@@ -329,8 +329,9 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
   };
   // FBGEMM's embedding calls, each half completed from the other (tbe_models.h).
   const std::unordered_map<uint64_t, TbeCall> tbeCalls = tbeCallsOf(trace);
-  // Convolutions whose shapes lack stride and padding, completed from their backward.
-  const std::unordered_map<uint64_t, ConvProblem> convCalls = convProblemsOf(trace);
+  // Convolutions whose shapes lack stride and padding, completed from their backward;
+  // built the first time such an op is met (never, on a trace with Concrete Inputs).
+  std::optional<std::unordered_map<uint64_t, ConvProblem>> convCalls;
   // Own model, else the sum of the sub-ops that caused GPU work when each has one.
   // shapes: op's own (read once by the caller: args may be read back from the file).
   std::function<std::optional<OpPrediction>(EventRef, const OpShapes&)> predict =
@@ -372,8 +373,11 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
     if (auto it = tbeCalls.find(op.packed()); it != tbeCalls.end())
       if (auto p = models.tbe(it->second, kernels)) return leaf(p);
     if (!reentered) {
-      if (auto it = convCalls.find(op.packed()); it != convCalls.end())
-        if (auto p = models.convolution(it->second, kernels)) return leaf(p);
+      if (shapes.recorded() && needsConvPairing(name, shapes)) {
+        if (!convCalls) convCalls = convProblemsOf(trace);
+        if (auto it = convCalls->find(op.packed()); it != convCalls->end())
+          if (auto p = models.convolution(it->second, kernels)) return leaf(p);
+      }
       if (auto p = models.own(trace.name(op), shapes, kernels)) return leaf(p);
     }
     if (auto c = collectiveCallOf(trace, op, trace.meta.worldSize)) return leaf(models.collective(*c));

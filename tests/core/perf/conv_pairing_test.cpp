@@ -34,6 +34,18 @@ TEST(ConvPairing, StrideFromTheSizes) {
   EXPECT_FALSE(inferConvStride({int64_t{1} << 62}, {int64_t{1} << 62}, {1 << 20}));  // no overflow, no fit
 }
 
+TEST(ConvPairing, OnlyConvolutionsTheirShapesLeaveIncompleteNeedIt) {
+  OpShapes s;
+  s.dimsText = "recorded";
+  s.inputs = {{{8, 16, 32, 32}}, {{32, 16, 3, 3}}, {}, {}, {}, {}, {}};
+  s.types = {DType::F32, DType::F32};
+  EXPECT_TRUE(needsConvPairing("conv2d", s));  // no stride, padding or dilation
+  s.concrete = {"", "", "", "[2, 2]", "[1, 1]", "[1, 1]", "1"};
+  EXPECT_FALSE(needsConvPairing("conv2d", s));
+  EXPECT_FALSE(needsConvPairing("add", s));
+  EXPECT_TRUE(needsConvPairing("cudnn_convolution_backward", s));  // its mask is in its children
+}
+
 // ResNet-50 on an H100 (PyTorch 2.11) with its "Concrete Inputs" taken out: every forward
 // convolution is completed from its backward to the problem its concrete inputs gave,
 // stride included, and priced the same (the built-in table matches on stride).
