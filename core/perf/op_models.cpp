@@ -196,8 +196,7 @@ std::optional<OpPrediction> OpModels::datasheet(std::string_view name, const OpS
   }
   const std::string_view base = baseName(name);
   if (isConvolutionName(base))
-    return convolutionPrediction(gpu_, base, s, mathPath(gpu_, s.type(0), kernels), kernels,
-                                 microbench_ && microbench_->conv ? &*microbench_->conv : nullptr);
+    return convolutionPrediction(gpu_, base, s, mathPath(gpu_, s.type(0), kernels), kernels, convTable());
   const int64_t grid = widestGrid(kernels);
   if (isTritonKernelName(base)) return tritonPrediction(gpu_, base, s, mathPath(gpu_, s.type(0), kernels), grid);
   if (auto p = normOrPoolPrediction(gpu_, base, s, grid)) return p;
@@ -242,9 +241,12 @@ std::optional<OpPrediction> OpModels::datasheet(std::string_view name, const OpS
   return OpPrediction{memoryBoundUs(gpu_, read + written, grid), "memory-bound"};
 }
 
+const ConvMicrobench* OpModels::convTable() const {
+  return microbench_ && microbench_->conv ? &*microbench_->conv : nullptr;
+}
+
 std::optional<OpPrediction> OpModels::convolution(const ConvProblem& p, const std::vector<KernelLaunch>& kernels) const {
-  return scaled(convolutionPrediction(gpu_, p, mathPath(gpu_, p.dtype, kernels), kernels,
-                                      microbench_ && microbench_->conv ? &*microbench_->conv : nullptr));
+  return scaled(convolutionPrediction(gpu_, p, mathPath(gpu_, p.dtype, kernels), kernels, convTable()));
 }
 
 std::optional<OpPrediction> OpModels::tbe(const TbeCall& call, const std::vector<KernelLaunch>& kernels) const {

@@ -96,6 +96,7 @@ class OpModels {
   std::optional<OpPrediction> datasheet(std::string_view name, const OpShapes& shapes,
                                         const std::vector<KernelLaunch>& kernels) const;
   std::optional<OpPrediction> scaled(std::optional<OpPrediction> p) const;
+  const ConvMicrobench* convTable() const;  // the measured convolutions, if any
   GpuSpec gpu_;
   const Microbenchmarks* microbench_;
   std::map<std::string, double> efficiency_;
