@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include "cli_common.h"
+#include "io/side_input.h"
 #include "io/trace_loader.h"
 #include "perf/et_shapes.h"
 #include "perf/prediction.h"
@@ -17,15 +16,15 @@ void printUsage(FILE* out);
 
 namespace {
 
-bool readText(const std::string& path, std::string& text, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = path + ": cannot open";
+// A side input read with its kind's ceiling; on failure prints one line and sets exit.
+bool readSide(const std::string& path, SideInputKind kind, std::string& text, int& exit) {
+  SideRead r = readSideInput(path, kind);
+  if (r.status != SideReadStatus::Ok) {
+    std::fprintf(stderr, "opscope: %s: %s\n", path.c_str(), r.error.c_str());
+    exit = r.status == SideReadStatus::IoError ? kIoError : kInvalidInput;
     return false;
   }
-  std::ostringstream s;
-  s << in.rdbuf();
-  text = s.str();
+  text = std::move(r.text);
   return true;
 }
 
@@ -81,10 +80,7 @@ int runPredict(const std::vector<std::string>& args) {
   std::string error, text;
   GpuSpecSet specs = builtinGpuSpecs();
   if (!gpuFile.empty()) {
-    if (!readText(gpuFile, text, error)) {
-      std::fprintf(stderr, "opscope: %s\n", error.c_str());
-      return kIoError;
-    }
+    if (int exit = 0; !readSide(gpuFile, SideInputKind::GpuFile, text, exit)) return exit;
     auto user = parseGpuSpecs(text, error);
     if (!user) {
       std::fprintf(stderr, "opscope: %s: %s\n", gpuFile.c_str(), error.c_str());
@@ -129,10 +125,7 @@ int runPredict(const std::vector<std::string>& args) {
   Microbenchmarks microbench;
   std::vector<MicrobenchKind> seen;
   for (const std::string& microbenchFile : microbenchFiles) {
-    if (!readText(microbenchFile, text, error)) {
-      std::fprintf(stderr, "opscope: %s\n", error.c_str());
-      return kIoError;
-    }
+    if (int exit = 0; !readSide(microbenchFile, SideInputKind::Microbench, text, exit)) return exit;
     const auto kind = addMicrobenchmarkCsv(microbench, text, error);
     if (!kind) {
       std::fprintf(stderr, "opscope: %s: %s\n", microbenchFile.c_str(), error.c_str());
@@ -149,10 +142,7 @@ int runPredict(const std::vector<std::string>& args) {
   setup.builtinMicrobench = !rooflines;
   if (!microbench.empty()) setup.microbench = &microbench;
   if (!overheadsFile.empty()) {
-    if (!readText(overheadsFile, text, error)) {
-      std::fprintf(stderr, "opscope: %s\n", error.c_str());
-      return kIoError;
-    }
+    if (int exit = 0; !readSide(overheadsFile, SideInputKind::Overheads, text, exit)) return exit;
     setup.overheads = parseOverheadModel(text, error);
     if (!setup.overheads) {
       std::fprintf(stderr, "opscope: %s: %s\n", overheadsFile.c_str(), error.c_str());

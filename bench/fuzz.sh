@@ -7,7 +7,7 @@
 #   --runs N      instead, stop each target after N executions (e.g. 10000000)
 #   --jobs J      targets fuzzed at once (default: the number of cores)
 #   TARGET        trace_file execution_trace dvdt plaidml nsys_sqlite link microbench
-#                 (default: all)
+#                 gpu_file kernel_classes overheads_file (default: all)
 #
 # Builds `cmake --preset fuzz` when needed (clang, ASan, UBSan). Each target keeps a
 # growing corpus in build/fuzz/corpus/<target>, seeded from tests/fuzz/corpus/<target>
@@ -33,7 +33,8 @@ while [ $# -gt 0 ]; do
     *) TARGETS+=("$1"); shift ;;
   esac
 done
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(trace_file execution_trace dvdt plaidml nsys_sqlite link microbench)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(trace_file execution_trace dvdt plaidml nsys_sqlite link microbench gpu_file
+                                      kernel_classes overheads_file)
 
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j"$JOBS" >/dev/null
@@ -63,7 +64,9 @@ run() {
   [ "$target" = nsys_sqlite ] && max_len=16384
   local args=(-timeout=20 -rss_limit_mb=2048 "-max_len=$max_len" -print_final_stats=1
               "-artifact_prefix=$OUT/findings/$target/")
-  case "$target" in trace_file|execution_trace|dvdt|link) args+=("-dict=tests/fuzz/json.dict") ;; esac
+  case "$target" in
+    trace_file|execution_trace|dvdt|link|gpu_file|kernel_classes|overheads_file) args+=("-dict=tests/fuzz/json.dict") ;;
+  esac
   if [ -n "$RUNS" ]; then args+=("-runs=$RUNS"); else args+=("-max_total_time=$SECONDS_EACH"); fi
   # Each target writes its scratch files in a folder of its own.
   local tmp

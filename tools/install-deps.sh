@@ -10,6 +10,7 @@ PACKAGES=(
   nlohmann-json3-dev libgtest-dev zlib1g-dev
   libsqlite3-dev                # Nsight Systems SQLite exports
   libprotobuf-dev protobuf-compiler  # PlaidML event logs
+  libre2-dev                    # kernel classes and search: linear-time regular expressions
   python3                       # tools/make_sample_trace.py, bench/
   python3-distributed           # tools/opscope-cluster (Dask) and its test
   time                          # /usr/bin/time -v for peak RSS in bench/

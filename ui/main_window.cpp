@@ -47,7 +47,6 @@
 #include <QVBoxLayout>
 #include <QTimer>
 #include <QToolBar>
-#include <regex>
 
 #include "load_job.h"
 #include "panels/analysis_panel.h"
@@ -765,11 +764,11 @@ bool MainWindow::runSearch(const QString& text, bool regex) {
   SearchQuery q{text.toStdString(), regex, false};
   try {
     matcher_ = std::make_shared<NameMatcher>(matchNames(doc_->trace->strings, q));
-  } catch (const std::regex_error& e) {
+  } catch (const PatternError& e) {
     matcher_.reset();
     timeline_->setSearch(nullptr);
     searchBox_->setStyleSheet(QStringLiteral("background: #ffd6d6; color: black;"));
-    searchLabel_->setText(QStringLiteral("bad regular expression: %1").arg(QString::fromLatin1(e.what())));
+    searchLabel_->setText(QStringLiteral("bad regular expression: %1").arg(QString::fromUtf8(e.what())));
     return false;
   }
   *matches_ = findEvents(*doc_->trace, *matcher_, kMaxMatches);

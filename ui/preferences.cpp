@@ -2,6 +2,8 @@
 
 #include <QFile>
 
+#include "io/side_input.h"
+
 namespace opscope::ui {
 
 namespace {
@@ -41,18 +43,12 @@ std::shared_ptr<const KernelClassifier> kernelClassifierFor(const QString& file,
     if (error) *error = QString::fromStdString(e);  // a broken default file is ignored, and said
     return c;
   }
-  QFile f(file);
-  if (!f.open(QIODevice::ReadOnly)) {
-    if (error) *error = QStringLiteral("cannot read %1: %2").arg(file, f.errorString());
+  SideRead read = readSideInput(QFile::encodeName(file).toStdString(), SideInputKind::KernelClasses);
+  if (read.status != SideReadStatus::Ok) {
+    if (error) *error = QStringLiteral("%1: %2").arg(file, QString::fromStdString(read.error));
     return nullptr;
   }
-  // Rule tables are a few KiB; a megabyte is not one.
-  constexpr qint64 kMaxRulesBytes = 1 << 20;
-  if (f.size() > kMaxRulesBytes) {
-    if (error) *error = QStringLiteral("%1 is %2 bytes; a kernel-class rules file is at most 1 MiB").arg(file).arg(f.size());
-    return nullptr;
-  }
-  auto rules = KernelClassifier::fromJson(f.readAll().toStdString(), e);
+  auto rules = KernelClassifier::fromJson(read.text, e);
   if (!rules) {
     if (error) *error = QStringLiteral("%1: %2").arg(file, QString::fromStdString(e));
     return nullptr;

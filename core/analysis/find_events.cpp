@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 
 namespace opscope {
 
@@ -22,17 +21,18 @@ NameMatcher matchNames(const StringPool& pool, const SearchQuery& query) {
   NameMatcher m;
   m.matches.assign(pool.size(), false);
   if (query.text.empty()) return m;
-  std::optional<std::regex> re;
+  std::unique_ptr<NamePattern> re;
   if (query.regex) {
-    auto flags = std::regex::ECMAScript | std::regex::optimize;
-    if (!query.caseSensitive) flags |= std::regex::icase;
-    re.emplace(query.text, flags);
+    std::string error;
+    re = NamePattern::compile(query.text,
+                              query.caseSensitive ? NamePattern::Case::Sensitive : NamePattern::Case::Insensitive, error);
+    if (!re) throw PatternError(error);
   }
   // Id 0 is the empty string: never a match.
   for (StringId id = 1; id < pool.size(); ++id) {
     const std::string_view s = pool.get(id);
     bool hit;
-    if (re) hit = std::regex_search(s.begin(), s.end(), *re);
+    if (re) hit = re->foundIn(s);
     else if (query.caseSensitive) hit = s.find(query.text) != std::string_view::npos;
     else hit = containsIgnoringCase(s, query.text);
     if (hit) {

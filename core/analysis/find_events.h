@@ -1,11 +1,14 @@
 #pragma once
-// Search by name: a substring (case-insensitive) or an ECMAScript regular expression.
+// Search by name: a substring (case-insensitive) or a regular expression (RE2 syntax,
+// text/name_pattern.h: linear in the name, so a hostile 1 MB name cannot stall or
+// overflow the stack).
 // Names are interned, so the pattern is tried once per distinct string, and the event
 // columns are then scanned by id.
 #include <string>
 #include <vector>
 
 #include "model/trace.h"
+#include "text/name_pattern.h"
 
 namespace opscope {
 
@@ -22,7 +25,7 @@ struct SearchQuery {
   bool caseSensitive = false;
 };
 
-// Throws std::regex_error with its message when a regular expression does not compile.
+// Throws PatternError with a one-line message when a regular expression does not compile.
 NameMatcher matchNames(const StringPool& pool, const SearchQuery& query);
 
 // All slices whose name matches, ordered by start time, then track. Stops after limit

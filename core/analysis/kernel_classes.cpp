@@ -1,21 +1,36 @@
 #include "analysis/kernel_classes.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
-#include <fstream>
-#include <nlohmann/json.hpp>
-#include <sstream>
 #include <unordered_map>
+
+#include "io/side_input.h"
+#include "text/clip.h"
 
 namespace opscope {
 
+namespace {
+
+// A rule's pattern field compiled, or nullptr with error naming the rule.
+std::shared_ptr<const NamePattern> compileField(const nlohmann::json& r, const char* field, size_t index,
+                                                const std::string& cls, std::string& error) {
+  std::string e;
+  auto p = NamePattern::compile(r[field].get<std::string>(), NamePattern::Case::Insensitive, e);
+  if (!p) error = "kernel classes: rule " + std::to_string(index) + " (" + clipForMessage(cls) + "): bad " + field + " " + e;
+  return p;
+}
+
+}  // namespace
+
 std::optional<KernelClassifier> KernelClassifier::fromJson(const std::string& text, std::string& error) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    error = std::string("kernel classes: not JSON: ") + e.what();
+  std::string e;
+  auto parsed = parseSideJson(text, e);
+  if (!parsed) {
+    error = "kernel classes: " + e;
     return std::nullopt;
   }
+  const nlohmann::json& j = *parsed;
   if (!j.is_object() || !j.contains("rules") || !j["rules"].is_array()) {
     error = "kernel classes: expected an object with a \"rules\" array";
     return std::nullopt;
@@ -24,19 +39,18 @@ std::optional<KernelClassifier> KernelClassifier::fromJson(const std::string& te
   size_t index = 0;
   for (const auto& r : j["rules"]) {
     if (!r.is_object() || !r.contains("class") || !r.contains("pattern") || !r["class"].is_string() ||
-        !r["pattern"].is_string()) {
-      error = "kernel classes: rule " + std::to_string(index) + " needs string fields \"class\" and \"pattern\"";
+        !r["pattern"].is_string() || (r.contains("unless") && !r["unless"].is_string())) {
+      error = "kernel classes: rule " + std::to_string(index) +
+              " needs string fields \"class\" and \"pattern\" (and \"unless\", when given, a string)";
       return std::nullopt;
     }
     Rule rule;
     rule.cls = r["class"].get<std::string>();
-    rule.pattern = r["pattern"].get<std::string>();
-    try {
-      rule.re = std::regex(rule.pattern, std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
-    } catch (const std::regex_error& e) {
-      error = "kernel classes: rule " + std::to_string(index) + " (" + rule.cls + "): bad pattern \"" + rule.pattern +
-              "\": " + e.what();
-      return std::nullopt;
+    rule.pattern = compileField(r, "pattern", index, rule.cls, error);
+    if (!rule.pattern) return std::nullopt;
+    if (r.contains("unless")) {
+      rule.unless = compileField(r, "unless", index, rule.cls, error);
+      if (!rule.unless) return std::nullopt;
     }
     k.rules_.push_back(std::move(rule));
     ++index;
@@ -68,19 +82,21 @@ KernelClassifier KernelClassifier::withUserOverrides(std::string& error) {
   else if (const char* h = std::getenv("HOME"); h && *h) dir = std::string(h) + "/.config";
   if (dir.empty()) return k;
   const std::string path = dir + "/opscope/kernel_classes.json";
-  std::ifstream in(path);
-  if (!in) return k;
-  std::stringstream text;
-  text << in.rdbuf();
+  if (::access(path.c_str(), F_OK) != 0) return k;  // no user file: the common case
+  SideRead read = readSideInput(path, SideInputKind::KernelClasses);
+  if (read.status != SideReadStatus::Ok) {
+    error = path + ": " + read.error;
+    return k;
+  }
   std::string e;
-  if (auto user = fromJson(text.str(), e)) k.prepend(*user);
+  if (auto user = fromJson(read.text, e)) k.prepend(*user);
   else error = path + ": " + e;
   return k;
 }
 
 std::string KernelClassifier::classify(std::string_view name) const {
   for (const Rule& r : rules_)
-    if (std::regex_search(name.begin(), name.end(), r.re)) return r.cls;
+    if (r.pattern->foundIn(name) && !(r.unless && r.unless->foundIn(name))) return r.cls;
   return "other";
 }
 

@@ -3,7 +3,9 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/sample_stats.h"
+#include "io/side_input.h"
 #include "report/json_text.h"
+#include "text/clip.h"
 
 namespace opscope {
 
@@ -80,13 +82,12 @@ nlohmann::ordered_json overheadModelValue(const OverheadModel& m) {
 
 std::optional<OverheadModel> parseOverheadModel(const std::string& text, std::string& error) {
   using nlohmann::json;
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    error = "overheads JSON: syntax error at byte " + std::to_string(e.byte);
+  auto parsed = parseSideJson(text, error);
+  if (!parsed) {
+    error = "overheads JSON: " + error;
     return std::nullopt;
   }
+  const json& j = *parsed;
   if (!j.is_object()) {
     error = "overheads JSON: the top level is not an object";
     return std::nullopt;
@@ -131,13 +132,13 @@ std::optional<OverheadModel> parseOverheadModel(const std::string& text, std::st
     }
     for (const auto& [name, seq] : l.items()) {
       if (!seq.is_array()) {
-        error = "overheads JSON: launches[\"" + name + "\"]: expected a list of names";
+        error = "overheads JSON: launches[\"" + clipForMessage(name) + "\"]: expected a list of names";
         return std::nullopt;
       }
       auto& out = m.launches[name];
       for (const json& s : seq) {
         if (!s.is_string()) {
-          error = "overheads JSON: launches[\"" + name + "\"]: expected a list of names";
+          error = "overheads JSON: launches[\"" + clipForMessage(name) + "\"]: expected a list of names";
           return std::nullopt;
         }
         out.push_back(s.get<std::string>());

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "perf/measurement_csv.h"
+#include "text/clip.h"
 
 namespace opscope {
 
@@ -67,11 +68,11 @@ std::optional<ConvMicrobench> ConvMicrobench::fromCsv(std::string_view text, std
       error = "line " + std::to_string(r.line) + ": " + what;
       return std::nullopt;
     };
-    if (pass != "forward" && pass != "backward") return bad("pass \"" + pass + "\" is neither forward nor backward");
+    if (pass != "forward" && pass != "backward") return bad("pass \"" + clipForMessage(pass) + "\" is neither forward nor backward");
     if (pass == "backward" && grads != "input+weight" && grads != "input" && grads != "weight")
-      return bad("grads \"" + grads + "\" is not input+weight, input or weight");
+      return bad("grads \"" + clipForMessage(grads) + "\" is not input+weight, input or weight");
     if (dtypeFromProfilerName(dtype) == DType::Unknown)
-      return bad("dtype \"" + dtype + "\" is not a float type (float32, bfloat16, float16, float64)");
+      return bad("dtype \"" + clipForMessage(dtype) + "\" is not a float type (float32, bfloat16, float16, float64)");
     const auto key = std::make_tuple(pass, pass == "backward" ? grads : std::string(), dtype,
                                      std::vector<double>(r.numbers.begin(), r.numbers.end() - 1));
     Sum& sum = sums[key];

@@ -8,7 +8,9 @@
 #include <cstdio>
 #include <map>
 
+#include "io/side_input.h"
 #include "report/json_text.h"
+#include "text/clip.h"
 
 namespace opscope {
 
@@ -83,11 +85,11 @@ std::optional<GpuSpec> specFrom(const nlohmann::json& g, std::string& error) {
   s.name = g["name"].get<std::string>();
   auto number = [&](const char* key, double& out, bool required) {
     if (!g.contains(key)) {
-      if (required) error = "GPU \"" + s.name + "\": missing \"" + key + "\"";
+      if (required) error = "GPU \"" + clipForMessage(s.name) + "\": missing \"" + key + "\"";
       return !required;
     }
     if (!g[key].is_number() || g[key].get<double>() < 0) {
-      error = "GPU \"" + s.name + "\": \"" + key + "\" must be a number >= 0";
+      error = "GPU \"" + clipForMessage(s.name) + "\": \"" + key + "\" must be a number >= 0";
       return false;
     }
     out = g[key].get<double>();
@@ -104,12 +106,12 @@ std::optional<GpuSpec> specFrom(const nlohmann::json& g, std::string& error) {
                   number("gpus_per_node", perNode, false);
   if (!ok) return std::nullopt;
   if (perNode < 1 || perNode > 1024) {
-    error = "GPU \"" + s.name + "\": \"gpus_per_node\" must be 1 to 1024";
+    error = "GPU \"" + clipForMessage(s.name) + "\": \"gpus_per_node\" must be 1 to 1024";
     return std::nullopt;
   }
   s.gpusPerNode = static_cast<int>(perNode);
   if (sms <= 0 || s.dramGBs <= 0 || s.fp32 <= 0) {
-    error = "GPU \"" + s.name + "\": sms, dram_gbs and fp32_tflops must be > 0";
+    error = "GPU \"" + clipForMessage(s.name) + "\": sms, dram_gbs and fp32_tflops must be > 0";
     return std::nullopt;
   }
   s.sms = static_cast<int>(sms);
@@ -147,18 +149,14 @@ const GpuSpec* GpuSpecSet::find(std::string_view name) const {
 }
 
 std::optional<GpuSpecSet> parseGpuSpecs(std::string_view text, std::string& error) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    error = "not JSON (byte " + std::to_string(e.byte) + ")";
-    return std::nullopt;
-  }
+  auto parsed = parseSideJson(text, error);
+  if (!parsed) return std::nullopt;
+  const nlohmann::json& j = *parsed;
   GpuSpecSet set;
   const nlohmann::json* list = nullptr;
   nlohmann::json single;
   if (j.is_object() && j.contains("gpus")) {
-    list = &j["gpus"];
+    list = &j.at("gpus");
     if (!list->is_array()) {
       error = "\"gpus\" must be an array";
       return std::nullopt;

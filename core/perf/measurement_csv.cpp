@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "text/clip.h"
+
 namespace opscope {
 
 namespace {
@@ -72,14 +74,14 @@ std::optional<std::vector<CsvRow>> readMeasurementCsv(std::string_view text, con
       char* end = nullptr;
       const double v = std::strtod(cell.c_str(), &end);
       if (*end != '\0' || !std::isfinite(v) || v < 0 || (v == 0 && !columns[i].zeroOk)) {
-        error = "line " + std::to_string(lineNo) + ", column " + columns[i].name + ": \"" + cell + "\" is not a " +
+        error = "line " + std::to_string(lineNo) + ", column " + columns[i].name + ": \"" + clipForMessage(cell) + "\" is not a " +
                 (columns[i].zeroOk ? "number ≥ 0" : "positive number");
         return std::nullopt;
       }
       if (columns[i].wholeUpTo > 0 && (v > columns[i].wholeUpTo || v != std::floor(v))) {
         char limit[32];
         std::snprintf(limit, sizeof limit, "%.0f", columns[i].wholeUpTo);
-        error = "line " + std::to_string(lineNo) + ", column " + columns[i].name + ": \"" + cell +
+        error = "line " + std::to_string(lineNo) + ", column " + columns[i].name + ": \"" + clipForMessage(cell) +
                 "\" is not a whole number up to " + limit;
         return std::nullopt;
       }

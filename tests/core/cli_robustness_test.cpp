@@ -13,6 +13,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <fcntl.h>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -258,6 +259,65 @@ TEST(CliRobustness, NumbersBeyondDoubleInEveryJsonFormatAreExit4WithTheByte) {
   EXPECT_EQ(r.code, 4) << r.out;
   EXPECT_NE(r.out.find("no complete event before the cut"), std::string::npos) << r.out;
   for (const std::string& p : {et, dvdt, cut}) std::remove(p.c_str());
+}
+
+// The two crashes of robustness round three: a long kernel name killed every chart
+// export and the window's analysis worker (std::regex recursed per character); a GPU
+// file nested a million deep crashed predict (a recursive deep copy).
+TEST(CliRobustness, LongKernelNamesAndDeepSideFilesNeverCrash) {
+  const std::string trace = test::tempPath("long_kernel_name.json");
+  for (const char* keyword : {"void fbgemm_gpu::embedding_", "cudnn::detail::", "k"}) {
+    const std::string name = std::string(keyword) + std::string(1 << 20, 'x');
+    writeFile(trace, R"({"traceEvents":[{"ph":"X","cat":"kernel","name":")" + name +
+                         R"(","pid":0,"tid":7,"ts":10,"dur":5,"args":{"stream":7,"device":0,"correlation":1}},)"
+                         R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":5,"dur":3,"args":{"correlation":1}}]})");
+    for (const char* chart : {"overview", "kernel-stats", "op-kernels", "streams"}) {
+      ShellRun r = shell(kBinary + " export --chart " + chart + " --format json " + trace + " -o /dev/null");
+      EXPECT_EQ(r.code, 0) << chart << " " << keyword << ": " << r.out.substr(0, 300);
+    }
+  }
+  const std::string deep = test::tempPath("deep_gpu.json");
+  writeFile(deep, std::string(500'000, '[') + std::string(500'000, ']'));
+  ShellRun r = shell(kBinary + " predict --gpu-file " + deep + " " + kSample);
+  EXPECT_EQ(r.code, 4) << r.out;
+  EXPECT_NE(r.out.find("nested deeper than 256 levels"), std::string::npos) << r.out;
+  // Side inputs read to their ceiling only: /dev/zero is refused, not read to 4 GB.
+  for (const char* opt : {"--gpu-file", "--overheads", "--microbench"}) {
+    r = shell(kBinary + " predict " + opt + " /dev/zero " + kSample);
+    EXPECT_EQ(r.code, 4) << opt << ": " << r.out;
+    EXPECT_NE(r.out.find("larger than"), std::string::npos) << r.out;
+    r = shell(kBinary + " predict " + opt + " /tmp " + kSample);
+    EXPECT_EQ(r.code, 3) << opt << ": " << r.out;
+    EXPECT_NE(r.out.find("is a directory"), std::string::npos) << r.out;
+  }
+  // 1e400 escaped as "internal error: [json.exception.out_of_range.406]" (exit 1).
+  const std::string huge = test::tempPath("huge_gpu.json");
+  writeFile(huge, R"({"gpus":[{"name":"x","sms":1e400}]})");
+  r = shell(kBinary + " predict --gpu-file " + huge + " " + kSample);
+  EXPECT_EQ(r.code, 4) << r.out;
+  EXPECT_EQ(r.out, "opscope: " + huge + ": not JSON this reader accepts: number overflow parsing '1e400'\n");
+  // A 100 MB CSV field is not echoed into a 100 MB error line.
+  const std::string csv = test::tempPath("long_field.csv");
+  writeFile(csv, "batch_size,M,N,K,kernel_runtime\n1,2,3,4," + std::string(10 << 20, 'z') + "\n");
+  r = shell(kBinary + " predict --microbench " + csv + " " + kSample);
+  EXPECT_EQ(r.code, 4) << r.out.substr(0, 300);
+  EXPECT_LT(r.out.size(), 300u);
+  // A CSV with a UTF-8 byte-order mark (as spreadsheets save it) is read.
+  writeFile(csv, "\xEF\xBB\xBF" "batch_size,M,N,K,kernel_runtime\n1,64,64,64,5\n");
+  r = shell(kBinary + " predict --microbench " + csv + " " + kSample + " -o /dev/null");
+  EXPECT_EQ(r.code, 0) << r.out;
+  // A broken user rule file falls back to the built-in classes with a warning; so does
+  // one with a number past double's range (every export failed with "internal error").
+  const std::string xdg = test::tempPath("xdg");
+  std::filesystem::create_directories(xdg + "/opscope");
+  for (const std::string& rules : {std::string("{broken"), std::string(R"({"rules":[],"n":1e400})")}) {
+    writeFile(xdg + "/opscope/kernel_classes.json", rules);
+    r = shell("XDG_CONFIG_HOME=" + xdg + " " + kBinary + " export --chart kernel-stats --format json " + kSample + " -o /dev/null");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("(using the built-in kernel classes)"), std::string::npos) << r.out;
+  }
+  std::filesystem::remove_all(xdg);
+  for (const std::string& p : {trace, deep, huge, csv}) std::remove(p.c_str());
 }
 
 // head, fillBytes of fill, tail, as gzip: a few MB on disk for a gigabyte inflated.

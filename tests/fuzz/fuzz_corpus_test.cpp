@@ -21,7 +21,8 @@ const std::map<std::string, std::function<void(std::string_view)>>& entries() {
   static const std::map<std::string, std::function<void(std::string_view)>> m = {
       {"trace_file", fuzz::traceFile}, {"execution_trace", fuzz::executionTrace}, {"dvdt", fuzz::dvdt},
       {"plaidml", fuzz::plaidml},      {"nsys_sqlite", fuzz::nsysSqlite},         {"link", fuzz::link},
-      {"microbench", fuzz::microbench}};
+      {"microbench", fuzz::microbench}, {"gpu_file", fuzz::gpuFile},         {"kernel_classes", fuzz::kernelClasses},
+      {"overheads_file", fuzz::overheadsFile}};
   return m;
 }
 

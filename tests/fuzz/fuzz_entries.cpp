@@ -7,7 +7,9 @@
 #include <iterator>
 #include <string>
 
+#include "analysis/find_events.h"
 #include "analysis/kernel_classes.h"
+#include "analysis/overhead_model.h"
 #include "analysis/summary.h"
 #include "analysis/utilisation_counters.h"
 #include "et/et_link.h"
@@ -20,6 +22,7 @@
 #include "io/trace_loader.h"
 #include "perf/conv_microbench.h"
 #include "perf/gpu_spec.h"
+#include "perf/kernel_models.h"
 #include "perf/microbenchmarks.h"
 #include "perf/prediction.h"
 #include "report/export_request.h"
@@ -151,6 +154,55 @@ void microbench(std::string_view bytes) {
             }
           }
   }
+}
+
+void gpuFile(std::string_view bytes) {
+  std::string error;
+  auto set = parseGpuSpecs(bytes, error);
+  if (!set) {
+    if (error.empty() || error.find('\n') != std::string::npos || error.size() > 400) std::abort();
+    return;
+  }
+  for (const GpuSpec& g : set->gpus) {
+    if (gpuSpecJson(g).empty()) std::abort();
+    const GemmShape s{1, 4096, 4096, 4096};
+    if (!(rooflineUs(g, gemmFlops(s), gemmBytes(s), DType::BF16) >= 0)) std::abort();
+  }
+}
+
+void kernelClasses(std::string_view bytes) {
+  const size_t nul = bytes.find('\0');
+  KernelClassifier classifier = KernelClassifier::builtin();
+  std::string_view name = bytes;
+  if (nul != std::string_view::npos) {
+    std::string error;
+    if (auto user = KernelClassifier::fromJson(std::string(bytes.substr(0, nul)), error)) classifier.prepend(*user);
+    else if (error.empty() || error.find('\n') != std::string::npos || error.size() > 400) std::abort();
+    name = bytes.substr(nul + 1);
+  }
+  if (classifier.classify(name).empty()) std::abort();
+  if (!name.empty()) {
+    std::string longName;
+    while (longName.size() < (size_t{256} << 10)) longName.append(name);
+    if (classifier.classify(longName).empty()) std::abort();
+    StringPool pool;
+    pool.intern(longName);
+    try {
+      (void)matchNames(pool, {std::string(name.substr(0, 64)), true, false});
+    } catch (const PatternError& e) {
+      if (std::string_view(e.what()).find('\n') != std::string_view::npos) std::abort();
+    }
+  }
+}
+
+void overheadsFile(std::string_view bytes) {
+  std::string error;
+  auto model = parseOverheadModel(std::string(bytes), error);
+  if (!model) {
+    if (error.empty() || error.find('\n') != std::string::npos || error.size() > 400) std::abort();
+    return;
+  }
+  if (overheadModelJson(*model).empty()) std::abort();
 }
 
 }  // namespace opscope::fuzz

@@ -32,5 +32,15 @@ void link(std::string_view bytes);
 // by its header), then priced: a few GEMM shapes, or convolutions near and far from the
 // table's rows, forward and backward, on an H100 and a V100.
 void microbench(std::string_view bytes);
+// Any bytes as a --gpu-file (io/side_input.h's ceilings: deep nesting, huge numbers),
+// every GPU it holds written back and priced (a GEMM roofline).
+void gpuFile(std::string_view bytes);
+// Kernel classes: the bytes up to the first NUL are the user's rules file (none when
+// there is no NUL), the rest a kernel name, classified as it is and repeated to 256 KiB
+// (std::regex overflowed the stack on a 28 KB name), then searched for with the name's
+// head as a regular expression.
+void kernelClasses(std::string_view bytes);
+// Any bytes as an --overheads file (the notebook's T1-T5 JSON), parsed and written back.
+void overheadsFile(std::string_view bytes);
 
 }  // namespace opscope::fuzz

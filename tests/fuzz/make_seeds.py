@@ -412,6 +412,30 @@ def conv_csv():
     return head + "\r\n".join(rows) + "\r\n"
 
 
+# ---- side inputs: a GPU file, the user's kernel classes, an overheads model
+def gpu_file():
+    return json.dumps({"gpus": [{"name": "MyGPU", "match": ["My"], "source": "datasheet", "memory_gib": 48,
+                                 "arch": "sm89", "sms": 142, "dram_gbs": 960, "l2_gbs": 4000, "l2_mib": 96,
+                                 "smem_per_sm_kib": 100, "fp64_tflops": 1.4, "fp32_tflops": 91.1,
+                                 "tf32_tflops": 183, "fp16_tflops": 362, "bf16_tflops": 362, "pcie_gbs": 32,
+                                 "nvlink_gbs": 0, "network_gbs": 12.5, "gpus_per_node": 8,
+                                 "kernel_floor_us": 2.5}]})
+
+
+def kernel_classes():
+    rules = {"rules": [{"class": "mine", "pattern": "^my_(fwd|bwd)"},
+                       {"class": "sparse", "pattern": "fbgemm_gpu::", "unless": "::.*(gemm|embedding)"}]}
+    return json.dumps(rules).encode() + b"\0" + b"void fbgemm_gpu::embedding_forward_kernel<float>(int)"
+
+
+def overheads_file():
+    return json.dumps({"t1": [3.2, 1.1], "t2": {"aten::linear": [5.0, 0.5]}, "t3": {"aten::relu": [2.0, 0.1]},
+                       "t4": {"cudaLaunchKernel": [4.1, 0.3]}, "t5": {"aten::addmm": [1.0, 0.2]},
+                       "launches": {"aten::addmm": ["cudaLaunchKernel"]}, "counts": {"t1": 12},
+                       "profiler_costs": {"cpu_event_overhead_us": 1.5, "gpu_event_overhead_us": 0.2,
+                                          "launch_length_us": 4.0}})
+
+
 def main():
     write("trace_file", "kineto.json", kineto())
     write("trace_file", "kineto.json.gz", gz(kineto()))
@@ -436,6 +460,10 @@ def main():
     write("link", "et_old_kineto.bin", et_old().encode() + b"\0" + kineto().encode())
     write("microbench", "gemm.csv", gemm_csv())
     write("microbench", "conv.csv", conv_csv())
+    write("gpu_file", "one_gpu.json", gpu_file())
+    write("kernel_classes", "rules_and_name.bin", kernel_classes())
+    write("kernel_classes", "name_only.bin", b"ampere_sgemm_128x64_nn")
+    write("overheads_file", "notebook.json", overheads_file())
     return 0
 
 

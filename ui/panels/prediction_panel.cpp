@@ -27,6 +27,7 @@
 #include <QVBoxLayout>
 
 #include "charts/chart_export.h"
+#include "io/side_input.h"
 #include "charts/prediction_charts.h"
 #include "panels/gpu_spec_dialog.h"
 #include "panels/table_items.h"
@@ -40,17 +41,19 @@ namespace {
 constexpr const char* kTraceDefault = "(the trace's GPU)";
 constexpr const char* kNoCompare = "—";
 
-// The file parsed by parse(text, error) -> optional; on failure nullopt and one line
+// The file, read as a side input of its kind (io/side_input.h: bounded, one-line
+// errors), parsed by parse(text, error) -> optional; on failure nullopt and one line
 // naming the file.
 template <class Parse>
-auto parseFile(const QString& path, QString* error, Parse parse) -> decltype(parse(std::string(), std::declval<std::string&>())) {
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) {
-    if (error) *error = QStringLiteral("%1: %2").arg(path, f.errorString());
+auto parseFile(const QString& path, SideInputKind kind, QString* error, Parse parse)
+    -> decltype(parse(std::string(), std::declval<std::string&>())) {
+  SideRead read = readSideInput(QFile::encodeName(path).toStdString(), kind);
+  if (read.status != SideReadStatus::Ok) {
+    if (error) *error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(read.error));
     return std::nullopt;
   }
   std::string e;
-  auto parsed = parse(f.readAll().toStdString(), e);
+  auto parsed = parse(read.text, e);
   if (!parsed && error) *error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(e));
   return parsed;
 }
@@ -249,7 +252,7 @@ bool PredictionPanel::setGpus(const QString& gpu, const QString& compare) {
 }
 
 bool PredictionPanel::loadGpuSpecs(const QString& path, QString* error) {
-  auto set = parseFile(path, error, [](const std::string& text, std::string& e) { return parseGpuSpecs(text, e); });
+  auto set = parseFile(path, SideInputKind::GpuFile, error, [](const std::string& text, std::string& e) { return parseGpuSpecs(text, e); });
   if (!set) return false;
   for (size_t i = 1; i < set->gpus.size(); ++i) gpus_.gpus.push_back(set->gpus[i]);
   addGpu(set->gpus.front());
@@ -257,7 +260,7 @@ bool PredictionPanel::loadGpuSpecs(const QString& path, QString* error) {
 }
 
 bool PredictionPanel::loadOverheads(const QString& path, QString* error) {
-  auto model = parseFile(path, error, [](const std::string& text, std::string& e) { return parseOverheadModel(text, e); });
+  auto model = parseFile(path, SideInputKind::Overheads, error, [](const std::string& text, std::string& e) { return parseOverheadModel(text, e); });
   if (!model) return false;
   overheads_ = std::make_shared<const OverheadModel>(std::move(*model));
   overheadsName_ = QFileInfo(path).fileName();
@@ -277,7 +280,7 @@ bool PredictionPanel::loadMicrobenchmark(const QString& path, QString* error) {
   // A copy: a prediction running on the worker may still read the current set.
   auto set = std::make_shared<Microbenchmarks>(microbench_ ? *microbench_ : Microbenchmarks{});
   const auto kind =
-      parseFile(path, error, [&set](const std::string& text, std::string& e) { return addMicrobenchmarkCsv(*set, text, e); });
+      parseFile(path, SideInputKind::Microbench, error, [&set](const std::string& text, std::string& e) { return addMicrobenchmarkCsv(*set, text, e); });
   if (!kind) return false;
   microbench_ = std::move(set);
   (*kind == MicrobenchKind::Gemm ? gemmBenchName_ : convBenchName_) = QFileInfo(path).fileName();

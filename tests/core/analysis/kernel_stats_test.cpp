@@ -172,5 +172,67 @@ TEST(AnalysisReport, KernelStatsJsonHoldsEveryKernelAndClass) {
   EXPECT_EQ(j["classes"].size(), 2u);
 }
 
+// std::regex backtracked per character: a ~28 KB name holding "embedding",
+// "fbgemm_gpu::" or "cudnn::detail::" overflowed the stack (exit 139 in every export),
+// and a 1 MB name without a keyword took 1.2 s. RE2 is linear, with constant stack.
+TEST(KernelClasses, LongNamesClassifyWithoutRecursion) {
+  const KernelClassifier& k = KernelClassifier::builtin();
+  const std::string filler(1 << 20, 'x');
+  EXPECT_EQ(k.classify("void fbgemm_gpu::embedding_" + filler + "_forward_kernel"), "embedding fwd");
+  EXPECT_EQ(k.classify("void fbgemm_gpu::permute_" + filler), "sparse features");
+  EXPECT_EQ(k.classify("cudnn::detail::" + filler + "_fprop"), "conv");
+  EXPECT_EQ(k.classify("k" + filler), "other");
+  // Case-insensitive, as before.
+  EXPECT_EQ(k.classify("VOLTA_SGEMM_128x64"), "gemm");
+}
+
+TEST(KernelClasses, UnlessVetoesARuleAndLookaroundIsRefusedInOneLine) {
+  std::string error;
+  auto k = KernelClassifier::fromJson(
+      R"j({"rules":[{"class":"sparse","pattern":"fbgemm_gpu::","unless":"::.*(gemm|embedding)"},{"class":"g","pattern":"_gemm"}]})j",
+      error);
+  ASSERT_TRUE(k) << error;
+  EXPECT_EQ(k->classify("fbgemm_gpu::permute_2D"), "sparse");
+  EXPECT_EQ(k->classify("fbgemm_gpu::f8f8bf16_rowwise_gemm"), "g");
+  EXPECT_EQ(k->classify("fbgemm_gpu::embedding_forward"), "other");
+  // RE2 has no lookahead: refused when the rules are read, naming rule and field.
+  EXPECT_FALSE(KernelClassifier::fromJson(R"j({"rules":[{"class":"x","pattern":"a(?!b)"}]})j", error));
+  EXPECT_NE(error.find("rule 0 (x): bad pattern"), std::string::npos) << error;
+  EXPECT_FALSE(KernelClassifier::fromJson(R"j({"rules":[{"class":"x","pattern":"a","unless":"("}]})j", error));
+  EXPECT_NE(error.find("bad unless"), std::string::npos) << error;
+  EXPECT_FALSE(KernelClassifier::fromJson(R"({"rules":[{"class":"x","pattern":"a","unless":3}]})", error));
+  // A 100 KB pattern is quoted cut, on one line.
+  const std::string longBad = R"({"rules":[{"class":"x","pattern":"()" + std::string(100000, 'a') + R"("}]})";
+  EXPECT_FALSE(KernelClassifier::fromJson(longBad, error));
+  EXPECT_LT(error.size(), 300u) << error.size();
+  EXPECT_EQ(error.find('\n'), std::string::npos);
+  // Numbers past double's range and nesting past the ceiling are one line, not an
+  // exception escaping as "internal error".
+  EXPECT_FALSE(KernelClassifier::fromJson(R"({"rules":[],"x":1e400})", error));
+  EXPECT_NE(error.find("kernel classes: "), std::string::npos) << error;
+  EXPECT_FALSE(KernelClassifier::fromJson(std::string(100000, '[') + std::string(100000, ']'), error));
+  EXPECT_NE(error.find("nested deeper than"), std::string::npos) << error;
+}
+
+TEST(KernelClasses, OversizedOrUnreadableUserFileFallsBackToTheBuiltIn) {
+  const std::string dir = test::tempPath("xdg_big");
+  std::filesystem::create_directories(dir + "/opscope");
+  {
+    std::ofstream f(dir + "/opscope/kernel_classes.json");
+    f << R"({"rules":[{"class":"my gemm","pattern":"volta_sgemm"}],"pad":")" << std::string(2 << 20, ' ') << "\"}";
+  }
+  ::setenv("XDG_CONFIG_HOME", dir.c_str(), 1);
+  std::string error;
+  const KernelClassifier k = KernelClassifier::withUserOverrides(error);
+  EXPECT_NE(error.find("larger than 1 MiB"), std::string::npos) << error;
+  EXPECT_EQ(k.classify("volta_sgemm_128x64_nn"), "gemm");
+  std::filesystem::remove(dir + "/opscope/kernel_classes.json");
+  std::filesystem::create_directories(dir + "/opscope/kernel_classes.json");  // a directory of that name
+  const KernelClassifier d = KernelClassifier::withUserOverrides(error);
+  EXPECT_NE(error.find("is a directory"), std::string::npos) << error;
+  EXPECT_EQ(d.classify("volta_sgemm_128x64_nn"), "gemm");
+  ::unsetenv("XDG_CONFIG_HOME");
+}
+
 }  // namespace
 }  // namespace opscope
