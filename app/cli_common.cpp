@@ -31,10 +31,14 @@ int writeOutput(const std::string& out, std::string_view text) {
 
 int exitFor(LoadStatus s) {
   switch (s) {
-    case LoadStatus::Ok: return kOk;
-    case LoadStatus::IoError: return kIoError;
-    case LoadStatus::InvalidInput: return kInvalidInput;
-    case LoadStatus::Cancelled: return kCancelled;
+    case LoadStatus::Ok:
+      return kOk;
+    case LoadStatus::IoError:
+      return kIoError;
+    case LoadStatus::InvalidInput:
+      return kInvalidInput;
+    case LoadStatus::Cancelled:
+      return kCancelled;
   }
   return kInternal;
 }

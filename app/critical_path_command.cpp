@@ -39,7 +39,11 @@ int runCriticalPath(const std::vector<std::string>& args) {
     } else if (a == "--csv") {
       format = Format::Csv;
     } else if (a == "-o" || a == "--iteration" || a == "--annotation" || a == "--instance") {
-      if (!value(a == "-o" ? out : a == "--iteration" ? iterationText : a == "--annotation" ? annotation : instanceText)) return kUsage;
+      if (!value(a == "-o"             ? out
+                 : a == "--iteration"  ? iterationText
+                 : a == "--annotation" ? annotation
+                                       : instanceText))
+        return kUsage;
     } else if (a == "-h" || a == "--help") {
       printUsage(stdout);
       return kOk;
@@ -59,7 +63,8 @@ int runCriticalPath(const std::vector<std::string>& args) {
   }
   size_t iteration = 0, instance = 0;
   if (!iterationText.empty() && !parseIndex(iterationText, iteration)) {
-    std::fprintf(stderr, "opscope critical-path: --iteration expects a 0-based number, got '%s'\n", iterationText.c_str());
+    std::fprintf(stderr, "opscope critical-path: --iteration expects a 0-based number, got '%s'\n",
+                 iterationText.c_str());
     return kUsage;
   }
   if (!instanceText.empty() && (annotation.empty() || !parseIndex(instanceText, instance))) {
@@ -80,14 +85,15 @@ int runCriticalPath(const std::vector<std::string>& args) {
   if (!iterationText.empty()) {
     window = criticalPathWindowOfIteration(t, iteration);
     if (!window) {
-      std::fprintf(stderr, "opscope: %s: no iteration %zu (the trace has %zu ProfilerStep iterations)\n", file.c_str(), iteration,
-                   t.iterations.size());
+      std::fprintf(stderr, "opscope: %s: no iteration %zu (the trace has %zu ProfilerStep iterations)\n", file.c_str(),
+                   iteration, t.iterations.size());
       return kInvalidInput;
     }
   } else if (!annotation.empty()) {
     window = criticalPathWindowOfAnnotation(t, annotation, instance);
     if (!window) {
-      std::fprintf(stderr, "opscope: %s: no instance %zu of a slice named like '%s'\n", file.c_str(), instance, annotation.c_str());
+      std::fprintf(stderr, "opscope: %s: no instance %zu of a slice named like '%s'\n", file.c_str(), instance,
+                   annotation.c_str());
       return kInvalidInput;
     }
   } else {
@@ -103,9 +109,12 @@ int runCriticalPath(const std::vector<std::string>& args) {
     return kInvalidInput;
   }
   switch (format) {
-    case Format::Json: return writeOutput(out, criticalPathJson(path, t, file));
-    case Format::Csv: return writeOutput(out, criticalPathCsv(path, t));
-    case Format::Text: break;
+    case Format::Json:
+      return writeOutput(out, criticalPathJson(path, t, file));
+    case Format::Csv:
+      return writeOutput(out, criticalPathCsv(path, t));
+    case Format::Text:
+      break;
   }
   return writeOutput(out, criticalPathText(path, t, file));
 }

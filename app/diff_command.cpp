@@ -25,8 +25,8 @@ int windowOf(const Trace& trace, const std::string& file, const std::string& ran
   }
   window = iterationWindow(trace.iterations, first, count);
   if (!window) {
-    std::fprintf(stderr, "opscope: %s: no iteration %zu (the trace has %zu ProfilerStep iterations)\n", file.c_str(), first,
-                 trace.iterations.size());
+    std::fprintf(stderr, "opscope: %s: no iteration %zu (the trace has %zu ProfilerStep iterations)\n", file.c_str(),
+                 first, trace.iterations.size());
     return kInvalidInput;
   }
   return kOk;

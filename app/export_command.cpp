@@ -46,7 +46,8 @@ int runExport(const std::vector<std::string>& args) {
   }
   std::string classesError;
   const KernelClassifier classifier = KernelClassifier::withUserOverrides(classesError);
-  if (!classesError.empty()) std::fprintf(stderr, "opscope: %s (using the built-in kernel classes)\n", classesError.c_str());
+  if (!classesError.empty())
+    std::fprintf(stderr, "opscope: %s (using the built-in kernel classes)\n", classesError.c_str());
   const auto t1 = std::chrono::steady_clock::now();
   const std::string text = exportDataText(*r.trace, *request, classifier);
   if (request->timing) {

@@ -47,7 +47,7 @@ int runLink(const std::vector<std::string>& args) {
   if (!et) {
     std::fprintf(stderr, "opscope: %s: %s\n", etPath.c_str(), error.c_str());
     return error.find("cannot open") != std::string::npos || error.find("No such") != std::string::npos ? kIoError
-                                                                                                          : kInvalidInput;
+                                                                                                        : kInvalidInput;
   }
   LoadResult r = loadTraceFile(kinetoPath);
   if (r.status != LoadStatus::Ok) {

@@ -13,14 +13,14 @@
 #include "report/version_info.h"
 
 #include "advise_command.h"
-#include "critical_path_command.h"
 #include "cli_common.h"
+#include "critical_path_command.h"
 #include "diff_command.h"
+#include "et/execution_trace.h"
 #include "export_command.h"
-#include "predict_command.h"
 #include "link_command.h"
 #include "multi_rank_command.h"
-#include "et/execution_trace.h"
+#include "predict_command.h"
 
 namespace {
 
@@ -40,7 +40,8 @@ const char* kGuiUsage =
     "                          [--size WxH] [--dark] [--whole-list] [--analysis CHART [--iteration N] [--op NAME]]\n"
     "                          [--prediction [--gpu NAME] [--compare NAME]] [--et ET] [--diff B] [FILE]\n"
     "                          load FILE, lay out the window at a fixed size (1600x1000), render, save\n"
-    "                          a PNG and exit (without FILE: the empty window); --select selects the longest event named NAME (or whose\n"
+    "                          a PNG and exit (without FILE: the empty window); --select selects the longest event "
+    "named NAME (or whose\n"
     "                          name contains it), --range shows that span (µs since the trace start);\n"
     "                          OUT.pdf writes the timeline as a vector PDF instead; --whole-list\n"
     "                          writes the timeline alone with every track, however tall; --analysis shows\n"
@@ -262,7 +263,8 @@ int runSummary(const std::vector<std::string>& args) {
   }
   if (opscope::looksLikeExecutionTrace(opscope::peekHead(*src, 1 << 16))) {
     if (!marker.empty() || !range.empty()) {
-      std::fputs("opscope summary: --iteration-marker and --iterations apply to Kineto traces, not execution traces\n", stderr);
+      std::fputs("opscope summary: --iteration-marker and --iterations apply to Kineto traces, not execution traces\n",
+                 stderr);
       return kUsage;
     }
     std::string error;
@@ -288,9 +290,8 @@ int runSummary(const std::vector<std::string>& args) {
       std::fprintf(stderr, "opscope summary: --iterations expects FIRST or FIRST:COUNT, got '%s'\n", range.c_str());
       return kUsage;
     }
-    const auto its = !r.trace->iterations.empty() || marker.empty()
-                         ? r.trace->iterations
-                         : opscope::findMarkerIterations(*r.trace, marker);
+    const auto its = !r.trace->iterations.empty() || marker.empty() ? r.trace->iterations
+                                                                    : opscope::findMarkerIterations(*r.trace, marker);
     const auto window = opscope::iterationWindow(its, first, count);
     if (!window) {
       std::fprintf(stderr, "opscope: %s: no iteration %zu (the trace has %zu%s)\n", file.c_str(), first, its.size(),

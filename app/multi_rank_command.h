@@ -12,7 +12,7 @@ struct MultiRankRequest {
   std::vector<std::string> inputs;  // as given on the command line
   bool json = false;
   double stragglerPct = 5.0;
-  unsigned jobs = 0;  // loading threads; 0: the machine's (at most 8)
+  unsigned jobs = 0;       // loading threads; 0: the machine's (at most 8)
   SummaryOptions summary;  // iteration marker, applied to every rank
 };
 

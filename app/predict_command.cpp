@@ -101,7 +101,9 @@ int runPredict(const std::vector<std::string>& args) {
     return kUsage;
   }
   if (replay && (!overheadsFile.empty() || !microbenchFiles.empty() || !etFile.empty())) {
-    std::fprintf(stderr, "opscope predict: --replay uses the trace's own times; --overheads, --microbench and --et do not apply\n");
+    std::fprintf(
+        stderr,
+        "opscope predict: --replay uses the trace's own times; --overheads, --microbench and --et do not apply\n");
     return kUsage;
   }
 
@@ -114,7 +116,8 @@ int runPredict(const std::vector<std::string>& args) {
     return kUsage;
   }
   if (replay && kernels == "measured") {
-    std::fprintf(stderr, "opscope predict: --replay already uses measured kernel times; --kernels measured does not apply\n");
+    std::fprintf(stderr,
+                 "opscope predict: --replay already uses measured kernel times; --kernels measured does not apply\n");
     return kUsage;
   }
 
@@ -132,7 +135,8 @@ int runPredict(const std::vector<std::string>& args) {
       return kInvalidInput;
     }
     if (std::find(seen.begin(), seen.end(), *kind) != seen.end()) {
-      std::fprintf(stderr, "opscope predict: --microbench takes one GEMM and one convolution table; %s is a second %s one\n",
+      std::fprintf(stderr,
+                   "opscope predict: --microbench takes one GEMM and one convolution table; %s is a second %s one\n",
                    microbenchFile.c_str(), microbenchKindName(*kind));
       return kUsage;
     }
@@ -178,7 +182,9 @@ int runPredict(const std::vector<std::string>& args) {
       setup.gpuSource = "none matches (" + setup.gpuSource + "); the replay uses no GPU figures";
     } else {
       // Never a silent guess: an MTIA or unknown device predicted on a V100 misleads.
-      std::fprintf(stderr, "opscope: %s: no GPU preset matches this trace (%s); name one with --gpu (opscope predict --list-gpus) or describe it with --gpu-file\n",
+      std::fprintf(stderr,
+                   "opscope: %s: no GPU preset matches this trace (%s); name one with --gpu (opscope predict "
+                   "--list-gpus) or describe it with --gpu-file\n",
                    file.c_str(), setup.gpuSource.c_str());
       return kUsage;
     }
@@ -189,8 +195,10 @@ int runPredict(const std::vector<std::string>& args) {
     std::string why;
     const bool canFit = chooseCalibrationGpu(setup, *r.trace, specs, why);
     if (calibrate && !canFit) {
-      std::fprintf(stderr, "opscope predict: --calibrate on %s needs the trace's own GPU to fit on, and no preset matches it (%s)\n",
-                   setup.gpu.name.c_str(), why.c_str());
+      std::fprintf(
+          stderr,
+          "opscope predict: --calibrate on %s needs the trace's own GPU to fit on, and no preset matches it (%s)\n",
+          setup.gpu.name.c_str(), why.c_str());
       return kUsage;
     }
     setup.withCalibratedRun = !calibrate && canFit;
@@ -207,7 +215,7 @@ int runPredict(const std::vector<std::string>& args) {
     setup.shapesSource = "the trace's Input Dims, else the execution trace " + etFile;
   }
   const PredictionResult result = runPrediction(*r.trace, std::move(setup));
-  const std::string output = json ? predictionJson(*r.trace, result, file)
+  const std::string output = json  ? predictionJson(*r.trace, result, file)
                              : csv ? predictionCsv(*r.trace, result)
                                    : predictionText(*r.trace, result, file);
   return writeOutput(out, output);

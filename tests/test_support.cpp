@@ -82,7 +82,8 @@ std::string tempPath(const std::string& name) {
   std::string base = std::string(info ? info->name() : "t") + "_" + name;
   for (char& c : base)
     if (c == '/') c = '_';
-  return (std::filesystem::temp_directory_path() / ("opscope_test_" + std::to_string(::getpid()) + "_" + base)).string();
+  return (std::filesystem::temp_directory_path() / ("opscope_test_" + std::to_string(::getpid()) + "_" + base))
+      .string();
 }
 
 void writeTwoRankFolder(const std::string& samplePath, const std::string& dir) {

@@ -6,6 +6,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake pkg-config
   clang libclang-rt-14-dev      # the sanitizer build and the libFuzzer targets
+  clang-format                  # tools/check_format.sh (.clang-format)
   qt6-base-dev qt6-svg-dev libqcustomplot-dev  # QCustomPlot draws every chart (no Qt Charts)
   nlohmann-json3-dev libgtest-dev zlib1g-dev
   libsqlite3-dev                # Nsight Systems SQLite exports

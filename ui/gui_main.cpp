@@ -1,33 +1,32 @@
 #include "gui_main.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QIcon>
 #include <QImage>
 #include <QLineEdit>
-#include <QBuffer>
 #include <QThread>
 #include <QTimer>
 #include <cstdio>
 
 #include "main_window.h"
 #include "panels/analysis_panel.h"
+#include "panels/cluster_view.h"
 #include "panels/critical_path_view.h"
 #include "panels/diff_panel.h"
 #include "panels/op_kernels_view.h"
 #include "panels/prediction_panel.h"
-#include "report/export_request.h"
-#include "render_bench.h"
-#include "save_file.h"
-#include "panels/cluster_view.h"
 #include "ranks/rank_inputs.h"
+#include "render_bench.h"
+#include "report/export_request.h"
 #include "report/multi_rank_report.h"
+#include "save_file.h"
 #include "timeline/timeline_widget.h"
 
 namespace opscope::ui {
-
 
 namespace {
 
@@ -148,10 +147,8 @@ int screenshot(const GuiOptions& o) {
     w.analysisDock()->show();
     w.analysisDock()->raise();
     w.resizeDocks({w.analysisDock()}, {o.height * 11 / 20}, Qt::Vertical);
-    if (request)
-      w.analysis()->showChart(request->chart);
-    else
-      w.analysis()->showCriticalPath();
+    if (request) w.analysis()->showChart(request->chart);
+    else w.analysis()->showCriticalPath();
     if (o.iteration >= 0) w.analysis()->setScope(o.iteration);
   }
   if (o.prediction) {
@@ -166,7 +163,8 @@ int screenshot(const GuiOptions& o) {
     QElapsedTimer t;
     t.start();
     QApplication::processEvents();
-    while ((w.prediction()->busy() || (!w.prediction()->results() && !w.prediction()->needsGpu())) && t.elapsed() < 120000) {
+    while ((w.prediction()->busy() || (!w.prediction()->results() && !w.prediction()->needsGpu())) &&
+           t.elapsed() < 120000) {
       QApplication::processEvents(QEventLoop::AllEvents, 50);
       QThread::msleep(5);
     }
@@ -263,7 +261,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
       if (!value(o.search)) return usage("--search needs a TEXT", "");
     } else if (a == "--range") {
       double x, y;
-      if (!value(o.range) || !parseRange(o.range, x, y)) return usage("--range expects START_US:END_US with END > START", "");
+      if (!value(o.range) || !parseRange(o.range, x, y))
+        return usage("--range expects START_US:END_US with END > START", "");
     } else if (a == "--size") {
       if (!value(v) || !parseSize(v, o.width, o.height)) return usage("--size expects WxH (e.g. 1600x1000)", "");
     } else if (a == "--whole-list") {
@@ -273,11 +272,12 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
     } else if (a == "--analysis") {
       std::string e;
       bool h = false;
-      if (!value(o.analysis) ||
-          (o.analysis != "critical-path" && !parseExportArgs({"--chart", o.analysis, "--format", "json", "x", "-o", "-"}, e, h)))
-        return usage("--analysis expects a chart: overview, breakdown, op-kernels, kernel-stats, overheads, streams, "
-                     "ranks, memory, advice, or critical-path",
-                     "");
+      if (!value(o.analysis) || (o.analysis != "critical-path" &&
+                                 !parseExportArgs({"--chart", o.analysis, "--format", "json", "x", "-o", "-"}, e, h)))
+        return usage(
+            "--analysis expects a chart: overview, breakdown, op-kernels, kernel-stats, overheads, streams, "
+            "ranks, memory, advice, or critical-path",
+            "");
     } else if (a == "--et") {
       if (!value(o.et)) return usage("--et needs an execution trace file", "");
     } else if (a == "--diff") {
@@ -291,7 +291,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
     } else if (a == "--op") {
       if (!value(o.op)) return usage("--op needs an op NAME", "");
     } else if (a == "--iteration") {
-      if (!value(v) || (o.iteration = std::atoi(v.c_str())) < 0) return usage("--iteration expects a 0-based index", "");
+      if (!value(v) || (o.iteration = std::atoi(v.c_str())) < 0)
+        return usage("--iteration expects a 0-based index", "");
     } else if (a == "--bench-render") {
       o.benchRender = true;
     } else if (a == "--frames") {
@@ -306,11 +307,14 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
   }
   if (!o.et.empty() && o.file.empty()) return usage("--et needs the Kineto trace FILE it was recorded with", "");
   if (o.benchRender && o.file.empty()) return usage("--bench-render", " needs a FILE");
-  if (o.file.empty() && (!o.select.empty() || !o.range.empty() || !o.search.empty() || !o.analysis.empty() || o.prediction))
+  if (o.file.empty() &&
+      (!o.select.empty() || !o.range.empty() || !o.search.empty() || !o.analysis.empty() || o.prediction))
     return usage("--select, --range, --search, --analysis and --prediction need a FILE", "");
   if (!o.op.empty() && o.analysis != "op-kernels") return usage("--op goes with --analysis op-kernels", "");
-  if ((!o.gpu.empty() || !o.compare.empty()) && !o.prediction) return usage("--gpu and --compare go with --prediction", "");
-  if (o.prediction && !o.analysis.empty()) return usage("--prediction and --analysis show different docks; choose one", "");
+  if ((!o.gpu.empty() || !o.compare.empty()) && !o.prediction)
+    return usage("--gpu and --compare go with --prediction", "");
+  if (o.prediction && !o.analysis.empty())
+    return usage("--prediction and --analysis show different docks; choose one", "");
   if (o.prediction && o.screenshot.empty()) return usage("--prediction goes with --screenshot", "");
   if (!o.diff.empty() && (o.file.empty() || o.screenshot.empty() || o.prediction || !o.analysis.empty()))
     return usage("--diff B goes with --screenshot and a FILE (A), without --analysis or --prediction", "");
@@ -324,8 +328,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
   // org.opscope.opscope.desktop and its icon; the theme's icon when installed, else
   // the one compiled in (a build run from its folder).
   QGuiApplication::setDesktopFileName(QStringLiteral("org.opscope.opscope"));
-  QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("org.opscope.opscope"),
-                                               QIcon(QStringLiteral(":/icons/opscope.svg"))));
+  QApplication::setWindowIcon(
+      QIcon::fromTheme(QStringLiteral("org.opscope.opscope"), QIcon(QStringLiteral(":/icons/opscope.svg"))));
   QApplication::setStyle(QStringLiteral("Fusion"));
 
   if (!o.screenshot.empty()) return screenshot(o);
@@ -334,8 +338,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
     auto doc = loadForAutomation(o.file, code);
     if (!doc) return code;
     std::printf("loaded in %.2f s (parse %.2f, hierarchy %.2f, views %.2f)\n",
-                doc->timings.parseSeconds + doc->timings.hierarchySeconds + doc->prepareSeconds, doc->timings.parseSeconds,
-                doc->timings.hierarchySeconds, doc->prepareSeconds);
+                doc->timings.parseSeconds + doc->timings.hierarchySeconds + doc->prepareSeconds,
+                doc->timings.parseSeconds, doc->timings.hierarchySeconds, doc->prepareSeconds);
     RenderBenchOptions bo;
     bo.framesPerLevel = o.frames;
     runRenderBench(doc, bo);

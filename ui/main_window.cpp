@@ -16,11 +16,13 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QBuffer>
 #include <QCheckBox>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
@@ -32,35 +34,33 @@
 #include <QMimeData>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QBuffer>
-#include <QFile>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
-#include <QPointer>
-#include <functional>
 #include <QStatusBar>
 #include <QStyle>
 #include <QStyleFactory>
-#include <QVBoxLayout>
 #include <QTimer>
 #include <QToolBar>
+#include <QVBoxLayout>
+#include <functional>
 
+#include "et_document.h"
 #include "load_job.h"
 #include "panels/analysis_panel.h"
-#include "panels/diff_panel.h"
-#include "panels/prediction_panel.h"
-#include "panels/et_link_dialog.h"
-#include "et_document.h"
-#include "worker.h"
 #include "panels/details_panel.h"
+#include "panels/diff_panel.h"
+#include "panels/et_link_dialog.h"
 #include "panels/op_tree_panel.h"
+#include "panels/prediction_panel.h"
 #include "panels/preferences_dialog.h"
 #include "panels/range_stats_panel.h"
 #include "panels/warnings_dialog.h"
 #include "timeline/timeline_widget.h"
+#include "worker.h"
 
 namespace opscope::ui {
 
@@ -144,7 +144,8 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent) : QMainWindow(pare
   connect(details_, &DetailsPanel::eventLinkActivated, this, [this](EventRef r) { timeline_->select(r, true); });
   connect(opTree_, &OpTreePanel::eventActivated, this, [this](EventRef r) { timeline_->select(r, true); });
   connect(analysis_, &AnalysisPanel::eventsActivated, this, &MainWindow::markEvents);
-  connect(analysis_, &AnalysisPanel::pathMarked, this, [this](std::vector<PathArrow> arrows) { timeline_->setPathArrows(std::move(arrows)); });
+  connect(analysis_, &AnalysisPanel::pathMarked, this,
+          [this](std::vector<PathArrow> arrows) { timeline_->setPathArrows(std::move(arrows)); });
   connect(analysis_, &AnalysisPanel::failed, this, &MainWindow::showError);
   connect(prediction_, &PredictionPanel::failed, this, &MainWindow::showError);
   connect(prediction_, &PredictionPanel::opActivated, this, [this](EventRef r) { timeline_->select(r, true); });
@@ -159,8 +160,10 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent) : QMainWindow(pare
     if (!on) paneB_->hide();  // closing the comparison closes its timeline
     else if (timelineB_->document()) paneB_->show();
   });
-  connect(timeline_, &TimelineWidget::viewChanged, this, [this] { syncViews(timeline_, timelineB_, alignB_ - alignA_); });
-  connect(timelineB_, &TimelineWidget::viewChanged, this, [this] { syncViews(timelineB_, timeline_, alignA_ - alignB_); });
+  connect(timeline_, &TimelineWidget::viewChanged, this,
+          [this] { syncViews(timeline_, timelineB_, alignB_ - alignA_); });
+  connect(timelineB_, &TimelineWidget::viewChanged, this,
+          [this] { syncViews(timelineB_, timeline_, alignA_ - alignB_); });
   resize(1400, 900);
   // Without a saved layout the timeline owns the window: the op tree is a narrow column,
   // Details appears with the first selection, the area table with the first area
@@ -178,7 +181,8 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent) : QMainWindow(pare
     // Scripted windows (screenshots, tests) keep the defaults: built-in rules, Auto
     // units, the light theme, the trace's GPU.
     QString error;
-    std::shared_ptr<const KernelClassifier> classifier = kernelClassifierFor(loadPreferences(s).kernelClassesFile, &error);
+    std::shared_ptr<const KernelClassifier> classifier =
+        kernelClassifierFor(loadPreferences(s).kernelClassesFile, &error);
     if (!error.isEmpty())
       statusBar()->showMessage(QStringLiteral("Kernel-class rules: %1 (Edit \u25B8 Preferences)").arg(error), 15000);
     applyPreferences(loadPreferences(s), classifier, !restoredState_);
@@ -265,17 +269,21 @@ void MainWindow::buildMenus() {
     if (!dir.isEmpty()) openFile(dir);
   });
   QAction* openEt = file->addAction(QStringLiteral("Open &execution trace…"), this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open execution trace"), QString(),
-                                                      QStringLiteral("Execution traces (*.json *.json.gz *.gz);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, QStringLiteral("Open execution trace"), QString(),
+                                     QStringLiteral("Execution traces (*.json *.json.gz *.gz);;All files (*)"));
     if (!path.isEmpty()) openExecutionTrace(path);
   });
   // Another run against this one (before / after a change), or two iterations of this one.
-  QAction* compare = file->addAction(QStringLiteral("&Compare with…"), QKeySequence(QStringLiteral("Ctrl+Shift+D")), this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Compare with"), QString(),
-                                                      QStringLiteral("Traces (*.json *.json.gz *.gz);;All files (*)"));
-    if (!path.isEmpty()) compareWith(path);
-  });
-  QAction* compareSelf = file->addAction(QStringLiteral("Compare &two iterations"), this, [this] { compareWith(QString()); });
+  QAction* compare =
+      file->addAction(QStringLiteral("&Compare with…"), QKeySequence(QStringLiteral("Ctrl+Shift+D")), this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, QStringLiteral("Compare with"), QString(),
+                                         QStringLiteral("Traces (*.json *.json.gz *.gz);;All files (*)"));
+        if (!path.isEmpty()) compareWith(path);
+      });
+  QAction* compareSelf =
+      file->addAction(QStringLiteral("Compare &two iterations"), this, [this] { compareWith(QString()); });
   for (QAction* a : {openEt, compare, compareSelf}) a->setEnabled(false);
   connect(this, &MainWindow::documentChanged, openEt, [this, openEt, compare, compareSelf] {
     for (QAction* a : {openEt, compare, compareSelf}) a->setEnabled(doc_ != nullptr);
@@ -288,7 +296,8 @@ void MainWindow::buildMenus() {
   file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
   QMenu* edit = menuBar()->addMenu(QStringLiteral("&Edit"));
-  edit->addAction(QStringLiteral("&Preferences…"), QKeySequence(QStringLiteral("Ctrl+,")), this, &MainWindow::showPreferences);
+  edit->addAction(QStringLiteral("&Preferences…"), QKeySequence(QStringLiteral("Ctrl+,")), this,
+                  &MainWindow::showPreferences);
 
   QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
   view->addAction(QStringLiteral("Fit &all"), QKeySequence(Qt::Key_0), timeline_, &TimelineWidget::fitAll);
@@ -311,17 +320,20 @@ void MainWindow::buildMenus() {
   view->addAction(diffDock_->toggleViewAction());
 
   // Multi-rank sessions: which ranks the timeline shows.
-  QAction* ranks = view->addAction(QStringLiteral("Show &ranks…"), QKeySequence(QStringLiteral("Ctrl+Shift+R")), this, [this] {
-    bool ok = false;
-    const QString text = QInputDialog::getText(this, QStringLiteral("Show ranks"),
-                                               QStringLiteral("Ranks to show, e.g. 0-3,7 (empty: every rank):"),
-                                               QLineEdit::Normal, shownRanks_, &ok);
-    if (ok) showRanks(text);
-  });
+  QAction* ranks =
+      view->addAction(QStringLiteral("Show &ranks…"), QKeySequence(QStringLiteral("Ctrl+Shift+R")), this, [this] {
+        bool ok = false;
+        const QString text = QInputDialog::getText(this, QStringLiteral("Show ranks"),
+                                                   QStringLiteral("Ranks to show, e.g. 0-3,7 (empty: every rank):"),
+                                                   QLineEdit::Normal, shownRanks_, &ok);
+        if (ok) showRanks(text);
+      });
   // Each rank is a group of its own on the timeline: fold them all to compare ranks
   // line by line, unfold to see every rank's streams.
-  QAction* foldRanks = view->addAction(QStringLiteral("&Fold every rank"), this, [this] { timeline_->setAllRanksCollapsed(true); });
-  QAction* unfoldRanks = view->addAction(QStringLiteral("&Unfold every rank"), this, [this] { timeline_->setAllRanksCollapsed(false); });
+  QAction* foldRanks =
+      view->addAction(QStringLiteral("&Fold every rank"), this, [this] { timeline_->setAllRanksCollapsed(true); });
+  QAction* unfoldRanks =
+      view->addAction(QStringLiteral("&Unfold every rank"), this, [this] { timeline_->setAllRanksCollapsed(false); });
   for (QAction* a : {ranks, foldRanks, unfoldRanks}) a->setEnabled(false);
   connect(this, &MainWindow::documentChanged, ranks, [this, ranks, foldRanks, unfoldRanks] {
     bool multi = false;
@@ -365,7 +377,8 @@ void MainWindow::buildToolbar() {
     searchBox_->selectAll();
   });
   addAction(find);
-  connect(searchBox_, &QLineEdit::textChanged, this, [this](const QString& t) { runSearch(t, regexBox_->isChecked()); });
+  connect(searchBox_, &QLineEdit::textChanged, this,
+          [this](const QString& t) { runSearch(t, regexBox_->isChecked()); });
   connect(regexBox_, &QCheckBox::toggled, this, [this](bool on) { runSearch(searchBox_->text(), on); });
 
   // The panels, one click away (the View menu holds the same toggles).
@@ -458,8 +471,9 @@ bool MainWindow::showRanks(const QString& list) {
   }
   shownRanks_ = list.trimmed();
   timeline_->setShownRanks(ranks);
-  statusBar()->showMessage(ranks.empty() ? QStringLiteral("Showing every rank")
-                                         : QStringLiteral("Showing ranks %1 (View ▸ Show ranks… to change)").arg(shownRanks_),
+  statusBar()->showMessage(ranks.empty()
+                               ? QStringLiteral("Showing every rank")
+                               : QStringLiteral("Showing ranks %1 (View ▸ Show ranks… to change)").arg(shownRanks_),
                            8000);
   return true;
 }
@@ -469,7 +483,8 @@ bool MainWindow::openClusterTable(const QString& path) {
   std::string error;
   const std::string file = QFile::encodeName(path).toStdString();
   if (!readRankTable(file, ranks, error) || !assignRanks(ranks, error)) {
-    showError(QStringLiteral("Cannot open cluster table"), QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(error)));
+    showError(QStringLiteral("Cannot open cluster table"),
+              QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(error)));
     return false;
   }
   if (!clusterView_) {
@@ -502,7 +517,8 @@ void MainWindow::pollProgress() {
   }
   progressBar_->setRange(0, 1000);
   if (p.bytesTotal) progressBar_->setValue(static_cast<int>(1000.0 * p.bytesDone / p.bytesTotal));
-  progressLabel_->setText(QStringLiteral("%1 of %2 · %L3 events").arg(megabytes(p.bytesDone), megabytes(p.bytesTotal)).arg(p.events));
+  progressLabel_->setText(
+      QStringLiteral("%1 of %2 · %L3 events").arg(megabytes(p.bytesDone), megabytes(p.bytesTotal)).arg(p.events));
 }
 
 void MainWindow::onLoaded(std::shared_ptr<const TraceDocument> doc) {
@@ -549,15 +565,16 @@ void MainWindow::refreshInfo() {
   for (const Process& p : t.processes)
     if (p.rank != kNoId) ranks.insert(p.rank);
   const QString name = QFileInfo(QString::fromStdString(doc_->path)).fileName();
-  infoLabel_->setText(QStringLiteral("%1 · %L2 slices · %3 GPU stream%4 · %5 iteration%6 · %7 wall · loaded in %8 s")
-                          .arg(ranks.empty() ? name : QStringLiteral("%1 (%2 ranks)").arg(name).arg(ranks.size()))
-                          .arg(t.sliceCount())
-                          .arg(gpuStreams)
-                          .arg(gpuStreams == 1 ? "" : "s")
-                          .arg(t.iterations.size())
-                          .arg(t.iterations.size() == 1 ? "" : "s")
-                          .arg(qstr(formatDuration(t.maxTs - t.minTs)))
-                          .arg(doc_->timings.parseSeconds + doc_->timings.hierarchySeconds + doc_->prepareSeconds, 0, 'f', 2));
+  infoLabel_->setText(
+      QStringLiteral("%1 · %L2 slices · %3 GPU stream%4 · %5 iteration%6 · %7 wall · loaded in %8 s")
+          .arg(ranks.empty() ? name : QStringLiteral("%1 (%2 ranks)").arg(name).arg(ranks.size()))
+          .arg(t.sliceCount())
+          .arg(gpuStreams)
+          .arg(gpuStreams == 1 ? "" : "s")
+          .arg(t.iterations.size())
+          .arg(t.iterations.size() == 1 ? "" : "s")
+          .arg(qstr(formatDuration(t.maxTs - t.minTs)))
+          .arg(doc_->timings.parseSeconds + doc_->timings.hierarchySeconds + doc_->prepareSeconds, 0, 'f', 2));
 }
 
 void MainWindow::setDocument(std::shared_ptr<const TraceDocument> doc) {
@@ -593,11 +610,13 @@ void MainWindow::setDocument(std::shared_ptr<const TraceDocument> doc) {
       if (!isInformational(e.kind) || !problems)
         parts << QStringLiteral("%L1 \u00D7 %2").arg(e.count).arg(QString::fromLatin1(warningKindName(e.kind)));
     // A style icon, not a glyph: fonts without U+26A0 / U+24D8 drew a box.
-    warningsButton_->setIcon(style()->standardIcon(problems ? QStyle::SP_MessageBoxWarning : QStyle::SP_MessageBoxInformation));
+    warningsButton_->setIcon(
+        style()->standardIcon(problems ? QStyle::SP_MessageBoxWarning : QStyle::SP_MessageBoxInformation));
     warningsButton_->setText(parts.join(QStringLiteral(", ")));
     warningsButton_->setStyleSheet(problems ? QStringLiteral("color: #b35900; font-weight: bold;") : QString());
-    warningsButton_->setToolTip(problems ? QStringLiteral("Click for the list of warnings")
-                                         : QStringLiteral("Nothing wrong: expected diagnostics of this kind of file. Click for the list"));
+    warningsButton_->setToolTip(
+        problems ? QStringLiteral("Click for the list of warnings")
+                 : QStringLiteral("Nothing wrong: expected diagnostics of this kind of file. Click for the list"));
   }
   if (!searchBox_->text().isEmpty()) runSearch(searchBox_->text(), regexBox_->isChecked());
   emit documentChanged();
@@ -624,7 +643,8 @@ void MainWindow::openExecutionTrace(const QString& path) {
         --self->etPending_;
         if (!o.et) {
           self->statusBar()->clearMessage();
-          self->showError(QStringLiteral("Open execution trace"), QStringLiteral("%1: %2").arg(path, QString::fromStdString(o.error)));
+          self->showError(QStringLiteral("Open execution trace"),
+                          QStringLiteral("%1: %2").arg(path, QString::fromStdString(o.error)));
           return;
         }
         if (o.et->kineto != self->doc_) return;  // another trace was opened meanwhile
@@ -655,8 +675,9 @@ void MainWindow::showTraceB(std::shared_ptr<const TraceDocument> b, TimeNs align
     return;
   }
   if (timelineB_->document() != b.get()) timelineB_->setDocument(b);
-  labelB_->setText(QStringLiteral("<b>B</b> %1 · aligned with A at the start of the compared range · zoom and scroll follow A")
-                       .arg(QFileInfo(QString::fromStdString(b->path)).fileName().toHtmlEscaped()));
+  labelB_->setText(
+      QStringLiteral("<b>B</b> %1 · aligned with A at the start of the compared range · zoom and scroll follow A")
+          .arg(QFileInfo(QString::fromStdString(b->path)).fileName().toHtmlEscaped()));
   paneB_->show();
   syncViews(timeline_, timelineB_, alignB_ - alignA_);
 }
@@ -676,7 +697,8 @@ void MainWindow::compareWith(const QString& path) {
   diffDock_->raise();
   if (path.isEmpty()) {
     diff_->compare(doc_, doc_);
-    if (doc_->trace->iterations.size() >= 2) diff_->setIterations(0, static_cast<int>(doc_->trace->iterations.size()) - 1);
+    if (doc_->trace->iterations.size() >= 2)
+      diff_->setIterations(0, static_cast<int>(doc_->trace->iterations.size()) - 1);
     return;
   }
   statusBar()->showMessage(QStringLiteral("Loading %1 to compare…").arg(QFileInfo(path).fileName()));
@@ -696,7 +718,8 @@ void MainWindow::compareWith(const QString& path) {
       [path, a](MainWindow* self, Outcome o) {
         self->statusBar()->clearMessage();
         if (!o.b) {
-          self->showError(QStringLiteral("Compare with"), QStringLiteral("%1: %2").arg(path, QString::fromStdString(o.error)));
+          self->showError(QStringLiteral("Compare with"),
+                          QStringLiteral("%1: %2").arg(path, QString::fromStdString(o.error)));
           return;
         }
         if (a != self->doc_) return;  // another trace was opened meanwhile
@@ -745,7 +768,8 @@ void MainWindow::markCollectivePeers(std::optional<EventRef> ref) {
   matchCursor_ = static_cast<size_t>(std::find(peers->begin(), peers->end(), *ref) - peers->begin());
   collectiveMarked_ = true;
   timeline_->setSearch(nullptr, matches_);
-  searchLabel_->setText(QStringLiteral("collective #%1 on %2 ranks · Enter to step").arg(m.ordinal + 1).arg(m.peers.size()));
+  searchLabel_->setText(
+      QStringLiteral("collective #%1 on %2 ranks · Enter to step").arg(m.ordinal + 1).arg(m.peers.size()));
 }
 
 QString MainWindow::searchStatus() const { return searchLabel_->text(); }
@@ -787,9 +811,8 @@ bool MainWindow::runSearch(const QString& text, bool regex) {
 void MainWindow::markEvents(const QString& what, std::vector<EventRef> events) {
   if (!doc_ || events.empty()) return;
   const Trace& t = *doc_->trace;
-  std::sort(events.begin(), events.end(), [&t](EventRef a, EventRef b) {
-    return t.start(a) != t.start(b) ? t.start(a) < t.start(b) : a < b;
-  });
+  std::sort(events.begin(), events.end(),
+            [&t](EventRef a, EventRef b) { return t.start(a) != t.start(b) ? t.start(a) < t.start(b) : a < b; });
   matcher_.reset();
   collectiveMarked_ = false;
   matches_ = std::make_shared<std::vector<EventRef>>(std::move(events));
@@ -927,8 +950,9 @@ bool MainWindow::exportPng(const QString& path, double scale, QString* error, bo
   constexpr int kMaxSide = 32767;
   if (size.height() * scale > kMaxSide || size.width() * scale > kMaxSide) {
     if (error)
-      *error = QStringLiteral("the track list is %1 px tall at %2x, more than a PNG can hold (%3 px): "
-                              "collapse processes or pick a smaller scale")
+      *error = QStringLiteral(
+                   "the track list is %1 px tall at %2x, more than a PNG can hold (%3 px): "
+                   "collapse processes or pick a smaller scale")
                    .arg(static_cast<int>(size.height() * scale))
                    .arg(scale)
                    .arg(kMaxSide);
@@ -978,10 +1002,12 @@ void MainWindow::chooseAndExportPng() {
   if (!doc_) return;
   bool ok = false;
   const QStringList scales{QStringLiteral("1x"), QStringLiteral("2x"), QStringLiteral("3x"), QStringLiteral("4x")};
-  const QString choice = QInputDialog::getItem(this, QStringLiteral("Export PNG"), QStringLiteral("Scale"), scales, 1, false, &ok);
+  const QString choice =
+      QInputDialog::getItem(this, QStringLiteral("Export PNG"), QStringLiteral("Scale"), scales, 1, false, &ok);
   if (!ok) return;
   const QStringList parts{QStringLiteral("Visible part"), QStringLiteral("Whole track list")};
-  const QString part = QInputDialog::getItem(this, QStringLiteral("Export PNG"), QStringLiteral("Tracks"), parts, 0, false, &ok);
+  const QString part =
+      QInputDialog::getItem(this, QStringLiteral("Export PNG"), QStringLiteral("Tracks"), parts, 0, false, &ok);
   if (!ok) return;
   const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export PNG"), QStringLiteral("timeline.png"),
                                                     QStringLiteral("PNG images (*.png)"));
@@ -989,8 +1015,7 @@ void MainWindow::chooseAndExportPng() {
   QString error;
   if (!exportPng(path, choice.left(1).toDouble(), &error, part == parts[1]))
     QMessageBox::critical(this, QStringLiteral("Export failed"), error);
-  else
-    statusBar()->showMessage(QStringLiteral("Saved %1").arg(path), 5000);
+  else statusBar()->showMessage(QStringLiteral("Saved %1").arg(path), 5000);
 }
 
 void MainWindow::chooseAndExportPdf() {
@@ -1027,8 +1052,9 @@ void MainWindow::dropEvent(QDropEvent* e) {
 namespace opscope::ui {
 
 void MainWindow::chooseAndOpen() {
-  const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open trace"), QString(),
-                                                    QStringLiteral("Traces (*.json *.json.gz *.gz *.sqlite *.log);;All files (*)"));
+  const QString path =
+      QFileDialog::getOpenFileName(this, QStringLiteral("Open trace"), QString(),
+                                   QStringLiteral("Traces (*.json *.json.gz *.gz *.sqlite *.log);;All files (*)"));
   if (!path.isEmpty()) openFile(path);
 }
 
@@ -1065,8 +1091,7 @@ std::vector<PaletteEntry> MainWindow::paletteEntries() {
       if (text.startsWith(QStringLiteral("Command palette"))) continue;
       if (a->isCheckable()) text += a->isChecked() ? QStringLiteral(" (on)") : QStringLiteral(" (off)");
       QPointer<QAction> guard(a);
-      out.push_back({QStringLiteral("Action"), path + text, a->shortcut().toString(QKeySequence::NativeText),
-                     [guard] {
+      out.push_back({QStringLiteral("Action"), path + text, a->shortcut().toString(QKeySequence::NativeText), [guard] {
                        if (guard) guard->trigger();
                      }});
     }

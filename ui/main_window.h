@@ -29,7 +29,7 @@ struct PaletteEntry;
 class PredictionPanel;
 class DiffPanel;
 struct EtDocument;
-}
+}  // namespace opscope::ui
 
 namespace opscope::ui {
 
@@ -56,7 +56,9 @@ class MainWindow : public QMainWindow {
   // The rank filter of a multi-rank session: "0-3,7", empty for every rank; false after
   // showing the error when the list cannot be read.
   bool showRanks(const QString& list);
-  class ClusterView* clusterView() const { return clusterView_; }
+  class ClusterView* clusterView() const {
+    return clusterView_;
+  }
   void setDocument(std::shared_ptr<const TraceDocument> doc);
   // Loads an execution trace on a worker and links it with the loaded trace; its
   // nodes then show in the details of the ops they link to.
@@ -200,8 +202,8 @@ class MainWindow : public QMainWindow {
   QLabel* infoLabel_ = nullptr;
   class ClusterView* clusterView_ = nullptr;
   bool loadingFileList_ = false;
-  QString shownRanks_;  // the rank filter as typed
-  bool collectiveMarked_ = false;  // matches_ holds the selected collective on every rank
+  QString shownRanks_;                                    // the rank filter as typed
+  bool collectiveMarked_ = false;                         // matches_ holds the selected collective on every rank
   void markCollectivePeers(std::optional<EventRef> ref);  // the load in flight is a list of ranks: not a recent file
   QLineEdit* searchBox_ = nullptr;
   QCheckBox* regexBox_ = nullptr;

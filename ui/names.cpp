@@ -17,7 +17,9 @@ constexpr QChar kEllipsis(0x2026);
 bool wordBoundary(const QString& s, int i) {
   if (i <= 0 || i >= s.size()) return true;
   const QChar a = s[i - 1], b = s[i];
-  auto sep = [](QChar c) { return c == QLatin1Char('_') || c == QLatin1Char(':') || c == QLatin1Char(' ') || c == QLatin1Char('.'); };
+  auto sep = [](QChar c) {
+    return c == QLatin1Char('_') || c == QLatin1Char(':') || c == QLatin1Char(' ') || c == QLatin1Char('.');
+  };
   return sep(a) || sep(b) || (a.isLower() && b.isUpper()) || (a.isDigit() != b.isDigit());
 }
 
@@ -50,7 +52,8 @@ QString elideArguments(const QString& inner, int budget) {
   if (inner.size() <= budget) return inner;
   const QStringList parts = inner.split(QLatin1Char(','));
   const QString last = parts.back();
-  if (parts.size() == 1 || last.size() + 2 > budget) return elideAtWords(inner.size() > last.size() ? last : inner, budget, 30);
+  if (parts.size() == 1 || last.size() + 2 > budget)
+    return elideAtWords(inner.size() > last.size() ? last : inner, budget, 30);
   QString head;
   for (int i = 0; i + 1 < parts.size(); ++i) {
     const QString next = head + parts[i] + QLatin1Char(',');
@@ -133,7 +136,8 @@ QString displayName(std::string_view full, int maxChars) {
   QString out;
   if (args.size() + baseMin <= maxChars) out = elideAtWords(base, maxChars - static_cast<int>(args.size()), 40) + args;
   else if (maxChars - baseMin - 2 >= 5)
-    out = elideAtWords(base, baseMin, 40) + QLatin1Char('<') + elideArguments(inner, maxChars - baseMin - 2) + QLatin1Char('>');
+    out = elideAtWords(base, baseMin, 40) + QLatin1Char('<') + elideArguments(inner, maxChars - baseMin - 2) +
+          QLatin1Char('>');
   return fitOrCut(out, s, maxChars);
 }
 

@@ -5,8 +5,8 @@
 #include <QString>
 #include <QStringList>
 #include <string>
-#include <vector>
 #include <string_view>
+#include <vector>
 
 namespace opscope::ui {
 
@@ -22,8 +22,8 @@ QStringList distinctDisplayNames(const std::vector<std::string>& fulls, int maxC
 
 // Widths of the charts' name labels, in characters. Tested (first_glance_test.cpp) to
 // keep every distinct op / every distinct name of the public traces apart.
-inline constexpr int kOpAxisChars = 36;    // rotated op names under the op-kernels bars
-inline constexpr int kBarLabelChars = 44;  // names beside horizontal bars (breakdown)
+inline constexpr int kOpAxisChars = 36;       // rotated op names under the op-kernels bars
+inline constexpr int kBarLabelChars = 44;     // names beside horizontal bars (breakdown)
 inline constexpr int kKernelLabelChars = 56;  // kernel names beside the kernel-statistics bars
 
 }  // namespace opscope::ui

@@ -37,7 +37,9 @@ struct Context {
   std::vector<char> tracks;   // the tracks examined (one rank's in a session)
   bool in(uint32_t t) const { return tracks[t] != 0; }
   TimeNs examined() const { return end - start; }
-  double pct(TimeNs t) const { return examined() > 0 ? 100.0 * static_cast<double>(t) / static_cast<double>(examined()) : 0; }
+  double pct(TimeNs t) const {
+    return examined() > 0 ? 100.0 * static_cast<double>(t) / static_cast<double>(examined()) : 0;
+  }
 };
 
 // The GPU idles while the host is inside launch calls (runtime / driver calls linked to
@@ -56,7 +58,8 @@ void launchBound(const Context& c, std::vector<Advice>& out) {
       if (s.end(i) <= c.start || s.start[i] >= c.end) continue;
       const uint64_t ref = EventRef{t, i}.packed();
       const auto& l2g = c.trace.links.launchToGpu;
-      const auto it = std::lower_bound(l2g.begin(), l2g.end(), ref, [](const LaunchLinks::Pair& p, uint64_t k) { return p.first < k; });
+      const auto it = std::lower_bound(l2g.begin(), l2g.end(), ref,
+                                       [](const LaunchLinks::Pair& p, uint64_t k) { return p.first < k; });
       if (it == l2g.end() || it->first != ref) continue;  // starts no GPU work
       runtime.emplace_back(s.start[i], s.end(i));
       if (s.dur[i] > longest) longest = s.dur[i], example = EventRef{t, i};
@@ -68,13 +71,16 @@ void launchBound(const Context& c, std::vector<Advice>& out) {
   if (c.gpu.empty() || c.pct(idleLaunching) < 5.0) return;
   Advice a;
   a.id = "launch_bound";
-  a.title = "GPU idle while the host is in launch calls: " + fmtMs(idleLaunching) + " (" + fmtPct(c.pct(idleLaunching)) +
-            " of the time examined; the GPU idles " + fmtMs(idle) + " in all)";
-  a.action = "launch-bound: capture the step in a CUDA graph (torch.cuda.graphs / torch.compile mode=\"reduce-overhead\"), fuse small ops, or raise the batch size";
+  a.title = "GPU idle while the host is in launch calls: " + fmtMs(idleLaunching) + " (" +
+            fmtPct(c.pct(idleLaunching)) + " of the time examined; the GPU idles " + fmtMs(idle) + " in all)";
+  a.action =
+      "launch-bound: capture the step in a CUDA graph (torch.cuda.graphs / torch.compile mode=\"reduce-overhead\"), "
+      "fuse small ops, or raise the batch size";
   a.atStake = idleLaunching;
   a.sharePct = c.pct(idleLaunching);
   a.where = example;
-  a.evidence = {{"gpu_idle_us", us(idle)}, {"idle_while_launching_us", us(idleLaunching)}, {"host_launch_us", us(host.length())}};
+  a.evidence = {
+      {"gpu_idle_us", us(idle)}, {"idle_while_launching_us", us(idleLaunching)}, {"host_launch_us", us(host.length())}};
   out.push_back(std::move(a));
 }
 
@@ -98,7 +104,8 @@ void smallKernels(const Context& c, std::vector<Advice>& out) {
           ++small;
           addTo(smallTime, s.dur[i]);
           if (!example) example = EventRef{t, i};
-          if (lastEnd != kNoId && s.start[i] > lastEnd && s.start[i] - lastEnd < 100000) addTo(gaps, s.start[i] - lastEnd);
+          if (lastEnd != kNoId && s.start[i] > lastEnd && s.start[i] - lastEnd < 100000)
+            addTo(gaps, s.start[i] - lastEnd);
         }
       }
       lastEnd = std::max(lastEnd == kNoId ? s.end(i) : lastEnd, s.end(i));
@@ -109,12 +116,16 @@ void smallKernels(const Context& c, std::vector<Advice>& out) {
   a.id = "small_kernels";
   a.title = std::to_string(small) + " of " + std::to_string(kernels) + " kernels run under 10 µs (" + fmtMs(smallTime) +
             " of GPU time), with " + fmtMs(gaps) + " of idle gaps before them";
-  a.action = "fuse element-wise ops (torch.compile), use fused optimizers (foreach/fused=True), or capture the step in a CUDA graph";
+  a.action =
+      "fuse element-wise ops (torch.compile), use fused optimizers (foreach/fused=True), or capture the step in a CUDA "
+      "graph";
   a.atStake = gaps;
   a.sharePct = c.pct(gaps);
   a.where = example;
-  a.evidence = {{"kernels", static_cast<double>(kernels)}, {"small_kernels", static_cast<double>(small)},
-                {"small_kernel_us", us(smallTime)}, {"gaps_before_small_us", us(gaps)}};
+  a.evidence = {{"kernels", static_cast<double>(kernels)},
+                {"small_kernels", static_cast<double>(small)},
+                {"small_kernel_us", us(smallTime)},
+                {"gaps_before_small_us", us(gaps)}};
   out.push_back(std::move(a));
 }
 
@@ -133,9 +144,9 @@ void hostSync(const Context& c, std::vector<Advice>& out) {
     for (uint32_t i = 0; i < s.size(); ++i) {
       if (s.kind[i] != SliceKind::Runtime || s.start[i] < c.start || s.start[i] >= c.end) continue;
       const std::string_view n = c.trace.str(s.name[i]);
-      const bool sync = n == "cudaMemcpy" || n == "hipMemcpy" || n == "cudaDeviceSynchronize" || n == "hipDeviceSynchronize" ||
-                        n == "cudaStreamSynchronize" || n == "hipStreamSynchronize" || n == "cudaEventSynchronize" ||
-                        n == "hipEventSynchronize";
+      const bool sync = n == "cudaMemcpy" || n == "hipMemcpy" || n == "cudaDeviceSynchronize" ||
+                        n == "hipDeviceSynchronize" || n == "cudaStreamSynchronize" || n == "hipStreamSynchronize" ||
+                        n == "cudaEventSynchronize" || n == "hipEventSynchronize";
       if (!sync) continue;
       ++calls;
       addTo(blocked, s.dur[i]);
@@ -145,8 +156,11 @@ void hostSync(const Context& c, std::vector<Advice>& out) {
   if (c.pct(blocked) < 2.0) return;
   Advice a;
   a.id = "host_sync";
-  a.title = std::to_string(calls) + " synchronising calls block the host for " + fmtMs(blocked) + " (" + fmtPct(c.pct(blocked)) + ")";
-  a.action = "avoid .item(), .cpu(), printing tensors and blocking copies in the step; use non_blocking=True copies from pinned memory";
+  a.title = std::to_string(calls) + " synchronising calls block the host for " + fmtMs(blocked) + " (" +
+            fmtPct(c.pct(blocked)) + ")";
+  a.action =
+      "avoid .item(), .cpu(), printing tensors and blocking copies in the step; use non_blocking=True copies from "
+      "pinned memory";
   a.atStake = blocked;
   a.sharePct = c.pct(blocked);
   a.where = example;
@@ -224,7 +238,8 @@ void lowOccupancy(const Context& c, std::vector<Advice>& out) {
       const auto occ = kernelOccupancy(c.trace.args(EventRef{t, i}), sm);
       if (!occ || occ->achievedPct >= kTargetPct) continue;
       if (occ->limiter != OccupancyLimiter::Grid && tiledLibraryKernel(s.name[i])) continue;
-      const double target = occ->limiter == OccupancyLimiter::Grid ? std::min(kTargetPct, occ->theoreticalPct) : kTargetPct;
+      const double target =
+          occ->limiter == OccupancyLimiter::Grid ? std::min(kTargetPct, occ->theoreticalPct) : kTargetPct;
       if (target <= 0 || occ->achievedPct >= target) continue;
       const TimeNs k = static_cast<TimeNs>(static_cast<double>(s.dur[i]) * (1.0 - occ->achievedPct / target));
       ++kernels;
@@ -248,13 +263,19 @@ void lowOccupancy(const Context& c, std::vector<Advice>& out) {
             " of GPU time; limited by " + limits + ")";
   switch (main) {
     case OccupancyLimiter::Grid:
-      a.action = "the grids have too few blocks to fill the SMs: larger batches, fusing the op with its neighbours, split-K or smaller tiles for GEMMs, or running it beside other work on another stream";
+      a.action =
+          "the grids have too few blocks to fill the SMs: larger batches, fusing the op with its neighbours, split-K "
+          "or smaller tiles for GEMMs, or running it beside other work on another stream";
       break;
     case OccupancyLimiter::Registers:
-      a.action = "registers per thread limit the resident warps: __launch_bounds__ or -maxrregcount for your own kernels, fewer warps or smaller blocks in Triton configs; check spills with Nsight Compute";
+      a.action =
+          "registers per thread limit the resident warps: __launch_bounds__ or -maxrregcount for your own kernels, "
+          "fewer warps or smaller blocks in Triton configs; check spills with Nsight Compute";
       break;
     case OccupancyLimiter::SharedMemory:
-      a.action = "shared memory per block limits the resident blocks: smaller tiles or fewer pipeline stages (Triton num_stages)";
+      a.action =
+          "shared memory per block limits the resident blocks: smaller tiles or fewer pipeline stages (Triton "
+          "num_stages)";
       break;
     case OccupancyLimiter::BlockSize:
       a.action = "blocks are too small for the SM's block limit: launch at least 128 threads per block";
@@ -287,7 +308,8 @@ void dataLoading(const Context& c, const std::vector<Iteration>& its, std::vecto
     const SliceColumns& s = c.trace.tracks[t].slices;
     if (c.trace.tracks[t].kind != TrackKind::Thread || !c.in(t)) continue;
     for (uint32_t i = 0; i < s.size(); ++i)
-      if (s.parent[i] >= 0 && startsWith(c.trace.str(s.name[i]), "enumerate(DataLoader)") && s.start[i] >= c.start && s.start[i] < c.end) {
+      if (s.parent[i] >= 0 && startsWith(c.trace.str(s.name[i]), "enumerate(DataLoader)") && s.start[i] >= c.start &&
+          s.start[i] < c.end) {
         addTo(loader, s.dur[i]);
         if (!example) example = EventRef{t, i};
       }
@@ -296,9 +318,10 @@ void dataLoading(const Context& c, const std::vector<Iteration>& its, std::vecto
   if (c.pct(total) < 5.0) return;
   Advice a;
   a.id = "data_loading";
-  a.title = "input loading takes " + fmtMs(total) + " (" + fmtPct(c.pct(total)) + "): " + fmtMs(loader) + " in DataLoader, " +
-            fmtMs(between) + " between iterations";
-  a.action = "more DataLoader workers (num_workers), persistent_workers=True, prefetch_factor, or preprocessing on the GPU";
+  a.title = "input loading takes " + fmtMs(total) + " (" + fmtPct(c.pct(total)) + "): " + fmtMs(loader) +
+            " in DataLoader, " + fmtMs(between) + " between iterations";
+  a.action =
+      "more DataLoader workers (num_workers), persistent_workers=True, prefetch_factor, or preprocessing on the GPU";
   a.atStake = total;
   a.sharePct = c.pct(total);
   a.where = example;
@@ -319,11 +342,15 @@ void communication(const Context& c, const RankTable& table, std::vector<Advice>
   if (total > 0 && c.pct(perRank) >= 5.0) {
     Advice a;
     a.id = "exposed_communication";
-    a.title = "collectives run " + fmtMs(perRank) + " per rank with no compute beside them (" + fmtPct(c.pct(perRank)) + ")";
-    a.action = "overlap communication with compute: DDP bucket_cap_mb, FSDP prefetching (forward_prefetch, backward_prefetch), or fewer, larger collectives";
+    a.title =
+        "collectives run " + fmtMs(perRank) + " per rank with no compute beside them (" + fmtPct(c.pct(perRank)) + ")";
+    a.action =
+        "overlap communication with compute: DDP bucket_cap_mb, FSDP prefetching (forward_prefetch, "
+        "backward_prefetch), or fewer, larger collectives";
     a.atStake = perRank;
     a.sharePct = c.pct(perRank);
-    a.evidence = {{"collective_us_per_rank", us(static_cast<TimeNs>(static_cast<double>(total) / ranks))}, {"exposed_us_per_rank", us(perRank)}};
+    a.evidence = {{"collective_us_per_rank", us(static_cast<TimeNs>(static_cast<double>(total) / ranks))},
+                  {"exposed_us_per_rank", us(perRank)}};
     out.push_back(std::move(a));
   }
   if (table.rows.size() > 1 && !table.stragglers.empty()) {
@@ -337,10 +364,13 @@ void communication(const Context& c, const RankTable& table, std::vector<Advice>
     a.id = "stragglers";
     a.title = "rank " + std::to_string(s.rank) + " is " + fmtPct(s.excessPct) + " slower than the median rank (" +
               std::to_string(table.stragglers.size()) + " straggler" + (table.stragglers.size() == 1 ? "" : "s") + ")";
-    a.action = "every rank waits for it at each collective: look at its host (thermal, other jobs), its input shard, or its GPU";
+    a.action =
+        "every rank waits for it at each collective: look at its host (thermal, other jobs), its input shard, or its "
+        "GPU";
     a.atStake = stake;
     a.sharePct = c.pct(stake);
-    a.evidence = {{"rank", static_cast<double>(s.rank)}, {"excess_pct", s.excessPct}, {"iteration_us_mean", s.iterationUsMean}};
+    a.evidence = {
+        {"rank", static_cast<double>(s.rank)}, {"excess_pct", s.excessPct}, {"iteration_us_mean", s.iterationUsMean}};
     out.push_back(std::move(a));
   }
 }
@@ -389,7 +419,8 @@ std::vector<Advice> advise(const Trace& trace, const RankTable& ranks) {
     std::map<std::string, std::pair<Advice, size_t>> worst;
     for (const RankMetrics& m : measureRanks(trace)) {
       std::vector<char> mask(trace.tracks.size(), 0);
-      for (uint32_t t = 0; t < trace.tracks.size(); ++t) mask[t] = trace.processes[trace.tracks[t].process].rank == m.rank;
+      for (uint32_t t = 0; t < trace.tracks.size(); ++t)
+        mask[t] = trace.processes[trace.tracks[t].process].rank == m.rank;
       for (Advice& a : adviseTracks(trace, std::move(mask), m.iterations)) {
         a.title = "rank " + std::to_string(m.rank.value_or(0)) + ": " + a.title;
         auto [it, fresh] = worst.try_emplace(a.id, a, 0);

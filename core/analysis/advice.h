@@ -14,12 +14,13 @@
 namespace opscope {
 
 struct Advice {
-  std::string id;      // stable: launch_bound, small_kernels, host_sync, pageable_memcpy, low_occupancy, data_loading, exposed_communication, stragglers
-  std::string title;   // what was found, with its figures
-  std::string action;  // what to try
-  TimeNs atStake = 0;  // at most this much time could be gained
+  std::string id;       // stable: launch_bound, small_kernels, host_sync, pageable_memcpy, low_occupancy, data_loading,
+                        // exposed_communication, stragglers
+  std::string title;    // what was found, with its figures
+  std::string action;   // what to try
+  TimeNs atStake = 0;   // at most this much time could be gained
   double sharePct = 0;  // atStake against the time examined (the iterations, else the trace)
-  std::optional<EventRef> where;  // an example in the trace
+  std::optional<EventRef> where;                         // an example in the trace
   std::vector<std::pair<std::string, double>> evidence;  // named figures (µs, counts, %)
 };
 

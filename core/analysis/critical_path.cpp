@@ -17,14 +17,24 @@ constexpr uint32_t kNone = ~0u;
 constexpr TimeNs kKernelKernelDelayMax = 1'500'000;
 
 // Calls that take the CUDA runtime lock (HTA's CUDA_RUNTIME_EVENTS).
-bool isLockCall(std::string_view n) { return n == "cudaLaunchKernel" || n == "cudaMemcpyAsync" || n == "cudaHostAlloc"; }
+bool isLockCall(std::string_view n) {
+  return n == "cudaLaunchKernel" || n == "cudaMemcpyAsync" || n == "cudaHostAlloc";
+}
 // Calls that may block the host until the GPU catches up: their own length weighs 0,
 // the GPU work they wait for carries the path (HTA's BLOCKING_SYNC_CALLS, plus HIP's).
 bool isBlockingCall(std::string_view n) {
-  static constexpr std::string_view kCalls[] = {
-      "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventQuery", "cudaEventSynchronize", "cudaMemcpy",
-      "cudaMemcpyAsync",       "hipDeviceSynchronize",  "hipStreamSynchronize", "hipEventQuery", "hipEventSynchronize",
-      "hipMemcpy",             "hipMemcpyAsync"};
+  static constexpr std::string_view kCalls[] = {"cudaDeviceSynchronize",
+                                                "cudaStreamSynchronize",
+                                                "cudaEventQuery",
+                                                "cudaEventSynchronize",
+                                                "cudaMemcpy",
+                                                "cudaMemcpyAsync",
+                                                "hipDeviceSynchronize",
+                                                "hipStreamSynchronize",
+                                                "hipEventQuery",
+                                                "hipEventSynchronize",
+                                                "hipMemcpy",
+                                                "hipMemcpyAsync"};
   return std::find(std::begin(kCalls), std::end(kCalls), n) != std::end(kCalls);
 }
 
@@ -196,7 +206,7 @@ class Builder {
 
   const Trace& t_;
   CriticalPathWindow w_;
-  std::vector<Ev> evs_;                       // CPU events of the window, then GPU events
+  std::vector<Ev> evs_;                          // CPU events of the window, then GPU events
   std::unordered_map<uint64_t, uint32_t> evOf_;  // packed ref -> evs_ index
   std::vector<SyncEv> syncs_;
   std::unordered_map<int64_t, EventRef> callOfCorrelation_;  // runtime / driver calls, whole trace
@@ -284,10 +294,10 @@ void Builder::makeNodes() {
     nodes_.push_back({e.ts, i, true});
     nodes_.push_back({e.end, i, false});
   }
-  std::stable_sort(nodes_.begin(), nodes_.end(), [](const Node& a, const Node& b) {
-    return a.ts != b.ts ? a.ts < b.ts : a.ev < b.ev;
-  });
-  for (uint32_t n = 0; n < nodes_.size(); ++n) (nodes_[n].isStart ? evs_[nodes_[n].ev].startNode : evs_[nodes_[n].ev].endNode) = n;
+  std::stable_sort(nodes_.begin(), nodes_.end(),
+                   [](const Node& a, const Node& b) { return a.ts != b.ts ? a.ts < b.ts : a.ev < b.ev; });
+  for (uint32_t n = 0; n < nodes_.size(); ++n)
+    (nodes_[n].isStart ? evs_[nodes_[n].ev].startNode : evs_[nodes_[n].ev].endNode) = n;
   graph_ = std::make_unique<Graph>(nodes_.size());
 }
 
@@ -305,10 +315,8 @@ void Builder::lockEdges() {
       while (!started.empty()) {
         const uint32_t p = started.back();
         started.pop_back();
-        if (nodes_[p].ev == nodes_[n].ev)
-          addEdge(p, n, CpEdgeType::Operator, false, nodes_[n].ev);
-        else
-          addEdge(p, n, CpEdgeType::Dependency);
+        if (nodes_[p].ev == nodes_[n].ev) addEdge(p, n, CpEdgeType::Operator, false, nodes_[n].ev);
+        else addEdge(p, n, CpEdgeType::Dependency);
       }
       if (last != kNone && !nodes_[last].isStart) addEdge(last, n, CpEdgeType::Dependency);
     }
@@ -446,8 +454,8 @@ void Builder::gpuEdges() {
   // launch counts once per stream, its first event there dequeuing it; the graph's
   // other events there are followers, chained to the one before them on the stream.
   std::map<std::pair<uint64_t, StreamKey>, int64_t> queueAtLaunch;  // (launch, stream) -> queue after it
-  std::unordered_map<uint64_t, int64_t> queueAtGpu;      // gpu ref -> queue after it starts
-  std::unordered_map<uint64_t, bool> follower;            // gpu ref -> not the first of its launch on its stream
+  std::unordered_map<uint64_t, int64_t> queueAtGpu;                 // gpu ref -> queue after it starts
+  std::unordered_map<uint64_t, bool> follower;  // gpu ref -> not the first of its launch on its stream
   {
     struct Step {
       TimeNs ts;
@@ -469,9 +477,8 @@ void Builder::gpuEdges() {
       for (EventRef g : l.gpu) follower[g.packed()] = firstOnStream[streamOf(g)] != g;
     }
     for (auto& [k, v] : steps) {
-      std::stable_sort(v.begin(), v.end(), [](const Step& a, const Step& b) {
-        return a.ts != b.ts ? a.ts < b.ts : a.delta > b.delta;
-      });
+      std::stable_sort(v.begin(), v.end(),
+                       [](const Step& a, const Step& b) { return a.ts != b.ts ? a.ts < b.ts : a.delta > b.delta; });
       int64_t q = 0;
       for (const Step& s : v) {
         q += s.delta;
@@ -509,7 +516,8 @@ void Builder::gpuEdges() {
   // cudaStreamWaitEvent: the next launch from the same thread onto the waiting stream.
   const auto nextLaunchFrom = [&](EventRef call, const StreamKey& k) -> std::optional<EventRef> {
     const TimeNs ts = t_.start(call);
-    auto it = std::lower_bound(launches.begin(), launches.end(), ts, [](const Launch& l, TimeNs v) { return l.ts < v; });
+    auto it =
+        std::lower_bound(launches.begin(), launches.end(), ts, [](const Launch& l, TimeNs v) { return l.ts < v; });
     for (; it != launches.end(); ++it) {
       if (it->call.track != call.track) continue;
       for (EventRef g : it->gpu)
@@ -521,8 +529,8 @@ void Builder::gpuEdges() {
   // Kernels by start, sync events by end (a stream sync overlapping a copy follows it).
   struct Item {
     TimeNs sortTs;
-    uint32_t ev = kNone;     // a GPU event
-    uint32_t sync = kNone;   // or a sync event
+    uint32_t ev = kNone;    // a GPU event
+    uint32_t sync = kNone;  // or a sync event
   };
   recordsMatched_ = recordedWork.size();
   std::vector<Item> items;
@@ -531,7 +539,7 @@ void Builder::gpuEdges() {
   for (uint32_t y = 0; y < syncs_.size(); ++y) items.push_back({t_.end(syncs_[y].ref), kNone, y});
   std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.sortTs < b.sortTs; });
 
-  std::map<StreamKey, uint32_t> lastOnStream;   // end node of the stream's last kernel
+  std::map<StreamKey, uint32_t> lastOnStream;         // end node of the stream's last kernel
   std::unordered_map<uint32_t, uint32_t> kernelSync;  // waiting GPU ev -> ev it waits for
   const auto evOfRef = [&](EventRef r) -> uint32_t {
     auto it = evOf_.find(r.packed());
@@ -560,7 +568,8 @@ void Builder::gpuEdges() {
         for (auto& [k, n] : lastOnStream)
           if (k.device == y.stream.device || y.stream.device == kNoId) addEdge(n, callEnd, CpEdgeType::Sync);
       } else if (y.name == "Stream Sync") {
-        if (auto it = lastOnStream.find(y.stream); it != lastOnStream.end()) addEdge(it->second, callEnd, CpEdgeType::Sync);
+        if (auto it = lastOnStream.find(y.stream); it != lastOnStream.end())
+          addEdge(it->second, callEnd, CpEdgeType::Sync);
       }
       continue;
     }
@@ -682,10 +691,8 @@ CriticalPath Builder::run() {
   bool cycle = false;
   const std::vector<uint32_t> path = graph_->longestPath(&cycle);
   CriticalPath p = pathOf(path);
-  if (cycle)
-    p.error = "the dependency graph has a cycle (contradictory timestamps); no critical path";
-  else if (path.size() < 2)
-    p.error = "no ops, runtime calls or GPU work in the window";
+  if (cycle) p.error = "the dependency graph has a cycle (contradictory timestamps); no critical path";
+  else if (path.size() < 2) p.error = "no ops, runtime calls or GPU work in the window";
   return p;
 }
 
@@ -693,26 +700,40 @@ CriticalPath Builder::run() {
 
 const char* cpEdgeTypeName(CpEdgeType t) {
   switch (t) {
-    case CpEdgeType::Operator: return "operator";
-    case CpEdgeType::Dependency: return "dependency";
-    case CpEdgeType::LaunchDelay: return "launch_delay";
-    case CpEdgeType::KernelKernelDelay: return "kernel_kernel_delay";
-    case CpEdgeType::Sync: return "sync";
+    case CpEdgeType::Operator:
+      return "operator";
+    case CpEdgeType::Dependency:
+      return "dependency";
+    case CpEdgeType::LaunchDelay:
+      return "launch_delay";
+    case CpEdgeType::KernelKernelDelay:
+      return "kernel_kernel_delay";
+    case CpEdgeType::Sync:
+      return "sync";
   }
   return "?";
 }
 
 const char* cpCategoryName(CpCategory c) {
   switch (c) {
-    case CpCategory::CpuOp: return "cpu_op";
-    case CpCategory::Runtime: return "runtime";
-    case CpCategory::Kernel: return "kernel";
-    case CpCategory::Communication: return "communication";
-    case CpCategory::Memcpy: return "memcpy";
-    case CpCategory::SyncWait: return "sync_wait";
-    case CpCategory::LaunchDelay: return "launch_delay";
-    case CpCategory::KernelGap: return "kernel_gap";
-    case CpCategory::Idle: return "idle";
+    case CpCategory::CpuOp:
+      return "cpu_op";
+    case CpCategory::Runtime:
+      return "runtime";
+    case CpCategory::Kernel:
+      return "kernel";
+    case CpCategory::Communication:
+      return "communication";
+    case CpCategory::Memcpy:
+      return "memcpy";
+    case CpCategory::SyncWait:
+      return "sync_wait";
+    case CpCategory::LaunchDelay:
+      return "launch_delay";
+    case CpCategory::KernelGap:
+      return "kernel_gap";
+    case CpCategory::Idle:
+      return "idle";
   }
   return "?";
 }

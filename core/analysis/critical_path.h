@@ -55,7 +55,7 @@ std::optional<CriticalPathWindow> criticalPathWindowOfIteration(const Trace& tra
 // Like HTA's (annotation, instance_id): every slice whose name contains `name`, in time
 // order, and the instance-th of them (0-based), host or device alike.
 std::optional<CriticalPathWindow> criticalPathWindowOfAnnotation(const Trace& trace, std::string_view name,
-                                                                  size_t instance);
+                                                                 size_t instance);
 
 enum class CpEdgeType : uint8_t { Operator, Dependency, LaunchDelay, KernelKernelDelay, Sync };
 const char* cpEdgeTypeName(CpEdgeType t);  // "operator", "dependency", "launch_delay", ...
@@ -94,8 +94,8 @@ struct CriticalPath {
   std::array<TimeNs, kCpCategoryCount> byCategory{};
   size_t graphNodes = 0, graphEdges = 0, pathNodes = 0;
   std::array<size_t, 5> graphEdgesByType{};  // indexed by CpEdgeType
-  size_t eventRecordsMatched = 0;  // cudaEventRecord calls waited on, tied to the GPU work they mark
-  bool traceHasSyncEvents = false;  // Kineto's cuda_sync events (without them syncs are guessed from nothing)
+  size_t eventRecordsMatched = 0;            // cudaEventRecord calls waited on, tied to the GPU work they mark
+  bool traceHasSyncEvents = false;           // Kineto's cuda_sync events (without them syncs are guessed from nothing)
   uint64_t clampedNegativeWeights = 0;
 
   TimeNs length() const { return end - start; }

@@ -17,7 +17,8 @@ struct ChildKey {
 };
 struct ChildKeyHash {
   size_t operator()(const ChildKey& k) const {
-    return std::hash<uint64_t>()((static_cast<uint64_t>(k.parent) << 32) ^ k.name ^ (static_cast<uint64_t>(k.kind) << 29));
+    return std::hash<uint64_t>()((static_cast<uint64_t>(k.parent) << 32) ^ k.name ^
+                                 (static_cast<uint64_t>(k.kind) << 29));
   }
 };
 
@@ -25,12 +26,15 @@ struct ChildKeyHash {
 
 std::string breakdownLabel(const Trace& trace, const BreakdownNode& n) {
   switch (n.kind) {
-    case BreakdownKind::Stream: return trace.trackLabel(n.stream);
-    case BreakdownKind::Unattributed: return "(no launching op)";
+    case BreakdownKind::Stream:
+      return trace.trackLabel(n.stream);
+    case BreakdownKind::Unattributed:
+      return "(no launching op)";
     case BreakdownKind::Op:
       if (n.allSteps) return "ProfilerStep#*";
       [[fallthrough]];
-    case BreakdownKind::Gpu: return std::string(trace.str(n.name));
+    case BreakdownKind::Gpu:
+      return std::string(trace.str(n.name));
   }
   return {};
 }

@@ -22,7 +22,7 @@ enum class BreakdownKind : uint8_t { Stream, Op, Unattributed, Gpu };
 struct BreakdownNode {
   uint32_t parent = UINT32_MAX;  // UINT32_MAX for stream roots
   BreakdownKind kind = BreakdownKind::Op;
-  bool allSteps = false;  // ProfilerStep#N merged over N (name is the first step's)
+  bool allSteps = false;                 // ProfilerStep#N merged over N (name is the first step's)
   SliceKind gpuKind = SliceKind::Other;  // Gpu nodes: kernel, memcpy or memset
   StringId name = 0;                     // 0 for Stream and Unattributed
   uint32_t stream = 0;                   // track of the stream

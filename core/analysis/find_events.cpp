@@ -24,8 +24,8 @@ NameMatcher matchNames(const StringPool& pool, const SearchQuery& query) {
   std::unique_ptr<NamePattern> re;
   if (query.regex) {
     std::string error;
-    re = NamePattern::compile(query.text,
-                              query.caseSensitive ? NamePattern::Case::Sensitive : NamePattern::Case::Insensitive, error);
+    re = NamePattern::compile(
+        query.text, query.caseSensitive ? NamePattern::Case::Sensitive : NamePattern::Case::Insensitive, error);
     if (!re) throw PatternError(error);
   }
   // Id 0 is the empty string: never a match.

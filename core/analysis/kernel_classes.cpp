@@ -17,7 +17,8 @@ std::shared_ptr<const NamePattern> compileField(const nlohmann::json& r, const c
                                                 const std::string& cls, std::string& error) {
   std::string e;
   auto p = NamePattern::compile(r[field].get<std::string>(), NamePattern::Case::Insensitive, e);
-  if (!p) error = "kernel classes: rule " + std::to_string(index) + " (" + clipForMessage(cls) + "): bad " + field + " " + e;
+  if (!p)
+    error = "kernel classes: rule " + std::to_string(index) + " (" + clipForMessage(cls) + "): bad " + field + " " + e;
   return p;
 }
 

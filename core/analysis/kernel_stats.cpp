@@ -71,9 +71,9 @@ KernelStats kernelStatistics(const Trace& trace, const KernelClassifier& classif
   for (ClassTotal& c : out.classTotals)
     c.share = out.gpuTotal ? static_cast<double>(c.total) / static_cast<double>(out.gpuTotal) : 0;
   // Classes with events in the window only, by total.
-  out.classTotals.erase(std::remove_if(out.classTotals.begin(), out.classTotals.end(),
-                                       [](const ClassTotal& c) { return c.count == 0; }),
-                        out.classTotals.end());
+  out.classTotals.erase(
+      std::remove_if(out.classTotals.begin(), out.classTotals.end(), [](const ClassTotal& c) { return c.count == 0; }),
+      out.classTotals.end());
   std::sort(out.classTotals.begin(), out.classTotals.end(), [](const ClassTotal& a, const ClassTotal& b) {
     return a.total != b.total ? a.total > b.total : a.name < b.name;
   });

@@ -14,7 +14,8 @@ std::optional<EventRef> enclosingOp(const Trace& trace, uint32_t track, TimeNs t
   // The last slice starting at or before t, or one of its ancestors, is the innermost
   // slice containing t (children start after their parents).
   int64_t i = static_cast<int64_t>(after - 1);
-  while (i >= 0 && !(s.start[static_cast<size_t>(i)] <= t && t < s.end(static_cast<size_t>(i)))) i = s.parent[static_cast<size_t>(i)];
+  while (i >= 0 && !(s.start[static_cast<size_t>(i)] <= t && t < s.end(static_cast<size_t>(i))))
+    i = s.parent[static_cast<size_t>(i)];
   while (i >= 0 && !isOpKind(s.kind[static_cast<size_t>(i)])) i = s.parent[static_cast<size_t>(i)];
   if (i < 0) return std::nullopt;
   return EventRef{track, static_cast<uint32_t>(i)};
@@ -27,14 +28,16 @@ namespace {
 std::vector<std::vector<uint32_t>> sameThreads(const Trace& trace) {
   std::map<std::pair<uint32_t, std::string>, std::vector<uint32_t>> byText;
   for (uint32_t t = 0; t < trace.tracks.size(); ++t)
-    if (trace.tracks[t].kind == TrackKind::Thread) byText[{trace.tracks[t].process, trace.rawIdText(trace.tracks[t].tid)}].push_back(t);
+    if (trace.tracks[t].kind == TrackKind::Thread)
+      byText[{trace.tracks[t].process, trace.rawIdText(trace.tracks[t].tid)}].push_back(t);
   std::vector<std::vector<uint32_t>> out(trace.tracks.size());
   for (const auto& [key, tracks] : byText)
     for (uint32_t t : tracks) out[t] = tracks;
   return out;
 }
 
-std::optional<EventRef> opAt(const Trace& trace, const std::vector<std::vector<uint32_t>>& same, uint32_t track, TimeNs t) {
+std::optional<EventRef> opAt(const Trace& trace, const std::vector<std::vector<uint32_t>>& same, uint32_t track,
+                             TimeNs t) {
   if (track >= same.size()) return std::nullopt;
   for (uint32_t candidate : same[track])
     if (auto op = enclosingOp(trace, candidate, t)) return op;
@@ -48,7 +51,8 @@ MemoryTimeline memoryTimeline(const Trace& trace) {
   std::vector<const MemoryEvent*> events;
   events.reserve(trace.memoryEvents.size());
   for (const MemoryEvent& e : trace.memoryEvents) events.push_back(&e);
-  std::stable_sort(events.begin(), events.end(), [](const MemoryEvent* a, const MemoryEvent* b) { return a->ts < b->ts; });
+  std::stable_sort(events.begin(), events.end(),
+                   [](const MemoryEvent* a, const MemoryEvent* b) { return a->ts < b->ts; });
   // GPUs by number, then the host (device -1 or type 0).
   std::map<std::pair<int, int32_t>, DeviceMemory> byDevice;
   std::map<std::pair<int, int32_t>, std::map<uint64_t, size_t>> open;  // addr -> open allocation
@@ -109,9 +113,7 @@ MemoryTimeline memoryTimeline(const Trace& trace) {
   return out;
 }
 
-bool isMemoryCounterName(std::string_view name) {
-  return name.starts_with("Memory ") && name.ends_with(" (MiB)");
-}
+bool isMemoryCounterName(std::string_view name) { return name.starts_with("Memory ") && name.ends_with(" (MiB)"); }
 
 void addMemoryCounters(Trace& trace, const MemoryTimeline& m, size_t maxSamples) {
   if (m.devices.empty() || trace.memoryEvents.empty()) return;
@@ -151,7 +153,8 @@ std::vector<const MemoryAllocation*> liveAllocations(const DeviceMemory& d, Time
     if (a.alloc > t) break;  // by allocation time
     if (a.liveAt(t)) live.push_back(&a);
   }
-  std::stable_sort(live.begin(), live.end(), [](const MemoryAllocation* a, const MemoryAllocation* b) { return a->bytes > b->bytes; });
+  std::stable_sort(live.begin(), live.end(),
+                   [](const MemoryAllocation* a, const MemoryAllocation* b) { return a->bytes > b->bytes; });
   return live;
 }
 

@@ -24,7 +24,7 @@ struct MemoryAllocation {
   int64_t bytes = 0;
   TimeNs alloc = 0;
   TimeNs free = std::numeric_limits<TimeNs>::max();  // max: still live at the end of the trace
-  std::optional<EventRef> op;  // the innermost CPU op on the allocating thread at alloc time
+  std::optional<EventRef> op;                        // the innermost CPU op on the allocating thread at alloc time
   bool liveAt(TimeNs t) const { return alloc <= t && t < free; }
 };
 
@@ -42,10 +42,10 @@ struct OpMemory {
 struct DeviceMemory {
   int32_t device = -1;
   uint8_t deviceType = 0;
-  std::string label;  // "GPU 0", "CPU"
-  std::vector<TimeNs> ts;           // one sample per event, by time
-  std::vector<int64_t> allocated;   // after that event
-  std::vector<int64_t> reserved;    // -1 where the trace does not record it
+  std::string label;               // "GPU 0", "CPU"
+  std::vector<TimeNs> ts;          // one sample per event, by time
+  std::vector<int64_t> allocated;  // after that event
+  std::vector<int64_t> reserved;   // -1 where the trace does not record it
   bool relativeAllocated = false;
   int64_t peakAllocated = 0;
   TimeNs peakTs = 0;
@@ -54,7 +54,7 @@ struct DeviceMemory {
   // Matched by address (a free closes the latest open allocation at its address);
   // empty when the trace records no addresses. By allocation time.
   std::vector<MemoryAllocation> allocations;
-  size_t unmatchedFrees = 0;  // frees of memory allocated before the trace began
+  size_t unmatchedFrees = 0;             // frees of memory allocated before the trace began
   std::map<std::string, OpMemory> byOp;  // by op name
 };
 

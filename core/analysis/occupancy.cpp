@@ -68,7 +68,8 @@ std::map<int64_t, SmLimits> smLimitsByDevice(std::string_view devicePropertiesJs
     s.warpSize = intField(d, "warpSize", s.warpSize);
     s.numSms = intField(d, "numSms", 0);
     s.computeMajor = intField(d, "computeMajor", 0);
-    s.computeMinor = d.contains("computeMinor") && d["computeMinor"].is_number_integer() ? d["computeMinor"].get<int>() : 0;
+    s.computeMinor =
+        d.contains("computeMinor") && d["computeMinor"].is_number_integer() ? d["computeMinor"].get<int>() : 0;
     s.maxBlocksPerSm = maxBlocksFor(s.computeMajor, s.computeMinor);
     const auto id = d.find("id");
     out[id != d.end() && id->is_number_integer() ? id->get<int64_t>() : next] = s;
@@ -79,10 +80,14 @@ std::map<int64_t, SmLimits> smLimitsByDevice(std::string_view devicePropertiesJs
 
 const char* limiterName(OccupancyLimiter l) {
   switch (l) {
-    case OccupancyLimiter::Grid: return "grid";
-    case OccupancyLimiter::Registers: return "registers";
-    case OccupancyLimiter::SharedMemory: return "shared memory";
-    case OccupancyLimiter::BlockSize: return "block size";
+    case OccupancyLimiter::Grid:
+      return "grid";
+    case OccupancyLimiter::Registers:
+      return "registers";
+    case OccupancyLimiter::SharedMemory:
+      return "shared memory";
+    case OccupancyLimiter::BlockSize:
+      return "block size";
   }
   return "grid";
 }
@@ -90,7 +95,8 @@ const char* limiterName(OccupancyLimiter l) {
 std::optional<KernelOccupancy> kernelOccupancy(const std::vector<NamedArg>& args, const SmLimits& sm) {
   const int64_t threads = blockThreads(findArg(args, "block"));
   const auto regs = number(findArg(args, "registers per thread"));
-  if (threads <= 0 || !regs || *regs < 0 || *regs > 1024 || sm.warpSize <= 0 || sm.maxThreadsPerSm < sm.warpSize) return std::nullopt;
+  if (threads <= 0 || !regs || *regs < 0 || *regs > 1024 || sm.warpSize <= 0 || sm.maxThreadsPerSm < sm.warpSize)
+    return std::nullopt;
   KernelOccupancy k;
   k.blockThreads = static_cast<int>(threads);
   k.regsPerThread = static_cast<int>(*regs);
@@ -116,7 +122,8 @@ std::optional<KernelOccupancy> kernelOccupancy(const std::vector<NamedArg>& args
   const double gridWarps = k.blocksPerSm * static_cast<double>(warpsPerBlock);
   k.theoreticalPct = 100.0 * theoreticalWarps / static_cast<double>(maxWarps);
   k.limiter = bps && gridWarps < theoreticalWarps ? OccupancyLimiter::Grid : resource;
-  k.achievedPct = 100.0 * std::min(theoreticalWarps, bps ? gridWarps : theoreticalWarps) / static_cast<double>(maxWarps);
+  k.achievedPct =
+      100.0 * std::min(theoreticalWarps, bps ? gridWarps : theoreticalWarps) / static_cast<double>(maxWarps);
   const auto recorded = number(findArg(args, "est. achieved occupancy %"));
   if (recorded && *recorded >= 0 && *recorded <= 100) k.recordedPct = *recorded;
   return k;

@@ -29,7 +29,7 @@ struct SmLimits {
   int64_t smemPerSm = 0;  // bytes; 0 = unknown
   int warpSize = 32;
   int maxBlocksPerSm = 32;
-  int numSms = 0;         // 0 = unknown
+  int numSms = 0;  // 0 = unknown
   int computeMajor = 0, computeMinor = 0;
 };
 
@@ -43,10 +43,10 @@ struct KernelOccupancy {
   int blockThreads = 0;
   int regsPerThread = 0;
   int64_t sharedMemBytes = 0;
-  double blocksPerSm = 0;       // the grid's blocks over the SMs, as recorded
-  double theoreticalPct = 0;    // resident warps the resources allow, of the SM's warp slots
-  double achievedPct = 0;       // min(theoretical, the warps the grid puts on each SM)
-  std::optional<double> recordedPct;  // Kineto's "est. achieved occupancy %", when recorded
+  double blocksPerSm = 0;                             // the grid's blocks over the SMs, as recorded
+  double theoreticalPct = 0;                          // resident warps the resources allow, of the SM's warp slots
+  double achievedPct = 0;                             // min(theoretical, the warps the grid puts on each SM)
+  std::optional<double> recordedPct;                  // Kineto's "est. achieved occupancy %", when recorded
   OccupancyLimiter limiter = OccupancyLimiter::Grid;  // what caps achievedPct
 };
 

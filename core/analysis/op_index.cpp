@@ -35,7 +35,8 @@ OpIndex::OpIndex(const Trace& trace) : trace_(trace), topOp_(trace.tracks.size()
 bool OpIndex::isLaunch(EventRef ref) const {
   const auto& v = trace_.links.launchToGpu;
   const uint64_t key = ref.packed();
-  auto it = std::lower_bound(v.begin(), v.end(), key, [](const LaunchLinks::Pair& p, uint64_t k) { return p.first < k; });
+  auto it =
+      std::lower_bound(v.begin(), v.end(), key, [](const LaunchLinks::Pair& p, uint64_t k) { return p.first < k; });
   return it != v.end() && it->first == key;
 }
 

@@ -49,8 +49,8 @@ OpVariant finishVariant(const Trace& trace, VariantBuild&& v, const std::vector<
 
 }  // namespace
 
-OpKernelMixes opKernelMixes(const Trace& trace, const KernelClassifier& classifier,
-                            std::optional<TimeWindow> window, size_t topOps, size_t maxVariants) {
+OpKernelMixes opKernelMixes(const Trace& trace, const KernelClassifier& classifier, std::optional<TimeWindow> window,
+                            size_t topOps, size_t maxVariants) {
   OpKernelMixes result;
   std::vector<int32_t> classOfName;
   result.classes = classifyGpuNames(trace, classifier, classOfName);
@@ -98,7 +98,8 @@ OpKernelMixes opKernelMixes(const Trace& trace, const KernelClassifier& classifi
     VariantBuild& v = op.variants[key];
     ++v.calls;
     v.time += callTime;
-    for (size_t i = a; i < b; ++i) v.events.emplace_back(trace.nameId(EventRef::unpack(pairs[i].second)), pairs[i].second);
+    for (size_t i = a; i < b; ++i)
+      v.events.emplace_back(trace.nameId(EventRef::unpack(pairs[i].second)), pairs[i].second);
     addTo(result.total, callTime);
     a = b;
   }
@@ -115,7 +116,8 @@ OpKernelMixes opKernelMixes(const Trace& trace, const KernelClassifier& classifi
     mix.time = op->time;
     std::vector<VariantBuild*> vs;
     for (auto& [k, v] : op->variants) vs.push_back(&v);
-    std::stable_sort(vs.begin(), vs.end(), [](const VariantBuild* x, const VariantBuild* y) { return x->time > y->time; });
+    std::stable_sort(vs.begin(), vs.end(),
+                     [](const VariantBuild* x, const VariantBuild* y) { return x->time > y->time; });
     for (size_t i = 0; i < vs.size(); ++i) {
       if (i < maxVariants) {
         mix.variants.push_back(finishVariant(trace, std::move(*vs[i]), classOfName));

@@ -23,7 +23,7 @@ struct MixSegment {
   int32_t cls = -1;  // index into OpKernelMixes::classes
   uint64_t count = 0;
   TimeNs time = 0;
-  double fraction = 0;  // of its variant's time
+  double fraction = 0;                    // of its variant's time
   uint32_t firstEvent = 0, endEvent = 0;  // its GPU events in OpVariant::events
 };
 
@@ -36,8 +36,8 @@ struct OpVariant {
 
 struct OpMix {
   StringId name = 0;
-  uint64_t calls = 0;  // calls that launched GPU work
-  TimeNs time = 0;     // device time of all its variants
+  uint64_t calls = 0;               // calls that launched GPU work
+  TimeNs time = 0;                  // device time of all its variants
   std::vector<OpVariant> variants;  // time descending, at most maxVariants
   uint64_t hiddenVariants = 0;      // variants beyond maxVariants
   TimeNs hiddenTime = 0;
@@ -50,8 +50,7 @@ struct OpKernelMixes {
 };
 
 OpKernelMixes opKernelMixes(const Trace& trace, const KernelClassifier& classifier,
-                            std::optional<TimeWindow> window = std::nullopt, size_t topOps = 8,
-                            size_t maxVariants = 4);
+                            std::optional<TimeWindow> window = std::nullopt, size_t topOps = 8, size_t maxVariants = 4);
 
 // Per-op kernel table, optionally grouped by the recorded input shapes: for the calls
 // of one op name (any depth; calls nested in a call of the same name count once, with
@@ -66,14 +65,14 @@ struct OpKernelRow {
 struct OpShapeGroup {
   std::string shapes;  // the "Input Dims" arg as JSON text; "" when not grouping or absent
   uint64_t calls = 0;
-  TimeNs cpuTime = 0;   // summed op durations
-  TimeNs gpuTime = 0;   // summed durations of their GPU events
+  TimeNs cpuTime = 0;                // summed op durations
+  TimeNs gpuTime = 0;                // summed durations of their GPU events
   std::vector<OpKernelRow> kernels;  // total descending
 };
 struct OpKernelTable {
   std::vector<std::string> classes;
   std::vector<OpShapeGroup> groups;  // gpuTime descending
-  std::string error;  // args unreadable (a lazy trace whose file changed)
+  std::string error;                 // args unreadable (a lazy trace whose file changed)
 };
 OpKernelTable opKernelTable(const Trace& trace, const KernelClassifier& classifier, std::string_view opName,
                             bool byShape, std::optional<TimeWindow> window = std::nullopt);

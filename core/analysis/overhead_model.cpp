@@ -99,7 +99,8 @@ std::optional<OverheadModel> parseOverheadModel(const std::string& text, std::st
   }
   if (!readPair(j["t1"], "t1", m.t1, error)) return std::nullopt;
   const json* counts = j.contains("counts") && j["counts"].is_object() ? &j["counts"] : nullptr;
-  if (counts && counts->contains("t1") && (*counts)["t1"].is_number_unsigned()) m.t1.count = (*counts)["t1"].get<uint64_t>();
+  if (counts && counts->contains("t1") && (*counts)["t1"].is_number_unsigned())
+    m.t1.count = (*counts)["t1"].get<uint64_t>();
   const std::pair<const char*, std::map<std::string, MeanStd>*> maps[] = {
       {"t2", &m.t2}, {"t3", &m.t3}, {"t4", &m.t4}, {"t5", &m.t5}};
   for (const auto& [key, map] : maps) {
@@ -118,8 +119,9 @@ std::optional<OverheadModel> parseOverheadModel(const std::string& text, std::st
       if (counts && counts->contains(key) && (*counts)[key].is_object() && (*counts)[key].contains(name) &&
           (*counts)[key][name].is_number_unsigned())
         ms.count = (*counts)[key][name].get<uint64_t>();
-      if (std::string_view(key) == "t4" && j.contains("medians") && j["medians"].is_object() && j["medians"].contains("t4") &&
-          j["medians"]["t4"].is_object() && j["medians"]["t4"].contains(name) && j["medians"]["t4"][name].is_number())
+      if (std::string_view(key) == "t4" && j.contains("medians") && j["medians"].is_object() &&
+          j["medians"].contains("t4") && j["medians"]["t4"].is_object() && j["medians"]["t4"].contains(name) &&
+          j["medians"]["t4"][name].is_number())
         ms.median = j["medians"]["t4"][name].get<double>();
       (*map)[name] = ms;
     }

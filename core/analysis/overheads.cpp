@@ -117,8 +117,7 @@ Overheads computeOverheads(const Trace& trace, const OverheadOptions& options) {
         const EventRef ref{t, l.row};
         if (isBlockingLaunch(trace, ref, gpuEventsOfLaunch(trace, ref)))
           o.t4[li->second].blocking.push_back(us(s.dur[l.row]));
-        else
-          o.t4[li->second].t4.push_back(us(s.dur[l.row]) - cpu - gpu);
+        else o.t4[li->second].t4.push_back(us(s.dur[l.row]) - cpu - gpu);
       }
       if (rec.launchSequence.empty())
         for (const Launch& l : launches) rec.launchSequence.emplace_back(trace.str(s.name[l.row]));

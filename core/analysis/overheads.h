@@ -62,7 +62,7 @@ struct OpOverheads {
 };
 
 struct LaunchOverheads {
-  std::string name;  // cudaLaunchKernel, cudaMemcpyAsync, hipLaunchKernel, ...
+  std::string name;              // cudaLaunchKernel, cudaMemcpyAsync, hipLaunchKernel, ...
   std::vector<double> t4;        // non-blocking launches only
   std::vector<double> blocking;  // lengths of the blocking ones (isBlockingLaunch): waits, not T4
 };

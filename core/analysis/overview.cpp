@@ -8,15 +8,24 @@ namespace opscope {
 
 const char* stepPartName(StepPart p) {
   switch (p) {
-    case StepPart::Kernel: return "kernel";
-    case StepPart::Memcpy: return "memcpy";
-    case StepPart::Memset: return "memset";
-    case StepPart::Communication: return "communication";
-    case StepPart::Runtime: return "runtime";
-    case StepPart::DataLoading: return "data loading";
-    case StepPart::Cpu: return "cpu";
-    case StepPart::Idle: return "idle";
-    case StepPart::Count_: break;
+    case StepPart::Kernel:
+      return "kernel";
+    case StepPart::Memcpy:
+      return "memcpy";
+    case StepPart::Memset:
+      return "memset";
+    case StepPart::Communication:
+      return "communication";
+    case StepPart::Runtime:
+      return "runtime";
+    case StepPart::DataLoading:
+      return "data loading";
+    case StepPart::Cpu:
+      return "cpu";
+    case StepPart::Idle:
+      return "idle";
+    case StepPart::Count_:
+      break;
   }
   return "?";
 }
@@ -33,7 +42,8 @@ Overview computeOverview(const Trace& trace, const OverviewOptions& options) {
   const int32_t ncclClass = nccl == classes.end() ? -2 : static_cast<int32_t>(nccl - classes.begin());
   // Names that mark data loading or iterations, decided once per string.
   o.deviceKind = trace.meta.deviceKind;
-  o.hasDevice = std::any_of(trace.tracks.begin(), trace.tracks.end(), [](const Track& t) { return t.kind == TrackKind::GpuStream; });
+  o.hasDevice = std::any_of(trace.tracks.begin(), trace.tracks.end(),
+                            [](const Track& t) { return t.kind == TrackKind::GpuStream; });
   // Host slices that are collectives: gloo runs on the CPU whatever the job; without a
   // device, c10d's and the profiler's record_param_comms spans are the communication too.
   std::vector<uint8_t> loaderName(trace.strings.size(), 0), stepName(trace.strings.size(), 0),
@@ -70,8 +80,8 @@ Overview computeOverview(const Trace& trace, const OverviewOptions& options) {
           o.memcpys += k == SliceKind::Memcpy;
           o.memsets += k == SliceKind::Memset;
         }
-        part = k == SliceKind::Memcpy   ? StepPart::Memcpy
-               : k == SliceKind::Memset ? StepPart::Memset
+        part = k == SliceKind::Memcpy                ? StepPart::Memcpy
+               : k == SliceKind::Memset              ? StepPart::Memset
                : classOfName[s.name[i]] == ncclClass ? StepPart::Communication
                                                      : StepPart::Kernel;
       } else if (track.kind == TrackKind::Thread) {
@@ -119,7 +129,8 @@ Overview computeOverview(const Trace& trace, const OverviewOptions& options) {
   o.dataLoading = parts[static_cast<size_t>(StepPart::DataLoading)].length();
   o.hostRuntime = o.wall - o.dataLoading;
   if (options.batchSize && o.iterations > 0 && o.hostRuntime > 0)
-    o.samplesPerSecond = static_cast<double>(o.iterations * *options.batchSize) * 1e9 / static_cast<double>(o.hostRuntime);
+    o.samplesPerSecond =
+        static_cast<double>(o.iterations * *options.batchSize) * 1e9 / static_cast<double>(o.hostRuntime);
   // Priority sweep: each part gets the time it covers that no earlier part covers.
   IntervalSet covered;
   TimeNs assigned = 0;

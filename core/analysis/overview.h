@@ -23,7 +23,7 @@ namespace opscope {
 
 // In priority order: at any instant the step belongs to the first part active then.
 enum class StepPart : uint8_t {
-  Kernel,         // compute kernels on any stream
+  Kernel,  // compute kernels on any stream
   Memcpy,
   Memset,
   Communication,  // collective kernels (nccl / rccl); host collectives (gloo; c10d and
@@ -50,14 +50,14 @@ struct Overview {
   // host time only, and the device figures below are zero, not measurements.
   bool hasDevice = true;
   std::string deviceKind = "GPU";  // what to call the device in figures (TraceMetadata)
-  TimeNs dataLoading = 0;  // union of data-loader annotations
-  TimeNs hostRuntime = 0;  // wall - dataLoading
-  TimeNs gpuActive = 0;    // union of all GPU events
-  TimeNs gpuIdle = 0;      // wall - gpuActive
+  TimeNs dataLoading = 0;          // union of data-loader annotations
+  TimeNs hostRuntime = 0;          // wall - dataLoading
+  TimeNs gpuActive = 0;            // union of all GPU events
+  TimeNs gpuIdle = 0;              // wall - gpuActive
   double gpuUtilisation = 0;
   std::vector<StreamActivity> streams;  // busy descending
   uint64_t ops = 0, launches = 0, kernels = 0, memcpys = 0, memsets = 0, iterations = 0;
-  std::optional<double> samplesPerSecond;  // iterations * batch / hostRuntime
+  std::optional<double> samplesPerSecond;                                 // iterations * batch / hostRuntime
   std::array<TimeNs, static_cast<size_t>(StepPart::Count_)> breakdown{};  // sums to wall
   TimeNs part(StepPart p) const { return breakdown[static_cast<size_t>(p)]; }
 };

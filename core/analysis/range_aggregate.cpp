@@ -5,8 +5,7 @@
 
 namespace opscope {
 
-std::vector<RangeRow> aggregateRange(const Trace& trace, std::span<const uint32_t> tracks,
-                                     TimeNs start, TimeNs end) {
+std::vector<RangeRow> aggregateRange(const Trace& trace, std::span<const uint32_t> tracks, TimeNs start, TimeNs end) {
   std::vector<uint32_t> all;
   if (tracks.empty()) {
     all.resize(trace.tracks.size());

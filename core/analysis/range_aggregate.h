@@ -21,7 +21,6 @@ struct RangeRow {
 // Slices that overlap [start, end) (a zero-length slice counts when start <= ts < end)
 // on the given tracks (all tracks when empty). Rows sorted by track kind, then total
 // descending, then name id.
-std::vector<RangeRow> aggregateRange(const Trace& trace, std::span<const uint32_t> tracks,
-                                     TimeNs start, TimeNs end);
+std::vector<RangeRow> aggregateRange(const Trace& trace, std::span<const uint32_t> tracks, TimeNs start, TimeNs end);
 
 }  // namespace opscope

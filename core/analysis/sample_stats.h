@@ -10,7 +10,7 @@ struct SampleStats {
   double mean = 0;
   double stddev = 0;  // population (numpy's default, as the notebooks report it)
   double median = 0;
-  double p90 = 0;     // linear interpolation between closest ranks (numpy's default)
+  double p90 = 0;  // linear interpolation between closest ranks (numpy's default)
   double min = 0, max = 0;
 };
 

@@ -59,16 +59,70 @@ std::string_view lastComponent(std::string_view s) {
 
 // Identifiers that never tell two instantiations apart: namespaces, types, wrappers.
 bool generic(std::string_view id) {
-  static constexpr std::array<std::string_view, 65> kWords = {
-      "at", "native", "detail", "std", "c10", "cuda", "cub", "void", "float", "double", "int", "long", "unsigned",
-      "char", "bool", "short", "half", "Half", "BFloat16", "const", "lambda", "anonymous", "namespace", "operator",
-      "Array", "TrivialOffsetCalculator", "OffsetCalculator", "memory", "LoadWithoutCast", "StoreWithoutCast",
-      "LoadWithCast", "StoreWithCast", "TensorIteratorBase", "TensorIterator", "RestrictPtrTraits", "DefaultPtrTraits",
-      "GenericPackedTensorAccessor", "PackedTensorAccessor32", "PackedTensorAccessor64", "func_wrapper_t",
-      "gpu_kernel_impl", "gpu_kernel_impl_nocast", "templates", "binary_internal", "Scalar", "ClampLimits",
-      "OpType", "ul", "true", "false", "BinaryFunctor", "BUnaryFunctor", "AUnaryFunctor", "UnaryFunctor",
-      "ReduceOp", "TensorListMetadata", "CUDAGeneratorImpl", "PhiloxCudaState", "uint8_t", "int64_t", "int32_t",
-      "size_t", "Policy", "decltype"};
+  static constexpr std::array<std::string_view, 65> kWords = {"at",
+                                                              "native",
+                                                              "detail",
+                                                              "std",
+                                                              "c10",
+                                                              "cuda",
+                                                              "cub",
+                                                              "void",
+                                                              "float",
+                                                              "double",
+                                                              "int",
+                                                              "long",
+                                                              "unsigned",
+                                                              "char",
+                                                              "bool",
+                                                              "short",
+                                                              "half",
+                                                              "Half",
+                                                              "BFloat16",
+                                                              "const",
+                                                              "lambda",
+                                                              "anonymous",
+                                                              "namespace",
+                                                              "operator",
+                                                              "Array",
+                                                              "TrivialOffsetCalculator",
+                                                              "OffsetCalculator",
+                                                              "memory",
+                                                              "LoadWithoutCast",
+                                                              "StoreWithoutCast",
+                                                              "LoadWithCast",
+                                                              "StoreWithCast",
+                                                              "TensorIteratorBase",
+                                                              "TensorIterator",
+                                                              "RestrictPtrTraits",
+                                                              "DefaultPtrTraits",
+                                                              "GenericPackedTensorAccessor",
+                                                              "PackedTensorAccessor32",
+                                                              "PackedTensorAccessor64",
+                                                              "func_wrapper_t",
+                                                              "gpu_kernel_impl",
+                                                              "gpu_kernel_impl_nocast",
+                                                              "templates",
+                                                              "binary_internal",
+                                                              "Scalar",
+                                                              "ClampLimits",
+                                                              "OpType",
+                                                              "ul",
+                                                              "true",
+                                                              "false",
+                                                              "BinaryFunctor",
+                                                              "BUnaryFunctor",
+                                                              "AUnaryFunctor",
+                                                              "UnaryFunctor",
+                                                              "ReduceOp",
+                                                              "TensorListMetadata",
+                                                              "CUDAGeneratorImpl",
+                                                              "PhiloxCudaState",
+                                                              "uint8_t",
+                                                              "int64_t",
+                                                              "int32_t",
+                                                              "size_t",
+                                                              "Policy",
+                                                              "decltype"};
   return std::find(kWords.begin(), kWords.end(), id) != kWords.end();
 }
 
@@ -80,7 +134,8 @@ bool telling(std::string_view id) {
 }
 
 std::string_view trimSuffixes(std::string_view id) {
-  for (std::string_view suffix : {"_kernel_cuda", "_kernel_impl", "_cuda_kernel", "_kernel", "_cuda", "_impl", "_functor"})
+  for (std::string_view suffix :
+       {"_kernel_cuda", "_kernel_impl", "_cuda_kernel", "_kernel", "_cuda", "_impl", "_functor"})
     if (id.size() > suffix.size() + 2 && id.ends_with(suffix)) return id.substr(0, id.size() - suffix.size());
   return id;
 }
@@ -115,8 +170,8 @@ std::string compactArguments(std::string_view args) {
 }
 
 bool scalarType(std::string_view id) {
-  static constexpr std::array<std::string_view, 9> kTypes = {"float", "double", "long", "int", "half", "Half",
-                                                            "BFloat16", "bool", "short"};
+  static constexpr std::array<std::string_view, 9> kTypes = {"float", "double",   "long", "int",  "half",
+                                                             "Half",  "BFloat16", "bool", "short"};
   return std::find(kTypes.begin(), kTypes.end(), id) != kTypes.end();
 }
 

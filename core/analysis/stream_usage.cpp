@@ -7,8 +7,8 @@
 
 namespace opscope {
 
-StreamUsageReport streamUsage(const Trace& trace, const KernelClassifier& classifier,
-                              std::optional<TimeWindow> window, size_t bins) {
+StreamUsageReport streamUsage(const Trace& trace, const KernelClassifier& classifier, std::optional<TimeWindow> window,
+                              size_t bins) {
   StreamUsageReport r;
   r.start = window ? window->start : trace.minTs;
   r.end = window ? window->end : trace.maxTs;

@@ -24,12 +24,12 @@ struct StreamUsage {
   uint32_t track = 0;
   std::string label;
   uint64_t events = 0;
-  TimeNs busy = 0;            // union of its GPU events, clipped to the window
-  TimeNs idle = 0;            // wall - busy
+  TimeNs busy = 0;  // union of its GPU events, clipped to the window
+  TimeNs idle = 0;  // wall - busy
   TimeNs idleHostWait = 0;
-  TimeNs idleOther = 0;       // idle - idleHostWait
-  TimeNs communication = 0;   // busy time of collective kernels (class "nccl")
-  double utilisation = 0;     // busy / wall
+  TimeNs idleOther = 0;      // idle - idleHostWait
+  TimeNs communication = 0;  // busy time of collective kernels (class "nccl")
+  double utilisation = 0;    // busy / wall
 };
 
 struct StreamUsageReport {
@@ -38,10 +38,10 @@ struct StreamUsageReport {
   // overlap[i * n + j]: time streams i and j are both busy; the diagonal is busy.
   std::vector<TimeNs> overlap;
   TimeNs overlapOf(size_t i, size_t j) const { return overlap[i * streams.size() + j]; }
-  TimeNs gpuActive = 0;      // union over all streams
-  TimeNs communication = 0;  // union of collective kernels
-  TimeNs computation = 0;    // union of all other GPU events
-  TimeNs commHidden = 0;     // communication during computation
+  TimeNs gpuActive = 0;        // union over all streams
+  TimeNs communication = 0;    // union of collective kernels
+  TimeNs computation = 0;      // union of all other GPU events
+  TimeNs commHidden = 0;       // communication during computation
   double commHiddenShare = 0;  // commHidden / communication (0 without communication)
   TimeNs binWidth = 0;
   std::vector<double> utilisation;  // per bin from start: fraction covered by any GPU event

@@ -17,9 +17,8 @@ std::vector<uint32_t> topLevelOps(const SliceColumns& s) {
     const TimeNs start = s.start[i], end = s.end(i);
     // Closed-interval containment: an op ending exactly where a zero-length op sits still holds it.
     std::erase_if(active, [&](uint32_t a) { return s.end(a) < start; });
-    const bool contained = std::any_of(active.begin(), active.end(), [&](uint32_t a) {
-      return s.start[a] <= start && end <= s.end(a);
-    });
+    const bool contained =
+        std::any_of(active.begin(), active.end(), [&](uint32_t a) { return s.start[a] <= start && end <= s.end(a); });
     if (contained) continue;
     out.push_back(i);
     active.push_back(i);
@@ -40,13 +39,24 @@ void countKinds(const Trace& trace, Summary& sum, const Window& in) {
     for (size_t i = 0; i < t.slices.size(); ++i) {
       if (!in(t.slices.start[i])) continue;
       switch (t.slices.kind[i]) {
-        case SliceKind::CpuOp: ++sum.cpuOps; break;
+        case SliceKind::CpuOp:
+          ++sum.cpuOps;
+          break;
         case SliceKind::Runtime:
-        case SliceKind::Driver: ++sum.launches; break;
-        case SliceKind::Kernel: ++sum.kernels; break;
-        case SliceKind::Memcpy: ++sum.memcpys; break;
-        case SliceKind::Memset: ++sum.memsets; break;
-        default: break;
+        case SliceKind::Driver:
+          ++sum.launches;
+          break;
+        case SliceKind::Kernel:
+          ++sum.kernels;
+          break;
+        case SliceKind::Memcpy:
+          ++sum.memcpys;
+          break;
+        case SliceKind::Memset:
+          ++sum.memsets;
+          break;
+        default:
+          break;
       }
     }
   }
@@ -76,9 +86,8 @@ void streams(const Trace& trace, Summary& sum, const Window& in) {
     row.busy = unionLength(iv);
     sum.streams.push_back(row);
   }
-  std::stable_sort(sum.streams.begin(), sum.streams.end(), [](const StreamSummary& a, const StreamSummary& b) {
-    return a.busy > b.busy;
-  });
+  std::stable_sort(sum.streams.begin(), sum.streams.end(),
+                   [](const StreamSummary& a, const StreamSummary& b) { return a.busy > b.busy; });
   sum.gpuStreams = sum.streams.size();
 }
 
@@ -126,7 +135,8 @@ void topOps(const Trace& trace, Summary& sum, size_t topN, const Window& in) {
       if (launchGpu == 0) continue;
       // Last top-level op starting at or before the launch; earlier ones only overlap
       // it through crossovers, so look back while they could still contain it.
-      auto pos = std::upper_bound(tops.begin(), tops.end(), s.start[i], [&](TimeNs t, uint32_t r) { return t < s.start[r]; });
+      auto pos =
+          std::upper_bound(tops.begin(), tops.end(), s.start[i], [&](TimeNs t, uint32_t r) { return t < s.start[r]; });
       for (auto k = pos; k != tops.begin();) {
         --k;
         if (s.start[*k] <= s.start[i] && s.end(i) <= s.end(*k)) {

@@ -46,12 +46,12 @@ struct Summary {
   std::vector<Iteration> markerIterations;  // when SummaryOptions::iterationMarker is set
   std::string iterationMarker;
   std::optional<TimeWindow> window;
-  std::vector<StreamSummary> streams;  // busy desc
+  std::vector<StreamSummary> streams;   // busy desc
   std::vector<KernelTotal> topKernels;  // total desc, then name
   std::vector<OpTotal> topOps;          // gpu desc, cpu desc, name
   std::vector<WarningEntry> warnings;
   std::optional<int64_t> rank, worldSize;
-  std::string deviceName;  // deviceProperties[0].name when present
+  std::string deviceName;          // deviceProperties[0].name when present
   std::string deviceKind = "GPU";  // "GPU", "MTIA", "HPU", ... (TraceMetadata::deviceKind)
 };
 

@@ -24,9 +24,12 @@ bool isHostWork(const Trace& trace, const SliceColumns& s, size_t i) {
   switch (s.kind[i]) {
     case SliceKind::CpuOp:
     case SliceKind::Runtime:
-    case SliceKind::Driver: return true;
-    case SliceKind::UserAnnotation: return !isProfilerStepName(trace.str(s.name[i]));
-    default: return false;
+    case SliceKind::Driver:
+      return true;
+    case SliceKind::UserAnnotation:
+      return !isProfilerStepName(trace.str(s.name[i]));
+    default:
+      return false;
   }
 }
 
@@ -72,7 +75,8 @@ Side measure(const Trace& trace, const std::optional<TimeWindow>& window) {
       if (!isGpuWork(s.kind[i])) continue;
       const uint64_t ref = EventRef{t, i}.packed();
       while (link < g2l.size() && g2l[link].first < ref) ++link;
-      const TimeNs key = link < g2l.size() && g2l[link].first == ref ? trace.start(EventRef::unpack(g2l[link].second)) : s.start[i];
+      const TimeNs key =
+          link < g2l.size() && g2l[link].first == ref ? trace.start(EventRef::unpack(g2l[link].second)) : s.start[i];
       if (!inside(window, key)) continue;
       Acc& acc = gpu[s.name[i]];
       ++acc.count;
@@ -93,7 +97,8 @@ TimeNs perIteration(TimeNs total, size_t iterations) {
 }
 
 template <typename Key, typename Name>
-std::vector<DiffRow> join(const std::map<Key, Acc>& a, const std::map<Key, Acc>& b, size_t itersA, size_t itersB, Name name) {
+std::vector<DiffRow> join(const std::map<Key, Acc>& a, const std::map<Key, Acc>& b, size_t itersA, size_t itersB,
+                          Name name) {
   std::vector<DiffRow> rows;
   auto add = [&](const Key& k, const Acc* x, const Acc* y) {
     DiffRow r;

@@ -33,8 +33,8 @@ struct DiffOptions {
 };
 
 struct TraceDiff {
-  std::vector<DiffRow> ops;      // by |delta| descending, then name, then shape
-  std::vector<DiffRow> kernels;  // the same order
+  std::vector<DiffRow> ops;                            // by |delta| descending, then name, then shape
+  std::vector<DiffRow> kernels;                        // the same order
   std::vector<TimeNs> iterationWallA, iterationWallB;  // iterations starting in the range: start to GPU drain
 };
 

@@ -29,9 +29,12 @@ double us(TimeNs ns) { return static_cast<double>(ns / 1000) + static_cast<doubl
 
 const char* gpuCategory(SliceKind k) {
   switch (k) {
-    case SliceKind::Memcpy: return "gpu_memcpy";
-    case SliceKind::Memset: return "gpu_memset";
-    default: return "kernel";
+    case SliceKind::Memcpy:
+      return "gpu_memcpy";
+    case SliceKind::Memset:
+      return "gpu_memset";
+    default:
+      return "kernel";
   }
 }
 
@@ -39,9 +42,12 @@ const char* gpuCategory(SliceKind k) {
 
 const char* etLinkIssueKindName(EtLinkIssue::Kind k) {
   switch (k) {
-    case EtLinkIssue::Kind::EtNode: return "ET node";
-    case EtLinkIssue::Kind::KinetoOp: return "Kineto op";
-    case EtLinkIssue::Kind::GpuEvent: return "GPU event";
+    case EtLinkIssue::Kind::EtNode:
+      return "ET node";
+    case EtLinkIssue::Kind::KinetoOp:
+      return "Kineto op";
+    case EtLinkIssue::Kind::GpuEvent:
+      return "GPU event";
   }
   return "";
 }
@@ -138,9 +144,9 @@ EtLink linkExecutionTrace(const ExecutionTrace& et, const Trace& trace, const Et
       }
       const EventRef ref = it->second->ref;
       if (trace.name(ref) != n->name) {
-        link.issues.push_back({EtLinkIssue::Kind::EtNode, n->name, n->id, ref,
-                               "Kineto op with id " + std::to_string(*n->rfId) + " is named \"" +
-                                   std::string(trace.name(ref)) + "\""});
+        link.issues.push_back(
+            {EtLinkIssue::Kind::EtNode, n->name, n->id, ref,
+             "Kineto op with id " + std::to_string(*n->rfId) + " is named \"" + std::string(trace.name(ref)) + "\""});
         continue;
       }
       pair(n, ref);
@@ -162,7 +168,8 @@ EtLink linkExecutionTrace(const ExecutionTrace& et, const Trace& trace, const Et
         if (!options.annotation.empty() && trace.str(s.name[i]).find(options.annotation) != std::string_view::npos)
           windows.push_back({s.start[i], s.end(i)});
     }
-    std::sort(windows.begin(), windows.end(), [](const TimeWindow& a, const TimeWindow& b) { return a.start < b.start; });
+    std::sort(windows.begin(), windows.end(),
+              [](const TimeWindow& a, const TimeWindow& b) { return a.start < b.start; });
     link.segment = "whole trace";
     if (!windows.empty()) {
       size_t best = 0, bestDiff = SIZE_MAX, bestCount = 0;
@@ -181,14 +188,16 @@ EtLink linkExecutionTrace(const ExecutionTrace& et, const Trace& trace, const Et
                      options.annotation + "\" (" + std::to_string(bestCount) + " ops, the ET " +
                      std::to_string(etOps.size()) + ")";
       for (const HostOp& op : ops)
-        if (trace.start(op.ref) >= windows[best].start && trace.start(op.ref) < windows[best].end) segment.push_back(&op);
+        if (trace.start(op.ref) >= windows[best].start && trace.start(op.ref) < windows[best].end)
+          segment.push_back(&op);
     } else {
       for (const HostOp& op : ops) segment.push_back(&op);
     }
     // The shift: 10 consecutive names from index 5 of the ET found at index 5 + shift.
     size_t shift = 0;
     constexpr size_t kStart = 5, kPattern = 10, kMaxShift = 1000;
-    for (size_t s = 0; s < kMaxShift && kStart + kPattern + s <= segment.size() && kStart + kPattern <= etOps.size(); ++s) {
+    for (size_t s = 0; s < kMaxShift && kStart + kPattern + s <= segment.size() && kStart + kPattern <= etOps.size();
+         ++s) {
       bool match = true;
       for (size_t k = 0; k < kPattern && match; ++k)
         match = etOps[kStart + k]->name == trace.name(segment[kStart + k + s]->ref);
@@ -223,11 +232,13 @@ EtLink linkExecutionTrace(const ExecutionTrace& et, const Trace& trace, const Et
   if (linkedById) {
     for (const HostOp& op : ops)
       if (!link.nodeOfOp.count(op.ref.packed()))
-        link.issues.push_back({EtLinkIssue::Kind::KinetoOp, std::string(trace.name(op.ref)), -1, op.ref, "not in the execution trace"});
+        link.issues.push_back(
+            {EtLinkIssue::Kind::KinetoOp, std::string(trace.name(op.ref)), -1, op.ref, "not in the execution trace"});
   } else {
     for (const HostOp* op : segment)
       if (!link.nodeOfOp.count(op->ref.packed()))
-        link.issues.push_back({EtLinkIssue::Kind::KinetoOp, std::string(trace.name(op->ref)), -1, op->ref, "not in the execution trace"});
+        link.issues.push_back(
+            {EtLinkIssue::Kind::KinetoOp, std::string(trace.name(op->ref)), -1, op->ref, "not in the execution trace"});
   }
 
   // GPU events to the innermost linked op around their launch.
@@ -258,11 +269,13 @@ EtLink linkExecutionTrace(const ExecutionTrace& et, const Trace& trace, const Et
         node = linkedAncestor(opOfExternalId.at(*ext));
         if (!node) reason = "the op with its External id " + std::to_string(*ext) + " is not linked";
       } else {
-        reason = "no launch with its correlation id and no op with its External id (HIP launches without correlation ids?)";
+        reason =
+            "no launch with its correlation id and no op with its External id (HIP launches without correlation ids?)";
       }
       if (!node) {
         if (!linkedById && !segment.empty() &&
-            (s.start[i] < trace.start(segment.front()->ref) || s.start[i] > trace.end(segment.back()->ref) + 10'000'000))
+            (s.start[i] < trace.start(segment.front()->ref) ||
+             s.start[i] > trace.end(segment.back()->ref) + 10'000'000))
           continue;  // another iteration's work: not ours to report
         link.issues.push_back({EtLinkIssue::Kind::GpuEvent, std::string(trace.str(s.name[i])), -1, g, reason});
         continue;
@@ -271,7 +284,8 @@ EtLink linkExecutionTrace(const ExecutionTrace& et, const Trace& trace, const Et
       ++link.linkedGpuEvents;
     }
   }
-  if (link.gpuEvents == 0) link.notes.push_back("the Kineto trace has no GPU events (only host ops): nothing to attach");
+  if (link.gpuEvents == 0)
+    link.notes.push_back("the Kineto trace has no GPU events (only host ops): nothing to attach");
   for (auto& [id, events] : link.gpuOfNode)
     std::sort(events.begin(), events.end(), [&](EventRef a, EventRef b) { return trace.start(a) < trace.start(b); });
   return link;

@@ -32,20 +32,20 @@ struct EtLinkIssue {
   enum class Kind { EtNode, KinetoOp, GpuEvent };
   Kind kind = Kind::EtNode;
   std::string name;
-  int64_t etId = -1;                 // EtNode
-  std::optional<EventRef> ref;       // KinetoOp, GpuEvent
+  int64_t etId = -1;            // EtNode
+  std::optional<EventRef> ref;  // KinetoOp, GpuEvent
   std::string reason;
 };
 const char* etLinkIssueKindName(EtLinkIssue::Kind k);
 
 struct EtLink {
-  std::string method;   // how host ops were paired
-  std::string segment;  // which part of the Kineto trace
-  std::map<int64_t, EventRef> opOfNode;                 // ET node id -> Kineto op
-  std::map<uint64_t, int64_t> nodeOfOp;                  // packed Kineto op -> ET node id
+  std::string method;                                  // how host ops were paired
+  std::string segment;                                 // which part of the Kineto trace
+  std::map<int64_t, EventRef> opOfNode;                // ET node id -> Kineto op
+  std::map<uint64_t, int64_t> nodeOfOp;                // packed Kineto op -> ET node id
   std::map<int64_t, std::vector<EventRef>> gpuOfNode;  // ET node id -> GPU events, by start
   std::vector<EtLinkIssue> issues;
-  uint64_t etOps = 0, linkedOps = 0;        // ET nodes that are ops (not annotations, not GPU)
+  uint64_t etOps = 0, linkedOps = 0;  // ET nodes that are ops (not annotations, not GPU)
   uint64_t gpuEvents = 0, linkedGpuEvents = 0;
   std::vector<std::string> notes;  // whole-trace remarks ("the Kineto trace has no GPU events")
   std::string summaryLine() const;

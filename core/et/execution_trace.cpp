@@ -52,7 +52,8 @@ std::vector<std::pair<std::string, std::string>> EtNode::attributes() const {
     if (json.contains(key)) out.emplace_back(key, text(json[key]));
   if (json.contains("attrs") && json["attrs"].is_array())
     for (const Json& a : json["attrs"])
-      if (a.is_object() && a.contains("name") && a.contains("value")) out.emplace_back(text(a["name"]), text(a["value"]));
+      if (a.is_object() && a.contains("name") && a.contains("value"))
+        out.emplace_back(text(a["name"]), text(a["value"]));
   return out;
 }
 
@@ -78,14 +79,17 @@ bool addNode(ExecutionTrace& et, Json&& n, size_t index, std::string& error) {
   }
   node.id = *id;
   if (n.contains("name") && n["name"].is_string()) node.name = n["name"].get<std::string>();
-  const auto parent = integer(n.contains("parent") ? &n["parent"] : (n.contains("ctrl_deps") ? &n["ctrl_deps"] : nullptr));
+  const auto parent =
+      integer(n.contains("parent") ? &n["parent"] : (n.contains("ctrl_deps") ? &n["ctrl_deps"] : nullptr));
   node.parent = parent.value_or(-1);
   node.rfId = integer(n.contains("rf_id") ? &n["rf_id"] : attr(n, "rf_id"));
   node.tid = integer(n.contains("tid") ? &n["tid"] : attr(n, "tid")).value_or(0);
   node.isGpu = n.contains("cat");
   if (et.indexOfId.count(node.id)) {
-    et.problems.push_back({"node id " + std::to_string(node.id) + " appears more than once (a merged multi-rank "
-                           "trace?): the later node \"" + node.name + "\" is dropped"});
+    et.problems.push_back({"node id " + std::to_string(node.id) +
+                           " appears more than once (a merged multi-rank "
+                           "trace?): the later node \"" +
+                           node.name + "\" is dropped"});
     return true;
   }
   node.json = std::move(n);
@@ -229,7 +233,8 @@ std::string etSummaryText(const ExecutionTrace& et, const std::string& file) {
   std::stable_sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   std::string out = file + ": PyTorch execution trace, schema " + (et.schema.empty() ? "?" : et.schema) + ", " +
                     std::to_string(et.nodes.size()) + " nodes\n";
-  for (size_t i = 0; i < ops.size() && i < 15; ++i) out += "  " + std::to_string(ops[i].second) + "  " + ops[i].first + "\n";
+  for (size_t i = 0; i < ops.size() && i < 15; ++i)
+    out += "  " + std::to_string(ops[i].second) + "  " + ops[i].first + "\n";
   for (const EtProblem& p : et.problems) out += "note: " + p.what + "\n";
   return out;
 }

@@ -31,7 +31,7 @@ struct EtNode {
   std::string name;
   std::optional<int64_t> rfId;  // record function id, links to Kineto's op
   int64_t tid = 0;
-  bool isGpu = false;  // an ET+ GPU node (it has "cat")
+  bool isGpu = false;           // an ET+ GPU node (it has "cat")
   nlohmann::ordered_json json;  // the node as read
 
   nlohmann::ordered_json inputShapes() const;  // [] when absent

@@ -101,7 +101,8 @@ std::optional<TimeWindow> iterationWindow(const std::vector<Iteration>& its, siz
 
 namespace opscope {
 
-std::vector<std::vector<TimeNs>> iterationWallEnds(const Trace& trace, const std::vector<std::vector<Iteration>>& groups,
+std::vector<std::vector<TimeNs>> iterationWallEnds(const Trace& trace,
+                                                   const std::vector<std::vector<Iteration>>& groups,
                                                    const std::vector<uint32_t>& groupOfTrack) {
   std::vector<std::vector<TimeNs>> ends(groups.size());
   for (size_t g = 0; g < groups.size(); ++g)

@@ -38,7 +38,8 @@ std::vector<TimeNs> iterationWallEnds(const Trace& trace, const std::vector<Iter
 // The same for several groups of iterations at once (the ranks of a merged session):
 // groupOfTrack[t] says which group launches on track t belong to (out of range: none).
 // One pass over the launch links whatever the number of groups.
-std::vector<std::vector<TimeNs>> iterationWallEnds(const Trace& trace, const std::vector<std::vector<Iteration>>& groups,
+std::vector<std::vector<TimeNs>> iterationWallEnds(const Trace& trace,
+                                                   const std::vector<std::vector<Iteration>>& groups,
                                                    const std::vector<uint32_t>& groupOfTrack);
 
 }  // namespace opscope

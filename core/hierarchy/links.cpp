@@ -129,8 +129,9 @@ void bindFlows(Trace& trace) {
       ++(launch ? danglingLaunch : dangling);
       std::string& ex = launch ? launchExample : example;
       if (ex.empty()) {
-        const std::string id = p.id & kStringFlowId ? std::string(trace.str(static_cast<StringId>(p.id & ~kStringFlowId)))
-                                                   : std::to_string(p.id);
+        const std::string id = p.id & kStringFlowId
+                                   ? std::string(trace.str(static_cast<StringId>(p.id & ~kStringFlowId)))
+                                   : std::to_string(p.id);
         ex = std::string(trace.str(p.cat)) + " flow " + id + " at " + trace.trackLabel(p.track);
       }
       continue;

@@ -8,7 +8,8 @@ namespace opscope {
 std::optional<EventRef> launchOf(const Trace& trace, EventRef gpuEvent) {
   const auto& v = trace.links.gpuToLaunch;
   const uint64_t key = gpuEvent.packed();
-  auto it = std::lower_bound(v.begin(), v.end(), key, [](const LaunchLinks::Pair& p, uint64_t k) { return p.first < k; });
+  auto it =
+      std::lower_bound(v.begin(), v.end(), key, [](const LaunchLinks::Pair& p, uint64_t k) { return p.first < k; });
   if (it == v.end() || it->first != key) return std::nullopt;
   return EventRef::unpack(it->second);
 }
@@ -17,7 +18,8 @@ std::vector<EventRef> gpuEventsOfLaunch(const Trace& trace, EventRef launch) {
   std::vector<EventRef> out;
   const auto& v = trace.links.launchToGpu;
   const uint64_t key = launch.packed();
-  auto it = std::lower_bound(v.begin(), v.end(), key, [](const LaunchLinks::Pair& p, uint64_t k) { return p.first < k; });
+  auto it =
+      std::lower_bound(v.begin(), v.end(), key, [](const LaunchLinks::Pair& p, uint64_t k) { return p.first < k; });
   for (; it != v.end() && it->first == key; ++it) out.push_back(EventRef::unpack(it->second));
   return out;
 }
@@ -57,7 +59,8 @@ void forSubtree(const Trace& trace, EventRef op, F&& f) {
   const SliceColumns& s = trace.tracks[op.track].slices;
   const TimeNs end = s.end(op.index);
   f(op.index);
-  for (uint32_t j = op.index + 1; j < s.size() && (s.start[j] < end || (s.start[j] == end && s.dur[j] == 0 && s.dur[op.index] == 0)); ++j) {
+  for (uint32_t j = op.index + 1;
+       j < s.size() && (s.start[j] < end || (s.start[j] == end && s.dur[j] == 0 && s.dur[op.index] == 0)); ++j) {
     if (s.flags[j] & kFlagCrossover && s.end(j) > end) continue;
     f(j);
   }

@@ -93,13 +93,23 @@ NamedArg toNamedArg(const RawArg& a) {
       n.text = std::string(compactJson(a.value, scratch));
       break;
     }
-    case 't': n.type = ArgType::True; break;
-    case 'f': n.type = ArgType::False; break;
-    case 'z': n.type = ArgType::Null; break;
+    case 't':
+      n.type = ArgType::True;
+      break;
+    case 'f':
+      n.type = ArgType::False;
+      break;
+    case 'z':
+      n.type = ArgType::Null;
+      break;
     default:
       switch (classifyNumber(a.value, n.i, n.d)) {
-        case NumberForm::Int: n.type = ArgType::Int; break;
-        case NumberForm::Double: n.type = ArgType::Double; break;
+        case NumberForm::Int:
+          n.type = ArgType::Int;
+          break;
+        case NumberForm::Double:
+          n.type = ArgType::Double;
+          break;
         case NumberForm::Text:
           n.type = ArgType::Json;
           n.text = std::string(a.value);

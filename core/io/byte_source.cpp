@@ -65,8 +65,7 @@ class Source final : public ByteSource {
     // Small inputs get a small buffer (a fresh 1 MiB costs page faults on every load).
     raw_.resize(total > 0 && total < kRawChunk ? static_cast<size_t>(total) + 1 : kRawChunk);
     fillRaw();
-    gzip_ = rawEnd_ >= 2 && static_cast<unsigned char>(raw_[0]) == 0x1f &&
-            static_cast<unsigned char>(raw_[1]) == 0x8b;
+    gzip_ = rawEnd_ >= 2 && static_cast<unsigned char>(raw_[0]) == 0x1f && static_cast<unsigned char>(raw_[1]) == 0x8b;
     if (gzip_) {
       std::memset(&z_, 0, sizeof z_);
       if (inflateInit2(&z_, 15 + 16) != Z_OK) error_ = "cannot initialise zlib";
@@ -146,8 +145,8 @@ class Source final : public ByteSource {
       }
       if (rc == Z_BUF_ERROR) continue;  // needs more input
       if (rc != Z_OK) {
-        error_ = std::string("corrupt gzip data near compressed byte ") + std::to_string(consumed()) +
-                 ": " + (z_.msg ? z_.msg : "inflate failed");
+        error_ = std::string("corrupt gzip data near compressed byte ") + std::to_string(consumed()) + ": " +
+                 (z_.msg ? z_.msg : "inflate failed");
         break;
       }
     }
@@ -322,9 +321,15 @@ std::string describeMagic(const unsigned char* b, size_t n) {
   if (starts("PK\x03\x04", 4)) return "a zip archive";
   if (starts("\x28\xB5\x2F\xFD", 4)) return "zstd-compressed data (decompress it with zstd -d first)";
   if (starts("BZh", 3)) return "bzip2-compressed data (decompress it with bunzip2 first)";
-  if (starts("\xFD" "7zXZ", 5)) return "xz-compressed data (decompress it with unxz first)";
+  if (starts("\xFD"
+             "7zXZ",
+             5))
+    return "xz-compressed data (decompress it with unxz first)";
   if (starts("SQLite format 3", 15)) return "an SQLite database";
-  if (starts("\x7F" "ELF", 4)) return "an ELF executable";
+  if (starts("\x7F"
+             "ELF",
+             4))
+    return "an ELF executable";
   if (starts("\x1f\x8b", 2)) return "gzip data inside gzip";
   return {};
 }

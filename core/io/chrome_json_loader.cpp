@@ -1,12 +1,12 @@
 #include "io/chrome_json_loader.h"
 
 #include <algorithm>
-#include <cstring>
 #include <condition_variable>
-#include <mutex>
-#include <thread>
+#include <cstring>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <thread>
 #include <vector>
 
 #include "io/args_text.h"
@@ -220,10 +220,8 @@ class Loader {
   }
   void warn(WarningKind kind, const char* at, std::string_view example) {
     auto& d = trace_->diagnostics;
-    if (d.count(kind) == 0)
-      d.warn(kind, offsetOf(at), lineOf(at), example);
-    else
-      d.warn(kind, 0, 0, example);
+    if (d.count(kind) == 0) d.warn(kind, offsetOf(at), lineOf(at), example);
+    else d.warn(kind, 0, 0, example);
   }
 
   // ---- parsing
@@ -252,11 +250,11 @@ class Loader {
   bool lazyArgs_ = false;
   std::unique_ptr<Trace> trace_;
   std::unique_ptr<TraceBuilder> builder_;
-  RawBuffer buf_;            // the window's storage
-  char* data_ = nullptr;     // the window: in buf_, after up to kCarryBytes of headroom
-  size_t len_ = 0;           // valid bytes at data_
-  uint64_t base_ = 0;        // stream offset of data_[0]
-  RawBuffer spare_;          // the other window, being filled by the prefetch
+  RawBuffer buf_;                         // the window's storage
+  char* data_ = nullptr;                  // the window: in buf_, after up to kCarryBytes of headroom
+  size_t len_ = 0;                        // valid bytes at data_
+  uint64_t base_ = 0;                     // stream offset of data_[0]
+  RawBuffer spare_;                       // the other window, being filled by the prefetch
   std::unique_ptr<ReadAhead> readAhead_;  // declared after spare_: joined before it is freed
   bool prefetch_ = false;
   uint64_t linesBefore_ = 0;
@@ -490,8 +488,7 @@ void Loader::topLevelValue(std::string_view key) {
     try {
       const auto j = nlohmann::json::parse(raw);
       if (j.contains("rank") && j["rank"].is_number_integer()) m.rank = j["rank"].get<int64_t>();
-      if (j.contains("world_size") && j["world_size"].is_number_integer())
-        m.worldSize = j["world_size"].get<int64_t>();
+      if (j.contains("world_size") && j["world_size"].is_number_integer()) m.worldSize = j["world_size"].get<int64_t>();
     } catch (...) {
       warn(WarningKind::BadMetadata, raw.data(), "distributedInfo is not valid JSON");
     }
@@ -543,13 +540,15 @@ LoadResult Loader::run() {
             ++sc_.p;
             state = State::ObjectFirstKey;
           } else {
-            const std::string what = describeMagic(reinterpret_cast<const unsigned char*>(sc_.p), static_cast<size_t>(sc_.end - sc_.p));
+            const std::string what =
+                describeMagic(reinterpret_cast<const unsigned char*>(sc_.p), static_cast<size_t>(sc_.end - sc_.p));
             char hex[64];
             const auto* u = reinterpret_cast<const unsigned char*>(sc_.p);
             std::snprintf(hex, sizeof hex, "%02X %02X %02X %02X", u[0], u[1], u[2], u[3]);
             result.status = LoadStatus::InvalidInput;
-            result.error = "not a JSON trace: " + (what.empty() ? std::string("expected '{' or '[' at ") + where(sc_.p) + ", found bytes " + hex
-                                                                 : "the file is " + what);
+            result.error = "not a JSON trace: " + (what.empty() ? std::string("expected '{' or '[' at ") +
+                                                                      where(sc_.p) + ", found bytes " + hex
+                                                                : "the file is " + what);
             return result;
           }
           break;
@@ -647,7 +646,8 @@ LoadResult Loader::run() {
     } catch (const NeedMore&) {
       // Whitespace after the last complete unit is never carried into the next window:
       // a file of spaces between events takes no memory.
-      while (committed < data_ + len_ && (*committed == ' ' || *committed == '\n' || *committed == '\r' || *committed == '\t'))
+      while (committed < data_ + len_ &&
+             (*committed == ' ' || *committed == '\n' || *committed == '\r' || *committed == '\t'))
         ++committed;
       const uint64_t unitAt = offsetOf(committed);
       const bool more = refill(committed);
@@ -656,10 +656,10 @@ LoadResult Loader::run() {
       if (unitTooLarge_) {
         if (readAhead_) readAhead_->wait();
         result.status = LoadStatus::InvalidInput;
-        result.error = std::string(state == State::EventsFirst || state == State::EventsNext ? "the event" : "the value") +
-                       " at byte " + std::to_string(unitAt) + (src_.isGzip() ? " of the decompressed stream" : "") +
-                       " is larger than " + std::to_string(kMaxJsonValueBytes >> 20) +
-                       " MiB, the ceiling for one JSON value";
+        result.error =
+            std::string(state == State::EventsFirst || state == State::EventsNext ? "the event" : "the value") +
+            " at byte " + std::to_string(unitAt) + (src_.isGzip() ? " of the decompressed stream" : "") +
+            " is larger than " + std::to_string(kMaxJsonValueBytes >> 20) + " MiB, the ceiling for one JSON value";
         return result;
       }
       if (cancelled_) {
@@ -741,7 +741,8 @@ bool Loader::skipTopValue(TopValueSkip& k) {
     const char b = *p;
     if (k.scalar) {
       // A number or a literal ends at the first byte that cannot continue it.
-      const bool part = (b >= '0' && b <= '9') || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || b == '-' || b == '+' || b == '.';
+      const bool part = (b >= '0' && b <= '9') || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || b == '-' ||
+                        b == '+' || b == '.';
       if (!part) {
         if (p == from && k.bytes == 0) sc_.fail(p, "expected a value");
         done = true;
@@ -778,7 +779,9 @@ bool Loader::skipTopValue(TopValueSkip& k) {
 }
 
 bool Loader::timeField(const RawEvent& ev, std::string_view text, bool wasString, const char* field, TimeNs& out) {
-  if (wasString) warn(WarningKind::WrongType, ev.at, std::string(field) + " is a string: \"" + std::string(text.substr(0, 40)) + "\"");
+  if (wasString)
+    warn(WarningKind::WrongType, ev.at,
+         std::string(field) + " is a string: \"" + std::string(text.substr(0, 40)) + "\"");
   switch (microsTextToNs(text, out)) {
     case NumberStatus::Ok:
       return true;
@@ -809,7 +812,8 @@ RawId Loader::rawId(const RawIdText& t, const RawEvent& ev, const char* field) {
       case NumberStatus::Ok:
         return id;
       case NumberStatus::OutOfRange:
-        warn(WarningKind::IdOutOfRange, ev.at, std::string(field) + " beyond int64: " + std::string(t.text.substr(0, 40)));
+        warn(WarningKind::IdOutOfRange, ev.at,
+             std::string(field) + " beyond int64: " + std::string(t.text.substr(0, 40)));
         break;
       case NumberStatus::Invalid:
         break;  // e.g. 1.5: kept as its text
@@ -829,7 +833,8 @@ bool Loader::argId(const RawArg& a, const RawEvent& ev, int64_t& out) {
     case NumberStatus::Ok:
       return true;
     case NumberStatus::OutOfRange:
-      warn(WarningKind::IdOutOfRange, ev.at, std::string(a.key) + " beyond int64: " + std::string(a.value.substr(0, 40)));
+      warn(WarningKind::IdOutOfRange, ev.at,
+           std::string(a.key) + " beyond int64: " + std::string(a.value.substr(0, 40)));
       return false;
     case NumberStatus::Invalid:
       if (a.type == 'n') warn(WarningKind::WrongType, ev.at, std::string(a.key) + " is not an integer");
@@ -909,8 +914,12 @@ void Loader::encodeArgs(RawEvent& ev, SliceInput& in) {
             haveInt = true;
             argsWriter_.addInt(key, iv);
             break;
-          case NumberForm::Double: argsWriter_.addDouble(key, dv); break;
-          case NumberForm::Text: argsWriter_.addJson(key, pool.intern(a.value)); break;  // a huge integer
+          case NumberForm::Double:
+            argsWriter_.addDouble(key, dv);
+            break;
+          case NumberForm::Text:
+            argsWriter_.addJson(key, pool.intern(a.value));
+            break;  // a huge integer
         }
       }
     }
@@ -980,8 +989,10 @@ void Loader::commit(RawEvent& ev) {
   }
   const char ph = ev.ph.size() == 1 ? ev.ph[0] : '?';
   if (sc_.controlChars != ev.controlCharsBefore) {
-    const bool inName = std::any_of(ev.name.begin(), ev.name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; });
-    warn(WarningKind::ControlCharacter, ev.at, inName ? "control character in a name" : "control character in a string");
+    const bool inName =
+        std::any_of(ev.name.begin(), ev.name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; });
+    warn(WarningKind::ControlCharacter, ev.at,
+         inName ? "control character in a name" : "control character in a string");
   }
   const RawId pid = rawId(ev.pid, ev, "pid");
   const uint32_t process = builder_->process(pid);
@@ -1085,8 +1096,7 @@ void Loader::commit(RawEvent& ev) {
       int64_t numeric;
       if (!ev.id.isString && integerText(ev.id.text, numeric) == NumberStatus::Ok && numeric >= 0)
         fp.id = static_cast<uint64_t>(numeric);
-      else
-        fp.id = kStringFlowId | internId(ev.id);
+      else fp.id = kStringFlowId | internId(ev.id);
       fp.phase = ph;
       fp.bindEnclosing = ph != 'f' || ev.bp == "e";
       builder_->addFlowPoint(fp);

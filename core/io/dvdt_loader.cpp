@@ -23,7 +23,6 @@ std::string hexHandle(int64_t h) {
   return buf;
 }
 
-
 using Json = nlohmann::json;
 
 int64_t daysFromCivil(int64_t y, unsigned m, unsigned d) {  // H. Hinnant's algorithm
@@ -116,7 +115,8 @@ bool parseIsoTimeNs(std::string_view s, int64_t& ns) {
     return true;
   };
   int64_t y, mo, d, h, mi, se;
-  if (!num(0, 4, y) || !num(5, 2, mo) || !num(8, 2, d) || !num(11, 2, h) || !num(14, 2, mi) || !num(17, 2, se)) return false;
+  if (!num(0, 4, y) || !num(5, 2, mo) || !num(8, 2, d) || !num(11, 2, h) || !num(14, 2, mi) || !num(17, 2, se))
+    return false;
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60) return false;
   int64_t frac = 0;
   if (s.size() > 19) {
@@ -142,7 +142,10 @@ bool hexBytesLittleEndian(std::string_view hex, int64_t& value) {
     unsigned b = 0;
     for (size_t k = 0; k < 2; ++k) {
       const char c = hex[2 * byte + k];
-      const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+      const int d = c >= '0' && c <= '9'   ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                           : -1;
       if (d < 0) return false;
       b = b * 16 + static_cast<unsigned>(d);
     }
@@ -158,8 +161,9 @@ bool looksLikeDvdtProf(std::string_view head) {
   // A list of call records, or a CK point holding one.
   const bool list = head[first] == '[';
   const size_t call = head.find("\"call\"");
-  if (list) return call != std::string_view::npos && head.find("\"cl", call) != std::string_view::npos &&
-                   head.find("\"ph\"") == std::string_view::npos;
+  if (list)
+    return call != std::string_view::npos && head.find("\"cl", call) != std::string_view::npos &&
+           head.find("\"ph\"") == std::string_view::npos;
   return head.find("\"dvdt_prof\"") != std::string_view::npos;
 }
 
@@ -229,8 +233,9 @@ LoadResult loadDvdtProf(ByteSource& src) {
             !parseIsoTimeNs(l["timestamp"].get<std::string>(), at))
           continue;
         if (previous && at > *previous)
-          layers.push_back({*previous, at, l.contains("name") && l["name"].is_string() ? l["name"].get<std::string>()
-                                                                                        : "layer " + std::to_string(li)});
+          layers.push_back({*previous, at,
+                            l.contains("name") && l["name"].is_string() ? l["name"].get<std::string>()
+                                                                        : "layer " + std::to_string(li)});
         previous = at;
       }
     }
@@ -253,7 +258,7 @@ LoadResult loadDvdtProf(ByteSource& src) {
   const StringId runtimeCat = t.strings.intern("Runtime"), apiCat = t.strings.intern("opencl_api");
   const StringId kernelCat = t.strings.intern("kernel");
   const StringId layerCat = t.strings.intern("user_annotation");
-  std::map<int64_t, uint32_t> queueIndex;               // queue handle -> stream index
+  std::map<int64_t, uint32_t> queueIndex;                // queue handle -> stream index
   std::map<int64_t, std::vector<int64_t>> argsOfKernel;  // kernel handle -> arg values by index
   uint64_t kernels = 0, calls = 0;
   int64_t correlation = 1;
@@ -283,7 +288,8 @@ LoadResult loadDvdtProf(ByteSource& src) {
     if (rec.contains("timestamp") && rec["timestamp"].is_object()) {
       const Json& ts = rec["timestamp"];
       hasHost = ts.contains("start") && ts.contains("end") && ts["start"].is_string() && ts["end"].is_string() &&
-                parseIsoTimeNs(ts["start"].get<std::string>(), hostStart) && parseIsoTimeNs(ts["end"].get<std::string>(), hostEnd);
+                parseIsoTimeNs(ts["start"].get<std::string>(), hostStart) &&
+                parseIsoTimeNs(ts["end"].get<std::string>(), hostEnd);
       if (!hasHost) warn(WarningKind::WrongType, index, call + ": unreadable \"timestamp\" start/end");
     }
     const bool ndrange = call == "clEnqueueNDRangeKernel";
@@ -305,7 +311,8 @@ LoadResult loadDvdtProf(ByteSource& src) {
         in.start = satAdd(*start, offset);
         in.dur = std::max<int64_t>(0, satSub(*end, *start));
         if (*end < *start) warn(WarningKind::NegativeDuration, index, "profiling end before start");
-        const std::string name = rec.contains("name") && rec["name"].is_string() ? rec["name"].get<std::string>() : "kernel";
+        const std::string name =
+            rec.contains("name") && rec["name"].is_string() ? rec["name"].get<std::string>() : "kernel";
         in.name = t.strings.intern(name);
         in.cat = kernelCat;
         in.device = 0;
@@ -329,7 +336,8 @@ LoadResult loadDvdtProf(ByteSource& src) {
             args.addInt(t.strings.intern("K"), it->second[2]);
           }
         }
-        if (const Layer* l = hasHost ? layerAt(hostStart) : nullptr) args.addString(layerKey, t.strings.intern(l->name));
+        if (const Layer* l = hasHost ? layerAt(hostStart) : nullptr)
+          args.addString(layerKey, t.strings.intern(l->name));
         b.addSlice(track, in, args);
         ++kernels;
       }
@@ -341,7 +349,8 @@ LoadResult loadDvdtProf(ByteSource& src) {
     host.name = t.strings.intern(call);
     host.cat = ndrange ? runtimeCat : apiCat;
     host.correlation = thisCorrelation;
-    if (rec.contains("name") && rec["name"].is_string()) hostArgs.addString(t.strings.intern("name"), t.strings.intern(rec["name"].get<std::string>()));
+    if (rec.contains("name") && rec["name"].is_string())
+      hostArgs.addString(t.strings.intern("name"), t.strings.intern(rec["name"].get<std::string>()));
     if (auto e = integer(rec, "errcode")) hostArgs.addInt(t.strings.intern("errcode"), *e);
     if (auto q = integer(rec, "queue")) hostArgs.addInt(t.strings.intern("queue"), *q);
     b.addSlice(apiTrack, host, hostArgs);

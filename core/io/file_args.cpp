@@ -32,7 +32,8 @@ std::vector<NamedArg> FileArgs::read(uint64_t offset, std::string* error) const 
     return {};
   }
   struct stat st {};
-  const int64_t mtime = ::fstat(fd, &st) == 0 ? static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec : -1;
+  const int64_t mtime =
+      ::fstat(fd, &st) == 0 ? static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec : -1;
   if (mtime != mtimeNs_ || static_cast<uint64_t>(st.st_size) != size_ || offset >= size_) {
     ::close(fd);
     setError(error, path_ + " changed since it was loaded: reload it to see args");

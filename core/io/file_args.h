@@ -14,8 +14,7 @@ namespace opscope {
 
 class FileArgs final : public LazyArgs {
  public:
-  FileArgs(std::string path, uint64_t size, int64_t mtimeNs)
-      : path_(std::move(path)), size_(size), mtimeNs_(mtimeNs) {}
+  FileArgs(std::string path, uint64_t size, int64_t mtimeNs) : path_(std::move(path)), size_(size), mtimeNs_(mtimeNs) {}
   std::vector<NamedArg> read(uint64_t offset, std::string* error) const override;
 
  private:

@@ -72,14 +72,35 @@ std::string_view JsonScanner::slowString(const char* s, const char* q) {
     const char e = r[1];
     r += 2;
     switch (e) {
-      case '"': out.push_back('"'); break;
-      case '\\': out.push_back('\\'); break;
-      case '/': out.push_back('/'); break;
-      case 'b': out.push_back('\b'); ++controlChars; break;
-      case 'f': out.push_back('\f'); ++controlChars; break;
-      case 'n': out.push_back('\n'); ++controlChars; break;
-      case 'r': out.push_back('\r'); ++controlChars; break;
-      case 't': out.push_back('\t'); ++controlChars; break;
+      case '"':
+        out.push_back('"');
+        break;
+      case '\\':
+        out.push_back('\\');
+        break;
+      case '/':
+        out.push_back('/');
+        break;
+      case 'b':
+        out.push_back('\b');
+        ++controlChars;
+        break;
+      case 'f':
+        out.push_back('\f');
+        ++controlChars;
+        break;
+      case 'n':
+        out.push_back('\n');
+        ++controlChars;
+        break;
+      case 'r':
+        out.push_back('\r');
+        ++controlChars;
+        break;
+      case 't':
+        out.push_back('\t');
+        ++controlChars;
+        break;
       case 'u': {
         if (r + 4 > end) throw NeedMore{};
         uint32_t cp = 0;
@@ -135,7 +156,8 @@ std::string_view JsonScanner::skipValue() {
         continue;
       }
       if (b == '{' || b == '[') {
-        if (depth == static_cast<int>(sizeof stack)) fail(p, "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+        if (depth == static_cast<int>(sizeof stack))
+          fail(p, "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels");
         stack[depth++] = b == '{' ? '}' : ']';
       } else if (b == '}' || b == ']') {
         if (depth == 0 || stack[depth - 1] != b) fail(p, std::string("unexpected '") + b + "'");

@@ -168,8 +168,8 @@ void JsonUnitReader::skip() {
         inString = true;
       } else if (b == '{' || b == '[') {
         if (closers.size() == static_cast<size_t>(kMaxJsonDepth))
-          fail("malformed JSON at " + where(base_ + pos_ - 1) + ": nesting deeper than " + std::to_string(kMaxJsonDepth) +
-               " levels");
+          fail("malformed JSON at " + where(base_ + pos_ - 1) + ": nesting deeper than " +
+               std::to_string(kMaxJsonDepth) + " levels");
         closers.push_back(b == '{' ? '}' : ']');
       } else if (b == '}' || b == ']') {
         if (closers.empty() || closers.back() != b)

@@ -62,10 +62,10 @@ class JsonUnitReader {
   [[noreturn]] void fail(const std::string& what) const;
 
   ByteSource& src_;
-  std::string buf_;     // window bytes, followed by kPadding NULs
-  size_t pos_ = 0;      // first unread byte in buf_
-  size_t len_ = 0;      // valid bytes in buf_
-  uint64_t base_ = 0;   // stream offset of buf_[0]
+  std::string buf_;    // window bytes, followed by kPadding NULs
+  size_t pos_ = 0;     // first unread byte in buf_
+  size_t len_ = 0;     // valid bytes in buf_
+  uint64_t base_ = 0;  // stream offset of buf_[0]
   bool eof_ = false;
   uint64_t lastOffset_ = 0;
   JsonScanner sc_;
@@ -90,9 +90,11 @@ Json parseJsonUnit(std::string_view raw, uint64_t offset, const JsonUnitReader& 
   try {
     return Json::parse(raw);
   } catch (const nlohmann::json::parse_error& e) {
-    throw JsonUnitError{"malformed JSON at " + reader.where(offset + (e.byte > 0 ? e.byte - 1 : 0)) + ": " + jsonErrorText(e)};
+    throw JsonUnitError{"malformed JSON at " + reader.where(offset + (e.byte > 0 ? e.byte - 1 : 0)) + ": " +
+                        jsonErrorText(e)};
   } catch (const nlohmann::json::exception& e) {
-    throw JsonUnitError{"unusable value at " + reader.where(offset + jsonErrorOffset(raw, e)) + ": " + jsonErrorText(e)};
+    throw JsonUnitError{"unusable value at " + reader.where(offset + jsonErrorOffset(raw, e)) + ": " +
+                        jsonErrorText(e)};
   }
 }
 

@@ -42,7 +42,8 @@ struct Fatal {
 
 bool hasTable(sqlite3* db, const char* table) {
   Statement st;
-  if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", -1, &st.s, nullptr) != SQLITE_OK)
+  if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", -1, &st.s, nullptr) !=
+      SQLITE_OK)
     return false;
   sqlite3_bind_text(st.s, 1, table, -1, SQLITE_STATIC);
   return sqlite3_step(st.s) == SQLITE_ROW;
@@ -56,8 +57,9 @@ bool affinityMatches(std::string declared, Want want) {
   if (declared.empty()) return true;  // no declared type: whatever was stored, read as asked
   for (char& c : declared) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   const bool integer = declared.find("INT") != std::string::npos;
-  const bool text = !integer && (declared.find("CHAR") != std::string::npos || declared.find("CLOB") != std::string::npos ||
-                                 declared.find("TEXT") != std::string::npos);
+  const bool text =
+      !integer && (declared.find("CHAR") != std::string::npos || declared.find("CLOB") != std::string::npos ||
+                   declared.find("TEXT") != std::string::npos);
   return want == Want::Integer ? integer : text;
 }
 
@@ -139,11 +141,14 @@ class Reader {
   }
 
  private:
-  inline static const std::string kAbsent = "\x01" "absent";
+  inline static const std::string kAbsent =
+      "\x01"
+      "absent";
 
   void checkTable(const char* table) {
     Statement st;
-    if (sqlite3_prepare_v2(db_, "SELECT sql FROM sqlite_master WHERE type='table' AND name=?", -1, &st.s, nullptr) != SQLITE_OK)
+    if (sqlite3_prepare_v2(db_, "SELECT sql FROM sqlite_master WHERE type='table' AND name=?", -1, &st.s, nullptr) !=
+        SQLITE_OK)
       throw Fatal{LoadStatus::InvalidInput, std::string("cannot read the schema: ") + sqlite3_errmsg(db_)};
     sqlite3_bind_text(st.s, 1, table, -1, SQLITE_STATIC);
     if (sqlite3_step(st.s) != SQLITE_ROW) return;
@@ -160,12 +165,14 @@ class Reader {
     Statement st;
     const std::string q = std::string("SELECT type, hidden FROM pragma_table_xinfo(?) WHERE name=?");
     if (sqlite3_prepare_v2(db_, q.c_str(), -1, &st.s, nullptr) != SQLITE_OK)
-      throw Fatal{LoadStatus::InvalidInput, std::string("cannot read the schema of ") + table + ": " + sqlite3_errmsg(db_)};
+      throw Fatal{LoadStatus::InvalidInput,
+                  std::string("cannot read the schema of ") + table + ": " + sqlite3_errmsg(db_)};
     sqlite3_bind_text(st.s, 1, table, -1, SQLITE_STATIC);
     sqlite3_bind_text(st.s, 2, c.name, -1, SQLITE_STATIC);
     if (sqlite3_step(st.s) != SQLITE_ROW) {
       if (check && c.required)
-        throw Fatal{LoadStatus::InvalidInput, std::string(table) + " has no column " + c.name + ": not an Nsight export"};
+        throw Fatal{LoadStatus::InvalidInput,
+                    std::string(table) + " has no column " + c.name + ": not an Nsight export"};
       return kAbsent;
     }
     const unsigned char* type = sqlite3_column_text(st.s, 0);
@@ -173,11 +180,13 @@ class Reader {
     if (!check) return declared;
     const int hidden = sqlite3_column_int(st.s, 1);
     if (hidden == 2 || hidden == 3)
-      throw Fatal{LoadStatus::InvalidInput,
-                  std::string(table) + "." + c.name + " is a generated column (computed on every read): not an Nsight export"};
+      throw Fatal{
+          LoadStatus::InvalidInput,
+          std::string(table) + "." + c.name + " is a generated column (computed on every read): not an Nsight export"};
     if (!affinityMatches(declared, c.want))
-      throw Fatal{LoadStatus::InvalidInput, std::string(table) + "." + c.name + " is declared " + declared + ", expected " +
-                                                (c.want == Want::Integer ? "an integer" : "a text") + " column"};
+      throw Fatal{LoadStatus::InvalidInput, std::string(table) + "." + c.name + " is declared " + declared +
+                                                ", expected " + (c.want == Want::Integer ? "an integer" : "a text") +
+                                                " column"};
     return declared;
   }
 
@@ -201,17 +210,28 @@ RawId tidOf(int64_t globalId) { return RawId{false, globalId & 0xFFFFFF, 0}; }
 // CUpti_ActivityMemcpyKind, for exports without ENUM_CUDA_MEMCPY_OPER.
 const char* copyKindName(int64_t kind) {
   switch (kind) {
-    case 1: return "HtoD";
-    case 2: return "DtoH";
-    case 3: return "HtoA";
-    case 4: return "AtoH";
-    case 5: return "AtoA";
-    case 6: return "AtoD";
-    case 7: return "DtoA";
-    case 8: return "DtoD";
-    case 9: return "HtoH";
-    case 10: return "PtoP";
-    default: return nullptr;
+    case 1:
+      return "HtoD";
+    case 2:
+      return "DtoH";
+    case 3:
+      return "HtoA";
+    case 4:
+      return "AtoH";
+    case 5:
+      return "AtoA";
+    case 6:
+      return "AtoD";
+    case 7:
+      return "DtoA";
+    case 8:
+      return "DtoD";
+    case 9:
+      return "HtoH";
+    case 10:
+      return "PtoP";
+    default:
+      return nullptr;
   }
 }
 
@@ -226,7 +246,9 @@ struct GpuTable {
 
 }  // namespace
 
-bool looksLikeSqlite(std::string_view head) { return head.size() >= 16 && head.substr(0, 16) == std::string_view("SQLite format 3\0", 16); }
+bool looksLikeSqlite(std::string_view head) {
+  return head.size() >= 16 && head.substr(0, 16) == std::string_view("SQLite format 3\0", 16);
+}
 
 LoadResult loadNsysSqlite(const std::string& path, const LoadOptions& options) {
   LoadResult r;
@@ -247,8 +269,9 @@ LoadResult loadNsysSqlite(const std::string& path, const LoadOptions& options) {
   for (const char* t : tables) any |= hasTable(db.db, t);
   if (!any) {
     r.status = LoadStatus::InvalidInput;
-    r.error = "SQLite database without Nsight Systems tables (none of CUPTI_ACTIVITY_KIND_KERNEL, _RUNTIME, _MEMCPY, "
-              "_MEMSET, NVTX_EVENTS): not an nsys export";
+    r.error =
+        "SQLite database without Nsight Systems tables (none of CUPTI_ACTIVITY_KIND_KERNEL, _RUNTIME, _MEMCPY, "
+        "_MEMSET, NVTX_EVENTS): not an nsys export";
     return r;
   }
   r.trace = std::make_unique<Trace>();
@@ -279,7 +302,8 @@ LoadResult loadNsysSqlite(const std::string& path, const LoadOptions& options) {
     auto correlation = [&](const Row& row, int col, int64_t pid) -> int64_t {
       if (row.null(col)) return kNoId;
       const int64_t c = row.integer(col);
-      return byProcess ? static_cast<int64_t>((static_cast<uint64_t>(pid & 0xFFFFFF) << 32) | static_cast<uint32_t>(c)) : c;
+      return byProcess ? static_cast<int64_t>((static_cast<uint64_t>(pid & 0xFFFFFF) << 32) | static_cast<uint32_t>(c))
+                       : c;
     };
     const StringId correlationKey = t.strings.intern("correlation");
 
@@ -402,9 +426,11 @@ LoadResult loadNsysSqlite(const std::string& path, const LoadOptions& options) {
                  // GPU work sits under a process per device (Kineto puts it under pid =
                  // device); with several processes, per (process, device), so two
                  // processes' stream 7 stay two tracks.
-                 const RawId gpuPid = byProcess ? RawId{true, 0, t.strings.intern("GPU " + std::to_string(in.device) + " pid " +
-                                                                                    std::to_string(pid))}
-                                                : RawId{false, in.device, 0};
+                 const RawId gpuPid =
+                     byProcess
+                         ? RawId{true, 0,
+                                 t.strings.intern("GPU " + std::to_string(in.device) + " pid " + std::to_string(pid))}
+                         : RawId{false, in.device, 0};
                  const uint32_t track = b.threadTrack(gpuPid, RawId{false, in.stream, 0});
                  Process& device = t.processes[t.tracks[track].process];
                  if (device.name == 0) {

@@ -15,7 +15,7 @@ __extension__ typedef unsigned __int128 u128;
 struct Decimal {
   bool negative = false;
   u128 mantissa = 0;
-  int digits = 0;       // significant digits kept in mantissa
+  int digits = 0;  // significant digits kept in mantissa
   int exp10 = 0;
   bool droppedNonZero = false;  // digits beyond the kept ones were not all zero
   int firstDropped = -1;        // the first dropped digit, for rounding

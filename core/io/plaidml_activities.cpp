@@ -42,8 +42,8 @@ class RecordStream {
       if (!(c & 0x80)) break;
     }
     if (length > kMaxJsonValueBytes) {
-      problem = "the record at byte " + std::to_string(at) + " announces " + std::to_string(length) + " bytes, past the " +
-                std::to_string(kMaxJsonValueBytes >> 20) + " MiB ceiling for one record";
+      problem = "the record at byte " + std::to_string(at) + " announces " + std::to_string(length) +
+                " bytes, past the " + std::to_string(kMaxJsonValueBytes >> 20) + " MiB ceiling for one record";
       return false;
     }
     // Grown as bytes arrive: a cut or hostile length costs no zeroed megabytes.
@@ -59,7 +59,8 @@ class RecordStream {
     record.resize(got);
     if (got < length) {
       problem = "the record at byte " + std::to_string(at) + " announces " + std::to_string(length) +
-                " bytes but the input ends after " + std::to_string(got) + (src_.truncated() ? " (gzip stream cut short)" : "");
+                " bytes but the input ends after " + std::to_string(got) +
+                (src_.truncated() ? " (gzip stream cut short)" : "");
       return false;
     }
     return true;
@@ -97,7 +98,8 @@ class RecordStream {
 
 std::optional<int64_t> durationNs(const Duration& d) {
   int64_t ns;
-  if (__builtin_mul_overflow(d.seconds(), int64_t{1'000'000'000}, &ns) || __builtin_add_overflow(ns, int64_t{d.nanos()}, &ns))
+  if (__builtin_mul_overflow(d.seconds(), int64_t{1'000'000'000}, &ns) ||
+      __builtin_add_overflow(ns, int64_t{d.nanos()}, &ns))
     return std::nullopt;
   return ns;
 }
@@ -159,7 +161,8 @@ class Decoder {
       a.buildDevice = resolve(p.buildDevice);
     }
     if (missingParents)
-      diag_.add(WarningKind::MissingField, missingParents, "activities whose parent is not in the log are shown as roots");
+      diag_.add(WarningKind::MissingField, missingParents,
+                "activities whose parent is not in the log are shown as roots");
   }
 
  private:
@@ -204,11 +207,13 @@ class Decoder {
       return;
     }
     if (r.has_magic() && r.magic().value() != kMagic)
-      diag_.warn(WarningKind::BadMetadata, at, 0, "the record at byte " + std::to_string(at) + " has a magic other than 'EvtL'");
+      diag_.warn(WarningKind::BadMetadata, at, 0,
+                 "the record at byte " + std::to_string(at) + " has a magic other than 'EvtL'");
     for (const Event& e : r.event()) {
       ++log_.events;
       if (!e.has_activity_id() || e.activity_id().index() == 0) {
-        diag_.warn(WarningKind::MissingField, at, 0, "an event without an activity id (record at byte " + std::to_string(at) + ")");
+        diag_.warn(WarningKind::MissingField, at, 0,
+                   "an event without an activity id (record at byte " + std::to_string(at) + ")");
         continue;
       }
       // The stream UUID is written on a stream's first event; later events without one
@@ -255,7 +260,8 @@ class Decoder {
     for (const v2017::Event& e : r.event()) {
       ++log_.events;
       if (e.instance_uuid().empty()) {
-        diag_.warn(WarningKind::MissingField, at, 0, "an event without an instance_uuid (record at byte " + std::to_string(at) + ")");
+        diag_.warn(WarningKind::MissingField, at, 0,
+                   "an event without an instance_uuid (record at byte " + std::to_string(at) + ")");
         continue;
       }
       EventFacts f;
@@ -307,7 +313,9 @@ class Decoder {
   // Events of one activity merge: a later verb, parent, clock or time replaces an
   // earlier one (a split activity's completion carries only its end time).
   void merge(EventFacts f, uint64_t at) {
-    if (f.badTime) diag_.warn(WarningKind::WrongType, at, 0, "a time beyond int64 nanoseconds (record at byte " + std::to_string(at) + ")");
+    if (f.badTime)
+      diag_.warn(WarningKind::WrongType, at, 0,
+                 "a time beyond int64 nanoseconds (record at byte " + std::to_string(at) + ")");
     const auto [it, fresh] = index_.emplace(f.key, static_cast<uint32_t>(log_.activities.size()));
     if (fresh) {
       log_.activities.emplace_back();

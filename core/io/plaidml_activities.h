@@ -22,11 +22,11 @@ struct Metadata {
 };
 
 struct Activity {
-  std::string id;          // as PlaidML identifies it: "stream:index" or the UUID in hex
-  int32_t parent = -1;     // index in ActivityLog::activities; -1: a root
-  int32_t domain = -1;     // the domain (process) activity, -1: the default domain
+  std::string id;       // as PlaidML identifies it: "stream:index" or the UUID in hex
+  int32_t parent = -1;  // index in ActivityLog::activities; -1: a root
+  int32_t domain = -1;  // the domain (process) activity, -1: the default domain
   std::string verb;
-  uint32_t clock = 0;      // index in ActivityLog::clocks
+  uint32_t clock = 0;                 // index in ActivityLog::clocks
   std::optional<int64_t> start, end;  // ns from the clock's epoch, as recorded
   bool endInferred = false;           // never ended: end set to the clock's last event
   std::vector<Metadata> metadata;

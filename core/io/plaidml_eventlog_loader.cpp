@@ -26,10 +26,14 @@ constexpr std::string_view kPlatformInfo = "vertexai.tile.hal.opencl.proto.Platf
 constexpr std::string_view kCompilationInfo = "vertexai.tile.hal.proto.CompilationInfo";
 // Types read elsewhere (RunInfo, BuildInfo: by the decoder) or known and passed over.
 const std::set<std::string_view> kKnownTypes = {
-    "vertexai.tile.hal.opencl.proto.RunInfo",  "vertexai.tile.hal.opencl.proto.BuildInfo",
-    kKernelInfo,                               kDeviceInfo,
-    kPlatformInfo,                             kCompilationInfo,
-    "vertexai.tile.local_machine.proto.Schedule", "vertexai.tile.proto.Schedule",
+    "vertexai.tile.hal.opencl.proto.RunInfo",
+    "vertexai.tile.hal.opencl.proto.BuildInfo",
+    kKernelInfo,
+    kDeviceInfo,
+    kPlatformInfo,
+    kCompilationInfo,
+    "vertexai.tile.local_machine.proto.Schedule",
+    "vertexai.tile.proto.Schedule",
 };
 
 // Domains (host processes) are pids 1, 2, ...; devices 1000, 1001, ...
@@ -82,8 +86,8 @@ int32_t firstOnPath(const ActivityLog& log, int32_t from, P&& pred) {
 
 struct KernelFacts {
   std::string name, source, program;
-  int32_t device = -1;   // the device activity
-  int32_t launch = -1;   // the activity holding the RunInfo (Kernel::Run)
+  int32_t device = -1;  // the device activity
+  int32_t launch = -1;  // the activity holding the RunInfo (Kernel::Run)
 };
 
 KernelFacts kernelOf(const ActivityLog& log, int32_t executing) {
@@ -112,7 +116,8 @@ KernelFacts kernelOf(const ActivityLog& log, int32_t executing) {
 bool looksLikePlaidmlEventlog(std::string_view head) {
   // The first record: a varint length, then a Record's first field, which is the magic
   // (field 1) or an event (field 2), both length-delimited.
-  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(head.data()), static_cast<int>(head.size()));
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(head.data()),
+                                            static_cast<int>(head.size()));
   uint32_t length = 0;
   if (!in.ReadVarint32(&length) || length == 0 || length > (64u << 20)) return false;
   const uint32_t tag = in.ReadTag();
@@ -159,7 +164,8 @@ LoadResult loadPlaidmlEventlog(ByteSource& src) {
   }
   t.eventsRead = log.events;
   t.jsonBytes = log.bytes;
-  t.meta.other.emplace_back("plaidml_schema", log.generation == plaidml::Generation::V2017 ? "\"2017 (UUIDs)\"" : "\"2018 (ActivityID)\"");
+  t.meta.other.emplace_back(
+      "plaidml_schema", log.generation == plaidml::Generation::V2017 ? "\"2017 (UUIDs)\"" : "\"2018 (ActivityID)\"");
 
   // Unknown metadata types, counted by type.
   std::map<std::string, uint64_t> unknown;
@@ -192,7 +198,8 @@ LoadResult loadPlaidmlEventlog(ByteSource& src) {
           }
       deviceLabel.push_back(name);
       const uint32_t p = b.process(RawId{false, kDevicePidBase + it->second, 0});
-      t.processes[p].name = t.strings.intern("PlaidML device " + std::to_string(it->second) + (name.empty() ? "" : " · " + name));
+      t.processes[p].name =
+          t.strings.intern("PlaidML device " + std::to_string(it->second) + (name.empty() ? "" : " · " + name));
     }
     return it->second;
   };
@@ -341,7 +348,8 @@ LoadResult loadPlaidmlEventlog(ByteSource& src) {
       if (lane == lanes.end.size()) {
         lanes.end.push_back(INT64_MIN);
         const uint32_t tr = b.threadTrack(RawId{false, pid, 0}, RawId{false, static_cast<int64_t>(lane) + 1, 0});
-        t.tracks[tr].name = t.strings.intern(lane == 0 ? std::string("activities") : "activities (lane " + std::to_string(lane + 1) + ")");
+        t.tracks[tr].name = t.strings.intern(lane == 0 ? std::string("activities")
+                                                       : "activities (lane " + std::to_string(lane + 1) + ")");
         lanes.track.push_back(tr);
       }
       lanes.end[lane] = a.alignedEnd;
@@ -361,10 +369,12 @@ LoadResult loadPlaidmlEventlog(ByteSource& src) {
     for (const plaidml::Metadata& m : a.metadata) {
       if (m.type == kDeviceInfo) {
         plaidml::DeviceInfo info;
-        if (info.ParseFromString(m.value) && !info.name().empty()) args.addString(deviceKey, t.strings.intern(info.name()));
+        if (info.ParseFromString(m.value) && !info.name().empty())
+          args.addString(deviceKey, t.strings.intern(info.name()));
       } else if (m.type == kPlatformInfo) {
         plaidml::PlatformInfo info;
-        if (info.ParseFromString(m.value) && !info.name().empty()) args.addString(platformKey, t.strings.intern(info.name()));
+        if (info.ParseFromString(m.value) && !info.name().empty())
+          args.addString(platformKey, t.strings.intern(info.name()));
       } else if (m.type == kKernelInfo) {
         plaidml::KernelInfo info;
         if (info.ParseFromString(m.value)) {
@@ -373,7 +383,8 @@ LoadResult loadPlaidmlEventlog(ByteSource& src) {
         }
       } else if (m.type == "vertexai.tile.hal.opencl.proto.BuildInfo") {
         plaidml::BuildInfo info;
-        if (info.ParseFromString(m.value) && !info.log().empty()) args.addString(buildLogKey, t.strings.intern(info.log()));
+        if (info.ParseFromString(m.value) && !info.log().empty())
+          args.addString(buildLogKey, t.strings.intern(info.log()));
       } else if (m.type == kCompilationInfo) {
         plaidml::CompilationInfo info;
         if (info.ParseFromString(m.value) && !info.program().code().empty())

@@ -14,20 +14,26 @@ namespace opscope {
 
 const char* sideInputName(SideInputKind kind) {
   switch (kind) {
-    case SideInputKind::GpuFile: return "GPU file";
-    case SideInputKind::KernelClasses: return "kernel classes file";
-    case SideInputKind::Overheads: return "overheads file";
-    case SideInputKind::Microbench: return "microbenchmark table";
+    case SideInputKind::GpuFile:
+      return "GPU file";
+    case SideInputKind::KernelClasses:
+      return "kernel classes file";
+    case SideInputKind::Overheads:
+      return "overheads file";
+    case SideInputKind::Microbench:
+      return "microbenchmark table";
   }
   return "side input";
 }
 
 size_t sideInputCeiling(SideInputKind kind) {
   switch (kind) {
-    case SideInputKind::Microbench: return size_t{16} << 20;
+    case SideInputKind::Microbench:
+      return size_t{16} << 20;
     case SideInputKind::GpuFile:
     case SideInputKind::KernelClasses:
-    case SideInputKind::Overheads: return size_t{1} << 20;
+    case SideInputKind::Overheads:
+      return size_t{1} << 20;
   }
   return size_t{1} << 20;
 }
@@ -99,8 +105,8 @@ std::optional<nlohmann::json> parseSideJson(std::string_view text, std::string& 
       inString = true;
     } else if (c == '[' || c == '{') {
       if (++depth > kMaxJsonDepth) {
-        error = "not JSON this reader accepts: nested deeper than " + std::to_string(kMaxJsonDepth) + " levels at byte " +
-                std::to_string(i);
+        error = "not JSON this reader accepts: nested deeper than " + std::to_string(kMaxJsonDepth) +
+                " levels at byte " + std::to_string(i);
         return std::nullopt;
       }
     } else if (c == ']' || c == '}') {
@@ -119,7 +125,8 @@ std::optional<nlohmann::json> parseSideJson(std::string_view text, std::string& 
   } catch (const nlohmann::json::exception& e) {
     std::string what = e.what();
     const size_t close = what.find("] ");
-    error = "not JSON this reader accepts: " + clipForMessage(close == std::string::npos ? what : what.substr(close + 2), 80);
+    error = "not JSON this reader accepts: " +
+            clipForMessage(close == std::string::npos ? what : what.substr(close + 2), 80);
   }
   return std::nullopt;
 }

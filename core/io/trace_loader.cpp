@@ -50,8 +50,10 @@ LoadResult loadChrome(ByteSource& src, const LoadOptions& options) {
   LoadResult r = loadChromeJson(src, options);
   if (r.status == LoadStatus::InvalidInput &&
       (r.error.starts_with("not a JSON trace") || r.error.starts_with("not a Chrome/Kineto trace")))
-    r.error += "; formats tried: Chrome/Kineto JSON (plain or legacy), OpenCL dv/dt prof JSON, Nsight Systems SQLite, PlaidML event log "
-               "(PyTorch execution traces: opscope summary / opscope link)";
+    r.error +=
+        "; formats tried: Chrome/Kineto JSON (plain or legacy), OpenCL dv/dt prof JSON, Nsight Systems SQLite, PlaidML "
+        "event log "
+        "(PyTorch execution traces: opscope summary / opscope link)";
   return r;
 }
 
@@ -67,7 +69,8 @@ LoadResult loadSqlite(ByteSource& src, const std::string& path, const LoadOption
   const char* dir = std::getenv("TMPDIR");
   std::string tmp = std::string(dir && *dir ? dir : "/tmp") + "/opscope-sqlite-XXXXXX";
   const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) return failure(LoadStatus::IoError, "cannot spool the SQLite input to " + tmp + ": " + std::strerror(errno));
+  if (fd < 0)
+    return failure(LoadStatus::IoError, "cannot spool the SQLite input to " + tmp + ": " + std::strerror(errno));
   struct Remove {
     const std::string& p;
     ~Remove() { ::unlink(p.c_str()); }
@@ -78,8 +81,9 @@ LoadResult loadSqlite(ByteSource& src, const std::string& path, const LoadOption
     written += n;
     if (written > kMaxSpooledSqliteBytes) {
       ::close(fd);
-      return failure(LoadStatus::InvalidInput, "SQLite input from a stream larger than 16 GiB, the ceiling for spooling it "
-                                               "to a temporary file: open the database file itself");
+      return failure(LoadStatus::InvalidInput,
+                     "SQLite input from a stream larger than 16 GiB, the ceiling for spooling it "
+                     "to a temporary file: open the database file itself");
     }
     for (size_t done = 0; done < n;) {
       const ssize_t w = ::write(fd, buf.data() + done, n - done);

@@ -97,11 +97,21 @@ std::string jsonQuote(std::string_view s) {
   for (char c : s) {
     const auto u = static_cast<unsigned char>(c);
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (u < 0x20) {
           char buf[8];
@@ -130,13 +140,20 @@ static std::string doubleText(double d) {
 
 std::string argValueToJson(const ArgValue& v, const StringPool& pool) {
   switch (v.type) {
-    case ArgType::Null: return "null";
-    case ArgType::False: return "false";
-    case ArgType::True: return "true";
-    case ArgType::Int: return std::to_string(v.i);
-    case ArgType::Double: return doubleText(v.d);
-    case ArgType::String: return jsonQuote(pool.get(v.s));
-    case ArgType::Json: return std::string(pool.get(v.s));
+    case ArgType::Null:
+      return "null";
+    case ArgType::False:
+      return "false";
+    case ArgType::True:
+      return "true";
+    case ArgType::Int:
+      return std::to_string(v.i);
+    case ArgType::Double:
+      return doubleText(v.d);
+    case ArgType::String:
+      return jsonQuote(pool.get(v.s));
+    case ArgType::Json:
+      return std::string(pool.get(v.s));
   }
   return "null";
 }
@@ -158,13 +175,20 @@ NamedArg toNamedArg(const Arg& a, const StringPool& pool) {
 
 std::string namedArgJson(const NamedArg& a) {
   switch (a.type) {
-    case ArgType::Null: return "null";
-    case ArgType::False: return "false";
-    case ArgType::True: return "true";
-    case ArgType::Int: return std::to_string(a.i);
-    case ArgType::Double: return doubleText(a.d);
-    case ArgType::String: return jsonQuote(a.text);
-    case ArgType::Json: return a.text;
+    case ArgType::Null:
+      return "null";
+    case ArgType::False:
+      return "false";
+    case ArgType::True:
+      return "true";
+    case ArgType::Int:
+      return std::to_string(a.i);
+    case ArgType::Double:
+      return doubleText(a.d);
+    case ArgType::String:
+      return jsonQuote(a.text);
+    case ArgType::Json:
+      return a.text;
   }
   return "null";
 }

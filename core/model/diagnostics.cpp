@@ -4,24 +4,42 @@ namespace opscope {
 
 const char* warningKindName(WarningKind k) {
   switch (k) {
-    case WarningKind::Truncated: return "truncated input";
-    case WarningKind::UnknownPhase: return "unknown phase";
-    case WarningKind::MissingField: return "missing field";
-    case WarningKind::WrongType: return "wrong value type";
-    case WarningKind::NegativeDuration: return "negative duration";
-    case WarningKind::ControlCharacter: return "control character in string";
-    case WarningKind::IdOutOfRange: return "id out of range";
-    case WarningKind::UnmatchedEnd: return "E without B";
-    case WarningKind::UnterminatedBegin: return "B without E";
-    case WarningKind::Crossover: return "crossover";
-    case WarningKind::DanglingFlow: return "dangling flow";
-    case WarningKind::DanglingLaunchFlow: return "launch flow without its other end";
-    case WarningKind::BadMetadata: return "bad metadata";
-    case WarningKind::NotAnEvent: return "not an event object";
-    case WarningKind::ArgsDropped: return "args dropped";
-    case WarningKind::TimeOutOfRange: return "time out of range";
-    case WarningKind::Unfinished: return "activity without an end";
-    case WarningKind::Count_: break;
+    case WarningKind::Truncated:
+      return "truncated input";
+    case WarningKind::UnknownPhase:
+      return "unknown phase";
+    case WarningKind::MissingField:
+      return "missing field";
+    case WarningKind::WrongType:
+      return "wrong value type";
+    case WarningKind::NegativeDuration:
+      return "negative duration";
+    case WarningKind::ControlCharacter:
+      return "control character in string";
+    case WarningKind::IdOutOfRange:
+      return "id out of range";
+    case WarningKind::UnmatchedEnd:
+      return "E without B";
+    case WarningKind::UnterminatedBegin:
+      return "B without E";
+    case WarningKind::Crossover:
+      return "crossover";
+    case WarningKind::DanglingFlow:
+      return "dangling flow";
+    case WarningKind::DanglingLaunchFlow:
+      return "launch flow without its other end";
+    case WarningKind::BadMetadata:
+      return "bad metadata";
+    case WarningKind::NotAnEvent:
+      return "not an event object";
+    case WarningKind::ArgsDropped:
+      return "args dropped";
+    case WarningKind::TimeOutOfRange:
+      return "time out of range";
+    case WarningKind::Unfinished:
+      return "activity without an end";
+    case WarningKind::Count_:
+      break;
   }
   return "?";
 }

@@ -8,23 +8,23 @@
 namespace opscope {
 
 enum class WarningKind : uint8_t {
-  Truncated,            // input ended inside the event list
+  Truncated,  // input ended inside the event list
   UnknownPhase,
-  MissingField,         // e.g. an X event without ts
-  WrongType,            // a string where a number belongs (converted when numeric)
-  NegativeDuration,     // clamped to 0
-  ControlCharacter,     // raw or escaped control characters in a string
-  IdOutOfRange,         // correlation / External id / pid beyond int64
-  UnmatchedEnd,         // E without a B on its thread
-  UnterminatedBegin,    // B without an E
-  Crossover,            // slice partially overlapping the slice it starts in
-  DanglingFlow,         // flow end without a start, or whose slice cannot be found
-  DanglingLaunchFlow,   // the same for Kineto's ac2g launch flows: expected (informational)
-  BadMetadata,          // unreadable M event or top-level metadata value
-  NotAnEvent,           // an element of traceEvents that is not an object
-  ArgsDropped,          // a track's args beyond 4 GiB are not kept
-  TimeOutOfRange,       // a time beyond ±kMaxTimeNs (or a slice ending there): clamped
-  Unfinished,           // an activity that never ended (event logs): ends at its clock's last event
+  MissingField,        // e.g. an X event without ts
+  WrongType,           // a string where a number belongs (converted when numeric)
+  NegativeDuration,    // clamped to 0
+  ControlCharacter,    // raw or escaped control characters in a string
+  IdOutOfRange,        // correlation / External id / pid beyond int64
+  UnmatchedEnd,        // E without a B on its thread
+  UnterminatedBegin,   // B without an E
+  Crossover,           // slice partially overlapping the slice it starts in
+  DanglingFlow,        // flow end without a start, or whose slice cannot be found
+  DanglingLaunchFlow,  // the same for Kineto's ac2g launch flows: expected (informational)
+  BadMetadata,         // unreadable M event or top-level metadata value
+  NotAnEvent,          // an element of traceEvents that is not an object
+  ArgsDropped,         // a track's args beyond 4 GiB are not kept
+  TimeOutOfRange,      // a time beyond ±kMaxTimeNs (or a slice ending there): clamped
+  Unfinished,          // an activity that never ended (event logs): ends at its clock's last event
   Count_
 };
 

@@ -20,11 +20,15 @@ constexpr TimeNs kMaxTimeNs = (TimeNs{1} << 62) - 1;
 // Saturating arithmetic for values read from a file before the builder clamps them.
 inline int64_t satAdd(int64_t a, int64_t b) {
   int64_t r;
-  return __builtin_add_overflow(a, b, &r) ? (b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min()) : r;
+  return __builtin_add_overflow(a, b, &r)
+             ? (b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min())
+             : r;
 }
 inline int64_t satSub(int64_t a, int64_t b) {
   int64_t r;
-  return __builtin_sub_overflow(a, b, &r) ? (b < 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min()) : r;
+  return __builtin_sub_overflow(a, b, &r)
+             ? (b < 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min())
+             : r;
 }
 // Sums of durations (busy time, totals per name): saturate at the int64 limits instead
 // of wrapping. Slices fit the time domain one by one, but many overlapping slices of a
@@ -87,10 +91,10 @@ const char* sliceKindName(SliceKind k);
 
 // Per-slice flags.
 enum SliceFlag : uint8_t {
-  kFlagFromBeginEnd = 1,   // built from a B/E pair
-  kFlagUnterminated = 2,   // B without E: ends at the last timestamp of its track
-  kFlagCrossover = 4,      // partially overlaps the slice it starts in (kept, not nested)
-  kFlagClampedDur = 8,     // negative or missing duration set to 0
+  kFlagFromBeginEnd = 1,  // built from a B/E pair
+  kFlagUnterminated = 2,  // B without E: ends at the last timestamp of its track
+  kFlagCrossover = 4,     // partially overlaps the slice it starts in (kept, not nested)
+  kFlagClampedDur = 8,    // negative or missing duration set to 0
 };
 
 }  // namespace opscope

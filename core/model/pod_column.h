@@ -126,8 +126,9 @@ class PodColumn {
   }
   void setCapacity(size_t n) {
     size_t granted = 0;
-    void* p = data_ == nullptr ? podcolumn_detail::allocate(n * sizeof(T), granted)
-                               : podcolumn_detail::reallocate(data_, granted_, size_ * sizeof(T), n * sizeof(T), granted);
+    void* p = data_ == nullptr
+                  ? podcolumn_detail::allocate(n * sizeof(T), granted)
+                  : podcolumn_detail::reallocate(data_, granted_, size_ * sizeof(T), n * sizeof(T), granted);
     data_ = static_cast<T*>(p);
     granted_ = granted;
   }

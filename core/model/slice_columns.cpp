@@ -17,7 +17,9 @@ void applyPermutation(PodColumn<T>& column, const std::vector<uint32_t>& perm, P
   std::memcpy(static_cast<void*>(column.data()), out, perm.size() * sizeof(T));
 }
 template <typename T>
-size_t bytes(const PodColumn<T>& v) { return v.memoryBytes(); }
+size_t bytes(const PodColumn<T>& v) {
+  return v.memoryBytes();
+}
 }  // namespace
 
 void SliceColumns::permute(const std::vector<uint32_t>& perm) {
@@ -54,9 +56,8 @@ void SliceColumns::shrinkToFit() {
 }
 
 size_t SliceColumns::memoryBytes() const {
-  return bytes(start) + bytes(dur) + bytes(name) + bytes(cat) + bytes(kind) + bytes(flags) +
-         bytes(depth) + bytes(parent) + bytes(correlation) + bytes(externalId) +
-         bytes(argsOffset) + bytes(argsBlob) + bytes(argsAt);
+  return bytes(start) + bytes(dur) + bytes(name) + bytes(cat) + bytes(kind) + bytes(flags) + bytes(depth) +
+         bytes(parent) + bytes(correlation) + bytes(externalId) + bytes(argsOffset) + bytes(argsBlob) + bytes(argsAt);
 }
 
 }  // namespace opscope

@@ -98,7 +98,8 @@ StringId StringPool::intern(std::string_view s) {
   } else if (!s.empty()) {
     std::memcpy(&first, s.data(), s.size());
   }
-  const uint64_t mix = (first * 0x9E3779B97F4A7C15ull) ^ (last * 0xC2B2AE3D27D4EB4Full) ^ (s.size() * 0x165667B19E3779F9ull);
+  const uint64_t mix =
+      (first * 0x9E3779B97F4A7C15ull) ^ (last * 0xC2B2AE3D27D4EB4Full) ^ (s.size() * 0x165667B19E3779F9ull);
   StringId& slot = recent_[(mix >> 40) & (kRecentSlots - 1)];
   if (slot != kNotFound) {
     const std::string_view v = views_[slot];
@@ -138,8 +139,7 @@ void StringPool::grow() {
 }
 
 size_t StringPool::memoryBytes() const {
-  return bytes_ + views_.capacity() * sizeof(std::string_view) +
-         hashes_.capacity() * 8 + slots_.capacity() * 4;
+  return bytes_ + views_.capacity() * sizeof(std::string_view) + hashes_.capacity() * 8 + slots_.capacity() * 4;
 }
 
 }  // namespace opscope

@@ -39,18 +39,18 @@ class StringPool {
   void grow();
   const char* store(std::string_view s);
 
-  std::vector<std::string_view> views_;         // id -> string
-  std::vector<uint64_t> hashes_;                // id -> hash, so growing never rehashes text
-  std::vector<uint32_t> slots_;                 // open addressing: id + 1, 0 = empty
-  std::vector<std::unique_ptr<char[]>> blocks_; // owned text
+  std::vector<std::string_view> views_;          // id -> string
+  std::vector<uint64_t> hashes_;                 // id -> hash, so growing never rehashes text
+  std::vector<uint32_t> slots_;                  // open addressing: id + 1, 0 = empty
+  std::vector<std::unique_ptr<char[]>> blocks_;  // owned text
   // Front cache: trace names and args keys repeat endlessly (a 1 GB Kineto trace has
   // ~1k distinct strings), so a slot picked by (length, first and last 8 bytes) and
   // checked with one memcmp usually answers without hashing the whole text.
   static constexpr size_t kRecentSlots = 1024;
   std::vector<StringId> recent_ = std::vector<StringId>(kRecentSlots, kNotFound);
-  char* cur_ = nullptr;                         // shared block being filled
+  char* cur_ = nullptr;  // shared block being filled
   size_t blockUsed_ = 0;
-  size_t curBytes_ = 0;                         // size of the shared block
+  size_t curBytes_ = 0;  // size of the shared block
   size_t bytes_ = 0;
 };
 

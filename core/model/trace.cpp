@@ -4,19 +4,32 @@ namespace opscope {
 
 const char* sliceKindName(SliceKind k) {
   switch (k) {
-    case SliceKind::Other: return "other";
-    case SliceKind::CpuOp: return "cpu_op";
-    case SliceKind::UserAnnotation: return "user_annotation";
-    case SliceKind::GpuUserAnnotation: return "gpu_user_annotation";
-    case SliceKind::PythonFunction: return "python_function";
-    case SliceKind::Runtime: return "runtime";
-    case SliceKind::Driver: return "driver";
-    case SliceKind::Kernel: return "kernel";
-    case SliceKind::Memcpy: return "memcpy";
-    case SliceKind::Memset: return "memset";
-    case SliceKind::Sync: return "sync";
-    case SliceKind::TraceSpan: return "trace";
-    case SliceKind::Async: return "async";
+    case SliceKind::Other:
+      return "other";
+    case SliceKind::CpuOp:
+      return "cpu_op";
+    case SliceKind::UserAnnotation:
+      return "user_annotation";
+    case SliceKind::GpuUserAnnotation:
+      return "gpu_user_annotation";
+    case SliceKind::PythonFunction:
+      return "python_function";
+    case SliceKind::Runtime:
+      return "runtime";
+    case SliceKind::Driver:
+      return "driver";
+    case SliceKind::Kernel:
+      return "kernel";
+    case SliceKind::Memcpy:
+      return "memcpy";
+    case SliceKind::Memset:
+      return "memset";
+    case SliceKind::Sync:
+      return "sync";
+    case SliceKind::TraceSpan:
+      return "trace";
+    case SliceKind::Async:
+      return "async";
   }
   return "?";
 }
@@ -75,7 +88,8 @@ std::string Trace::trackLabel(uint32_t track) const {
   const int64_t rank = processes[t.process].rank;
   std::string s = rank != kNoId ? "rank " + std::to_string(rank) + " \xC2\xB7 " : std::string();
   if (t.kind == TrackKind::GpuStream) {
-    const int64_t device = t.device != kNoId ? t.device : (processes[t.process].pid.isString ? 0 : processes[t.process].pid.num);
+    const int64_t device =
+        t.device != kNoId ? t.device : (processes[t.process].pid.isString ? 0 : processes[t.process].pid.num);
     s += meta.deviceKind + " " + std::to_string(device) + " \xC2\xB7 ";
     // A stream id when the events name one, else the track's own name (CUPTI's range
     // profiler, an exporter's queue), else its tid.

@@ -20,8 +20,8 @@ namespace opscope {
 
 struct Process {
   RawId pid;
-  StringId name = 0;     // process_name metadata, 0 when absent
-  StringId labels = 0;   // process_labels metadata
+  StringId name = 0;    // process_name metadata, 0 when absent
+  StringId labels = 0;  // process_labels metadata
   int64_t sortIndex = 0;
   bool hasSortIndex = false;
   // Multi-rank sessions (ranks/rank_session.h): the rank whose trace this process came
@@ -50,7 +50,7 @@ struct Track {
   // Merged sessions: where this track's lazy args are read back (each rank's file has
   // its own); null: Trace::lazyArgs.
   std::shared_ptr<const LazyArgs> lazyArgs;
-  uint16_t maxDepth = 0;   // rows used: nesting depth (CPU) or lanes (GPU), plus overflow row
+  uint16_t maxDepth = 0;  // rows used: nesting depth (CPU) or lanes (GPU), plus overflow row
   uint64_t crossovers = 0;
   SliceColumns slices;
 };
@@ -68,12 +68,12 @@ struct CounterSeries {
 struct MemoryEvent {
   TimeNs ts = 0;
   int64_t bytes = 0;
-  uint64_t addr = 0;                // 0: not recorded
-  int64_t totalAllocated = -1;      // -1: not recorded
+  uint64_t addr = 0;            // 0: not recorded
+  int64_t totalAllocated = -1;  // -1: not recorded
   int64_t totalReserved = -1;
-  int32_t device = -1;              // "Device Id" (-1: the host)
-  uint8_t deviceType = 0;           // "Device Type": 0 CPU, 1 CUDA, others as Kineto numbers them
-  uint32_t track = 0;               // the thread track of the event
+  int32_t device = -1;     // "Device Id" (-1: the host)
+  uint8_t deviceType = 0;  // "Device Type": 0 CPU, 1 CUDA, others as Kineto numbers them
+  uint32_t track = 0;      // the thread track of the event
 };
 
 enum class InstantScope : uint8_t { Thread, Process, Global };
@@ -100,7 +100,7 @@ struct FlowPoint {
   // so interning them as text would add one string per launch); any other id as
   // kStringFlowId | its interned text.
   uint64_t id = 0;
-  char phase = 's';   // 's', 't' or 'f'
+  char phase = 's';  // 's', 't' or 'f'
   bool bindEnclosing = true;
 };
 
@@ -149,8 +149,8 @@ struct LaunchLinks {
       return a.first != b.first ? a.first < b.first : a.second < b.second;
     }
   };
-  PodColumn<Pair> gpuToLaunch;  // sorted by GPU ref
-  PodColumn<Pair> launchToGpu;  // sorted by launch ref, then GPU ref
+  PodColumn<Pair> gpuToLaunch;     // sorted by GPU ref
+  PodColumn<Pair> launchToGpu;     // sorted by launch ref, then GPU ref
   uint64_t unlinkedGpuEvents = 0;  // GPU events with no launch in the trace
 };
 
@@ -178,9 +178,9 @@ class Trace {
   // Set for lazy traces: reads args objects back from the file (SliceColumns::argsAt).
   std::shared_ptr<const LazyArgs> lazyArgs;
 
-  uint64_t inputBytes = 0;   // bytes of the file on disk
-  uint64_t jsonBytes = 0;    // bytes parsed (decompressed)
-  uint64_t eventsRead = 0;   // elements of the event list, any phase
+  uint64_t inputBytes = 0;      // bytes of the file on disk
+  uint64_t jsonBytes = 0;       // bytes parsed (decompressed)
+  uint64_t eventsRead = 0;      // elements of the event list, any phase
   TimeNs minTs = 0, maxTs = 0;  // over slices, instants and counters; both 0 when empty
 
   std::string_view str(StringId id) const { return strings.get(id); }

@@ -17,8 +17,8 @@ SliceKind classify(std::string_view c) {
   if (c == "user_annotation") return SliceKind::UserAnnotation;
   if (c == "gpu_user_annotation" || c == "mlu_user_annotation") return SliceKind::GpuUserAnnotation;
   if (c == "python_function") return SliceKind::PythonFunction;
-  if (c == "cuda_runtime" || c == "Runtime" || c == "mtia_runtime" || c == "xpu_runtime" || c == "privateuse1_runtime" ||
-      c == "mlu_runtime" || c == "glow_runtime")
+  if (c == "cuda_runtime" || c == "Runtime" || c == "mtia_runtime" || c == "xpu_runtime" ||
+      c == "privateuse1_runtime" || c == "mlu_runtime" || c == "glow_runtime")
     return SliceKind::Runtime;
   if (c == "cuda_driver" || c == "xpu_driver" || c == "privateuse1_driver") return SliceKind::Driver;
   // MTIA's command-processor events, Habana's device ops and CUPTI's range profiler
@@ -188,8 +188,7 @@ bool TraceBuilder::endSlice(uint32_t track, TimeNs ts) {
 }
 
 uint32_t TraceBuilder::asyncTrack(uint32_t process, StringId cat, StringId id) {
-  const Key key{(static_cast<uint64_t>(process) << 32) | (kAsyncTag * 2),
-                (static_cast<uint64_t>(cat) << 32) | id};
+  const Key key{(static_cast<uint64_t>(process) << 32) | (kAsyncTag * 2), (static_cast<uint64_t>(cat) << 32) | id};
   auto [it, inserted] = trackByKey_.try_emplace(key, static_cast<uint32_t>(trace_.tracks.size()));
   if (inserted) {
     Track t;

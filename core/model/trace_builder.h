@@ -87,7 +87,7 @@ class TraceBuilder {
   Trace& trace_;
   std::unordered_map<Key, uint32_t, KeyHash> processByPid_;
   std::unordered_map<Key, uint32_t, KeyHash> trackByKey_;
-  std::vector<std::vector<uint32_t>> openSlices_;      // per track: rows of open B / b slices
+  std::vector<std::vector<uint32_t>> openSlices_;  // per track: rows of open B / b slices
   std::unordered_map<StringId, SliceKind> kindByCat_;
   RawId lastPid_, lastTid_;
   RawId lastProcessPid_;

@@ -47,7 +47,7 @@ struct Calibration {
   // it was fitted on; models with fewer than kMinCalibrationSamples ops are absent.
   std::map<std::string, double> modelEfficiency;
   std::map<std::string, size_t> modelSamples;
-  TimeWindow fittedOn;        // the iteration the values come from
+  TimeWindow fittedOn;  // the iteration the values come from
 };
 
 // Floor and bandwidth from ops predicted with the preset (predictOps' leaves over fittedOn).

@@ -12,13 +12,20 @@ namespace opscope {
 
 const char* collectiveKindName(CollectiveKind k) {
   switch (k) {
-    case CollectiveKind::AllReduce: return "all_reduce";
-    case CollectiveKind::AllGather: return "all_gather";
-    case CollectiveKind::ReduceScatter: return "reduce_scatter";
-    case CollectiveKind::AllToAll: return "all_to_all";
-    case CollectiveKind::Broadcast: return "broadcast";
-    case CollectiveKind::Reduce: return "reduce";
-    case CollectiveKind::PointToPoint: return "send_recv";
+    case CollectiveKind::AllReduce:
+      return "all_reduce";
+    case CollectiveKind::AllGather:
+      return "all_gather";
+    case CollectiveKind::ReduceScatter:
+      return "reduce_scatter";
+    case CollectiveKind::AllToAll:
+      return "all_to_all";
+    case CollectiveKind::Broadcast:
+      return "broadcast";
+    case CollectiveKind::Reduce:
+      return "reduce";
+    case CollectiveKind::PointToPoint:
+      return "send_recv";
   }
   return "?";
 }
@@ -51,13 +58,16 @@ std::optional<CollectiveKind> collectiveKindFromCommsName(std::string_view name)
 double collectiveBusBytes(const CollectiveMessage& c) {
   const double n = static_cast<double>(std::max<int64_t>(1, c.groupSize));
   switch (c.kind) {
-    case CollectiveKind::AllReduce: return c.bytes * 2 * (n - 1) / n;
+    case CollectiveKind::AllReduce:
+      return c.bytes * 2 * (n - 1) / n;
     case CollectiveKind::AllGather:
     case CollectiveKind::ReduceScatter:
-    case CollectiveKind::AllToAll: return c.bytes * (n - 1) / n;
+    case CollectiveKind::AllToAll:
+      return c.bytes * (n - 1) / n;
     case CollectiveKind::Broadcast:
     case CollectiveKind::Reduce:
-    case CollectiveKind::PointToPoint: return c.bytes;
+    case CollectiveKind::PointToPoint:
+      return c.bytes;
   }
   return c.bytes;
 }
@@ -108,7 +118,7 @@ std::optional<int64_t> ranksInGroup(const std::vector<NamedArg>& args) {
 }  // namespace
 
 std::optional<CollectiveMessage> collectiveFromArgs(std::string_view opName, const std::vector<NamedArg>& args,
-                                                 std::optional<int64_t> worldSize) {
+                                                    std::optional<int64_t> worldSize) {
   CollectiveMessage c;
   std::optional<int64_t> group = intArg(args, "Group size");
   if (!group) group = ranksInGroup(args);
@@ -123,8 +133,8 @@ std::optional<CollectiveMessage> collectiveFromArgs(std::string_view opName, con
     const double in = static_cast<double>(std::max<int64_t>(0, intArg(args, "In msg nelems").value_or(0)));
     const double out = static_cast<double>(std::max<int64_t>(0, intArg(args, "Out msg nelems").value_or(0)));
     const NamedArg* dtype = findArg(args, "dtype");
-    const double size = dtypeBytes(dtype && dtype->type == ArgType::String ? dtypeFromProfilerName(dtype->text)
-                                                                           : DType::Unknown);
+    const double size =
+        dtypeBytes(dtype && dtype->type == ArgType::String ? dtypeFromProfilerName(dtype->text) : DType::Unknown);
     const double n = static_cast<double>(c.groupSize);
     double elements = in > 0 ? in : out;
     if (c.kind == CollectiveKind::AllGather) elements = out > 0 ? out : in * n;
@@ -143,8 +153,12 @@ std::optional<CollectiveMessage> collectiveFromArgs(std::string_view opName, con
     // c10d ops list their outputs before their inputs where they have both.
     switch (c.kind) {
       case CollectiveKind::AllToAll:
-      case CollectiveKind::ReduceScatter: c.bytes = s.bytes(1); break;
-      default: c.bytes = s.bytes(0); break;
+      case CollectiveKind::ReduceScatter:
+        c.bytes = s.bytes(1);
+        break;
+      default:
+        c.bytes = s.bytes(0);
+        break;
     }
   } else {  // nccl:/rccl: annotations record the input tensor
     c.bytes = s.bytes(0);

@@ -64,6 +64,6 @@ double collectiveUs(const GpuSpec& g, const CollectiveMessage& c);
 // groupSize from "Group size", else "Process Group Ranks", else worldSize; nullopt when
 // the op is no collective, its size is not recorded, or no group size is known.
 std::optional<CollectiveMessage> collectiveFromArgs(std::string_view opName, const std::vector<NamedArg>& args,
-                                                 std::optional<int64_t> worldSize);
+                                                    std::optional<int64_t> worldSize);
 
 }  // namespace opscope

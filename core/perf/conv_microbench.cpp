@@ -52,8 +52,10 @@ std::optional<ConvMicrobench> ConvMicrobench::fromCsv(std::string_view text, std
                                        {"padding", true, true, false, kDim},
                                        {"dtype", false},
                                        {"kernel_runtime"}};
-  const auto rows = readMeasurementCsv(text, columns, "pass, grads, N, C, K, H, W, R, S, stride, padding, dtype, "
-                                       "kernel_runtime", error);
+  const auto rows = readMeasurementCsv(text, columns,
+                                       "pass, grads, N, C, K, H, W, R, S, stride, padding, dtype, "
+                                       "kernel_runtime",
+                                       error);
   if (!rows) return std::nullopt;
   // Repeats of one row average; the key is everything but the time.
   struct Sum {
@@ -68,7 +70,8 @@ std::optional<ConvMicrobench> ConvMicrobench::fromCsv(std::string_view text, std
       error = "line " + std::to_string(r.line) + ": " + what;
       return std::nullopt;
     };
-    if (pass != "forward" && pass != "backward") return bad("pass \"" + clipForMessage(pass) + "\" is neither forward nor backward");
+    if (pass != "forward" && pass != "backward")
+      return bad("pass \"" + clipForMessage(pass) + "\" is neither forward nor backward");
     if (pass == "backward" && grads != "input+weight" && grads != "input" && grads != "weight")
       return bad("grads \"" + clipForMessage(grads) + "\" is not input+weight, input or weight");
     if (dtypeFromProfilerName(dtype) == DType::Unknown)
@@ -86,7 +89,8 @@ std::optional<ConvMicrobench> ConvMicrobench::fromCsv(std::string_view text, std
     auto i = [&v](size_t k) { return static_cast<int64_t>(v[k]); };
     auto p = convolutionProblem2d(i(0), i(1), i(2), i(3), i(4), i(5), i(6), i(7), i(8), dtypeFromProfilerName(dtype));
     if (!p || i(5) != i(6)) {
-      error = "line " + std::to_string(sc.firstLine) + ": the kernel is not square or covers more than the padded input";
+      error =
+          "line " + std::to_string(sc.firstLine) + ": the kernel is not square or covers more than the padded input";
       return std::nullopt;
     }
     p->backward = pass == "backward";

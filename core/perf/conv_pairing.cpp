@@ -23,7 +23,8 @@ ConvRole roleOf(std::string_view n) {
   if (n == "convolution_backward") return ConvRole::Backward;
   if (n == "cudnn_convolution_backward" || n == "miopen_convolution_backward") return ConvRole::LegacyBackward;
   if (n == "cudnn_convolution_backward_input" || n == "miopen_convolution_backward_input") return ConvRole::InputGrad;
-  if (n == "cudnn_convolution_backward_weight" || n == "miopen_convolution_backward_weight") return ConvRole::WeightGrad;
+  if (n == "cudnn_convolution_backward_weight" || n == "miopen_convolution_backward_weight")
+    return ConvRole::WeightGrad;
   return ConvRole::None;
 }
 

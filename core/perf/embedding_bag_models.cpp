@@ -19,8 +19,10 @@ std::optional<OpPrediction> embeddingBagPrediction(const GpuSpec& g, std::string
     return OpPrediction{memoryBoundUs(g, bytes), model};
   }
   int numWeights = -1;
-  if (n == "_embedding_bag_backward") numWeights = 6;  // grad, indices, offsets, offset2bag, bag_size, max_indices, num_weights, ..., sparse (9)
-  if (n == "_embedding_bag_dense_backward") numWeights = 5;  // grad, indices, offset2bag, bag_size, max_indices, num_weights
+  if (n == "_embedding_bag_backward")
+    numWeights = 6;  // grad, indices, offsets, offset2bag, bag_size, max_indices, num_weights, ..., sparse (9)
+  if (n == "_embedding_bag_dense_backward")
+    numWeights = 5;  // grad, indices, offset2bag, bag_size, max_indices, num_weights
   if (numWeights < 0) return std::nullopt;
   const auto *grad = s.tensor(0), *idx = s.tensor(1);
   const auto e = s.concreteInts(static_cast<size_t>(numWeights));

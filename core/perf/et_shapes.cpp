@@ -28,7 +28,8 @@ OpShapes opShapesFromEtNode(const EtNode& node) {
   if (!shapes.is_array()) return s;
   s.dimsText = jsonText(shapes);
   for (size_t i = 0; i < shapes.size(); ++i) {
-    const std::string type = types.is_array() && i < types.size() && types[i].is_string() ? types[i].get<std::string>() : "";
+    const std::string type =
+        types.is_array() && i < types.size() && types[i].is_string() ? types[i].get<std::string>() : "";
     std::vector<std::vector<int64_t>> tensors;
     DType dtype = DType::Unknown;
     if (const std::string element = tensorElement(type); !element.empty()) {

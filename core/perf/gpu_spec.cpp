@@ -46,13 +46,17 @@ DType dtypeFromProfilerName(std::string_view n) {
 double dtypeBytes(DType t) {
   switch (t) {
     case DType::F64:
-    case DType::I64: return 8;
+    case DType::I64:
+      return 8;
     case DType::F16:
     case DType::BF16:
-    case DType::I16: return 2;
+    case DType::I16:
+      return 2;
     case DType::I8:
-    case DType::Bool: return 1;
-    default: return 4;
+    case DType::Bool:
+      return 1;
+    default:
+      return 4;
   }
 }
 
@@ -96,14 +100,14 @@ std::optional<GpuSpec> specFrom(const nlohmann::json& g, std::string& error) {
     return true;
   };
   double sms = 0, warp = 32, l2Mib = 0, smemKib = 0, perNode = 8;
-  const bool ok = number("sms", sms, true) && number("warp", warp, false) && number("memory_gib", s.memoryGiB, false) && number("dram_gbs", s.dramGBs, true) &&
-                  number("l2_gbs", s.l2GBs, true) && number("l2_mib", l2Mib, true) &&
-                  number("smem_per_sm_kib", smemKib, false) && number("fp64_tflops", s.fp64, false) &&
-                  number("fp32_tflops", s.fp32, true) && number("tf32_tflops", s.tf32, false) &&
-                  number("fp16_tflops", s.fp16, false) && number("bf16_tflops", s.bf16, false) &&
-                  number("pcie_gbs", s.pcieGBs, false) && number("nvlink_gbs", s.nvlinkGBs, false) &&
-                  number("kernel_floor_us", s.kernelFloorUs, false) && number("network_gbs", s.networkGBs, false) &&
-                  number("gpus_per_node", perNode, false);
+  const bool ok = number("sms", sms, true) && number("warp", warp, false) && number("memory_gib", s.memoryGiB, false) &&
+                  number("dram_gbs", s.dramGBs, true) && number("l2_gbs", s.l2GBs, true) &&
+                  number("l2_mib", l2Mib, true) && number("smem_per_sm_kib", smemKib, false) &&
+                  number("fp64_tflops", s.fp64, false) && number("fp32_tflops", s.fp32, true) &&
+                  number("tf32_tflops", s.tf32, false) && number("fp16_tflops", s.fp16, false) &&
+                  number("bf16_tflops", s.bf16, false) && number("pcie_gbs", s.pcieGBs, false) &&
+                  number("nvlink_gbs", s.nvlinkGBs, false) && number("kernel_floor_us", s.kernelFloorUs, false) &&
+                  number("network_gbs", s.networkGBs, false) && number("gpus_per_node", perNode, false);
   if (!ok) return std::nullopt;
   if (perNode < 1 || perNode > 1024) {
     error = "GPU \"" + clipForMessage(s.name) + "\": \"gpus_per_node\" must be 1 to 1024";
@@ -246,9 +250,11 @@ std::optional<GpuSpec> gpuForDeviceProperties(const GpuSpecSet& set, std::string
   const int sms = d.contains("numSms") && d["numSms"].is_number_integer() ? d["numSms"].get<int>() : 0;
   const int warp = d.contains("warpSize") && d["warpSize"].is_number_integer() ? d["warpSize"].get<int>() : 32;
   for (const GpuSpec& g : set.gpus)
-    if (sms > 0 && g.sms == sms && g.warpSize == warp && (!best || memoryDistance(g) < memoryDistance(*best))) best = &g;
+    if (sms > 0 && g.sms == sms && g.warpSize == warp && (!best || memoryDistance(g) < memoryDistance(*best)))
+      best = &g;
   if (best) {
-    reason = "device \"" + name + "\"" + mem + " by its " + std::to_string(sms) + " SMs and warp size " + std::to_string(warp);
+    reason = "device \"" + name + "\"" + mem + " by its " + std::to_string(sms) + " SMs and warp size " +
+             std::to_string(warp);
     return *best;
   }
   reason = "device \"" + name + "\" matches no preset";
@@ -259,8 +265,9 @@ std::string kernelNameArchitecture(std::string_view n) {
   const auto digitsAfter = [&](size_t at) {
     size_t k = at;
     while (k < n.size() && k - at < 3 && std::isdigit(static_cast<unsigned char>(n[k]))) ++k;
-    return k - at >= 2 && (k == n.size() || !std::isdigit(static_cast<unsigned char>(n[k]))) ? std::string(n.substr(at, k - at))
-                                                                                            : std::string();
+    return k - at >= 2 && (k == n.size() || !std::isdigit(static_cast<unsigned char>(n[k])))
+               ? std::string(n.substr(at, k - at))
+               : std::string();
   };
   for (const char* prefix : {"sm", "cutlass_"}) {
     for (size_t at = n.find(prefix); at != std::string_view::npos; at = n.find(prefix, at + 1)) {

@@ -12,16 +12,16 @@ namespace opscope {
 // Element types as the profiler's "Input type" names them.
 enum class DType { F64, F32, F16, BF16, I64, I32, I16, I8, Bool, Unknown };
 DType dtypeFromProfilerName(std::string_view name);  // "float", "c10::Half", "long int", ...
-double dtypeBytes(DType t);  // Unknown: 4
+double dtypeBytes(DType t);                          // Unknown: 4
 
 struct GpuSpec {
   std::string name;
-  std::string source;  // where the figures come from (datasheet, measured)
+  std::string source;              // where the figures come from (datasheet, measured)
   std::vector<std::string> match;  // deviceProperties name substrings that pick it
   int sms = 0;
   int warpSize = 32;
-  double memoryGiB = 0;  // device memory; 0: unknown (then it does not help matching)
-  std::string arch;      // "sm80", "gfx90a": matched against the trace's kernel names
+  double memoryGiB = 0;           // device memory; 0: unknown (then it does not help matching)
+  std::string arch;               // "sm80", "gfx90a": matched against the trace's kernel names
   double dramGBs = 0, l2GBs = 0;  // 1e9 bytes/s
   double l2Bytes = 0, smemPerSmBytes = 0;
   double fp64 = 0, fp32 = 0, tf32 = 0, fp16 = 0, bf16 = 0;  // TFLOP/s, 0 = no such unit

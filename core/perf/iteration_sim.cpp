@@ -138,7 +138,8 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
     auto measuredWait = [&](TimeNs start, TimeNs end, std::vector<uint32_t>& waits) {
       TimeNs drained = std::numeric_limits<TimeNs>::min();
       for (const auto& [track, v] : launchedEnds) {
-        const auto pos = std::lower_bound(v.begin(), v.end(), std::make_pair(start, std::numeric_limits<TimeNs>::min()));
+        const auto pos =
+            std::lower_bound(v.begin(), v.end(), std::make_pair(start, std::numeric_limits<TimeNs>::min()));
         if (pos == v.begin()) continue;
         const TimeNs done = std::prev(pos)->second;
         if (done > end + 1000) continue;  // still busy after the call returned: not waited for
@@ -152,32 +153,31 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
     std::vector<HostThread> threads;
     size_t stepThread = SIZE_MAX;
     for (auto& [threadTrack, calls] : perThread) {
-      const uint32_t track = threadTrack;  // a plain variable: lambdas below capture it (C++20 allows bindings, clang 14 does not)
+      const uint32_t track =
+          threadTrack;  // a plain variable: lambdas below capture it (C++20 allows bindings, clang 14 does not)
       HostThread h;
       if (track == step.track) stepThread = threads.size();
       // Predict mode: walk the thread's top-level ops to know which overhead each gap is.
       const SliceColumns& s = trace.tracks[track].slices;
       size_t sliceCursor = s.lowerBound(w.start);
       const size_t sliceEnd = s.lowerBound(w.end);
-      int64_t currentOp = -1;          // row of the top-level op being walked
+      int64_t currentOp = -1;  // row of the top-level op being walked
       uint32_t callsInOp = 0;
       // The previous call in the op was a synchronisation: the overhead statistics (the
       // notebook's T3 and T5 run from launch to launch or op end) hold its wait, which the
       // simulation already makes, so the gaps on either side of it stay as measured
       // (aten::item's T3 of a generated trace is its 75 ms cudaStreamSynchronize).
       bool lastCallSync = false;
-      TimeNs boundary = w.start;       // end of the last thing accounted for (op or call)
+      TimeNs boundary = w.start;  // end of the last thing accounted for (op or call)
       bool boundaryIsOp = false;
-      double pending = 0;              // modelled host time not yet given to a call
+      double pending = 0;  // modelled host time not yet given to a call
       auto closeOp = [&] {
         if (currentOp < 0) return;
         const std::string_view name = trace.str(s.name[static_cast<size_t>(currentOp)]);
         const TimeNs opEnd = s.end(static_cast<size_t>(currentOp));
         const double measuredTail = us(std::max<TimeNs>(0, opEnd - boundary));
-        if (callsInOp > 0)
-          pending += lastCallSync ? measuredTail : meanOr(options.overheads->t3, name, measuredTail);
-        else
-          pending += meanOr(options.overheads->t5, name, us(s.dur[static_cast<size_t>(currentOp)]));
+        if (callsInOp > 0) pending += lastCallSync ? measuredTail : meanOr(options.overheads->t3, name, measuredTail);
+        else pending += meanOr(options.overheads->t5, name, us(s.dur[static_cast<size_t>(currentOp)]));
         boundary = std::max(boundary, opEnd);
         boundaryIsOp = true;
         currentOp = -1;
@@ -221,9 +221,10 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
           if (inOp) {
             const std::string_view name = trace.str(s.name[static_cast<size_t>(currentOp)]);
             const double measuredGap = us(start - std::max(boundary, s.start[static_cast<size_t>(currentOp)]));
-            item.gap = pending + (c.sync || lastCallSync ? measuredGap
-                                                         : meanOr(callsInOp == 0 ? options.overheads->t2 : options.overheads->t5,
-                                                                  name, measuredGap));
+            item.gap = pending + (c.sync || lastCallSync
+                                      ? measuredGap
+                                      : meanOr(callsInOp == 0 ? options.overheads->t2 : options.overheads->t5, name,
+                                               measuredGap));
             ++callsInOp;
             lastCallSync = c.sync;
           } else {
@@ -236,7 +237,8 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
         }
         previousEnd = end;
         c.sync ? ++p.syncs : ++p.launches;
-        const auto scale = top >= 0 ? scaleOfOp.find(EventRef{track, static_cast<uint32_t>(top)}.packed()) : scaleOfOp.end();
+        const auto scale =
+            top >= 0 ? scaleOfOp.find(EventRef{track, static_cast<uint32_t>(top)}.packed()) : scaleOfOp.end();
         for (EventRef g : c.gpu) {
           const double measured = us(trace.dur(g));
           SimEvent e;
@@ -293,7 +295,7 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
     std::vector<size_t> cursor(threads.size(), 0);
     std::vector<IntervalSet::Interval> simSpans;
     std::vector<std::vector<double>> starts(streamIndex.size());  // per stream, simulated starts (ascending)
-    double gpuDrain = 0;  // end of the last GPU event launched in the iteration
+    double gpuDrain = 0;                                          // end of the last GPU event launched in the iteration
     while (true) {
       size_t next = SIZE_MAX;
       double nextIssue = std::numeric_limits<double>::infinity();

@@ -52,16 +52,16 @@ struct SimOptions {
 };
 
 struct IterationPrediction {
-  size_t index = 0;            // 0-based among the trace's iterations
-  int64_t number = 0;          // N of ProfilerStep#N
-  double measuredUs = 0;       // step start to the later of its end and its GPU work's (iterationWallEnds)
-  double stepUs = 0;           // the ProfilerStep's own duration
+  size_t index = 0;       // 0-based among the trace's iterations
+  int64_t number = 0;     // N of ProfilerStep#N
+  double measuredUs = 0;  // step start to the later of its end and its GPU work's (iterationWallEnds)
+  double stepUs = 0;      // the ProfilerStep's own duration
   double predictedUs = 0;
   double gpuActiveMeasuredUs = 0;   // union of the iteration's GPU events as measured
   double gpuActivePredictedUs = 0;  // and as simulated
   uint64_t launches = 0, syncs = 0, gpuEvents = 0;
-  double modelledGpuUs = 0;    // predict: measured GPU time of events whose op has a model
-  double measuredGpuUs = 0;    // all launched GPU time in the iteration
+  double modelledGpuUs = 0;  // predict: measured GPU time of events whose op has a model
+  double measuredGpuUs = 0;  // all launched GPU time in the iteration
   double errorPct() const { return measuredUs > 0 ? 100.0 * (predictedUs - measuredUs) / measuredUs : 0; }
 };
 

@@ -48,7 +48,8 @@ double embeddingForwardUs(const GpuSpec& g, const EmbeddingShape& s) {
   const double tableTraffic = static_cast<double>(s.bag) * sectors(s.dim);
   const double outputTraffic = sectors(s.dim);
   const double l2 = ((32 + 32 + indicesL2) * b + hr * (tableTraffic * b - avgTableBytes)) * t;
-  const double dram = ((indicesDram + outputTraffic) * b + (1 - hr) * (tableTraffic * b - avgTableBytes) + avgTableBytes) * t;
+  const double dram =
+      ((indicesDram + outputTraffic) * b + (1 - hr) * (tableTraffic * b - avgTableBytes) + avgTableBytes) * t;
   return std::max(dram / g.dramGBs / 1000.0, g.l2GBs > 0 ? l2 / g.l2GBs / 1000.0 : 0.0);
 }
 
@@ -63,8 +64,8 @@ double embeddingBackwardSgdUs(const GpuSpec& g, const EmbeddingShape& s) {
 
 double embeddingBackwardRowwiseAdagradUs(const GpuSpec& g, const EmbeddingShape& s) {
   const double bag = static_cast<double>(s.bag);
-  const double perWarp = 32 + 32 + 2 * sectors(s.bag) + bag * sectors(s.dim) + (bag + 1) * sectors(s.dim) +
-                         bag * sectors(s.dim);
+  const double perWarp =
+      32 + 32 + 2 * sectors(s.bag) + bag * sectors(s.dim) + (bag + 1) * sectors(s.dim) + bag * sectors(s.dim);
   return static_cast<double>(s.batch) * static_cast<double>(s.tables) * perWarp / g.dramGBs / 1000.0;
 }
 
@@ -80,17 +81,17 @@ double gemmBytes(const GemmShape& s) {
 
 bool usesTf32TensorCores(std::string_view name) {
   const auto has = [&](std::string_view p) {
-    return std::search(name.begin(), name.end(), p.begin(), p.end(), [](char a, char b) {
-             return std::tolower(static_cast<unsigned char>(a)) == b;
-           }) != name.end();
+    return std::search(name.begin(), name.end(), p.begin(), p.end(),
+                       [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; }) != name.end();
   };
   return has("tf32") || has("tensorop_s1688") || has("tensorop_s16816");
 }
 
 MathPath mathPath(const GpuSpec& g, DType t, const std::vector<KernelLaunch>& kernels) {
   MathPath p;
-  p.tf32 = t == DType::F32 && g.tf32 > 0 &&
-           std::any_of(kernels.begin(), kernels.end(), [](const KernelLaunch& k) { return usesTf32TensorCores(k.name); });
+  p.tf32 = t == DType::F32 && g.tf32 > 0 && std::any_of(kernels.begin(), kernels.end(), [](const KernelLaunch& k) {
+             return usesTf32TensorCores(k.name);
+           });
   const int gpuArch = smVersion(g.arch);
   if (gpuArch >= 90) {
     bool older = false, current = false;
@@ -146,10 +147,13 @@ double memoryBoundUs(const GpuSpec& g, double bytes, int64_t gridBlocks) {
 
 std::optional<GemmMicrobench> GemmMicrobench::fromCsv(std::string_view text, std::string& error) {
   constexpr double kDim = 1ull << 40;  // no GEMM has a larger dim; int64 products stay finite as doubles
-  const auto rows = readMeasurementCsv(
-      text, {{"batch_size", true, false, false, kDim}, {"M", true, false, false, kDim}, {"N", true, false, false, kDim},
-             {"K", true, false, false, kDim}, {"kernel_runtime"}},
-      "batch_size, M, N, K, kernel_runtime", error);
+  const auto rows = readMeasurementCsv(text,
+                                       {{"batch_size", true, false, false, kDim},
+                                        {"M", true, false, false, kDim},
+                                        {"N", true, false, false, kDim},
+                                        {"K", true, false, false, kDim},
+                                        {"kernel_runtime"}},
+                                       "batch_size, M, N, K, kernel_runtime", error);
   if (!rows) return std::nullopt;
   std::map<std::tuple<int64_t, int64_t, int64_t, int64_t>, std::pair<double, int>> sums;
   for (const CsvRow& r : *rows) {
@@ -161,7 +165,8 @@ std::optional<GemmMicrobench> GemmMicrobench::fromCsv(std::string_view text, std
   }
   GemmMicrobench mb;
   for (const auto& [key, sc] : sums)
-    mb.points_.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), std::get<3>(key), sc.first / sc.second});
+    mb.points_.push_back(
+        {std::get<0>(key), std::get<1>(key), std::get<2>(key), std::get<3>(key), sc.first / sc.second});
   return mb;
 }
 

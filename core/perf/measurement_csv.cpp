@@ -74,8 +74,8 @@ std::optional<std::vector<CsvRow>> readMeasurementCsv(std::string_view text, con
       char* end = nullptr;
       const double v = std::strtod(cell.c_str(), &end);
       if (*end != '\0' || !std::isfinite(v) || v < 0 || (v == 0 && !columns[i].zeroOk)) {
-        error = "line " + std::to_string(lineNo) + ", column " + columns[i].name + ": \"" + clipForMessage(cell) + "\" is not a " +
-                (columns[i].zeroOk ? "number ≥ 0" : "positive number");
+        error = "line " + std::to_string(lineNo) + ", column " + columns[i].name + ": \"" + clipForMessage(cell) +
+                "\" is not a " + (columns[i].zeroOk ? "number ≥ 0" : "positive number");
         return std::nullopt;
       }
       if (columns[i].wholeUpTo > 0 && (v > columns[i].wholeUpTo || v != std::floor(v))) {

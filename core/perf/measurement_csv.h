@@ -14,16 +14,16 @@ namespace opscope {
 
 struct CsvColumn {
   const char* name;
-  bool number = true;     // else text, taken as written (trimmed)
-  bool zeroOk = false;    // numbers: 0 allowed (a padding); else they must be > 0
-  bool emptyOk = false;   // text: an empty cell is "" rather than an incomplete row
-  double wholeUpTo = 0;   // numbers, > 0: a whole number no larger (a dimension, cast to int64)
+  bool number = true;    // else text, taken as written (trimmed)
+  bool zeroOk = false;   // numbers: 0 allowed (a padding); else they must be > 0
+  bool emptyOk = false;  // text: an empty cell is "" rather than an incomplete row
+  double wholeUpTo = 0;  // numbers, > 0: a whole number no larger (a dimension, cast to int64)
 };
 
 struct CsvRow {
-  size_t line = 0;                  // 1-based, for messages
-  std::vector<double> numbers;      // the number columns asked for, in order
-  std::vector<std::string> texts;   // the text columns asked for, in order
+  size_t line = 0;                 // 1-based, for messages
+  std::vector<double> numbers;     // the number columns asked for, in order
+  std::vector<std::string> texts;  // the text columns asked for, in order
 };
 
 // Whether the CSV's first line names the column (cells trimmed as readMeasurementCsv

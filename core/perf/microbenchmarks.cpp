@@ -38,7 +38,8 @@ std::string builtinMicrobenchmarkSource(std::string_view gpuName, MicrobenchKind
   const Microbenchmarks* m = builtinMicrobenchmarks(gpuName);
   if (!m) return {};
   if (kind == MicrobenchKind::Convolution && m->conv)
-    return "built-in, measured on an H100 80GB HBM3: " + std::to_string(m->conv->size()) + " rows of shape, pass and dtype";
+    return "built-in, measured on an H100 80GB HBM3: " + std::to_string(m->conv->size()) +
+           " rows of shape, pass and dtype";
   if (kind == MicrobenchKind::Gemm && m->gemm)
     return "built-in, measured on an H100 80GB HBM3: " + std::to_string(m->gemm->size()) + " shapes";
   return {};

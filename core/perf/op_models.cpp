@@ -37,17 +37,73 @@ enum class MemoryKind { None, Elementwise, Reduction, Concat, Gather };
 
 // Ops whose kernels stream their tensors through DRAM once; how much they write.
 MemoryKind memoryKind(std::string_view n) {
-  static const char* const elementwise[] = {
-      "add", "add_", "sub", "sub_", "mul", "mul_", "div", "div_", "relu", "relu_", "threshold_backward", "sigmoid",
-      "sigmoid_backward", "tanh", "tanh_backward", "gelu", "gelu_backward", "silu", "silu_backward", "neg", "exp",
-      "log", "pow", "sqrt", "rsqrt", "clamp", "clamp_", "where", "fill_", "zero_", "copy_", "to", "_to_copy", "clone",
-      "contiguous", "masked_fill", "masked_fill_", "dropout", "native_dropout", "native_dropout_backward", "softmax",
-      "_softmax", "log_softmax", "_log_softmax", "_softmax_backward_data", "_log_softmax_backward_data", "layer_norm",
-      "native_layer_norm", "native_layer_norm_backward", "addcmul_", "addcdiv_", "lerp_", "mse_loss_backward",
-      "_foreach_add_", "_foreach_mul_", "_foreach_addcmul_", "_foreach_addcdiv_", "_foreach_lerp_", "_foreach_sqrt",
-      "_foreach_div_", "_foreach_add", "_foreach_mul", "_foreach_zero_", "ones_like", "zeros_like"};
-  static const char* const reduction[] = {"sum", "mean", "mse_loss", "norm", "max", "min", "amax", "argmax",
-                                          "binary_cross_entropy_with_logits"};
+  static const char* const elementwise[] = {"add",
+                                            "add_",
+                                            "sub",
+                                            "sub_",
+                                            "mul",
+                                            "mul_",
+                                            "div",
+                                            "div_",
+                                            "relu",
+                                            "relu_",
+                                            "threshold_backward",
+                                            "sigmoid",
+                                            "sigmoid_backward",
+                                            "tanh",
+                                            "tanh_backward",
+                                            "gelu",
+                                            "gelu_backward",
+                                            "silu",
+                                            "silu_backward",
+                                            "neg",
+                                            "exp",
+                                            "log",
+                                            "pow",
+                                            "sqrt",
+                                            "rsqrt",
+                                            "clamp",
+                                            "clamp_",
+                                            "where",
+                                            "fill_",
+                                            "zero_",
+                                            "copy_",
+                                            "to",
+                                            "_to_copy",
+                                            "clone",
+                                            "contiguous",
+                                            "masked_fill",
+                                            "masked_fill_",
+                                            "dropout",
+                                            "native_dropout",
+                                            "native_dropout_backward",
+                                            "softmax",
+                                            "_softmax",
+                                            "log_softmax",
+                                            "_log_softmax",
+                                            "_softmax_backward_data",
+                                            "_log_softmax_backward_data",
+                                            "layer_norm",
+                                            "native_layer_norm",
+                                            "native_layer_norm_backward",
+                                            "addcmul_",
+                                            "addcdiv_",
+                                            "lerp_",
+                                            "mse_loss_backward",
+                                            "_foreach_add_",
+                                            "_foreach_mul_",
+                                            "_foreach_addcmul_",
+                                            "_foreach_addcdiv_",
+                                            "_foreach_lerp_",
+                                            "_foreach_sqrt",
+                                            "_foreach_div_",
+                                            "_foreach_add",
+                                            "_foreach_mul",
+                                            "_foreach_zero_",
+                                            "ones_like",
+                                            "zeros_like"};
+  static const char* const reduction[] = {
+      "sum", "mean", "mse_loss", "norm", "max", "min", "amax", "argmax", "binary_cross_entropy_with_logits"};
   static const char* const concat[] = {"cat", "_cat", "stack"};
   static const char* const gather[] = {"index_select", "embedding", "gather", "index", "take"};
   for (const char* e : elementwise)
@@ -131,7 +187,8 @@ OpShapes opShapesFromArgs(const std::vector<NamedArg>& args) {
     } else if (a.key == "Input type" && a.type == ArgType::Json) {
       const nlohmann::json j = nlohmann::json::parse(a.text, nullptr, false);
       if (!j.is_array()) continue;
-      for (const auto& t : j) s.types.push_back(t.is_string() ? dtypeFromProfilerName(t.get<std::string>()) : DType::Unknown);
+      for (const auto& t : j)
+        s.types.push_back(t.is_string() ? dtypeFromProfilerName(t.get<std::string>()) : DType::Unknown);
     }
   }
   return s;
@@ -221,9 +278,15 @@ std::optional<OpPrediction> OpModels::datasheet(std::string_view name, const OpS
   if (read <= 0) return std::nullopt;
   double written = 0;
   switch (kind) {
-    case MemoryKind::Elementwise: written = largest; break;
-    case MemoryKind::Reduction: written = 0; break;
-    case MemoryKind::Concat: written = read; break;
+    case MemoryKind::Elementwise:
+      written = largest;
+      break;
+    case MemoryKind::Reduction:
+      written = 0;
+      break;
+    case MemoryKind::Concat:
+      written = read;
+      break;
     case MemoryKind::Gather: {
       // Reads the gathered rows and writes them: indices × row size; the table itself
       // is not streamed. Input 0 is the table (embedding: weight, indices).
@@ -236,7 +299,8 @@ std::optional<OpPrediction> OpModels::datasheet(std::string_view name, const OpS
       written = rows * row;
       break;
     }
-    case MemoryKind::None: break;
+    case MemoryKind::None:
+      break;
   }
   return OpPrediction{memoryBoundUs(gpu_, read + written, grid), "memory-bound"};
 }
@@ -245,7 +309,8 @@ const ConvMicrobench* OpModels::convTable() const {
   return microbench_ && microbench_->conv ? &*microbench_->conv : nullptr;
 }
 
-std::optional<OpPrediction> OpModels::convolution(const ConvProblem& p, const std::vector<KernelLaunch>& kernels) const {
+std::optional<OpPrediction> OpModels::convolution(const ConvProblem& p,
+                                                  const std::vector<KernelLaunch>& kernels) const {
   return scaled(convolutionPrediction(gpu_, p, mathPath(gpu_, p.dtype, kernels), kernels, convTable()));
 }
 
@@ -275,7 +340,7 @@ bool movesHostMemory(const Trace& trace, const std::vector<EventRef>& gpu) {
 // record_param_comms > nccl:all_reduce). Only collective ops look inside: a backward
 // node holding an all-reduce also runs other kernels.
 std::optional<CollectiveMessage> collectiveCallOf(const Trace& trace, EventRef op, std::optional<int64_t> worldSize,
-                                               int depth = 0) {
+                                                  int depth = 0) {
   const std::string_view name = trace.name(op);
   if (name != "record_param_comms" && !collectiveKindFromName(name)) return std::nullopt;
   if (auto c = collectiveFromArgs(name, trace.args(op), worldSize)) return c;

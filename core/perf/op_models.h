@@ -105,7 +105,7 @@ class OpModels {
 // One row per outermost host op (see OpIndex) that caused GPU work.
 struct OpRow {
   EventRef op;
-  TimeNs measuredGpu = 0;   // summed durations of the GPU events it caused
+  TimeNs measuredGpu = 0;  // summed durations of the GPU events it caused
   uint64_t gpuEvents = 0;
   std::optional<double> predictedUs;
   std::string model = "no model";

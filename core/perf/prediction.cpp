@@ -67,7 +67,8 @@ GpuSpec defaultGpu(const Trace& trace, const GpuSpecSet& set, std::string& sourc
   return set.gpus.front();
 }
 
-std::optional<Calibration> fitOnFirstIteration(const Trace& trace, const GpuSpec& gpu, const Microbenchmarks* microbench,
+std::optional<Calibration> fitOnFirstIteration(const Trace& trace, const GpuSpec& gpu,
+                                               const Microbenchmarks* microbench,
                                                const std::map<uint64_t, OpShapes>* extraShapes, std::string& note) {
   if (trace.iterations.size() < 2) {
     note = "calibration needs two iterations or more (fitted on one, checked on the others)";
@@ -103,7 +104,8 @@ Microbenchmarks microbenchmarksFor(const PredictionSetup& setup, const GpuSpec& 
 PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
   PredictionResult r;
   if (setup.builtinMicrobench && !setup.replay) {
-    const bool ownGemm = setup.microbench && setup.microbench->gemm, ownConv = setup.microbench && setup.microbench->conv;
+    const bool ownGemm = setup.microbench && setup.microbench->gemm,
+               ownConv = setup.microbench && setup.microbench->conv;
     if (!ownGemm) setup.gemmBenchSource = builtinMicrobenchmarkSource(setup.gpu.name, MicrobenchKind::Gemm);
     if (!ownConv) setup.convBenchSource = builtinMicrobenchmarkSource(setup.gpu.name, MicrobenchKind::Convolution);
   }

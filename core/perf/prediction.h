@@ -48,7 +48,7 @@ struct PredictionSetup {
   const Microbenchmarks* microbench = nullptr;
   bool builtinMicrobench = true;
   std::string gemmBenchSource, convBenchSource;
-  std::optional<TimeWindow> window;        // ops of this window only (iterations: all)
+  std::optional<TimeWindow> window;  // ops of this window only (iterations: all)
   // Shapes of ops the Kineto trace recorded none for (a linked execution trace's).
   std::shared_ptr<const std::map<uint64_t, OpShapes>> extraShapes;
   std::string shapesSource = "the trace's Input Dims";
@@ -65,10 +65,10 @@ inline constexpr std::array<const char*, kSizeBuckets> kSizeBucketKeys{"lt_20us"
 inline size_t sizeBucket(double measuredUs) { return measuredUs < 20 ? 0 : measuredUs <= 200 ? 1 : 2; }
 
 struct ErrorFigures {
-  uint64_t count = 0;     // predictions compared
-  double gmaePct = 0;     // geometric mean of |error| (each at least 0.01 %), the paper's GMAE
-  double meanPct = 0;     // mean of |error|
-  double stdPct = 0;      // population std of |error|
+  uint64_t count = 0;  // predictions compared
+  double gmaePct = 0;  // geometric mean of |error| (each at least 0.01 %), the paper's GMAE
+  double meanPct = 0;  // mean of |error|
+  double stdPct = 0;   // population std of |error|
   double signedMeanPct = 0;
 };
 struct OpTypeFigures {
@@ -86,21 +86,21 @@ struct CalibratedRun {
   Calibration calibration;
   bool carried = false;  // fitted on the trace's own GPU and carried to a what-if GPU
   std::vector<IterationPrediction> iterations;
-  double errorPctMean = 0;             // every iteration, the fitting one included
+  double errorPctMean = 0;                        // every iteration, the fitting one included
   std::optional<double> errorPctMeanOutOfSample;  // the iterations after the fitting one
-  ErrorFigures opError;                // ops outside the fitting iteration
+  ErrorFigures opError;                           // ops outside the fitting iteration
   std::array<ErrorFigures, kSizeBuckets> opErrorBySize;
 };
 
 struct PredictionResult {
   PredictionSetup setup;
-  std::vector<OpRow> ops;                    // empty in replay mode
+  std::vector<OpRow> ops;  // empty in replay mode
   std::vector<IterationPrediction> iterations;
-  ErrorFigures opError;                      // over modelled ops, sampled-out ones excepted
+  ErrorFigures opError;  // over modelled ops, sampled-out ones excepted
   std::array<ErrorFigures, kSizeBuckets> opErrorBySize;
-  uint64_t sampledOut = 0;                   // modelled ops measured at <= kSampledOutUs
-  std::vector<OpTypeFigures> byOpType;       // measured GPU time descending
-  double iterationErrorPctMean = 0;          // mean |error| of the iterations
+  uint64_t sampledOut = 0;              // modelled ops measured at <= kSampledOutUs
+  std::vector<OpTypeFigures> byOpType;  // measured GPU time descending
+  double iterationErrorPctMean = 0;     // mean |error| of the iterations
   // Predict mode: the same iterations with measured kernel times and the host modelled
   // (the paper's self-check of the host model, whatever the main run's kernels); empty
   // in replay mode.
@@ -111,7 +111,7 @@ struct PredictionResult {
   // Calibrated: mean |error| of the iterations the calibration was not fitted on.
   std::optional<double> iterationErrorPctMeanOutOfSample;
   std::optional<CalibratedRun> calibratedRun;  // setup.withCalibratedRun, two iterations or more
-  double coverage = 0;                       // share of measured GPU time whose op has a model
+  double coverage = 0;                         // share of measured GPU time whose op has a model
 };
 
 // error of one prediction in percent of the measured value
@@ -134,7 +134,8 @@ std::optional<double> whatIfRatio(const PredictionResult& r);
 // The calibration of gpu's models fitted on the trace's first iteration (floor and
 // bandwidth, then each model's share); nullopt with why in note when the trace has
 // fewer than two iterations (nothing would be left to check it on).
-std::optional<Calibration> fitOnFirstIteration(const Trace& trace, const GpuSpec& gpu, const Microbenchmarks* microbench,
+std::optional<Calibration> fitOnFirstIteration(const Trace& trace, const GpuSpec& gpu,
+                                               const Microbenchmarks* microbench,
                                                const std::map<uint64_t, OpShapes>* extraShapes, std::string& note);
 
 // Where a prediction on setup.gpu calibrates: sets setup.calibrationGpu to the trace's

@@ -6,7 +6,6 @@
 #include <tuple>
 #include <utility>
 
-
 namespace opscope {
 
 namespace {
@@ -63,7 +62,8 @@ std::optional<TbeCall> forwardCall(std::string_view optimizer, const OpShapes& s
   } else if (optimizer.starts_with("rowwise_adagrad")) {
     // One momentum float per row (momentum1_dev, input 20): mean D = weights / rows.
     const int64_t rows = length(s, 20);
-    if (rows >= t && weights % rows == 0 && weights / rows >= 1 && weights / rows <= kMaxDim) c.totalDim = weights / rows * t;
+    if (rows >= t && weights % rows == 0 && weights / rows >= 1 && weights / rows <= kMaxDim)
+      c.totalDim = weights / rows * t;
   }
   return c;
 }
@@ -161,7 +161,8 @@ std::unordered_map<uint64_t, TbeCall> tbeCallsOf(const Trace& trace) {
   return out;
 }
 
-std::optional<OpPrediction> tbePrediction(const GpuSpec& g, const TbeCall& c, const std::vector<KernelLaunch>& kernels) {
+std::optional<OpPrediction> tbePrediction(const GpuSpec& g, const TbeCall& c,
+                                          const std::vector<KernelLaunch>& kernels) {
   if (!c.complete()) return std::nullopt;
   const int64_t d = c.dim();
   const double n = static_cast<double>(c.indices);
@@ -175,7 +176,8 @@ std::optional<OpPrediction> tbePrediction(const GpuSpec& g, const TbeCall& c, co
   if (!c.backward) {
     size_t others = 0;
     for (const KernelLaunch& k : kernels) {
-      if (k.name.find("split_embedding") != std::string_view::npos && k.name.find("forward") != std::string_view::npos) {
+      if (k.name.find("split_embedding") != std::string_view::npos &&
+          k.name.find("forward") != std::string_view::npos) {
         if (k.block[1] > 0) e.rowsPerBlock = k.block[1];
       } else {
         ++others;

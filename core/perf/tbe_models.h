@@ -36,17 +36,19 @@ namespace opscope {
 
 struct TbeCall {
   bool backward = false;
-  std::string optimizer;  // "sgd", "rowwise_adagrad", … as the op name spells it
-  int64_t tables = 0;     // T
-  int64_t batch = 0;      // B
-  int64_t indices = 0;    // N, over all tables and bags
+  std::string optimizer;    // "sgd", "rowwise_adagrad", … as the op name spells it
+  int64_t tables = 0;       // T
+  int64_t batch = 0;        // B
+  int64_t indices = 0;      // N, over all tables and bags
   int64_t weightElems = 0;  // ΣE_t·D_t (forward's dev_weights)
-  int64_t totalDim = 0;   // Σ D_t; 0 while unknown
-  bool weighted = false;  // per-sample weights (indice_weights given)
-  bool paired = false;    // the other half was found (its fields copied in)
-  uint32_t group = 0;     // calls pair within one group only: the process (a merged
-                          // session's ranks run the same lookups at the same times)
-  double bag() const { return tables > 0 && batch > 0 ? static_cast<double>(indices) / static_cast<double>(tables * batch) : 0; }
+  int64_t totalDim = 0;     // Σ D_t; 0 while unknown
+  bool weighted = false;    // per-sample weights (indice_weights given)
+  bool paired = false;      // the other half was found (its fields copied in)
+  uint32_t group = 0;       // calls pair within one group only: the process (a merged
+                            // session's ranks run the same lookups at the same times)
+  double bag() const {
+    return tables > 0 && batch > 0 ? static_cast<double>(indices) / static_cast<double>(tables * batch) : 0;
+  }
   int64_t dim() const { return tables > 0 ? totalDim / tables : 0; }  // mean D
   // Forward and backward both need T, B and D; the backward also N (from its forward).
   bool complete() const { return tables > 0 && batch > 0 && totalDim >= tables && (!backward || paired); }

@@ -32,8 +32,8 @@ std::optional<GemmShape> templateGemm(const OpShapes& s, size_t rank) {
 
 bool isTritonKernelName(std::string_view n) { return kindOf(n) != TritonKind::None; }
 
-std::optional<OpPrediction> tritonPrediction(const GpuSpec& g, std::string_view name, const OpShapes& s,
-                                             MathPath path, int64_t gridBlocks) {
+std::optional<OpPrediction> tritonPrediction(const GpuSpec& g, std::string_view name, const OpShapes& s, MathPath path,
+                                             int64_t gridBlocks) {
   switch (kindOf(name)) {
     case TritonKind::None:
       return std::nullopt;

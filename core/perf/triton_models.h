@@ -28,7 +28,7 @@ namespace opscope {
 
 bool isTritonKernelName(std::string_view name);
 // path: the math path the op's kernels reveal (mathPath); gridBlocks: their widest grid.
-std::optional<OpPrediction> tritonPrediction(const GpuSpec& g, std::string_view name, const OpShapes& s,
-                                             MathPath path, int64_t gridBlocks);
+std::optional<OpPrediction> tritonPrediction(const GpuSpec& g, std::string_view name, const OpShapes& s, MathPath path,
+                                             int64_t gridBlocks);
 
 }  // namespace opscope

@@ -72,16 +72,19 @@ ClockAlignment alignClocks(const std::vector<const RankMetrics*>& ranks) {
     }
     return a;
   }
-  const bool allIterate = std::all_of(ranks.begin(), ranks.end(), [](const RankMetrics* r) { return !r->iterations.empty(); });
+  const bool allIterate =
+      std::all_of(ranks.begin(), ranks.end(), [](const RankMetrics* r) { return !r->iterations.empty(); });
   if (allIterate) {
     a.method = "first_iteration";
     a.anchors = 1;
-    for (size_t r = 1; r < ranks.size(); ++r) a.offsets[r] = ranks[0]->iterations[0].start - ranks[r]->iterations[0].start;
+    for (size_t r = 1; r < ranks.size(); ++r)
+      a.offsets[r] = ranks[0]->iterations[0].start - ranks[r]->iterations[0].start;
   }
   return a;
 }
 
-std::vector<CollectiveWait> collectiveWaits(const std::vector<const RankMetrics*>& ranks, const ClockAlignment& clocks) {
+std::vector<CollectiveWait> collectiveWaits(const std::vector<const RankMetrics*>& ranks,
+                                            const ClockAlignment& clocks) {
   std::vector<CollectiveWait> out(ranks.size());
   const size_t common = commonCollectives(ranks);
   for (size_t r = 0; r < ranks.size(); ++r) {

@@ -91,8 +91,9 @@ bool parseRankList(std::string_view text, std::set<int64_t>& out, std::string& e
     const std::string_view part = text.substr(start, comma - start);
     const size_t dash = part.find('-');
     int64_t a = 0, b = 0;
-    const bool ok = dash == std::string_view::npos ? number(part, a) && (b = a, true)
-                                                   : number(part.substr(0, dash), a) && number(part.substr(dash + 1), b);
+    const bool ok = dash == std::string_view::npos
+                        ? number(part, a) && (b = a, true)
+                        : number(part.substr(0, dash), a) && number(part.substr(dash + 1), b);
     if (!ok || b < a || b - a > 1000000) {
       error = "not a rank or range of ranks: '" + std::string(part) + "' (e.g. 0-3,7)";
       out.clear();
@@ -126,7 +127,8 @@ std::vector<std::string> expandRankInputs(const std::vector<std::string>& args, 
         error = arg + ": no trace files in the folder (*.json, *.json.gz, *.gz, *.sqlite)";
         return {};
       }
-      std::sort(found.begin(), found.end(), [](const std::string& a, const std::string& b) { return naturalLess(a, b); });
+      std::sort(found.begin(), found.end(),
+                [](const std::string& a, const std::string& b) { return naturalLess(a, b); });
       files.insert(files.end(), found.begin(), found.end());
     } else if (hasGlobChars(arg) && !std::filesystem::exists(arg, ec)) {
       glob_t g{};
@@ -139,7 +141,8 @@ std::vector<std::string> expandRankInputs(const std::vector<std::string>& args, 
         error = arg + ": nothing matches the pattern";
         return {};
       }
-      std::sort(found.begin(), found.end(), [](const std::string& a, const std::string& b) { return naturalLess(a, b); });
+      std::sort(found.begin(), found.end(),
+                [](const std::string& a, const std::string& b) { return naturalLess(a, b); });
       files.insert(files.end(), found.begin(), found.end());
     } else {
       files.push_back(arg);

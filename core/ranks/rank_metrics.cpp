@@ -15,7 +15,8 @@ std::string lowerLetters(std::string_view name) {
   std::string out;
   out.reserve(name.size());
   for (char c : name)
-    if (std::isalnum(static_cast<unsigned char>(c))) out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   return out;
 }
 
@@ -25,8 +26,12 @@ struct KindWord {
 };
 // Longest first: "reducescatter" before "reduce", "allreduce" before "reduce".
 constexpr KindWord kKinds[] = {
-    {"reducescatter", "ReduceScatter"}, {"allreduce", "AllReduce"}, {"allgather", "AllGather"},
-    {"alltoall", "AllToAll"},           {"broadcast", "Broadcast"}, {"sendrecv", "SendRecv"},
+    {"reducescatter", "ReduceScatter"},
+    {"allreduce", "AllReduce"},
+    {"allgather", "AllGather"},
+    {"alltoall", "AllToAll"},
+    {"broadcast", "Broadcast"},
+    {"sendrecv", "SendRecv"},
     {"reduce", "Reduce"},
 };
 
@@ -94,7 +99,8 @@ std::vector<RankMetrics> measureRanks(const Trace& trace) {
       const TimeNs a = s.start[i], b = s.start[i] + s.dur[i];
       const StringId id = s.name[i];
       if (id >= verdict.size()) verdict.resize(id + 1, -1);
-      if (verdict[id] < 0) verdict[id] = s.kind[i] == SliceKind::Kernel && isCollectiveKernelName(trace.str(id)) ? 1 : 0;
+      if (verdict[id] < 0)
+        verdict[id] = s.kind[i] == SliceKind::Kernel && isCollectiveKernelName(trace.str(id)) ? 1 : 0;
       if (verdict[id] == 1) {
         const std::string kind = collectiveKind(trace.str(id));
         auto found = std::find(m.collectiveKinds.begin(), m.collectiveKinds.end(), kind);

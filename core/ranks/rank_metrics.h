@@ -25,9 +25,9 @@ struct CollectiveCall {
 };
 
 struct RankMetrics {
-  std::optional<int64_t> rank;  // distributedInfo.rank
-  std::vector<Iteration> iterations;    // ProfilerStep#N by start
-  std::vector<TimeNs> iterationWallEnds;  // iterationWallEnds(): host end or GPU drain
+  std::optional<int64_t> rank;              // distributedInfo.rank
+  std::vector<Iteration> iterations;        // ProfilerStep#N by start
+  std::vector<TimeNs> iterationWallEnds;    // iterationWallEnds(): host end or GPU drain
   std::vector<CollectiveCall> collectives;  // by start, over every stream
   std::vector<std::string> collectiveKinds;
   TimeNs gpuBusy = 0;         // union of every GPU event

@@ -61,13 +61,27 @@ void reencodeArgs(SliceColumns& s, StringMap& map) {
     for (const Arg& a : decodeArgs({s.argsBlob.data(), s.argsBlob.size()}, at)) {
       const StringId key = map(a.key);
       switch (a.value.type) {
-        case ArgType::Null: w.addNull(key); break;
-        case ArgType::False: w.addBool(key, false); break;
-        case ArgType::True: w.addBool(key, true); break;
-        case ArgType::Int: w.addInt(key, a.value.i); break;
-        case ArgType::Double: w.addDouble(key, a.value.d); break;
-        case ArgType::String: w.addString(key, map(a.value.s)); break;
-        case ArgType::Json: w.addJson(key, map(a.value.s)); break;
+        case ArgType::Null:
+          w.addNull(key);
+          break;
+        case ArgType::False:
+          w.addBool(key, false);
+          break;
+        case ArgType::True:
+          w.addBool(key, true);
+          break;
+        case ArgType::Int:
+          w.addInt(key, a.value.i);
+          break;
+        case ArgType::Double:
+          w.addDouble(key, a.value.d);
+          break;
+        case ArgType::String:
+          w.addString(key, map(a.value.s));
+          break;
+        case ArgType::Json:
+          w.addJson(key, map(a.value.s));
+          break;
       }
     }
     // Ids may grow a byte each when re-interned: past 4 GiB a row loses its args.
@@ -150,8 +164,10 @@ std::unique_ptr<Trace> mergeRanks(std::vector<RankPart> parts) {
       f.to = movedRef(f.to, trackBase);
       m.flows.push_back(f);
     }
-    for (const auto& p : t.links.gpuToLaunch) g2l.push_back({movedRef(p.first, trackBase), movedRef(p.second, trackBase)});
-    for (const auto& p : t.links.launchToGpu) l2g.push_back({movedRef(p.first, trackBase), movedRef(p.second, trackBase)});
+    for (const auto& p : t.links.gpuToLaunch)
+      g2l.push_back({movedRef(p.first, trackBase), movedRef(p.second, trackBase)});
+    for (const auto& p : t.links.launchToGpu)
+      l2g.push_back({movedRef(p.first, trackBase), movedRef(p.second, trackBase)});
     m.links.unlinkedGpuEvents += t.links.unlinkedGpuEvents;
     const std::string prefix = "rank " + std::to_string(part.rank) + ": ";
     for (const WarningEntry& w : t.diagnostics.entries()) m.diagnostics.add(w.kind, w.count, prefix + w.example);

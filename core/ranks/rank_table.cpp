@@ -61,7 +61,8 @@ RankTable rankTable(const Trace& trace, double stragglerPct) {
     row.computeTime = m.computeTime;
     row.overlapTime = m.overlapTime;
     row.gpuBusy = m.gpuBusy;
-    for (size_t i = 0; i < m.iterations.size(); ++i) row.iterationWall.push_back(m.iterationWallEnds[i] - m.iterations[i].start);
+    for (size_t i = 0; i < m.iterations.size(); ++i)
+      row.iterationWall.push_back(m.iterationWallEnds[i] - m.iterations[i].start);
     table.maxIterations = std::max(table.maxIterations, row.iterationWall.size());
   }
   // The session's clocks are aligned already: waits with no further offset.

@@ -13,7 +13,8 @@ namespace {
 using ojson = nlohmann::ordered_json;
 
 TimeNs examined(const Trace& trace) {
-  return trace.iterations.empty() ? trace.maxTs - trace.minTs : trace.iterations.back().end - trace.iterations.front().start;
+  return trace.iterations.empty() ? trace.maxTs - trace.minTs
+                                  : trace.iterations.back().end - trace.iterations.front().start;
 }
 
 }  // namespace
@@ -35,8 +36,7 @@ std::string adviceJson(const std::vector<Advice>& advice, const Trace& trace, co
                     {"name", std::string(trace.name(*a.where))},
                     {"ts_us", nsToUs(trace.start(*a.where) - trace.minTs)},
                     {"dur_us", nsToUs(trace.dur(*a.where))}};
-    else
-      o["where"] = nullptr;
+    else o["where"] = nullptr;
     ojson evidence = ojson::object();
     for (const auto& [k, v] : a.evidence) evidence[k] = v;
     o["evidence"] = std::move(evidence);
@@ -58,8 +58,8 @@ std::string adviceCsv(const std::vector<Advice>& advice) {
 
 std::string adviceText(const std::vector<Advice>& advice, const Trace& trace, const std::string& path) {
   std::ostringstream out;
-  out << path << ": " << advice.size() << " recommendation" << (advice.size() == 1 ? "" : "s") << ", most time at stake first ("
-      << formatDuration(examined(trace)) << " examined)\n";
+  out << path << ": " << advice.size() << " recommendation" << (advice.size() == 1 ? "" : "s")
+      << ", most time at stake first (" << formatDuration(examined(trace)) << " examined)\n";
   size_t k = 0;
   for (const Advice& a : advice) {
     out << "\n" << ++k << ". [" << a.id << "] " << a.title << "\n";

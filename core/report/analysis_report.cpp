@@ -3,14 +3,13 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "report/json_text.h"
 #include "report/report_numbers.h"
 #include "report/summary_report.h"
-#include "report/json_text.h"
 
 namespace opscope {
 
 namespace {
-
 
 const char* kindName(SliceKind k) {
   return k == SliceKind::Memcpy ? "memcpy" : k == SliceKind::Memset ? "memset" : "kernel";
@@ -43,11 +42,12 @@ std::string overviewJson(const Overview& o, const Trace& trace, const std::strin
   j["device_kind"] = o.deviceKind;  // what the gpu_* keys measure: "GPU", "MTIA", ...
   j["iterations"] = o.iterations;
   j["samples_per_second"] = o.samplesPerSecond ? nlohmann::ordered_json(*o.samplesPerSecond) : nlohmann::ordered_json();
-  j["counts"] = {{"ops", o.ops}, {"launches", o.launches}, {"kernels", o.kernels}, {"memcpys", o.memcpys},
-                 {"memsets", o.memsets}};
+  j["counts"] = {
+      {"ops", o.ops}, {"launches", o.launches}, {"kernels", o.kernels}, {"memcpys", o.memcpys}, {"memsets", o.memsets}};
   auto streams = nlohmann::ordered_json::array();
   for (const StreamActivity& s : o.streams)
-    streams.push_back({{"stream", s.label}, {"events", s.events}, {"busy_us", nsToUs(s.busy)}, {"utilisation", s.utilisation}});
+    streams.push_back(
+        {{"stream", s.label}, {"events", s.events}, {"busy_us", nsToUs(s.busy)}, {"utilisation", s.utilisation}});
   j["streams"] = streams;
   auto parts = nlohmann::ordered_json::array();
   for (size_t p = 0; p < o.breakdown.size(); ++p)
@@ -115,9 +115,9 @@ std::string kernelStatsCsv(const KernelStats& k, const Trace& trace, size_t limi
   for (size_t i = 0; i < k.kernels.size() && (limit == 0 || i < limit); ++i) {
     const KernelStat& s = k.kernels[i];
     out += csvField(trace.str(s.name)) + "," + kindName(s.kind) + "," +
-           csvField(s.cls >= 0 ? k.classes[static_cast<size_t>(s.cls)] : "other") + "," + std::to_string(s.count) + "," +
-           usText(s.total) + "," + shortestNumber(s.mean / 1000.0) + "," + usText(s.min) + "," + usText(s.max) + "," +
-           shortestNumber(s.stddev / 1000.0) + "," + shortestNumber(s.share) + "\n";
+           csvField(s.cls >= 0 ? k.classes[static_cast<size_t>(s.cls)] : "other") + "," + std::to_string(s.count) +
+           "," + usText(s.total) + "," + shortestNumber(s.mean / 1000.0) + "," + usText(s.min) + "," + usText(s.max) +
+           "," + shortestNumber(s.stddev / 1000.0) + "," + shortestNumber(s.share) + "\n";
   }
   return out;
 }

@@ -5,9 +5,9 @@
 #include "analysis/overhead_model.h"
 #include "analysis/sample_stats.h"
 #include "report/analysis_report.h"
+#include "report/json_text.h"
 #include "report/report_numbers.h"
 #include "report/summary_report.h"
-#include "report/json_text.h"
 
 namespace opscope {
 
@@ -17,9 +17,12 @@ using ojson = nlohmann::ordered_json;
 
 const char* breakdownKindName(const BreakdownNode& n) {
   switch (n.kind) {
-    case BreakdownKind::Stream: return "stream";
-    case BreakdownKind::Op: return "op";
-    case BreakdownKind::Unattributed: return "unattributed";
+    case BreakdownKind::Stream:
+      return "stream";
+    case BreakdownKind::Op:
+      return "op";
+    case BreakdownKind::Unattributed:
+      return "unattributed";
     case BreakdownKind::Gpu:
       return n.gpuKind == SliceKind::Memcpy ? "memcpy" : n.gpuKind == SliceKind::Memset ? "memset" : "kernel";
   }
@@ -32,8 +35,11 @@ std::string className(const std::vector<std::string>& classes, int32_t cls) {
 
 ojson breakdownNode(const DeviceBreakdown& b, const Trace& trace, uint32_t n) {
   const BreakdownNode& node = b.nodes[n];
-  ojson j = {{"name", breakdownLabel(trace, node)}, {"kind", breakdownKindName(node)}, {"count", node.count},
-             {"time_us", nsToUs(node.time)}, {"share", node.share}};
+  ojson j = {{"name", breakdownLabel(trace, node)},
+             {"kind", breakdownKindName(node)},
+             {"count", node.count},
+             {"time_us", nsToUs(node.time)},
+             {"share", node.share}};
   if (!node.children.empty()) {
     ojson children = ojson::array();
     for (uint32_t c : node.children) children.push_back(breakdownNode(b, trace, c));
@@ -102,12 +108,18 @@ std::string opKernelMixJson(const OpKernelMixes& m, const Trace& trace, const st
     for (const OpVariant& v : op.variants) {
       ojson segments = ojson::array();
       for (const MixSegment& s : v.segments)
-        segments.push_back({{"kernel", std::string(trace.str(s.kernel))}, {"class", className(m.classes, s.cls)},
-                            {"count", s.count}, {"time_us", nsToUs(s.time)}, {"fraction", s.fraction}});
+        segments.push_back({{"kernel", std::string(trace.str(s.kernel))},
+                            {"class", className(m.classes, s.cls)},
+                            {"count", s.count},
+                            {"time_us", nsToUs(s.time)},
+                            {"fraction", s.fraction}});
       variants.push_back({{"calls", v.calls}, {"time_us", nsToUs(v.time)}, {"segments", std::move(segments)}});
     }
-    ops.push_back({{"op", std::string(trace.str(op.name))}, {"calls", op.calls}, {"time_us", nsToUs(op.time)},
-                   {"variants", std::move(variants)}, {"hidden_variants", op.hiddenVariants},
+    ops.push_back({{"op", std::string(trace.str(op.name))},
+                   {"calls", op.calls},
+                   {"time_us", nsToUs(op.time)},
+                   {"variants", std::move(variants)},
+                   {"hidden_variants", op.hiddenVariants},
                    {"hidden_time_us", nsToUs(op.hiddenTime)}});
   }
   j["ops"] = std::move(ops);
@@ -126,7 +138,8 @@ std::string opKernelMixCsv(const OpKernelMixes& m, const Trace& trace) {
   return out;
 }
 
-std::string opKernelTableJson(const OpKernelTable& t, const Trace& trace, const std::string& op, const std::string& path) {
+std::string opKernelTableJson(const OpKernelTable& t, const Trace& trace, const std::string& op,
+                              const std::string& path) {
   ojson j;
   j["file"] = path;
   j["op"] = op;
@@ -134,10 +147,16 @@ std::string opKernelTableJson(const OpKernelTable& t, const Trace& trace, const 
   for (const OpShapeGroup& g : t.groups) {
     ojson kernels = ojson::array();
     for (const OpKernelRow& k : g.kernels)
-      kernels.push_back({{"kernel", std::string(trace.str(k.kernel))}, {"class", className(t.classes, k.cls)},
-                         {"count", k.count}, {"total_us", nsToUs(k.total)}, {"mean_us", k.mean / 1000.0}});
-    groups.push_back({{"input_dims", g.shapes}, {"calls", g.calls}, {"cpu_time_us", nsToUs(g.cpuTime)},
-                      {"gpu_time_us", nsToUs(g.gpuTime)}, {"kernels", std::move(kernels)}});
+      kernels.push_back({{"kernel", std::string(trace.str(k.kernel))},
+                         {"class", className(t.classes, k.cls)},
+                         {"count", k.count},
+                         {"total_us", nsToUs(k.total)},
+                         {"mean_us", k.mean / 1000.0}});
+    groups.push_back({{"input_dims", g.shapes},
+                      {"calls", g.calls},
+                      {"cpu_time_us", nsToUs(g.cpuTime)},
+                      {"gpu_time_us", nsToUs(g.gpuTime)},
+                      {"kernels", std::move(kernels)}});
   }
   j["groups"] = std::move(groups);
   if (!t.error.empty()) j["error"] = t.error;
@@ -148,9 +167,9 @@ std::string opKernelTableCsv(const OpKernelTable& t, const Trace& trace) {
   std::string out = "shapes,calls,cpu_time_us,gpu_time_us,kernel,class,count,total_us,mean_us\n";
   for (const OpShapeGroup& g : t.groups)
     for (const OpKernelRow& k : g.kernels)
-      out += csvField(g.shapes) + "," + std::to_string(g.calls) + "," + usText(g.cpuTime) + "," + usText(g.gpuTime) + "," +
-             csvField(trace.str(k.kernel)) + "," + csvField(className(t.classes, k.cls)) + "," + std::to_string(k.count) +
-             "," + usText(k.total) + "," + shortestNumber(k.mean / 1000.0) + "\n";
+      out += csvField(g.shapes) + "," + std::to_string(g.calls) + "," + usText(g.cpuTime) + "," + usText(g.gpuTime) +
+             "," + csvField(trace.str(k.kernel)) + "," + csvField(className(t.classes, k.cls)) + "," +
+             std::to_string(k.count) + "," + usText(k.total) + "," + shortestNumber(k.mean / 1000.0) + "\n";
   return out;
 }
 
@@ -203,9 +222,14 @@ std::string streamUsageJson(const StreamUsageReport& r, const Trace& trace, cons
     ojson overlap = ojson::object();
     for (size_t k = 0; k < r.streams.size(); ++k)
       if (k != i) overlap[r.streams[k].label] = nsToUs(r.overlapOf(i, k));
-    streams.push_back({{"stream", s.label}, {"events", s.events}, {"busy_us", nsToUs(s.busy)}, {"idle_us", nsToUs(s.idle)},
-                       {"idle_host_wait_us", nsToUs(s.idleHostWait)}, {"idle_other_us", nsToUs(s.idleOther)},
-                       {"communication_us", nsToUs(s.communication)}, {"utilisation", s.utilisation},
+    streams.push_back({{"stream", s.label},
+                       {"events", s.events},
+                       {"busy_us", nsToUs(s.busy)},
+                       {"idle_us", nsToUs(s.idle)},
+                       {"idle_host_wait_us", nsToUs(s.idleHostWait)},
+                       {"idle_other_us", nsToUs(s.idleOther)},
+                       {"communication_us", nsToUs(s.communication)},
+                       {"utilisation", s.utilisation},
                        {"overlap_us", std::move(overlap)}});
   }
   j["streams"] = std::move(streams);

@@ -21,7 +21,8 @@ std::string opKernelMixJson(const OpKernelMixes& m, const Trace& trace, const st
 // One row per segment: op,op_time_us,variant,variant_calls,variant_time_us,kernel,class,count,time_us,fraction.
 std::string opKernelMixCsv(const OpKernelMixes& m, const Trace& trace);
 
-std::string opKernelTableJson(const OpKernelTable& t, const Trace& trace, const std::string& op, const std::string& path);
+std::string opKernelTableJson(const OpKernelTable& t, const Trace& trace, const std::string& op,
+                              const std::string& path);
 // shapes,calls,cpu_time_us,gpu_time_us,kernel,class,count,total_us,mean_us.
 std::string opKernelTableCsv(const OpKernelTable& t, const Trace& trace);
 

@@ -17,14 +17,19 @@ using ojson = nlohmann::ordered_json;
 
 const char* windowKindName(CriticalPathWindow::Kind k) {
   switch (k) {
-    case CriticalPathWindow::Kind::Trace: return "trace";
-    case CriticalPathWindow::Kind::Iteration: return "iteration";
-    case CriticalPathWindow::Kind::Annotation: return "annotation";
+    case CriticalPathWindow::Kind::Trace:
+      return "trace";
+    case CriticalPathWindow::Kind::Iteration:
+      return "iteration";
+    case CriticalPathWindow::Kind::Annotation:
+      return "annotation";
   }
   return "?";
 }
 
-double pct(TimeNs part, TimeNs whole) { return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0; }
+double pct(TimeNs part, TimeNs whole) {
+  return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
 
 }  // namespace
 
@@ -54,8 +59,9 @@ std::vector<CriticalPathEntry> criticalPathEntries(const CriticalPath& path, con
 std::vector<std::string> criticalPathWarnings(const CriticalPath& path) {
   std::vector<std::string> w;
   if (!path.traceHasSyncEvents)
-    w.push_back("the trace has no cuda_sync events (PyTorch >= 2.1 with experimental_config(enable_cuda_sync_events=True) "
-                "records them): host waits for the GPU are not linked to the work they wait for");
+    w.push_back(
+        "the trace has no cuda_sync events (PyTorch >= 2.1 with experimental_config(enable_cuda_sync_events=True) "
+        "records them): host waits for the GPU are not linked to the work they wait for");
   if (path.clampedNegativeWeights)
     w.push_back(std::to_string(path.clampedNegativeWeights) +
                 " edges ran backwards in time (a child ending after its parent by clock rounding) and count as 0");
@@ -108,7 +114,10 @@ std::string criticalPathJson(const CriticalPath& path, const Trace& trace, const
     segs.push_back(std::move(o));
   }
   j["segments"] = std::move(segs);
-  j["graph"] = {{"nodes", path.graphNodes}, {"edges", path.graphEdges}, {"path_nodes", path.pathNodes}, {"path_events", path.events.size()}};
+  j["graph"] = {{"nodes", path.graphNodes},
+                {"edges", path.graphEdges},
+                {"path_nodes", path.pathNodes},
+                {"path_events", path.events.size()}};
   ojson warnings = ojson::array();
   for (const std::string& s : criticalPathWarnings(path)) warnings.push_back(s);
   j["warnings"] = std::move(warnings);
@@ -118,7 +127,8 @@ std::string criticalPathJson(const CriticalPath& path, const Trace& trace, const
 std::string criticalPathCsv(const CriticalPath& path, const Trace& trace) {
   std::string out = "ts_us,dur_us,category,edge,name,track\n";
   for (const CriticalPathSegment& s : path.segments) {
-    out += usText(s.start - trace.minTs) + "," + usText(s.end - s.start) + "," + cpCategoryName(s.category) + "," + cpEdgeTypeName(s.edge) + ",";
+    out += usText(s.start - trace.minTs) + "," + usText(s.end - s.start) + "," + cpCategoryName(s.category) + "," +
+           cpEdgeTypeName(s.edge) + ",";
     if (s.event != kNoRef) {
       const EventRef r = EventRef::unpack(s.event);
       out += csvField(trace.name(r)) + "," + csvField(trace.trackLabel(r.track));
@@ -133,12 +143,14 @@ std::string criticalPathCsv(const CriticalPath& path, const Trace& trace) {
 std::string criticalPathText(const CriticalPath& path, const Trace& trace, const std::string& file, size_t top) {
   std::ostringstream out;
   const CriticalPathWindow& w = path.window;
-  out << file << ": critical path of " << (w.kind == CriticalPathWindow::Kind::Trace ? "the whole trace" : w.label) << "\n";
+  out << file << ": critical path of " << (w.kind == CriticalPathWindow::Kind::Trace ? "the whole trace" : w.label)
+      << "\n";
   out << "  length " << formatDuration(path.length()) << " of " << formatDuration(w.wallEnd - w.start) << " ("
       << path.pathNodes << " nodes, " << path.events.size() << " events, " << path.segments.size() << " segments)\n\n";
   std::vector<size_t> order(kCpCategoryCount);
   for (size_t c = 0; c < kCpCategoryCount; ++c) order[c] = c;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return path.byCategory[a] > path.byCategory[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return path.byCategory[a] > path.byCategory[b]; });
   out << "  where the time goes:\n";
   for (size_t c : order) {
     if (path.byCategory[c] == 0) continue;

@@ -134,7 +134,8 @@ std::string traceDiffCsv(const TraceDiff& d) {
   for (const auto& [table, rows] : {std::pair{"op", &d.ops}, std::pair{"kernel", &d.kernels}})
     for (const DiffRow& r : *rows)
       out += std::string(table) + "," + quoted(r.name) + "," + quoted(r.shape) + "," + std::to_string(r.countA) + "," +
-             std::to_string(r.countB) + "," + usText(r.totalA) + "," + usText(r.totalB) + "," + usText(r.delta()) + "\n";
+             std::to_string(r.countB) + "," + usText(r.totalA) + "," + usText(r.totalB) + "," + usText(r.delta()) +
+             "\n";
   return out;
 }
 

@@ -18,7 +18,7 @@
 namespace opscope {
 
 struct DiffLabels {
-  std::string a, b;                    // the files
+  std::string a, b;                      // the files
   std::string iterationsA, iterationsB;  // "FIRST:COUNT", empty: whole trace
   bool perIteration = false;
 };

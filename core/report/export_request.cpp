@@ -5,9 +5,9 @@
 #include "analysis/op_kernel_mix.h"
 #include "analysis/overview.h"
 #include "analysis/stream_usage.h"
+#include "report/advice_report.h"
 #include "report/analysis_report.h"
 #include "report/breakdown_report.h"
-#include "report/advice_report.h"
 #include "report/memory_report.h"
 #include "report/multi_rank_report.h"
 
@@ -17,15 +17,24 @@ bool isPicture(ExportFormat f) { return f == ExportFormat::Pdf || f == ExportFor
 
 const char* chartName(ChartKind c) {
   switch (c) {
-    case ChartKind::Overview: return "overview";
-    case ChartKind::Breakdown: return "breakdown";
-    case ChartKind::OpKernels: return "op-kernels";
-    case ChartKind::KernelStats: return "kernel-stats";
-    case ChartKind::Overheads: return "overheads";
-    case ChartKind::Streams: return "streams";
-    case ChartKind::Ranks: return "ranks";
-    case ChartKind::Memory: return "memory";
-    case ChartKind::Advice: return "advice";
+    case ChartKind::Overview:
+      return "overview";
+    case ChartKind::Breakdown:
+      return "breakdown";
+    case ChartKind::OpKernels:
+      return "op-kernels";
+    case ChartKind::KernelStats:
+      return "kernel-stats";
+    case ChartKind::Overheads:
+      return "overheads";
+    case ChartKind::Streams:
+      return "streams";
+    case ChartKind::Ranks:
+      return "ranks";
+    case ChartKind::Memory:
+      return "memory";
+    case ChartKind::Advice:
+      return "advice";
   }
   return "?";
 }
@@ -158,10 +167,10 @@ std::optional<ExportRequest> parseExportArgs(const std::vector<std::string>& arg
     }
   }
   const std::pair<const char*, ChartKind> charts[] = {
-      {"overview", ChartKind::Overview},         {"breakdown", ChartKind::Breakdown},
-      {"op-kernels", ChartKind::OpKernels},      {"kernel-stats", ChartKind::KernelStats},
-      {"overheads", ChartKind::Overheads},       {"streams", ChartKind::Streams},
-      {"ranks", ChartKind::Ranks},               {"memory", ChartKind::Memory},
+      {"overview", ChartKind::Overview},    {"breakdown", ChartKind::Breakdown},
+      {"op-kernels", ChartKind::OpKernels}, {"kernel-stats", ChartKind::KernelStats},
+      {"overheads", ChartKind::Overheads},  {"streams", ChartKind::Streams},
+      {"ranks", ChartKind::Ranks},          {"memory", ChartKind::Memory},
       {"advice", ChartKind::Advice}};
   bool found = false;
   for (const auto& [name, kind] : charts)
@@ -170,11 +179,16 @@ std::optional<ExportRequest> parseExportArgs(const std::vector<std::string>& arg
       found = true;
     }
   if (!found) {
-    error = "--chart must be one of breakdown, op-kernels, kernel-stats, overheads, streams, overview, ranks, memory, advice (got '" + chart + "')";
+    error =
+        "--chart must be one of breakdown, op-kernels, kernel-stats, overheads, streams, overview, ranks, memory, "
+        "advice (got '" +
+        chart + "')";
     return std::nullopt;
   }
-  const std::pair<const char*, ExportFormat> formats[] = {{"json", ExportFormat::Json}, {"csv", ExportFormat::Csv},
-                                                          {"pdf", ExportFormat::Pdf},   {"png", ExportFormat::Png},
+  const std::pair<const char*, ExportFormat> formats[] = {{"json", ExportFormat::Json},
+                                                          {"csv", ExportFormat::Csv},
+                                                          {"pdf", ExportFormat::Pdf},
+                                                          {"png", ExportFormat::Png},
                                                           {"svg", ExportFormat::Svg}};
   found = false;
   for (const auto& [name, kind] : formats)

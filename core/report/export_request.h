@@ -22,12 +22,12 @@ struct ExportRequest {
   std::string file, out;
   std::optional<uint64_t> iteration;  // 0-based ProfilerStep
   std::optional<uint64_t> batchSize;
-  uint64_t top = 0;                   // rows / bars; 0: the chart's default
-  std::string op;                     // op-kernels: one op's kernel table instead of the mixes
-  bool byShape = false;               // with op: group its calls by Input Dims
+  uint64_t top = 0;      // rows / bars; 0: the chart's default
+  std::string op;        // op-kernels: one op's kernel table instead of the mixes
+  bool byShape = false;  // with op: group its calls by Input Dims
   std::optional<double> cpuEventUs, gpuEventUs, launchLengthUs;  // default: estimated
   double t1MaxGapUs = 200;
-  bool logScale = false;  // histogram counts on a log axis
+  bool logScale = false;           // histogram counts on a log axis
   int width = 1200, height = 800;  // pictures, in logical pixels
   int dpi = 96;                    // PNG: device pixels per inch (96 = 1:1)
   bool dark = false;

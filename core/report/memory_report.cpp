@@ -33,7 +33,8 @@ std::string memoryJson(const MemoryTimeline& m, const Trace& trace, const std::s
     o["peak_reserved_bytes"] = d.peakReserved >= 0 ? ojson(d.peakReserved) : ojson(nullptr);
     ojson samples = ojson::array();
     for (size_t i = 0; i < d.ts.size(); ++i)
-      samples.push_back({sinceStart(trace, d.ts[i]), d.allocated[i], d.reserved[i] >= 0 ? ojson(d.reserved[i]) : ojson(nullptr)});
+      samples.push_back(
+          {sinceStart(trace, d.ts[i]), d.allocated[i], d.reserved[i] >= 0 ? ojson(d.reserved[i]) : ojson(nullptr)});
     o["samples"] = std::move(samples);
     ojson live = ojson::array();
     for (const MemoryAllocation* a : liveAllocations(d, d.peakTs)) {
@@ -41,13 +42,15 @@ std::string memoryJson(const MemoryTimeline& m, const Trace& trace, const std::s
       live.push_back({{"addr", a->addr},
                       {"bytes", a->bytes},
                       {"alloc_us", sinceStart(trace, a->alloc)},
-                      {"free_us", a->free == std::numeric_limits<TimeNs>::max() ? ojson(nullptr) : ojson(sinceStart(trace, a->free))},
+                      {"free_us", a->free == std::numeric_limits<TimeNs>::max() ? ojson(nullptr)
+                                                                                : ojson(sinceStart(trace, a->free))},
                       {"op", a->op ? ojson(std::string(trace.name(*a->op))) : ojson(nullptr)}});
     }
     o["live_at_peak"] = std::move(live);
     // By op, most bytes allocated inside it first (TensorBoard's "memory by operator").
     std::vector<std::pair<std::string, OpMemory>> ops(d.byOp.begin(), d.byOp.end());
-    std::stable_sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) { return a.second.allocBytes > b.second.allocBytes; });
+    std::stable_sort(ops.begin(), ops.end(),
+                     [](const auto& a, const auto& b) { return a.second.allocBytes > b.second.allocBytes; });
     ojson byOp = ojson::array();
     for (const auto& [name, om] : ops)
       byOp.push_back({{"name", name},

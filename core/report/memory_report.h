@@ -6,8 +6,8 @@
 // "live_at_peak": [{"addr", "bytes", "alloc_us", "free_us"|null, "op"|null}] (largest
 // first, at most 50; empty when the trace records no addresses),
 // "unmatched_frees", "by_op": [{"name", "self_increase_bytes", "self_alloc_bytes",
-// "self_allocs", "increase_bytes", "alloc_bytes", "allocs"}] (most allocated first)}]}. CSV: device,t_us,allocated_bytes,reserved_bytes (reserved empty
-// when not recorded).
+// "self_allocs", "increase_bytes", "alloc_bytes", "allocs"}] (most allocated first)}]}. CSV:
+// device,t_us,allocated_bytes,reserved_bytes (reserved empty when not recorded).
 #include <string>
 
 #include "analysis/memory_timeline.h"

@@ -44,7 +44,8 @@ bool assignRanks(std::vector<RankSummary>& ranks, std::string& error) {
     while (claimed.count(free)) ++free;
     if (!claim(r, free)) return false;
   }
-  std::stable_sort(ranks.begin(), ranks.end(), [](const RankSummary& a, const RankSummary& b) { return *a.rank < *b.rank; });
+  std::stable_sort(ranks.begin(), ranks.end(),
+                   [](const RankSummary& a, const RankSummary& b) { return *a.rank < *b.rank; });
   return true;
 }
 
@@ -110,7 +111,9 @@ std::optional<int64_t> commonWorldSize(const std::vector<RankSummary>& ranks) {
   return ws;
 }
 
-double pct(TimeNs part, TimeNs whole) { return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0; }
+double pct(TimeNs part, TimeNs whole) {
+  return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
 
 // The kernels with the most time summed over ranks (from each rank's top_kernels), and
 // each rank's total for them; unset where a kernel is not in that rank's list.
@@ -125,7 +128,8 @@ KernelsByRank kernelsByRank(const std::vector<RankSummary>& ranks, size_t keep) 
     return &r.summary["top_kernels"];
   };
   auto valid = [](const ojson& k) {
-    return k.is_object() && k.contains("name") && k["name"].is_string() && k.contains("total_us") && k["total_us"].is_number();
+    return k.is_object() && k.contains("name") && k["name"].is_string() && k.contains("total_us") &&
+           k["total_us"].is_number();
   };
   std::map<std::string, double> sum;
   for (const RankSummary& r : ranks)
@@ -133,7 +137,9 @@ KernelsByRank kernelsByRank(const std::vector<RankSummary>& ranks, size_t keep) 
       for (const ojson& k : *list)
         if (valid(k)) sum[k["name"].get<std::string>()] += k["total_us"].get<double>();
   std::vector<std::pair<std::string, double>> order(sum.begin(), sum.end());
-  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
+  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
   if (order.size() > keep) order.resize(keep);
   KernelsByRank out;
   for (const auto& [name, total] : order) out.names.push_back(name);
@@ -149,7 +155,8 @@ KernelsByRank kernelsByRank(const std::vector<RankSummary>& ranks, size_t keep) 
   return out;
 }
 
-ojson kernelsJson(const std::vector<std::string>& names, const std::vector<std::vector<std::optional<double>>>& totalUs) {
+ojson kernelsJson(const std::vector<std::string>& names,
+                  const std::vector<std::vector<std::optional<double>>>& totalUs) {
   ojson table = ojson::array();
   for (const auto& row : totalUs) {
     ojson cells = ojson::array();
@@ -233,7 +240,9 @@ std::string multiRankText(const std::vector<RankSummary>& ranks, const MultiRank
     } else {
       TimeNs lo = 0, hi = 0;
       for (TimeNs o : d.clocks.offsets) lo = std::min(lo, o), hi = std::max(hi, o);
-      out << "  clocks aligned at " << (d.clocks.method == "collectives" ? "the ends of " + std::to_string(d.clocks.anchors) + " collectives" : std::string("the first ProfilerStep"))
+      out << "  clocks aligned at "
+          << (d.clocks.method == "collectives" ? "the ends of " + std::to_string(d.clocks.anchors) + " collectives"
+                                               : std::string("the first ProfilerStep"))
           << "; offsets applied " << formatDuration(lo) << " to " << formatDuration(hi) << "\n";
     }
   }
@@ -255,7 +264,8 @@ std::string multiRankText(const std::vector<RankSummary>& ranks, const MultiRank
     const auto& its = d.iterations[i];
     double mean = 0;
     for (double v : its) mean += v;
-    const std::string meanText = its.empty() ? "-" : formatDuration(static_cast<TimeNs>(mean / static_cast<double>(its.size()) * 1000.0));
+    const std::string meanText =
+        its.empty() ? "-" : formatDuration(static_cast<TimeNs>(mean / static_cast<double>(its.size()) * 1000.0));
     std::string coll = "-", wait = "-", overlap = "-";
     if (auto m = measuredAt.find(i); m != measuredAt.end()) {
       const CollectiveWait& w = d.waits[m->second];
@@ -273,7 +283,8 @@ std::string multiRankText(const std::vector<RankSummary>& ranks, const MultiRank
   }
   out << "\n";
   if (d.stragglers.empty()) {
-    std::snprintf(line, sizeof line, "no stragglers (no rank's mean iteration is more than %g%% over the median)\n", options.stragglerPct);
+    std::snprintf(line, sizeof line, "no stragglers (no rank's mean iteration is more than %g%% over the median)\n",
+                  options.stragglerPct);
     out << line;
   } else {
     out << "stragglers (mean iteration more than " << options.stragglerPct << "% over the median):\n";
@@ -333,7 +344,8 @@ bool readRankTable(const std::string& path, std::vector<RankSummary>& out, std::
       return false;
     }
     RankSummary r;
-    r.file = j.contains("file") && j["file"].is_string() ? j["file"].get<std::string>() : "line " + std::to_string(lineNo);
+    r.file =
+        j.contains("file") && j["file"].is_string() ? j["file"].get<std::string>() : "line " + std::to_string(lineNo);
     if (j.contains("error") && !j["error"].is_null()) {
       r.error = j["error"].is_string() ? j["error"].get<std::string>() : j["error"].dump();
       if (j.contains("rank") && j["rank"].is_number_integer()) r.summary = {{"rank", j["rank"]}};
@@ -387,15 +399,21 @@ std::string rankTableJson(const RankTable& table, const std::string& path) {
       list.push_back(nsToUs(w));
     }
     const CollectiveWait& c = r.collectives;
-    rows.push_back({{"rank", r.rank},
-                    {"clock_offset_us", r.clockOffset ? ojson(nsToUs(*r.clockOffset)) : ojson(nullptr)},
-                    {"iterations", r.iterationWall.size()},
-                    {"iteration_us_mean", r.iterationWall.empty() ? ojson(nullptr) : ojson(mean / static_cast<double>(r.iterationWall.size()))},
-                    {"gpu_busy_us", nsToUs(r.gpuBusy)},
-                    {"compute_us", nsToUs(r.computeTime)},
-                    {"overlap_pct", pct(r.overlapTime, c.total)},
-                    {"collectives", {{"count", c.count}, {"matched", c.matched}, {"total_us", nsToUs(c.total)},
-                                     {"wait_us", nsToUs(c.wait)}, {"wait_pct", pct(c.wait, c.total)}}}});
+    rows.push_back(
+        {{"rank", r.rank},
+         {"clock_offset_us", r.clockOffset ? ojson(nsToUs(*r.clockOffset)) : ojson(nullptr)},
+         {"iterations", r.iterationWall.size()},
+         {"iteration_us_mean",
+          r.iterationWall.empty() ? ojson(nullptr) : ojson(mean / static_cast<double>(r.iterationWall.size()))},
+         {"gpu_busy_us", nsToUs(r.gpuBusy)},
+         {"compute_us", nsToUs(r.computeTime)},
+         {"overlap_pct", pct(r.overlapTime, c.total)},
+         {"collectives",
+          {{"count", c.count},
+           {"matched", c.matched},
+           {"total_us", nsToUs(c.total)},
+           {"wait_us", nsToUs(c.wait)},
+           {"wait_pct", pct(c.wait, c.total)}}}});
     its.push_back(std::move(list));
   }
   j["ranks"] = std::move(rows);
@@ -421,7 +439,8 @@ std::string rankTableCsv(const RankTable& table) {
   char line[96];
   for (const RankRow& r : table.rows)
     for (size_t i = 0; i < r.iterationWall.size(); ++i) {
-      std::snprintf(line, sizeof line, "%lld,%zu,%.3f\n", static_cast<long long>(r.rank), i, nsToUs(r.iterationWall[i]));
+      std::snprintf(line, sizeof line, "%lld,%zu,%.3f\n", static_cast<long long>(r.rank), i,
+                    nsToUs(r.iterationWall[i]));
       out += line;
     }
   return out;

@@ -23,8 +23,8 @@ namespace opscope {
 struct RankSummary {
   std::optional<int64_t> rank;  // set by assignRanks
   std::string file;
-  nlohmann::ordered_json summary;  // summaryJson's object (a table line: its keys); null on error
-  std::string error;               // why this rank has no summary
+  nlohmann::ordered_json summary;      // summaryJson's object (a table line: its keys); null on error
+  std::string error;                   // why this rank has no summary
   std::optional<RankMetrics> metrics;  // when the trace itself was read
 };
 

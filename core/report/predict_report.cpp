@@ -4,8 +4,8 @@
 
 #include <cstdio>
 
-#include "report/report_numbers.h"
 #include "report/json_text.h"
+#include "report/report_numbers.h"
 
 namespace opscope {
 
@@ -134,7 +134,8 @@ std::string predictionJson(const Trace& trace, const PredictionResult& r, const 
         r.selfCheck.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(round3(r.selfCheckErrorPctMean));
     check["iterations"] = nlohmann::ordered_json::array();
     for (const IterationPrediction& i : r.selfCheck)
-      check["iterations"].push_back({{"index", i.index}, {"predicted_us", round3(i.predictedUs)}, {"error_pct", round3(i.errorPct())}});
+      check["iterations"].push_back(
+          {{"index", i.index}, {"predicted_us", round3(i.predictedUs)}, {"error_pct", round3(i.errorPct())}});
     j["self_check"] = std::move(check);
   }
   if (!r.setup.replay) {
@@ -164,7 +165,8 @@ std::string predictionJson(const Trace& trace, const PredictionResult& r, const 
       o["ts_us"] = round3(static_cast<double>(trace.start(row.op) - trace.minTs) / 1e3);
       o["measured_us"] = round3(m);
       o["predicted_us"] = row.predictedUs ? nlohmann::ordered_json(round3(*row.predictedUs)) : nlohmann::ordered_json();
-      o["error_pct"] = row.predictedUs ? nlohmann::ordered_json(round3(errorPct(*row.predictedUs, m))) : nlohmann::ordered_json();
+      o["error_pct"] =
+          row.predictedUs ? nlohmann::ordered_json(round3(errorPct(*row.predictedUs, m))) : nlohmann::ordered_json();
       o["model"] = row.model;
       o["gpu_events"] = row.gpuEvents;
       if (!row.shapes.empty()) o["input_dims"] = nlohmann::ordered_json::parse(row.shapes, nullptr, false);
@@ -189,7 +191,9 @@ std::string predictionText(const Trace& trace, const PredictionResult& r, const 
   std::string out;
   char line[512];
   std::snprintf(line, sizeof line, "%s: %s on %s (%s)\n", file.c_str(),
-                r.setup.replay ? "replay" : r.setup.measuredKernels ? "prediction with measured kernel times" : "prediction",
+                r.setup.replay            ? "replay"
+                : r.setup.measuredKernels ? "prediction with measured kernel times"
+                                          : "prediction",
                 r.setup.gpu.name.c_str(), r.setup.gpuSource.c_str());
   out += line;
   if (!r.setup.replay) {
@@ -204,13 +208,15 @@ std::string predictionText(const Trace& trace, const PredictionResult& r, const 
   }
   if (r.calibration) {
     std::snprintf(line, sizeof line,
-                  "calibrated on the first iteration%s: kernel floor %.2f us (%zu ops), %.0f %% of the datasheet DRAM bandwidth (%zu ops); op errors out of sample\n",
-                  r.setup.carriedCalibration ? " on the trace's own GPU, carried over" : "", r.calibration->kernelFloorUs, r.calibration->floorSamples, 100 * r.calibration->dramEfficiency,
+                  "calibrated on the first iteration%s: kernel floor %.2f us (%zu ops), %.0f %% of the datasheet DRAM "
+                  "bandwidth (%zu ops); op errors out of sample\n",
+                  r.setup.carriedCalibration ? " on the trace's own GPU, carried over" : "",
+                  r.calibration->kernelFloorUs, r.calibration->floorSamples, 100 * r.calibration->dramEfficiency,
                   r.calibration->bandwidthSamples);
     out += line;
     for (const auto& [model, e] : r.calibration->modelEfficiency) {
-      std::snprintf(line, sizeof line, "  %s at %.0f %% of its datasheet prediction (%zu ops)\n", model.c_str(), 100 * e,
-                    r.calibration->modelSamples.at(model));
+      std::snprintf(line, sizeof line, "  %s at %.0f %% of its datasheet prediction (%zu ops)\n", model.c_str(),
+                    100 * e, r.calibration->modelSamples.at(model));
       out += line;
     }
   } else if (!r.calibrationNote.empty()) {
@@ -229,7 +235,8 @@ std::string predictionText(const Trace& trace, const PredictionResult& r, const 
     std::snprintf(line, sizeof line, "mean |error| of the iterations: %.2f %%", r.iterationErrorPctMean);
     out += line;
     if (r.iterationErrorPctMeanOutOfSample) {
-      std::snprintf(line, sizeof line, "; %.2f %% over those after the first (out of sample)", *r.iterationErrorPctMeanOutOfSample);
+      std::snprintf(line, sizeof line, "; %.2f %% over those after the first (out of sample)",
+                    *r.iterationErrorPctMeanOutOfSample);
       out += line;
     }
     out += "\n";
@@ -237,14 +244,15 @@ std::string predictionText(const Trace& trace, const PredictionResult& r, const 
       std::snprintf(line, sizeof line,
                     "a what-if: the trace ran on %s, so these errors are the %s's %s, not the model's accuracy: "
                     "predicted %.2fx the measured iteration\n",
-                    r.setup.calibrationGpu->name.c_str(), r.setup.gpu.name.c_str(), *ratio >= 1 ? "slow-down" : "speed-up",
-                    *ratio);
+                    r.setup.calibrationGpu->name.c_str(), r.setup.gpu.name.c_str(),
+                    *ratio >= 1 ? "slow-down" : "speed-up", *ratio);
       out += line;
     }
   }
   if (r.setup.replay) return out;
   if (!r.setup.measuredKernels && !r.selfCheck.empty()) {
-    std::snprintf(line, sizeof line, "self-check (measured kernel times, host modelled): %.2f %%\n", r.selfCheckErrorPctMean);
+    std::snprintf(line, sizeof line, "self-check (measured kernel times, host modelled): %.2f %%\n",
+                  r.selfCheckErrorPctMean);
     out += line;
   }
   if (r.calibratedRun && r.calibratedRun->errorPctMeanOutOfSample) {
@@ -252,9 +260,10 @@ std::string predictionText(const Trace& trace, const PredictionResult& r, const 
     if (cr.carried) {
       out += "calibrated on the first iteration on the trace's own GPU and carried over (--calibrate): predicted ms";
     } else {
-      std::snprintf(line, sizeof line,
-                    "calibrated on the first iteration (--calibrate): %.2f %% over the others (out of sample); predicted ms",
-                    *cr.errorPctMeanOutOfSample);
+      std::snprintf(
+          line, sizeof line,
+          "calibrated on the first iteration (--calibrate): %.2f %% over the others (out of sample); predicted ms",
+          *cr.errorPctMeanOutOfSample);
       out += line;
     }
     for (const IterationPrediction& i : cr.iterations) {
@@ -264,10 +273,13 @@ std::string predictionText(const Trace& trace, const PredictionResult& r, const 
     out += "\n";
   }
   if (r.opError.count == 0 && r.coverage == 0 && !r.ops.empty() && !anyShapes(r.ops))
-    out += "no op records its input shapes: profile with record_shapes=True, or pass the run's execution trace with --et\n";
+    out +=
+        "no op records its input shapes: profile with record_shapes=True, or pass the run's execution trace with "
+        "--et\n";
   if (r.opError.count) {
-    std::snprintf(line, sizeof line, "\nper-op GPU time, %llu ops compared: GMAE %.1f %%, mean |error| %.1f %% (std %.1f)",
-                  static_cast<unsigned long long>(r.opError.count), r.opError.gmaePct, r.opError.meanPct, r.opError.stdPct);
+    std::snprintf(
+        line, sizeof line, "\nper-op GPU time, %llu ops compared: GMAE %.1f %%, mean |error| %.1f %% (std %.1f)",
+        static_cast<unsigned long long>(r.opError.count), r.opError.gmaePct, r.opError.meanPct, r.opError.stdPct);
     out += line;
     if (r.sampledOut) {
       std::snprintf(line, sizeof line, "; %llu sampled-out ops (measured <= 1 us) left out",
@@ -278,7 +290,9 @@ std::string predictionText(const Trace& trace, const PredictionResult& r, const 
     static const char* labels[kSizeBuckets] = {"< 20 us", "20-200 us", "> 200 us"};
     for (size_t b = 0; b < kSizeBuckets; ++b) {
       const ErrorFigures& e = r.opErrorBySize[b];
-      if (e.count) std::snprintf(line, sizeof line, "  %s %.1f %% (%llu)", labels[b], e.gmaePct, static_cast<unsigned long long>(e.count));
+      if (e.count)
+        std::snprintf(line, sizeof line, "  %s %.1f %% (%llu)", labels[b], e.gmaePct,
+                      static_cast<unsigned long long>(e.count));
       else std::snprintf(line, sizeof line, "  %s -", labels[b]);
       out += line;
     }

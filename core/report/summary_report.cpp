@@ -51,7 +51,8 @@ std::string summaryJson(const Summary& s, const std::string& path) {
   auto iterationRows = [&](const std::vector<Iteration>& list, const char* numberKey) {
     ojson rows = ojson::array();
     for (const Iteration& it : list)
-      rows.push_back({{numberKey, it.number}, {"start_us", nsToUs(it.start - s.start)}, {"dur_us", nsToUs(it.end - it.start)}});
+      rows.push_back(
+          {{numberKey, it.number}, {"start_us", nsToUs(it.start - s.start)}, {"dur_us", nsToUs(it.end - it.start)}});
     return rows;
   };
   ojson steps = iterationRows(s.iterations, "step");
@@ -116,17 +117,19 @@ std::string summaryText(const Summary& s, const std::string& path) {
     else std::snprintf(b, sizeof b, "%.1f kB", static_cast<double>(bytes) / 1e3);
     return std::string(b);
   };
-  o << "  format " << s.format << ", " << size(s.inputBytes) << " on disk, " << size(s.jsonBytes) << (s.format.find("json") != std::string::npos ? " of JSON, " : " decompressed, ")
-    << s.eventsRead << " events read, " << s.slices << " slices\n";
+  o << "  format " << s.format << ", " << size(s.inputBytes) << " on disk, " << size(s.jsonBytes)
+    << (s.format.find("json") != std::string::npos ? " of JSON, " : " decompressed, ") << s.eventsRead
+    << " events read, " << s.slices << " slices\n";
   if (!s.deviceName.empty() || s.rank) {
     o << "  device " << (s.deviceName.empty() ? "?" : s.deviceName);
     if (s.rank) o << ", rank " << *s.rank << (s.worldSize ? " of " + std::to_string(*s.worldSize) : "");
     o << "\n";
   }
-  o << "  wall time " << formatDuration(s.wall) << "; " << s.processes << " processes, " << s.threads
-    << " threads, " << s.gpuStreams << " " << s.deviceKind << " streams\n";
+  o << "  wall time " << formatDuration(s.wall) << "; " << s.processes << " processes, " << s.threads << " threads, "
+    << s.gpuStreams << " " << s.deviceKind << " streams\n";
   std::snprintf(line, sizeof line,
-                "  %llu cpu ops, %llu launches, %llu kernels, %llu memcpys, %llu memsets; %llu of %llu %s events linked to their launch\n",
+                "  %llu cpu ops, %llu launches, %llu kernels, %llu memcpys, %llu memsets; %llu of %llu %s events "
+                "linked to their launch\n",
                 static_cast<unsigned long long>(s.cpuOps), static_cast<unsigned long long>(s.launches),
                 static_cast<unsigned long long>(s.kernels), static_cast<unsigned long long>(s.memcpys),
                 static_cast<unsigned long long>(s.memsets), static_cast<unsigned long long>(s.linkedGpuEvents),
@@ -171,7 +174,8 @@ std::string summaryText(const Summary& s, const std::string& path) {
     o << "\nTop-level ops by GPU time                            count      CPU time     GPU time\n";
     for (const OpTotal& op : s.topOps) {
       std::snprintf(line, sizeof line, "  %-48s %7llu %13s %12s\n", clip(op.name, 48).c_str(),
-                    static_cast<unsigned long long>(op.count), formatDuration(op.cpu).c_str(), formatDuration(op.gpu).c_str());
+                    static_cast<unsigned long long>(op.count), formatDuration(op.cpu).c_str(),
+                    formatDuration(op.gpu).c_str());
       o << line;
     }
   }

@@ -10,11 +10,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fcntl.h>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
-#include <fcntl.h>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -125,16 +125,17 @@ TEST(CliRobustness, PipesFifosAndStdinAreReadOnce) {
   EXPECT_GT(viaFifo["kernels"].get<int>(), 0);
   std::remove(fifo.c_str());
   // Process substitution, a pipe into "-", and stdin redirected from the file.
-  for (const std::string& cmd : {kBinary + " summary --json <(zcat " + kSample + ")",
-                                 "zcat " + kSample + " | " + kBinary + " summary --json -",
-                                 kBinary + " summary --json - < " + kSample}) {
+  for (const std::string& cmd :
+       {kBinary + " summary --json <(zcat " + kSample + ")", "zcat " + kSample + " | " + kBinary + " summary --json -",
+        kBinary + " summary --json - < " + kSample}) {
     SCOPED_TRACE(cmd);
     ShellRun s = shell("timeout 60 " + cmd);
     ASSERT_EQ(s.code, 0) << s.out;
     EXPECT_EQ(nlohmann::json::parse(s.out)["kernels"], viaFifo["kernels"]);
   }
   // Exports read the pipe once too.
-  ShellRun e = shell("timeout 60 " + kBinary + " export --chart kernel-stats --format csv <(zcat " + kSample + ") -o -");
+  ShellRun e =
+      shell("timeout 60 " + kBinary + " export --chart kernel-stats --format csv <(zcat " + kSample + ") -o -");
   ASSERT_EQ(e.code, 0) << e.out;
   EXPECT_EQ(e.out.rfind("name,kind,class", 0), 0u) << e.out;
   // An execution trace through a pipe is still told apart by its content.
@@ -174,7 +175,8 @@ TEST(CliRobustness, ExportNeverReplacesItsInputNorBreaksLinksDevicesOrModes) {
   writeFile(dir + "/a.csv", "old\n");
   ASSERT_EQ(::link((dir + "/a.csv").c_str(), (dir + "/b.csv").c_str()), 0);
   ASSERT_EQ(shell(exportTo + dir + "/a.csv").code, 0);
-  struct stat sa {}, sb {};
+  struct stat sa {
+  }, sb{};
   ::stat((dir + "/a.csv").c_str(), &sa);
   ::stat((dir + "/b.csv").c_str(), &sb);
   EXPECT_EQ(sa.st_ino, sb.st_ino);
@@ -203,7 +205,8 @@ TEST(CliRobustness, ExportNeverReplacesItsInputNorBreaksLinksDevicesOrModes) {
   // Nothing left behind: no temporary files.
   EXPECT_EQ(shell("ls " + dir + " | grep -c tmp").out, "0\n");
   // opscope link -o is guarded the same way.
-  if (const auto et = test::sharedTrace("simple_add_et.json.gz"), kineto = test::sharedTrace("simple_add_kineto.json.gz");
+  if (const auto et = test::sharedTrace("simple_add_et.json.gz"),
+      kineto = test::sharedTrace("simple_add_kineto.json.gz");
       et && kineto) {
     const std::string etCopy = dir + "/et.json.gz";
     writeFile(etCopy, test::readFile(*et));
@@ -215,14 +218,18 @@ TEST(CliRobustness, ExportNeverReplacesItsInputNorBreaksLinksDevicesOrModes) {
 }
 
 TEST(CliRobustness, ExportsWriteValidJsonWhateverTheBytesOfNamesAndFileNames) {
-  const std::string path = test::tempPath("bad\xff" "name.json");
-  writeFile(path, "{\"traceEvents\":["
-                  "{\"ph\":\"X\",\"name\":\"op\xc3\",\"cat\":\"cpu_op\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":20,"
-                  "\"args\":{\"External id\":1,\"Input Dims\":[[2,2]],\"ke\xffy\":\"v\xfe\"}},"
-                  "{\"ph\":\"X\",\"name\":\"cudaLaunchKernel\",\"cat\":\"cuda_runtime\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":3,"
-                  "\"args\":{\"correlation\":5}},"
-                  "{\"ph\":\"X\",\"name\":\"kern\xff\xfe\",\"cat\":\"kernel\",\"pid\":0,\"tid\":7,\"ts\":5,\"dur\":9,"
-                  "\"args\":{\"correlation\":5,\"stream\":7,\"device\":0}}]}");
+  const std::string path = test::tempPath(
+      "bad\xff"
+      "name.json");
+  writeFile(
+      path,
+      "{\"traceEvents\":["
+      "{\"ph\":\"X\",\"name\":\"op\xc3\",\"cat\":\"cpu_op\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":20,"
+      "\"args\":{\"External id\":1,\"Input Dims\":[[2,2]],\"ke\xffy\":\"v\xfe\"}},"
+      "{\"ph\":\"X\",\"name\":\"cudaLaunchKernel\",\"cat\":\"cuda_runtime\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":3,"
+      "\"args\":{\"correlation\":5}},"
+      "{\"ph\":\"X\",\"name\":\"kern\xff\xfe\",\"cat\":\"kernel\",\"pid\":0,\"tid\":7,\"ts\":5,\"dur\":9,"
+      "\"args\":{\"correlation\":5,\"stream\":7,\"device\":0}}]}");
   for (const char* chart : {"kernel-stats", "breakdown", "overview", "op-kernels", "overheads", "streams"}) {
     SCOPED_TRACE(chart);
     ShellRun r = shell(kBinary + " export --chart " + chart + " --format json \"" + path + "\" -o -");
@@ -249,7 +256,9 @@ TEST(CliRobustness, NumbersBeyondDoubleInEveryJsonFormatAreExit4WithTheByte) {
   EXPECT_EQ(r.code, 4) << r.out;
   EXPECT_NE(r.out.find("byte 58"), std::string::npos) << r.out;
   const std::string dvdt = test::tempPath("overflow_dvdt.json");
-  writeFile(dvdt, R"([{"call":"clFinish","timestamp":{"start":"2017-09-19T12:00:00","end":"2017-09-19T12:00:01"},"v":1e400}])");
+  writeFile(
+      dvdt,
+      R"([{"call":"clFinish","timestamp":{"start":"2017-09-19T12:00:00","end":"2017-09-19T12:00:01"},"v":1e400}])");
   r = shell(kBinary + " summary " + dvdt);
   EXPECT_EQ(r.code, 4) << r.out;
   EXPECT_NE(r.out.find("number overflow"), std::string::npos) << r.out;
@@ -268,9 +277,11 @@ TEST(CliRobustness, LongKernelNamesAndDeepSideFilesNeverCrash) {
   const std::string trace = test::tempPath("long_kernel_name.json");
   for (const char* keyword : {"void fbgemm_gpu::embedding_", "cudnn::detail::", "k"}) {
     const std::string name = std::string(keyword) + std::string(1 << 20, 'x');
-    writeFile(trace, R"({"traceEvents":[{"ph":"X","cat":"kernel","name":")" + name +
-                         R"(","pid":0,"tid":7,"ts":10,"dur":5,"args":{"stream":7,"device":0,"correlation":1}},)"
-                         R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":5,"dur":3,"args":{"correlation":1}}]})");
+    writeFile(
+        trace,
+        R"({"traceEvents":[{"ph":"X","cat":"kernel","name":")" + name +
+            R"(","pid":0,"tid":7,"ts":10,"dur":5,"args":{"stream":7,"device":0,"correlation":1}},)"
+            R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":5,"dur":3,"args":{"correlation":1}}]})");
     for (const char* chart : {"overview", "kernel-stats", "op-kernels", "streams"}) {
       ShellRun r = shell(kBinary + " export --chart " + chart + " --format json " + trace + " -o /dev/null");
       EXPECT_EQ(r.code, 0) << chart << " " << keyword << ": " << r.out.substr(0, 300);
@@ -303,7 +314,9 @@ TEST(CliRobustness, LongKernelNamesAndDeepSideFilesNeverCrash) {
   EXPECT_EQ(r.code, 4) << r.out.substr(0, 300);
   EXPECT_LT(r.out.size(), 300u);
   // A CSV with a UTF-8 byte-order mark (as spreadsheets save it) is read.
-  writeFile(csv, "\xEF\xBB\xBF" "batch_size,M,N,K,kernel_runtime\n1,64,64,64,5\n");
+  writeFile(csv,
+            "\xEF\xBB\xBF"
+            "batch_size,M,N,K,kernel_runtime\n1,64,64,64,5\n");
   r = shell(kBinary + " predict --microbench " + csv + " " + kSample + " -o /dev/null");
   EXPECT_EQ(r.code, 0) << r.out;
   // A broken user rule file falls back to the built-in classes with a warning; so does
@@ -312,7 +325,8 @@ TEST(CliRobustness, LongKernelNamesAndDeepSideFilesNeverCrash) {
   std::filesystem::create_directories(xdg + "/opscope");
   for (const std::string& rules : {std::string("{broken"), std::string(R"({"rules":[],"n":1e400})")}) {
     writeFile(xdg + "/opscope/kernel_classes.json", rules);
-    r = shell("XDG_CONFIG_HOME=" + xdg + " " + kBinary + " export --chart kernel-stats --format json " + kSample + " -o /dev/null");
+    r = shell("XDG_CONFIG_HOME=" + xdg + " " + kBinary + " export --chart kernel-stats --format json " + kSample +
+              " -o /dev/null");
     EXPECT_EQ(r.code, 0) << r.out;
     EXPECT_NE(r.out.find("(using the built-in kernel classes)"), std::string::npos) << r.out;
   }
@@ -321,7 +335,8 @@ TEST(CliRobustness, LongKernelNamesAndDeepSideFilesNeverCrash) {
 }
 
 // head, fillBytes of fill, tail, as gzip: a few MB on disk for a gigabyte inflated.
-[[maybe_unused]] std::string gzipBomb(const std::string& name, const std::string& head, size_t fillBytes, char fill, const std::string& tail) {
+[[maybe_unused]] std::string gzipBomb(const std::string& name, const std::string& head, size_t fillBytes, char fill,
+                                      const std::string& tail) {
   const std::string path = test::tempPath(name);
   const std::string chunk(1 << 20, fill);
   std::string gz;
@@ -363,15 +378,16 @@ TEST(CliRobustness, GzipBombsStayUnder300MiB) {
   std::remove(db.c_str());
   sqlite3* h = nullptr;
   ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(h,
-                         "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, deviceId INT, streamId INT,"
-                         " correlationId INT, demangledName INT, big TEXT GENERATED ALWAYS AS"
-                         " (printf('%.*c', 1000000000, 'x')) VIRTUAL);"
-                         "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, streamId, correlationId, demangledName)"
-                         " VALUES (1, 2, 0, 7, 1, 1);"
-                         "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT GENERATED ALWAYS AS"
-                         " (printf('%.*c', 1000000000, 'x')) VIRTUAL);",
-                         nullptr, nullptr, nullptr),
+  ASSERT_EQ(sqlite3_exec(
+                h,
+                "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, deviceId INT, streamId INT,"
+                " correlationId INT, demangledName INT, big TEXT GENERATED ALWAYS AS"
+                " (printf('%.*c', 1000000000, 'x')) VIRTUAL);"
+                "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, streamId, correlationId, demangledName)"
+                " VALUES (1, 2, 0, 7, 1, 1);"
+                "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT GENERATED ALWAYS AS"
+                " (printf('%.*c', 1000000000, 'x')) VIRTUAL);",
+                nullptr, nullptr, nullptr),
             SQLITE_OK);
   sqlite3_close(h);
   std::tie(code, rss) = measured({"summary", db});

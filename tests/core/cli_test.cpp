@@ -1,6 +1,6 @@
 // The opscope binary's command line: exit codes and the one-line errors.
-#include <filesystem>
 #include <gtest/gtest.h>
+#include <filesystem>
 
 #include <fstream>
 
@@ -272,7 +272,8 @@ TEST(Cli, ExportDrawsChartsHeadlessAsPdfPngAndSvg) {
         auto be = [&](size_t at) {
           return (static_cast<uint32_t>(static_cast<uint8_t>(bytes[at])) << 24) |
                  (static_cast<uint32_t>(static_cast<uint8_t>(bytes[at + 1])) << 16) |
-                 (static_cast<uint32_t>(static_cast<uint8_t>(bytes[at + 2])) << 8) | static_cast<uint8_t>(bytes[at + 3]);
+                 (static_cast<uint32_t>(static_cast<uint8_t>(bytes[at + 2])) << 8) |
+                 static_cast<uint8_t>(bytes[at + 3]);
         };
         EXPECT_EQ(be(16), 1000u);
         EXPECT_EQ(be(20), 700u);
@@ -386,7 +387,8 @@ TEST(Cli, PredictReplayJsonContract) {
     EXPECT_EQ(it["index"].get<size_t>(), i);
     ASSERT_TRUE(it["measured_us"].is_number());
     ASSERT_TRUE(it["predicted_us"].is_number());
-    EXPECT_NEAR(it["predicted_us"].get<double>(), it["measured_us"].get<double>(), 0.05 * it["measured_us"].get<double>());
+    EXPECT_NEAR(it["predicted_us"].get<double>(), it["measured_us"].get<double>(),
+                0.05 * it["measured_us"].get<double>());
   }
   EXPECT_FALSE(j.contains("ops"));  // replay models nothing
 }
@@ -491,12 +493,13 @@ TEST(Cli, PredictPicksThePresetFromTheTraceOrAsks) {
   const auto write = [](const std::string& name, const std::string& props, const std::string& kernel) {
     const std::string path = test::tempPath(name);
     FILE* f = std::fopen(path.c_str(), "wb");
-    const std::string json =
-        "{" + props + R"("traceEvents":[
+    const std::string json = "{" + props + R"("traceEvents":[
       {"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100},
       {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":10,"dur":50,"args":{"External id":1}},
       {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":20,"dur":5,"args":{"correlation":7}},
-      {"ph":"X","cat":"kernel","name":")" + kernel + R"(","pid":0,"tid":7,"ts":30,"dur":40,"args":{"correlation":7,"device":0,"stream":7}}]})";
+      {"ph":"X","cat":"kernel","name":")" +
+                             kernel +
+                             R"(","pid":0,"tid":7,"ts":30,"dur":40,"args":{"correlation":7,"device":0,"stream":7}}]})";
     std::fputs(json.c_str(), f);
     std::fclose(f);
     return path;
@@ -551,7 +554,8 @@ TEST(Cli, PredictOnRealH100TracesPicksTheH100AndFollowsTheGpu) {
       EXPECT_TRUE(j["microbenchmarks"]["gemm"].is_null());
       EXPECT_GT(j["error_pct_mean"].get<double>(), 10.0);
       EXPECT_GE(j["coverage"].get<double>(), 0.9);
-      for (const auto& it : j["iterations"]) EXPECT_LT(it["predicted_us"].get<double>(), it["measured_us"].get<double>());
+      for (const auto& it : j["iterations"])
+        EXPECT_LT(it["predicted_us"].get<double>(), it["measured_us"].get<double>());
       // The datasheet run reports its calibrated companion beside it, out of sample.
       ASSERT_TRUE(j.contains("calibrated")) << datasheet.out.substr(0, 2000);
       const auto& c = j["calibrated"];
@@ -603,7 +607,8 @@ TEST(Cli, PredictOnRealH100TracesPicksTheH100AndFollowsTheGpu) {
   ASSERT_TRUE(vj.contains("what_if")) << v.out.substr(0, 2000);
   EXPECT_EQ(vj["what_if"]["trace_gpu"], "H100-SXM");
   double ratio = 0;
-  for (const auto& it : vj["iterations"]) ratio += it["predicted_us"].get<double>() / it["measured_us"].get<double>() / 3;
+  for (const auto& it : vj["iterations"])
+    ratio += it["predicted_us"].get<double>() / it["measured_us"].get<double>() / 3;
   EXPECT_NEAR(vj["what_if"]["predicted_over_measured"].get<double>(), ratio, 0.001);
   EXPECT_GT(ratio, 1.8);
   CliRun vt = runCli("predict --gpu V100 " + dir + "h100_transformer_bf16.pt.trace.json.gz");
@@ -727,7 +732,8 @@ TEST(Cli, DiffOfTwoRunsAndOfTwoIterationRanges) {
   CliRun r = runCli("diff --json " + kSample + " " + kSample);
   ASSERT_EQ(r.code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
-  for (const char* key : {"a", "b", "ops", "kernels", "iteration_us_a", "iteration_us_b"}) EXPECT_TRUE(j.contains(key)) << key;
+  for (const char* key : {"a", "b", "ops", "kernels", "iteration_us_a", "iteration_us_b"})
+    EXPECT_TRUE(j.contains(key)) << key;
   ASSERT_FALSE(j["kernels"].empty());
   for (const auto& k : j["kernels"]) EXPECT_EQ(k["delta_us"], 0.0) << k["name"];
   EXPECT_EQ(j["iteration_us_a"], j["iteration_us_b"]);
@@ -801,7 +807,8 @@ TEST(Cli, AdviseListsFindingsMostTimeAtStakeFirst) {
   ASSERT_FALSE(j["recommendations"].empty());
   double previous = 1e300;
   for (const auto& a : j["recommendations"]) {
-    for (const char* key : {"id", "title", "action", "at_stake_us", "share_pct", "where", "evidence"}) EXPECT_TRUE(a.contains(key)) << key;
+    for (const char* key : {"id", "title", "action", "at_stake_us", "share_pct", "where", "evidence"})
+      EXPECT_TRUE(a.contains(key)) << key;
     EXPECT_LE(a["at_stake_us"].get<double>(), previous);
     previous = a["at_stake_us"].get<double>();
   }
@@ -823,13 +830,14 @@ TEST(Cli, CriticalPathJsonIsTheContractAndTilesTheIteration) {
   CliRun r = runCli("critical-path --json --iteration 0 " + kSample);
   ASSERT_EQ(r.code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
-  for (const char* key : {"file", "window", "iteration_us", "length_us", "start_us", "end_us", "weighted_us", "by_category",
-                          "share_pct", "ops", "kernels", "segments", "graph", "warnings"})
+  for (const char* key : {"file", "window", "iteration_us", "length_us", "start_us", "end_us", "weighted_us",
+                          "by_category", "share_pct", "ops", "kernels", "segments", "graph", "warnings"})
     EXPECT_TRUE(j.contains(key)) << key;
   EXPECT_EQ(j["window"]["kind"], "iteration");
   EXPECT_EQ(j["window"]["iteration"], 0);
   double sum = 0;
-  for (const char* c : {"cpu_op", "runtime", "kernel", "communication", "memcpy", "sync_wait", "launch_delay", "kernel_gap", "idle"})
+  for (const char* c :
+       {"cpu_op", "runtime", "kernel", "communication", "memcpy", "sync_wait", "launch_delay", "kernel_gap", "idle"})
     sum += j["by_category"][c].get<double>();
   EXPECT_NEAR(sum, j["length_us"].get<double>(), 1e-3);
   double segs = 0, at = j["start_us"].get<double>();

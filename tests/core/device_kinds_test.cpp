@@ -39,7 +39,8 @@ TEST(DeviceKinds, MtiaDeviceEventsAreDeviceStreams) {
     const std::string label = t->trackLabel(static_cast<uint32_t>(&tr - t->tracks.data()));
     if (tr.kind == TrackKind::GpuStream) {
       EXPECT_EQ(label.rfind("MTIA 17 \xC2\xB7 stream 1", 0), 0u) << label;
-    } else if (std::string(t->str(tr.name)).rfind("Stream ", 0) == 0)  // "Stream 101 Submission Queue": runtime, not ops
+    } else if (std::string(t->str(tr.name)).rfind("Stream ", 0) ==
+               0)  // "Stream 101 Submission Queue": runtime, not ops
     {
       for (SliceKind k : tr.slices.kind) EXPECT_NE(k, SliceKind::CpuOp) << label;
     }
@@ -78,7 +79,8 @@ TEST(DeviceKinds, CuptiRangeProfilerRangesAreDeviceActivityWithTheirMetrics) {
   const auto ranges = test::slicesNamed(*t, "__missing__");
   ASSERT_FALSE(ranges.empty());
   bool metric = false;
-  for (const NamedArg& a : t->args(ranges.front())) metric |= a.key == "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum";
+  for (const NamedArg& a : t->args(ranges.front()))
+    metric |= a.key == "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum";
   EXPECT_TRUE(metric);
 }
 
@@ -91,10 +93,13 @@ TEST(DeviceKinds, OtherBackendsNameTheirDevice) {
   for (const Case& c : {Case{"xpu_runtime", "kernel", "XPU"}, Case{"cuda_runtime", "hpu_op", "HPU"},
                         Case{"privateuse1_runtime", "kernel", "device"}, Case{"mlu_runtime", "kernel", "MLU"}}) {
     SCOPED_TRACE(c.kind);
-    auto t = test::loadOk(std::string(R"({"traceEvents":[
+    auto t = test::loadOk(
+        std::string(R"({"traceEvents":[
       {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":0,"dur":50},
-      {"ph":"X","cat":")") + c.runtime + R"(","name":"launch","pid":1,"tid":1,"ts":5,"dur":5,"args":{"correlation":3}},
-      {"ph":"X","cat":")" + c.device + R"(","name":"gemm","pid":2,"tid":9,"ts":20,"dur":30,"args":{"correlation":3,"device":2,"stream":9}}
+      {"ph":"X","cat":")") +
+        c.runtime + R"(","name":"launch","pid":1,"tid":1,"ts":5,"dur":5,"args":{"correlation":3}},
+      {"ph":"X","cat":")" +
+        c.device + R"(","name":"gemm","pid":2,"tid":9,"ts":20,"dur":30,"args":{"correlation":3,"device":2,"stream":9}}
     ]})");
     ASSERT_TRUE(t);
     EXPECT_EQ(t->meta.deviceKind, c.kind);

@@ -21,9 +21,11 @@ std::unique_ptr<Trace> loadShared(const std::string& name) {
   return std::move(r.trace);
 }
 
-#define LOAD_OR_SKIP(var, name)                                              \
-  auto var = loadShared(name);                                               \
-  if (!var) { GTEST_SKIP() << "../shared/traces/" name " not present"; } \
+#define LOAD_OR_SKIP(var, name)                              \
+  auto var = loadShared(name);                               \
+  if (!var) {                                                \
+    GTEST_SKIP() << "../shared/traces/" name " not present"; \
+  }                                                          \
   ASSERT_TRUE(var)
 
 TEST(RealTraces, RecsysCuda) {

@@ -19,9 +19,15 @@ namespace fs = std::filesystem;
 
 const std::map<std::string, std::function<void(std::string_view)>>& entries() {
   static const std::map<std::string, std::function<void(std::string_view)>> m = {
-      {"trace_file", fuzz::traceFile}, {"execution_trace", fuzz::executionTrace}, {"dvdt", fuzz::dvdt},
-      {"plaidml", fuzz::plaidml},      {"nsys_sqlite", fuzz::nsysSqlite},         {"link", fuzz::link},
-      {"microbench", fuzz::microbench}, {"gpu_file", fuzz::gpuFile},         {"kernel_classes", fuzz::kernelClasses},
+      {"trace_file", fuzz::traceFile},
+      {"execution_trace", fuzz::executionTrace},
+      {"dvdt", fuzz::dvdt},
+      {"plaidml", fuzz::plaidml},
+      {"nsys_sqlite", fuzz::nsysSqlite},
+      {"link", fuzz::link},
+      {"microbench", fuzz::microbench},
+      {"gpu_file", fuzz::gpuFile},
+      {"kernel_classes", fuzz::kernelClasses},
       {"overheads_file", fuzz::overheadsFile}};
   return m;
 }
@@ -55,8 +61,9 @@ TEST_P(FuzzReplay, RunsCleanly) {
 }
 
 std::string caseName(const ::testing::TestParamInfo<Case>& info) {
-  std::string name = info.param.target + "_" + fs::path(info.param.path).parent_path().parent_path().filename().string() +
-                     "_" + fs::path(info.param.path).filename().string();
+  std::string name = info.param.target + "_" +
+                     fs::path(info.param.path).parent_path().parent_path().filename().string() + "_" +
+                     fs::path(info.param.path).filename().string();
   for (char& c : name)
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   return name;

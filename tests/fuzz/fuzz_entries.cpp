@@ -47,9 +47,9 @@ void exercise(LoadResult& r, size_t selector) {
   // few events, and running them on every input would cut the executions tenfold.
   if (t.sliceCount() > 64) return;
   const KernelClassifier& classes = KernelClassifier::builtin();
-  constexpr ChartKind kCharts[] = {ChartKind::Overview, ChartKind::Breakdown, ChartKind::OpKernels,
-                                   ChartKind::KernelStats, ChartKind::Overheads, ChartKind::Streams, ChartKind::Memory,
-                                   ChartKind::Advice};
+  constexpr ChartKind kCharts[] = {ChartKind::Overview,    ChartKind::Breakdown, ChartKind::OpKernels,
+                                   ChartKind::KernelStats, ChartKind::Overheads, ChartKind::Streams,
+                                   ChartKind::Memory,      ChartKind::Advice};
   const size_t pick = selector % (std::size(kCharts) + 1);
   if (pick < std::size(kCharts)) {
     ExportRequest request;
@@ -72,7 +72,8 @@ void withHierarchy(LoadResult r, size_t selector) {
 // A file of this process's own, rewritten for every input (loaders that read by path).
 std::string scratchFile(std::string_view bytes, const char* suffix) {
   const char* dir = std::getenv("TMPDIR");
-  const std::string path = std::string(dir && *dir ? dir : "/tmp") + "/opscope-fuzz-" + std::to_string(::getpid()) + suffix;
+  const std::string path =
+      std::string(dir && *dir ? dir : "/tmp") + "/opscope-fuzz-" + std::to_string(::getpid()) + suffix;
   FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) std::abort();
   std::fwrite(bytes.data(), 1, bytes.size(), f);

@@ -56,7 +56,8 @@ StreamsOnScreen gpuStreamsOnScreen(MainWindow& w) {
     const LayoutEntry& e = tl->layout().entries[entry];
     const int top = g.events.top() + e.y - tl->scrollY(), bottom = g.events.top() + e.bottom() - tl->scrollY();
     if (top >= g.events.top() && bottom <= g.events.bottom() + 1) ++s.visible;
-    else if (s.firstHidden.empty()) s.firstHidden = e.label + " at y " + std::to_string(top) + ".." + std::to_string(bottom);
+    else if (s.firstHidden.empty())
+      s.firstHidden = e.label + " at y " + std::to_string(top) + ".." + std::to_string(bottom);
   }
   return s;
 }
@@ -102,7 +103,8 @@ TEST(FirstGlance, EveryGpuStreamOfTheSampleIsOnScreenAtTheDefaultSize) {
 
 TEST(FirstGlance, EveryGpuStreamOfTheRealTracesIsOnScreenAt1280x720) {
   bool any = false;
-  for (const char* name : {"recsys_rank0_cuda.json.gz", "mi250_minitoy_train_rocm.json.gz", "alexnet_train_cuda.json.gz"}) {
+  for (const char* name :
+       {"recsys_rank0_cuda.json.gz", "mi250_minitoy_train_rocm.json.gz", "alexnet_train_cuda.json.gz"}) {
     const auto path = test::sharedTrace(name);
     if (!path) continue;
     any = true;
@@ -155,7 +157,8 @@ TEST(FirstGlance, AThemeSwitchRestylesWhatDetailsShows) {
 
 TEST(FirstGlance, OpTreeSiblingsNeverShareAShownName) {
   std::vector<std::string> files{kSample};
-  for (const char* name : {"recsys_rank0_cuda.json.gz", "alexnet_train_cuda.json.gz", "mi250_minitoy_train_rocm.json.gz"})
+  for (const char* name :
+       {"recsys_rank0_cuda.json.gz", "alexnet_train_cuda.json.gz", "mi250_minitoy_train_rocm.json.gz"})
     if (const auto p = test::sharedTrace(name)) files.push_back(*p);
   for (const std::string& file : files) {
     MainWindow w(false);
@@ -172,8 +175,8 @@ TEST(FirstGlance, OpTreeSiblingsNeverShareAShownName) {
         const QModelIndex i = m->index(r, OpTreeModel::Name, parent);
         const QString shown = i.data(Qt::DisplayRole).toString(), full = i.data(Qt::ToolTipRole).toString();
         const auto [it, fresh] = shownToFull.emplace(shown, full);
-        EXPECT_TRUE(fresh || it->second == full)
-            << file << ": '" << shown.toStdString() << "' shows both\n  " << it->second.toStdString() << "\n  " << full.toStdString();
+        EXPECT_TRUE(fresh || it->second == full) << file << ": '" << shown.toStdString() << "' shows both\n  "
+                                                 << it->second.toStdString() << "\n  " << full.toStdString();
         ++checked;
         walk(i);
       }
@@ -187,7 +190,8 @@ TEST(FirstGlance, ChartLabelsAtTheirWidthKeepRealNamesApart) {
   // Op names under the op-kernels bars (kOpAxisChars) and every name beside bars
   // (kBarLabelChars): the labels of distinct names of the real traces stay distinct.
   std::vector<std::string> files{kSample};
-  for (const char* name : {"recsys_rank0_cuda.json.gz", "alexnet_train_cuda.json.gz", "mi250_minitoy_train_rocm.json.gz"})
+  for (const char* name :
+       {"recsys_rank0_cuda.json.gz", "alexnet_train_cuda.json.gz", "mi250_minitoy_train_rocm.json.gz"})
     if (const auto p = test::sharedTrace(name)) files.push_back(*p);
   for (const std::string& file : files) {
     auto doc = load(file);
@@ -217,7 +221,6 @@ TEST(FirstGlance, ChartLabelsAtTheirWidthKeepRealNamesApart) {
     }
   }
 }
-
 
 // The icon a window shows when the desktop's theme has none (a build run from its
 // folder): compiled in, and drawn, not blank, at the smallest size a title bar uses.

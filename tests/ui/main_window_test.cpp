@@ -7,25 +7,25 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QFile>
-#include <QSettings>
 #include <QLineEdit>
+#include <QSettings>
 #include <QSignalSpy>
-#include <QTableWidget>
-#include <filesystem>
-#include <set>
 #include <QSortFilterProxyModel>
+#include <QTableWidget>
 #include <QTest>
 #include <QTreeView>
+#include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "hierarchy/queries.h"
 #include "load_job.h"
 #include "main_window.h"
 #include "panels/cluster_view.h"
-#include "ranks/rank_metrics.h"
 #include "panels/details_panel.h"
 #include "panels/op_tree_panel.h"
 #include "panels/range_stats_panel.h"
+#include "ranks/rank_metrics.h"
 #include "test_support.h"
 #include "timeline/timeline_widget.h"
 
@@ -166,7 +166,8 @@ TEST(MainWindow, SearchCountsMatchesAndEnterStepsThroughThem) {
     for (size_t i = 0; i < tr.slices.size(); ++i) {
       const std::string_view n = win.trace().str(tr.slices.name[i]);
       expected += n.find("ProfilerStep") != std::string_view::npos;
-      steps100to103 += n == "ProfilerStep#100" || n == "ProfilerStep#101" || n == "ProfilerStep#102" || n == "ProfilerStep#103";
+      steps100to103 +=
+          n == "ProfilerStep#100" || n == "ProfilerStep#101" || n == "ProfilerStep#102" || n == "ProfilerStep#103";
     }
   ASSERT_GE(expected, 16u);
   box->setText(QStringLiteral("profilerstep"));  // case-insensitive
@@ -220,7 +221,8 @@ TEST(MainWindow, ShiftDragSelectsARangeAndFillsTheAggregateTable) {
 TEST(MainWindow, OpTreeFiltersAndJumpsToTheLongestCall) {
   Window win;
   OpTreePanel* panel = win.w.opTree();
-  QAbstractItemModelTester tester(panel->proxy()->sourceModel(), QAbstractItemModelTester::FailureReportingMode::Warning);
+  QAbstractItemModelTester tester(panel->proxy()->sourceModel(),
+                                  QAbstractItemModelTester::FailureReportingMode::Warning);
   panel->setFilter(QStringLiteral("aten::linear"));
   QSortFilterProxyModel* proxy = panel->proxy();
   ASSERT_GT(proxy->rowCount(), 0);
@@ -363,8 +365,8 @@ TEST(MainWindow, AFolderOfRankTracesOpensAsOneSessionWithEveryRanksGpuStreams) {
   w.timeline()->setAllRanksCollapsed(true);
   EXPECT_EQ(w.timeline()->layout().entries.size(), 2u);
   for (uint32_t tr = 0; tr < doc->trace->tracks.size(); ++tr)
-    if (doc->trace->processes[doc->trace->tracks[tr].process].rank == 1 && doc->trace->tracks[tr].kind == TrackKind::GpuStream &&
-        doc->trace->tracks[tr].slices.size() > 0) {
+    if (doc->trace->processes[doc->trace->tracks[tr].process].rank == 1 &&
+        doc->trace->tracks[tr].kind == TrackKind::GpuStream && doc->trace->tracks[tr].slices.size() > 0) {
       w.timeline()->reveal(EventRef{tr, 0});
       break;
     }
@@ -418,11 +420,14 @@ TEST(MainWindow, AClusterTableOpensItsViewAndARankWithItsNeighboursOpensAsASessi
   test::writeTwoRankFolder(kSample, dir.string());
   auto line = [](int rank, const std::string& file, double us) {
     return "{\"rank\": " + std::to_string(rank) + ", \"file\": \"" + file + "\", \"host\": \"n" + std::to_string(rank) +
-           "\", \"iteration_list\": [{\"step\": 1, \"start_us\": 0, \"dur_us\": 1, \"wall_us\": " + std::to_string(us) + "}]}\n";
+           "\", \"iteration_list\": [{\"step\": 1, \"start_us\": 0, \"dur_us\": 1, \"wall_us\": " + std::to_string(us) +
+           "}]}\n";
   };
   const std::string table = (dir / "ranks.jsonl").string();
-  std::ofstream(table) << line(0, (dir / "job_rank0.json.gz").string(), 100) << line(1, (dir / "job_rank1.json").string(), 150)
-                       << "{\"rank\": 2, \"file\": \"" + (dir / "gone.json").string() + "\", \"error\": \"cannot open\"}\n";
+  std::ofstream(table) << line(0, (dir / "job_rank0.json.gz").string(), 100)
+                       << line(1, (dir / "job_rank1.json").string(), 150)
+                       << "{\"rank\": 2, \"file\": \"" + (dir / "gone.json").string() +
+                              "\", \"error\": \"cannot open\"}\n";
   MainWindow w{false};
   w.resize(1200, 800);
   w.show();
@@ -436,7 +441,8 @@ TEST(MainWindow, AClusterTableOpensItsViewAndARankWithItsNeighboursOpensAsASessi
   // Slowest first; the failed rank is listed with its error.
   EXPECT_EQ(v->rankList()->item(0, 0)->text(), QStringLiteral("1"));
   bool errorShown = false;
-  for (int r = 0; r < v->rankList()->rowCount(); ++r) errorShown |= v->rankList()->item(r, 5)->text().contains("cannot open");
+  for (int r = 0; r < v->rankList()->rowCount(); ++r)
+    errorShown |= v->rankList()->item(r, 5)->text().contains("cannot open");
   EXPECT_TRUE(errorShown);
   // Rank 1 with its neighbours: rank 0, and rank 2 left out (it failed).
   const auto files = v->filesFor(0, true);
@@ -466,8 +472,9 @@ TEST(LoadJob, CancelStopsTheLoad) {
     std::ofstream out(path);
     out << "{\"traceEvents\":[";
     for (int i = 0; i < 400000; ++i)
-      out << (i ? "," : "") << R"({"ph":"X","cat":"cpu_op","name":"aten::some_long_operator_name","pid":1,"tid":1,"ts":)"
-          << i * 2 << R"(,"dur":1,"args":{"External id":)" << i << R"(,"Input Dims":[[64,128],[128]]}})";
+      out << (i ? "," : "")
+          << R"({"ph":"X","cat":"cpu_op","name":"aten::some_long_operator_name","pid":1,"tid":1,"ts":)" << i * 2
+          << R"(,"dur":1,"args":{"External id":)" << i << R"(,"Input Dims":[[64,128],[128]]}})";
     out << "]}";
   }
   LoadJob job;
@@ -527,7 +534,9 @@ TEST(TimelineWidget, InstantsAreFoundUnderTheMouse) {
   w.setDocument(doc);
   const auto g = w.geometryNow();
   const Trace& trace = *doc->trace;
-  auto xOf = [&](TimeNs ns) { return g.events.left() + static_cast<int>(std::lround(w.view().toPx(trace.minTs + ns))); };
+  auto xOf = [&](TimeNs ns) {
+    return g.events.left() + static_cast<int>(std::lround(w.view().toPx(trace.minTs + ns)));
+  };
   const auto global = w.instantAt(QPoint(xOf(50'000), g.events.bottom() - 3));
   ASSERT_TRUE(global);
   EXPECT_EQ(trace.str(trace.instants[*global].name), "Record Window End");
@@ -557,7 +566,7 @@ TEST(MainWindow, LayoutThemeAndRecentFilesSurviveARestart) {
     auto* dock = w.findChild<QDockWidget*>(QStringLiteral("detailsDock"));
     ASSERT_TRUE(dock);
     EXPECT_FALSE(dock->isVisible());  // the default: shown by the first selection
-    dock->show();  // the user opens it and widens it
+    dock->show();                     // the user opens it and widens it
     QApplication::processEvents();
     w.resizeDocks({dock}, {520}, Qt::Horizontal);
     w.setDarkTheme(true);

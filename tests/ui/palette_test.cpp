@@ -28,7 +28,7 @@ const std::string kSample = OPSCOPE_SOURCE_DIR "/resources/sample/sample.pt.trac
 TEST(PaletteMatch, LettersInOrderMatchAndBetterPlacesScoreHigher) {
   EXPECT_EQ(paletteScore("", "anything"), 0);
   EXPECT_LT(paletteScore("xyz", "Dark theme"), 0);
-  EXPECT_LT(paletteScore("ehtkrad", "Dark theme"), 0);  // order matters
+  EXPECT_LT(paletteScore("ehtkrad", "Dark theme"), 0);                          // order matters
   EXPECT_GE(paletteScore("dark th", "View \xE2\x96\xB8 Dark theme (off)"), 0);  // spaces ignored
   // Word starts and contiguous runs beat scattered letters.
   EXPECT_GT(paletteScore("gemm", "gemm_kernel"), paletteScore("gemm", "aGgregate_eMbeddings_m"));
@@ -40,8 +40,7 @@ TEST(PaletteMatch, LettersInOrderMatchAndBetterPlacesScoreHigher) {
   // Case does not matter.
   EXPECT_EQ(paletteScore("ADDMM", "aten::addmm"), paletteScore("addmm", "aten::addmm"));
   // A shorter text wins a tie.
-  EXPECT_GT(paletteScore("addmm", "aten::addmm"),
-            paletteScore("addmm", "aten::addmm " + std::string(120, 'x')));
+  EXPECT_GT(paletteScore("addmm", "aten::addmm"), paletteScore("addmm", "aten::addmm " + std::string(120, 'x')));
 }
 
 struct Window {
@@ -83,7 +82,8 @@ TEST(CommandPalette, ListsActionsTracksAndOpsAndRunsTheChosenOne) {
   for (const Track& tr : t.tracks) nonEmpty += tr.slices.size() > 0;
   EXPECT_EQ(tracks, nonEmpty);
   EXPECT_GT(names, 10u);
-  EXPECT_TRUE(find(entries, "Op", QStringLiteral("aten::addmm")) || find(entries, "Op", QStringLiteral("aten::linear")));
+  EXPECT_TRUE(find(entries, "Op", QStringLiteral("aten::addmm")) ||
+              find(entries, "Op", QStringLiteral("aten::linear")));
 
   // Ctrl+Shift+P opens it; typed into, the action runs on Enter.
   win.w.activateWindow();
@@ -148,7 +148,8 @@ TEST(KeyHelp, QuestionMarkListsTimelineKeysAndMenuShortcuts) {
 }
 
 TEST(Welcome, TheEmptyWindowOffersTheRecentFiles) {
-  QSettings().setValue(QStringLiteral("recent"), QStringList{QString::fromStdString(kSample), QStringLiteral("/gone/x.json")});
+  QSettings().setValue(QStringLiteral("recent"),
+                       QStringList{QString::fromStdString(kSample), QStringLiteral("/gone/x.json")});
   Window win(/*open=*/false);
   auto* central = qobject_cast<QStackedWidget*>(win.w.centralWidget());
   ASSERT_TRUE(central);

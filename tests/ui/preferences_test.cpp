@@ -63,7 +63,8 @@ TEST(Preferences, RoundTripThroughSettingsAndBadValuesReadAsDefaults) {
 
 TEST(Preferences, TheDialogShowsTheValuesAndRefusesABrokenRulesFile) {
   QTemporaryDir dir;
-  const QString broken = writeFile(dir, QStringLiteral("broken.json"), R"({"rules": [{"class": "x", "pattern": "(("}]})");
+  const QString broken =
+      writeFile(dir, QStringLiteral("broken.json"), R"({"rules": [{"class": "x", "pattern": "(("}]})");
   PreferencesDialog d(everythingChanged(broken));
   EXPECT_EQ(d.timeUnitBox()->currentIndex(), static_cast<int>(TimeUnit::Ms));
   EXPECT_EQ(d.themeBox()->currentText(), QStringLiteral("Dark"));
@@ -81,7 +82,8 @@ TEST(Preferences, TheDialogShowsTheValuesAndRefusesABrokenRulesFile) {
   EXPECT_TRUE(d.errorLabel()->text().endsWith(QStringLiteral("missing.json: cannot open: No such file or directory")))
       << d.errorLabel()->text().toStdString();
   // A good file: accepted, its rules before the built-in ones.
-  const QString good = writeFile(dir, QStringLiteral("good.json"), R"({"rules": [{"class": "my_gemm", "pattern": "sgemm"}]})");
+  const QString good =
+      writeFile(dir, QStringLiteral("good.json"), R"({"rules": [{"class": "my_gemm", "pattern": "sgemm"}]})");
   d.rulesEdit()->setText(good);
   d.accept();
   EXPECT_EQ(d.result(), QDialog::Accepted);
@@ -98,7 +100,8 @@ TEST(Preferences, ApplyingThemChangesUnitsThemeGpuKernelClassesAndDocks) {
     ~Restore() { setTimeUnit(TimeUnit::Auto); }
   } restore;
   QTemporaryDir dir;
-  const QString rules = writeFile(dir, QStringLiteral("rules.json"), R"({"rules": [{"class": "my_gemm", "pattern": "sgemm"}]})");
+  const QString rules =
+      writeFile(dir, QStringLiteral("rules.json"), R"({"rules": [{"class": "my_gemm", "pattern": "sgemm"}]})");
   MainWindow w(false);
   std::string error;
   auto doc = loadDocument(kSample, error);
@@ -136,7 +139,8 @@ TEST(Preferences, ApplyingThemChangesUnitsThemeGpuKernelClassesAndDocks) {
   EXPECT_TRUE(tree->isHidden());
   w.applyDockLayout(DockLayout::TimelineAndAnalysis);
   EXPECT_FALSE(w.analysisDock()->isHidden());
-  ASSERT_TRUE(waitUntil([&] { return !w.analysis()->busy() && w.analysis()->results() && classes().count("my_gemm"); }));
+  ASSERT_TRUE(
+      waitUntil([&] { return !w.analysis()->busy() && w.analysis()->results() && classes().count("my_gemm"); }));
   EXPECT_EQ(classes().count("my_gemm"), 1u);  // the sample's sgemm kernels, by the file's rule
   EXPECT_EQ(w.preferences(), d.preferences());
 

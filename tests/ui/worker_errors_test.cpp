@@ -37,7 +37,8 @@ TEST(Worker, AThrowBecomesFailOnTheGuiThreadNotAnAbort) {
   EXPECT_EQ(failure, QStringLiteral("out of memory"));
   // And a result still arrives the normal way.
   int value = 0;
-  runOnWorker(&receiver, [] { return 42; }, [&](QObject*, int v) { value = v; }, [&](QObject*, const QString&) {});
+  runOnWorker(
+      &receiver, [] { return 42; }, [&](QObject*, int v) { value = v; }, [&](QObject*, const QString&) {});
   QTRY_COMPARE_WITH_TIMEOUT(value, 42, 10000);
 }
 
@@ -50,7 +51,8 @@ TEST(Worker, ALoaderThatThrowsKeepsThePreviousTraceOpen) {
   ASSERT_TRUE(doc) << error;
   w.setDocument(doc);
   QApplication::processEvents();
-  w.loadJob()->setLoader([](const std::string&, const LoadOptions&) -> LoadResult { throw std::runtime_error("boom"); });
+  w.loadJob()->setLoader(
+      [](const std::string&, const LoadOptions&) -> LoadResult { throw std::runtime_error("boom"); });
   QSignalSpy failed(w.loadJob(), &LoadJob::failed);
   w.openFile(QStringLiteral("/any/trace.json"));
   ASSERT_TRUE(failed.wait(10000));

@@ -82,7 +82,8 @@ void horizontalBars(QCPAxisRect* rect, const QStringList& labels, const std::vec
   // the range R satisfies v/R*W + text + pad <= W for every bar.
   const QFontMetrics fm(QFont(QStringLiteral("Sans"), 8));
   std::vector<std::pair<double, int>> ends;
-  for (int i = 0; i < n; ++i) ends.emplace_back(values[static_cast<size_t>(i)], fm.horizontalAdvance(valueTexts.value(i)) + 12);
+  for (int i = 0; i < n; ++i)
+    ends.emplace_back(values[static_cast<size_t>(i)], fm.horizontalAdvance(valueTexts.value(i)) + 12);
   QObject::connect(rect->parentPlot(), &QCustomPlot::afterLayout, rect, [rect, valueAxis, ends, maxValue] {
     const double w = rect->width();
     double range = maxValue > 0 ? maxValue * 1.02 : 1;
@@ -122,13 +123,15 @@ void emptyNote(QCPAxisRect* rect, const QString& text, const ChartTheme& theme) 
 void plotOverview(QCustomPlot* plot, const Overview& o, const ChartTheme& theme, const QString& title) {
   resetPlot(plot, theme);
   addTitle(plot, 0, title, theme);
-  const QString device = o.hasDevice ? QStringLiteral("%1 active %2 (%3)")
-                                           .arg(QString::fromStdString(o.deviceKind), durationText(static_cast<double>(o.gpuActive)),
-                                                percent(o.gpuUtilisation))
-                                     : QStringLiteral("no device: CPU-only job");
-  QString figures = QStringLiteral("wall %1 · host runtime %2 · %3 · %4 iterations")
-                        .arg(durationText(static_cast<double>(o.wall)), durationText(static_cast<double>(o.hostRuntime)), device)
-                        .arg(o.iterations);
+  const QString device = o.hasDevice
+                             ? QStringLiteral("%1 active %2 (%3)")
+                                   .arg(QString::fromStdString(o.deviceKind),
+                                        durationText(static_cast<double>(o.gpuActive)), percent(o.gpuUtilisation))
+                             : QStringLiteral("no device: CPU-only job");
+  QString figures =
+      QStringLiteral("wall %1 · host runtime %2 · %3 · %4 iterations")
+          .arg(durationText(static_cast<double>(o.wall)), durationText(static_cast<double>(o.hostRuntime)), device)
+          .arg(o.iterations);
   if (o.samplesPerSecond) figures += QStringLiteral(" · %1 samples/s").arg(*o.samplesPerSecond, 0, 'f', 1);
   auto* sub = new QCPTextElement(plot, figures, QFont(QStringLiteral("Sans"), 9));
   sub->setTextColor(theme.text());
@@ -145,9 +148,11 @@ void plotOverview(QCustomPlot* plot, const Overview& o, const ChartTheme& theme,
     values.push_back(ms(o.breakdown[p]));
     colors.push_back(classColor(name));
     texts << durationText(static_cast<double>(o.breakdown[p])) + " · " + percent(share);
-    tips << QStringLiteral("%1: %2 of the step (%3)").arg(name, durationText(static_cast<double>(o.breakdown[p])), percent(share));
+    tips << QStringLiteral("%1: %2 of the step (%3)")
+                .arg(name, durationText(static_cast<double>(o.breakdown[p])), percent(share));
   }
-  horizontalBars(parts, labels, values, colors, texts, tips, QStringLiteral("step time by part, by priority (ms)"), theme);
+  horizontalBars(parts, labels, values, colors, texts, tips, QStringLiteral("step time by part, by priority (ms)"),
+                 theme);
 
   QCPAxisRect* streams = addRect(plot, 3, 0, theme);
   labels.clear();
@@ -161,12 +166,16 @@ void plotOverview(QCustomPlot* plot, const Overview& o, const ChartTheme& theme,
     values.push_back(100.0 * s.utilisation);
     colors.push_back(paletteColor(static_cast<int>(i)));
     texts << percent(s.utilisation) + " · " + durationText(static_cast<double>(s.busy));
-    tips << QStringLiteral("%1: busy %2, %L3 events").arg(QString::fromStdString(s.label), durationText(static_cast<double>(s.busy))).arg(s.events);
+    tips << QStringLiteral("%1: busy %2, %L3 events")
+                .arg(QString::fromStdString(s.label), durationText(static_cast<double>(s.busy)))
+                .arg(s.events);
   }
   if (labels.isEmpty()) emptyNote(streams, QStringLiteral("no GPU events"), theme);
-  else horizontalBars(streams, labels, values, colors, texts, tips, QStringLiteral("GPU stream utilisation (%)"), theme);
+  else
+    horizontalBars(streams, labels, values, colors, texts, tips, QStringLiteral("GPU stream utilisation (%)"), theme);
   plot->plotLayout()->setRowStretchFactors({0.01, 0.01, 1.0, std::max(0.4, 0.08 * static_cast<double>(labels.size()))});
-  setMinimumChartHeight(plot, 60 + barsHeight(static_cast<int>(o.breakdown.size())) + barsHeight(static_cast<int>(labels.size())));
+  setMinimumChartHeight(
+      plot, 60 + barsHeight(static_cast<int>(o.breakdown.size())) + barsHeight(static_cast<int>(labels.size())));
   plot->replot();
 }
 
@@ -174,7 +183,10 @@ void plotBreakdown(QCustomPlot* plot, const DeviceBreakdown& b, const Trace& tra
                    const QString& title, int topN, uint32_t focus) {
   resetPlot(plot, theme);
   const bool focused = focus < b.nodes.size();
-  addTitle(plot, 0, focused ? title + QStringLiteral(" · inside ") + displayName(breakdownLabel(trace, b.nodes[focus]), 60) : title, theme);
+  addTitle(
+      plot, 0,
+      focused ? title + QStringLiteral(" · inside ") + displayName(breakdownLabel(trace, b.nodes[focus]), 60) : title,
+      theme);
   QCPAxisRect* rect = addRect(plot, 1, 0, theme);
   // The first level of ops under each stream (or the children of the focus node); a
   // merged ProfilerStep#* level that holds everything is looked through.
@@ -187,8 +199,7 @@ void plotBreakdown(QCustomPlot* plot, const DeviceBreakdown& b, const Trace& tra
     for (uint32_t c : b.nodes[parent].children) {
       if (b.nodes[c].allSteps)
         for (uint32_t g : b.nodes[c].children) entries.push_back({g, rank});
-      else
-        entries.push_back({c, rank});
+      else entries.push_back({c, rank});
     }
   };
   if (focused) {
@@ -213,7 +224,8 @@ void plotBreakdown(QCustomPlot* plot, const DeviceBreakdown& b, const Trace& tra
     const BreakdownNode& n = b.nodes[e.node];
     const QString name = QString::fromStdString(fullNames[i]);
     const QString stream = QString::fromStdString(trace.trackLabel(n.stream));
-    labels << shownNames[static_cast<qsizetype>(i)] + QStringLiteral("  [") + stream.section(QStringLiteral("· "), -1) + "]";
+    labels << shownNames[static_cast<qsizetype>(i)] + QStringLiteral("  [") + stream.section(QStringLiteral("· "), -1) +
+                  "]";
     values.push_back(ms(n.time));
     colors.push_back(paletteColor(static_cast<int>(e.streamRank)));
     texts << durationText(static_cast<double>(n.time)) + " · " + percent(n.share);
@@ -222,7 +234,9 @@ void plotBreakdown(QCustomPlot* plot, const DeviceBreakdown& b, const Trace& tra
                 .arg(n.count);
   }
   if (labels.isEmpty()) emptyNote(rect, QStringLiteral("no GPU events"), theme);
-  else horizontalBars(rect, labels, values, colors, texts, tips, QStringLiteral("device time (ms), colour = stream"), theme);
+  else
+    horizontalBars(rect, labels, values, colors, texts, tips, QStringLiteral("device time (ms), colour = stream"),
+                   theme);
   setMinimumChartHeight(plot, 30 + barsHeight(static_cast<int>(labels.size())));
   plot->replot();
 }
@@ -250,8 +264,9 @@ void plotOpKernelMix(QCustomPlot* plot, const OpKernelMixes& m, const Trace& tra
     for (size_t v = 0; v < op.variants.size(); ++v) {
       bars.push_back({key, static_cast<int>(i), static_cast<int>(v)});
       const QString& name = shownOps[static_cast<qsizetype>(i)];
-      ticker->addTick(key, op.variants.size() > 1 ? QStringLiteral("%1 · v%2 (%L3×)").arg(name).arg(v + 1).arg(op.variants[v].calls)
-                                                  : QStringLiteral("%1 (%L2×)").arg(name).arg(op.variants[v].calls));
+      ticker->addTick(key, op.variants.size() > 1
+                               ? QStringLiteral("%1 · v%2 (%L3×)").arg(name).arg(v + 1).arg(op.variants[v].calls)
+                               : QStringLiteral("%1 (%L2×)").arg(name).arg(op.variants[v].calls));
       key += 1;
     }
     key += 0.6;
@@ -268,7 +283,8 @@ void plotOpKernelMix(QCustomPlot* plot, const OpKernelMixes& m, const Trace& tra
   legend->setLayer(QStringLiteral("legend"));
   QCPBars* below = nullptr;
   for (const auto& [cls, total] : order) {
-    const QString clsName = cls >= 0 ? QString::fromStdString(m.classes[static_cast<size_t>(cls)]) : QStringLiteral("other");
+    const QString clsName =
+        cls >= 0 ? QString::fromStdString(m.classes[static_cast<size_t>(cls)]) : QStringLiteral("other");
     auto* b = new QCPBars(x, y);
     b->setName(clsName);
     b->setWidth(0.8);
@@ -284,11 +300,14 @@ void plotOpKernelMix(QCustomPlot* plot, const OpKernelMixes& m, const Trace& tra
         if (s.cls != cls) continue;
         fraction += s.fraction;
         tip += QStringLiteral("%1\n   %2 · %3 · %L4×\n")
-                   .arg(QString::fromStdString(std::string(trace.str(s.kernel))), durationText(static_cast<double>(s.time)), percent(s.fraction))
+                   .arg(QString::fromStdString(std::string(trace.str(s.kernel))),
+                        durationText(static_cast<double>(s.time)), percent(s.fraction))
                    .arg(s.count);
       }
       b->addData(bar.key, fraction);
-      tips << (fraction > 0 ? QStringLiteral("%1 · %2 of this variant\n%3").arg(clsName, percent(fraction), tip.trimmed()) : QString());
+      tips << (fraction > 0
+                   ? QStringLiteral("%1 · %2 of this variant\n%3").arg(clsName, percent(fraction), tip.trimmed())
+                   : QString());
       segments << QPoint(bar.op * 64 + bar.variant, cls);
     }
     b->setProperty("tips", tips);
@@ -322,7 +341,8 @@ void plotKernelStats(QCustomPlot* plot, const KernelStats& k, const Trace& trace
     std::vector<const KernelStat*> rows;
     for (const KernelStat& s : k.kernels) rows.push_back(&s);
     if (byMean)
-      std::stable_sort(rows.begin(), rows.end(), [](const KernelStat* a, const KernelStat* b) { return a->mean > b->mean; });
+      std::stable_sort(rows.begin(), rows.end(),
+                       [](const KernelStat* a, const KernelStat* b) { return a->mean > b->mean; });
     if (rows.size() > static_cast<size_t>(topN)) rows.resize(static_cast<size_t>(topN));
     QStringList labels, texts, tips;
     std::vector<double> values;
@@ -333,7 +353,8 @@ void plotKernelStats(QCustomPlot* plot, const KernelStats& k, const Trace& trace
     for (size_t r = 0; r < rows.size(); ++r) {
       const KernelStat* s = rows[r];
       const QString name = QString::fromStdString(std::string(trace.str(s->name)));
-      const QString cls = s->cls >= 0 ? QString::fromStdString(k.classes[static_cast<size_t>(s->cls)]) : QStringLiteral("other");
+      const QString cls =
+          s->cls >= 0 ? QString::fromStdString(k.classes[static_cast<size_t>(s->cls)]) : QStringLiteral("other");
       labels << shownNames[static_cast<qsizetype>(r)];
       values.push_back(byMean ? s->mean / 1e3 : ms(s->total));
       colors.push_back(classColor(cls));
@@ -347,10 +368,11 @@ void plotKernelStats(QCustomPlot* plot, const KernelStats& k, const Trace& trace
                        durationText(s->stddev));
     }
     if (labels.isEmpty()) emptyNote(rect, QStringLiteral("no GPU events"), theme);
-    else horizontalBars(rect, labels, values, colors, texts, tips,
-                        byMean ? QStringLiteral("top %1 by mean duration (µs), colour = kernel class").arg(topN)
-                               : QStringLiteral("top %1 by total time (ms), colour = kernel class").arg(topN),
-                        theme);
+    else
+      horizontalBars(rect, labels, values, colors, texts, tips,
+                     byMean ? QStringLiteral("top %1 by mean duration (µs), colour = kernel class").arg(topN)
+                            : QStringLiteral("top %1 by total time (ms), colour = kernel class").arg(topN),
+                     theme);
   };
   fill(addRect(plot, 1, 0, theme), false);
   fill(addRect(plot, 2, 0, theme), true);
@@ -358,8 +380,8 @@ void plotKernelStats(QCustomPlot* plot, const KernelStats& k, const Trace& trace
   plot->replot();
 }
 
-void plotOverheads(QCustomPlot* plot, const Overheads& o, const ChartTheme& theme, const QString& title,
-                   bool logScale, const QString& opName) {
+void plotOverheads(QCustomPlot* plot, const Overheads& o, const ChartTheme& theme, const QString& title, bool logScale,
+                   const QString& opName) {
   resetPlot(plot, theme);
   addTitle(plot, 0, title, theme);
   auto* grid = new QCPLayoutGrid;
@@ -408,7 +430,8 @@ void plotOverheads(QCustomPlot* plot, const Overheads& o, const ChartTheme& them
     constexpr int kBins = 30;
     const double width = (hi - lo) / kBins;
     std::vector<double> counts(kBins, 0);
-    for (double v : sorted) counts[static_cast<size_t>(std::clamp(static_cast<int>((v - lo) / width), 0, kBins - 1))] += 1;
+    for (double v : sorted)
+      counts[static_cast<size_t>(std::clamp(static_cast<int>((v - lo) / width), 0, kBins - 1))] += 1;
     auto* bars = new QCPBars(x, y);
     bars->setWidth(width * 0.92);
     bars->setPen(Qt::NoPen);
@@ -452,14 +475,15 @@ void plotOverheads(QCustomPlot* plot, const Overheads& o, const ChartTheme& them
     ++index;
   }
   // Under the title: the profiler costs the samples were corrected with.
-  auto* costs = new QCPTextElement(plot,
-                                   QStringLiteral("corrected for the profiler's own cost (µs): CPU event %1 · GPU event %2 · "
-                                                  "launch length %3 · T1 gaps ≥ %4 µs are data loading, skipped")
-                                       .arg(o.costs.cpuEvent, 0, 'f', 2)
-                                       .arg(o.costs.gpuEvent, 0, 'f', 2)
-                                       .arg(o.costs.launchLength, 0, 'f', 2)
-                                       .arg(o.t1MaxGapUs, 0, 'f', 0),
-                                   QFont(QStringLiteral("Sans"), 9));
+  auto* costs =
+      new QCPTextElement(plot,
+                         QStringLiteral("corrected for the profiler's own cost (µs): CPU event %1 · GPU event %2 · "
+                                        "launch length %3 · T1 gaps ≥ %4 µs are data loading, skipped")
+                             .arg(o.costs.cpuEvent, 0, 'f', 2)
+                             .arg(o.costs.gpuEvent, 0, 'f', 2)
+                             .arg(o.costs.launchLength, 0, 'f', 2)
+                             .arg(o.t1MaxGapUs, 0, 'f', 0),
+                         QFont(QStringLiteral("Sans"), 9));
   costs->setTextColor(theme.text());
   plot->plotLayout()->addElement(1, 0, costs);
   plot->plotLayout()->setRowStretchFactors({0.01, 0.01, 1.0});
@@ -477,7 +501,8 @@ void plotStreams(QCustomPlot* plot, const StreamUsageReport& r, const ChartTheme
   const int n = static_cast<int>(std::min<size_t>(r.streams.size(), 12));
   const QString partNames[] = {QStringLiteral("busy"), QStringLiteral("idle: waiting for the host"),
                                QStringLiteral("idle: other")};
-  const QColor partColors[] = {paletteColor(0), paletteColor(1), theme.dark ? QColor(0x55, 0x57, 0x5e) : QColor(0xd0, 0xd0, 0xd0)};
+  const QColor partColors[] = {paletteColor(0), paletteColor(1),
+                               theme.dark ? QColor(0x55, 0x57, 0x5e) : QColor(0xd0, 0xd0, 0xd0)};
   // The legend in a row of its own between the title and the bars, laid out in one line.
   QCPLegend* legend = themedLegend(theme);
   plot->plotLayout()->insertRow(1);
@@ -499,7 +524,8 @@ void plotStreams(QCustomPlot* plot, const StreamUsageReport& r, const ChartTheme
       tips.prepend(QStringLiteral("%1\n%2: %3 (%4 of the window)")
                        .arg(QString::fromStdString(s.label), partNames[p], durationText(static_cast<double>(v)),
                             percent(r.wall ? static_cast<double>(v) / static_cast<double>(r.wall) : 0)));
-      if (p == 0) ticker->addTick(n - i, QString::fromStdString(s.label) + QStringLiteral(" · ") + percent(s.utilisation));
+      if (p == 0)
+        ticker->addTick(n - i, QString::fromStdString(s.label) + QStringLiteral(" · ") + percent(s.utilisation));
     }
     bars->setProperty("tips", tips);  // key order: bottom stream first
     if (below) bars->moveAbove(below);
@@ -511,9 +537,10 @@ void plotStreams(QCustomPlot* plot, const StreamUsageReport& r, const ChartTheme
   key->grid()->setVisible(false);
   key->setTickLabelFont(QFont(QStringLiteral("Sans"), 8));
   value->setRange(0, std::max(1e-3, ms(r.wall)));
-  value->setLabel(r.communication > 0 ? QStringLiteral("ms of the window · communication %1, %2 of it hidden under compute")
-                                            .arg(durationText(static_cast<double>(r.communication)), percent(r.commHiddenShare))
-                                      : QStringLiteral("ms of the window"));
+  value->setLabel(r.communication > 0
+                      ? QStringLiteral("ms of the window · communication %1, %2 of it hidden under compute")
+                            .arg(durationText(static_cast<double>(r.communication)), percent(r.commHiddenShare))
+                      : QStringLiteral("ms of the window"));
   if (n == 0) emptyNote(rect, QStringLiteral("no GPU events"), theme);
 
   QCPAxisRect* util = addRect(plot, 3, 0, theme);
@@ -570,7 +597,8 @@ QCPColorGradient aboveBelow() {
 }
 
 // A colour scale beside rect (layout column 1 of its row), sharing its top and bottom.
-void addColorScale(QCustomPlot* plot, int row, QCPAxisRect* rect, QCPColorMap* map, const QString& label, const ChartTheme& theme) {
+void addColorScale(QCustomPlot* plot, int row, QCPAxisRect* rect, QCPColorMap* map, const QString& label,
+                   const ChartTheme& theme) {
   auto* scale = new QCPColorScale(plot);
   plot->plotLayout()->addElement(row, 1, scale);
   scale->setType(QCPAxis::atRight);
@@ -706,8 +734,7 @@ void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, c
       const auto slow = excess.find(r.rank);
       if (slow != excess.end())
         ticker->addTick(i, QStringLiteral("rank %1 · +%2 %").arg(r.rank).arg(slow->second, 0, 'f', 1));
-      else if (i % every == 0)
-        ticker->addTick(i, QStringLiteral("rank %1").arg(r.rank));
+      else if (i % every == 0) ticker->addTick(i, QStringLiteral("rank %1").arg(r.rank));
     }
     return ticker;
   };
@@ -751,7 +778,8 @@ void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, c
   whole->setTickStep(1);
   whole->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
   x->setTicker(whole);
-  x->setLabel(QStringLiteral("iteration (ProfilerStep, in order) · stragglers: mean > %1 % over the median").arg(t.stragglerPct));
+  x->setLabel(QStringLiteral("iteration (ProfilerStep, in order) · stragglers: mean > %1 % over the median")
+                  .arg(t.stragglerPct));
   x->grid()->setVisible(false);
   if (!any) emptyNote(heat, QStringLiteral("no ProfilerStep iterations on any rank"), theme);
 
@@ -821,18 +849,20 @@ void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, c
               theme);
   }
   if (kernels) plotKernelsPerRank(plot, 4, t, theme, rankTicks(), left);
-  plot->plotLayout()->setRowStretchFactors(kernels ? QList<double>{0.01, 1.0, 0.01, 0.8, 1.0} : QList<double>{0.01, 1.0, 0.01, 0.8});
+  plot->plotLayout()->setRowStretchFactors(kernels ? QList<double>{0.01, 1.0, 0.01, 0.8, 1.0}
+                                                   : QList<double>{0.01, 1.0, 0.01, 0.8});
   setMinimumChartHeight(plot, 60 + (kernels ? 3 : 2) * (60 + rowsPx) + (kernels ? 110 : 0));
   plot->replot();
 }
 
-void plotMemory(QCustomPlot* plot, const MemoryTimeline& m, const Trace& trace, const ChartTheme& theme, const QString& title) {
+void plotMemory(QCustomPlot* plot, const MemoryTimeline& m, const Trace& trace, const ChartTheme& theme,
+                const QString& title) {
   resetPlot(plot, theme);
   addTitle(plot, 0, title, theme);
   if (m.devices.empty()) {
     QCPAxisRect* rect = addRect(plot, 1, 0, theme);
-    emptyNote(rect,
-              QStringLiteral("no [memory] events: record with torch.profiler.profile(profile_memory=True)"), theme);
+    emptyNote(rect, QStringLiteral("no [memory] events: record with torch.profiler.profile(profile_memory=True)"),
+              theme);
     setMinimumChartHeight(plot, 200);
     plot->replot();
     return;
@@ -862,9 +892,11 @@ void plotMemory(QCustomPlot* plot, const MemoryTimeline& m, const Trace& trace, 
     };
     QCPGraph* allocated = series(d.allocated, QStringLiteral("allocated"), paletteColor(0), Qt::SolidLine);
     allocated->setBrush(QColor(paletteColor(0).red(), paletteColor(0).green(), paletteColor(0).blue(), 40));
-    QCPGraph* reserved = d.peakReserved >= 0 ? series(d.reserved, QStringLiteral("reserved"), paletteColor(1), Qt::DashLine) : nullptr;
+    QCPGraph* reserved =
+        d.peakReserved >= 0 ? series(d.reserved, QStringLiteral("reserved"), paletteColor(1), Qt::DashLine) : nullptr;
     // The peak, marked and named.
-    const double px = static_cast<double>(d.peakTs - trace.minTs) / 1e6, py = static_cast<double>(d.peakAllocated) / kMiB;
+    const double px = static_cast<double>(d.peakTs - trace.minTs) / 1e6,
+                 py = static_cast<double>(d.peakAllocated) / kMiB;
     auto* peak = new QCPGraph(x, y);
     peak->setLineStyle(QCPGraph::lsNone);
     peak->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, paletteColor(3), 8));
@@ -885,9 +917,11 @@ void plotMemory(QCustomPlot* plot, const MemoryTimeline& m, const Trace& trace, 
     for (int64_t a : d.allocated) bottom = std::min(bottom, static_cast<double>(a) / kMiB);
     y->setRange(bottom, top > bottom ? top * 1.15 + 1e-9 : bottom + 1);
     x->setRange(0, static_cast<double>(trace.maxTs - trace.minTs) / 1e6);
-    y->setLabel(QStringLiteral("%1 (MiB)%2").arg(QString::fromStdString(d.label),
-                                                 d.relativeAllocated ? QStringLiteral(", change since start") : QString()));
-    x->setLabel(k + 1 == shown ? QStringLiteral("time since the trace start (ms) · click: the allocations live then") : QString());
+    y->setLabel(QStringLiteral("%1 (MiB)%2")
+                    .arg(QString::fromStdString(d.label),
+                         d.relativeAllocated ? QStringLiteral(", change since start") : QString()));
+    x->setLabel(k + 1 == shown ? QStringLiteral("time since the trace start (ms) · click: the allocations live then")
+                               : QString());
     rect->setProperty("device", static_cast<int>(k));
     auto* legend = themedLegend(theme);
     rect->insetLayout()->addElement(legend, Qt::AlignRight | Qt::AlignTop);
@@ -919,7 +953,8 @@ void plotAdvice(QCustomPlot* plot, const std::vector<Advice>& advice, const Char
     texts << durationText(static_cast<double>(a.atStake)) + QStringLiteral(" · %1 %").arg(a.sharePct, 0, 'f', 1);
     tips << QString::fromStdString(a.title + "\ntry: " + a.action);
   }
-  horizontalBars(rect, labels, values, colors, texts, tips, QStringLiteral("time at stake (ms): at most this much could be gained"), theme);
+  horizontalBars(rect, labels, values, colors, texts, tips,
+                 QStringLiteral("time at stake (ms): at most this much could be gained"), theme);
   setMinimumChartHeight(plot, 60 + barsHeight(static_cast<int>(advice.size())));
   plot->replot();
 }

@@ -10,16 +10,16 @@
 #include <QPoint>
 #include <QString>
 
-#include "analysis/device_breakdown.h"
 #include "analysis/advice.h"
+#include "analysis/device_breakdown.h"
 #include "analysis/kernel_stats.h"
 #include "analysis/memory_timeline.h"
 #include "analysis/op_kernel_mix.h"
 #include "analysis/overheads.h"
 #include "analysis/overview.h"
 #include "analysis/stream_usage.h"
-#include "ranks/rank_table.h"
 #include "charts/chart_theme.h"
+#include "ranks/rank_table.h"
 
 class QCustomPlot;
 
@@ -34,8 +34,8 @@ void plotOpKernelMix(QCustomPlot* plot, const OpKernelMixes& m, const Trace& tra
 void plotKernelStats(QCustomPlot* plot, const KernelStats& k, const Trace& trace, const ChartTheme& theme,
                      const QString& title, int topN = 12);
 // opName: T2, T3 and T5 of that op only; empty: all ops pooled.
-void plotOverheads(QCustomPlot* plot, const Overheads& o, const ChartTheme& theme, const QString& title,
-                   bool logScale, const QString& opName = {});
+void plotOverheads(QCustomPlot* plot, const Overheads& o, const ChartTheme& theme, const QString& title, bool logScale,
+                   const QString& opName = {});
 void plotStreams(QCustomPlot* plot, const StreamUsageReport& r, const ChartTheme& theme, const QString& title);
 // Ranks × iterations heatmap of iteration wall time (stragglers named on the rank axis),
 // per rank its time in collectives split into waiting for the slowest rank and the rest,
@@ -45,7 +45,8 @@ void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, c
 // Per device (at most 4, GPUs first) allocated and reserved memory over time (MiB, ms
 // from the trace start), the peak marked; a trace without "[memory]" events says how to
 // record them. Each device's axis rect has property "device" (its index in m.devices).
-void plotMemory(QCustomPlot* plot, const MemoryTimeline& m, const Trace& trace, const ChartTheme& theme, const QString& title);
+void plotMemory(QCustomPlot* plot, const MemoryTimeline& m, const Trace& trace, const ChartTheme& theme,
+                const QString& title);
 
 // The recommendations as bars of the time at stake (most first), each labelled with its
 // rule; the tips carry the finding and what to try.

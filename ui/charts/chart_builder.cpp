@@ -12,15 +12,33 @@ namespace opscope::ui {
 QString chartTitle(ChartKind chart, const QString& scopeLabel, const QString& fileName) {
   QString what;
   switch (chart) {
-    case ChartKind::Overview: what = QStringLiteral("Overview"); break;
-    case ChartKind::Breakdown: what = QStringLiteral("Device-time breakdown by op"); break;
-    case ChartKind::OpKernels: what = QStringLiteral("Kernel mix of the dominating ops"); break;
-    case ChartKind::KernelStats: what = QStringLiteral("Kernel statistics"); break;
-    case ChartKind::Overheads: what = QStringLiteral("CPU overheads T1–T5"); break;
-    case ChartKind::Streams: what = QStringLiteral("GPU streams: busy, idle, utilisation"); break;
-    case ChartKind::Ranks: what = QStringLiteral("Ranks: iteration time, collectives, top kernels"); break;
-    case ChartKind::Memory: what = QStringLiteral("Memory: allocated and reserved per device"); break;
-    case ChartKind::Advice: what = QStringLiteral("Recommendations: time at stake"); break;
+    case ChartKind::Overview:
+      what = QStringLiteral("Overview");
+      break;
+    case ChartKind::Breakdown:
+      what = QStringLiteral("Device-time breakdown by op");
+      break;
+    case ChartKind::OpKernels:
+      what = QStringLiteral("Kernel mix of the dominating ops");
+      break;
+    case ChartKind::KernelStats:
+      what = QStringLiteral("Kernel statistics");
+      break;
+    case ChartKind::Overheads:
+      what = QStringLiteral("CPU overheads T1–T5");
+      break;
+    case ChartKind::Streams:
+      what = QStringLiteral("GPU streams: busy, idle, utilisation");
+      break;
+    case ChartKind::Ranks:
+      what = QStringLiteral("Ranks: iteration time, collectives, top kernels");
+      break;
+    case ChartKind::Memory:
+      what = QStringLiteral("Memory: allocated and reserved per device");
+      break;
+    case ChartKind::Advice:
+      what = QStringLiteral("Recommendations: time at stake");
+      break;
   }
   return QStringLiteral("%1 · %2 · %3").arg(what, scopeLabel, fileName);
 }
@@ -41,7 +59,8 @@ void drawChart(QCustomPlot* plot, ChartKind chart, const Trace& trace, const Ker
       plotBreakdown(plot, deviceBreakdown(trace, scope.window), trace, theme, title, scope.top ? scope.top : 15);
       break;
     case ChartKind::OpKernels:
-      plotOpKernelMix(plot, opKernelMixes(trace, classifier, scope.window, scope.top ? static_cast<size_t>(scope.top) : 8, 3),
+      plotOpKernelMix(plot,
+                      opKernelMixes(trace, classifier, scope.window, scope.top ? static_cast<size_t>(scope.top) : 8, 3),
                       trace, theme, title);
       break;
     case ChartKind::KernelStats:

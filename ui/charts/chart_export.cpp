@@ -2,12 +2,12 @@
 
 #include <qcustomplot.h>
 
+#include <QBuffer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPdfWriter>
-#include <QBuffer>
 #include <QSvgGenerator>
 
 #include "save_file.h"
@@ -100,13 +100,17 @@ void showExportMenu(QWidget* parent, const QPoint& globalPos, const QString& bas
   const struct {
     const char* label;
     const char* suffix;
-  } items[] = {{"Export chart as PDF (vector)…", "pdf"}, {"Export chart as PNG…", "png"}, {"Export chart as SVG…", "svg"},
-               {csvLabel, "csv"},                        {jsonLabel, "json"}};
+  } items[] = {{"Export chart as PDF (vector)…", "pdf"},
+               {"Export chart as PNG…", "png"},
+               {"Export chart as SVG…", "svg"},
+               {csvLabel, "csv"},
+               {jsonLabel, "json"}};
   for (const auto& item : items) {
     const QString suffix = QString::fromLatin1(item.suffix);
     menu.addAction(QString::fromUtf8(item.label), parent, [parent, base, suffix, exporter] {
-      const QString path = QFileDialog::getSaveFileName(parent, QStringLiteral("Export %1").arg(base), base + "." + suffix,
-                                                        suffix.toUpper() + QStringLiteral(" (*.") + suffix + ")");
+      const QString path =
+          QFileDialog::getSaveFileName(parent, QStringLiteral("Export %1").arg(base), base + "." + suffix,
+                                       suffix.toUpper() + QStringLiteral(" (*.") + suffix + ")");
       if (path.isEmpty()) return;
       QString error;
       if (!exporter(path, &error)) QMessageBox::warning(parent, QStringLiteral("Export"), error);

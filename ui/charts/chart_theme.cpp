@@ -40,11 +40,11 @@ void styleAxisRect(QCPAxisRect* rect, const ChartTheme& theme) {
 
 QColor paletteColor(int index) {
   // Tableau 10 then its light variants: distinct on white and on dark grey.
-  static const QColor colors[] = {
-      QColor(0x4e79a7), QColor(0xf28e2b), QColor(0xe15759), QColor(0x76b7b2), QColor(0x59a14f),
-      QColor(0xedc948), QColor(0xb07aa1), QColor(0xff9da7), QColor(0x9c755f), QColor(0xbab0ac),
-      QColor(0xa0cbe8), QColor(0xffbe7d), QColor(0xff9d9a), QColor(0x8cd17d), QColor(0xb6992d),
-      QColor(0xd4a6c8), QColor(0x86bcb6), QColor(0xf1ce63), QColor(0xd37295), QColor(0x79706e)};
+  static const QColor colors[] = {QColor(0x4e79a7), QColor(0xf28e2b), QColor(0xe15759), QColor(0x76b7b2),
+                                  QColor(0x59a14f), QColor(0xedc948), QColor(0xb07aa1), QColor(0xff9da7),
+                                  QColor(0x9c755f), QColor(0xbab0ac), QColor(0xa0cbe8), QColor(0xffbe7d),
+                                  QColor(0xff9d9a), QColor(0x8cd17d), QColor(0xb6992d), QColor(0xd4a6c8),
+                                  QColor(0x86bcb6), QColor(0xf1ce63), QColor(0xd37295), QColor(0x79706e)};
   constexpr int n = sizeof colors / sizeof colors[0];
   return colors[((index % n) + n) % n];
 }
@@ -52,16 +52,35 @@ QColor paletteColor(int index) {
 QColor classColor(const QString& cls) {
   // Every class of the built-in table (resources/analysis/kernel_classes.json) and every
   // step part has its own colour; classes from user rules fall back to the palette.
-  static const QHash<QString, QRgb> fixed = {
-      {"gemm", 0x4e79a7},          {"gemv", 0xa0cbe8},       {"elementwise", 0xf28e2b},   {"reduce", 0x59a14f},
-      {"embedding fwd", 0xe15759}, {"embedding bwd", 0xff9d9a}, {"memcpy", 0x76b7b2},     {"memset", 0xb6992d},
-      {"concat", 0xedc948},        {"nccl", 0xb07aa1},       {"conv", 0x9c755f},          {"softmax", 0xff9da7},
-      {"norm", 0x8cd17d},          {"transpose", 0xd4a6c8},  {"pool", 0x499894},          {"attention", 0xd37295},
-      {"index", 0x17becf},         {"optimizer", 0x8c564b},  {"sort", 0xaec7e8},          {"scan", 0x9467bd},
-      {"fused (triton)", 0xc49c94}, {"other", 0xbab0ac},
-      // Step parts (overview).
-      {"kernel", 0x4e79a7},        {"communication", 0xb07aa1}, {"runtime", 0xffbe7d},   {"data loading", 0xf1ce63},
-      {"cpu", 0x9c755f},           {"idle", 0xc8c8c8}};
+  static const QHash<QString, QRgb> fixed = {{"gemm", 0x4e79a7},
+                                             {"gemv", 0xa0cbe8},
+                                             {"elementwise", 0xf28e2b},
+                                             {"reduce", 0x59a14f},
+                                             {"embedding fwd", 0xe15759},
+                                             {"embedding bwd", 0xff9d9a},
+                                             {"memcpy", 0x76b7b2},
+                                             {"memset", 0xb6992d},
+                                             {"concat", 0xedc948},
+                                             {"nccl", 0xb07aa1},
+                                             {"conv", 0x9c755f},
+                                             {"softmax", 0xff9da7},
+                                             {"norm", 0x8cd17d},
+                                             {"transpose", 0xd4a6c8},
+                                             {"pool", 0x499894},
+                                             {"attention", 0xd37295},
+                                             {"index", 0x17becf},
+                                             {"optimizer", 0x8c564b},
+                                             {"sort", 0xaec7e8},
+                                             {"scan", 0x9467bd},
+                                             {"fused (triton)", 0xc49c94},
+                                             {"other", 0xbab0ac},
+                                             // Step parts (overview).
+                                             {"kernel", 0x4e79a7},
+                                             {"communication", 0xb07aa1},
+                                             {"runtime", 0xffbe7d},
+                                             {"data loading", 0xf1ce63},
+                                             {"cpu", 0x9c755f},
+                                             {"idle", 0xc8c8c8}};
   const auto it = fixed.find(cls);
   if (it != fixed.end()) return QColor(*it);
   return paletteColor(static_cast<int>(qHash(cls) % 20u));
@@ -74,19 +93,23 @@ namespace {
 // ("gemm roofline (tf32)", "memory-bound (batch norm)", "collective all_to_all") keep
 // its colour and take another marker.
 const QStringList& knownFamilies() {
-  static const QStringList families = {QStringLiteral("gemm roofline"), QStringLiteral("memory-bound"),
-                                       QStringLiteral("sum of sub-ops"), QStringLiteral("PCIe copy"),
-                                       QStringLiteral("gemm microbenchmark"), QStringLiteral("convolution roofline"),
-                                       QStringLiteral("collective"), QStringLiteral("attention roofline"),
-                                       QStringLiteral("convolution microbenchmark"), QStringLiteral("TBE forward"),
+  static const QStringList families = {QStringLiteral("gemm roofline"),
+                                       QStringLiteral("memory-bound"),
+                                       QStringLiteral("sum of sub-ops"),
+                                       QStringLiteral("PCIe copy"),
+                                       QStringLiteral("gemm microbenchmark"),
+                                       QStringLiteral("convolution roofline"),
+                                       QStringLiteral("collective"),
+                                       QStringLiteral("attention roofline"),
+                                       QStringLiteral("convolution microbenchmark"),
+                                       QStringLiteral("TBE forward"),
                                        QStringLiteral("TBE backward")};
   return families;
 }
 
 // Family and variant: "memory-bound (pooling)" -> ("memory-bound", "(pooling)").
 std::pair<QString, QString> splitModel(const QString& model) {
-  if (model.startsWith(QStringLiteral("collective ")))
-    return {QStringLiteral("collective"), model.mid(11)};
+  if (model.startsWith(QStringLiteral("collective "))) return {QStringLiteral("collective"), model.mid(11)};
   const auto paren = model.indexOf(QStringLiteral(" ("));
   if (paren < 0) return {model, QString()};
   return {model.left(paren), model.mid(paren + 1)};

@@ -26,7 +26,8 @@ QString signedDuration(TimeNs ns) {
 
 }  // namespace
 
-void plotDiff(QCustomPlot* plot, const std::vector<const DiffRow*>& rows, const ChartTheme& theme, const QString& title) {
+void plotDiff(QCustomPlot* plot, const std::vector<const DiffRow*>& rows, const ChartTheme& theme,
+              const QString& title) {
   resetPlot(plot, theme);
   auto* heading = new QCPTextElement(plot, title, QFont(QStringLiteral("Sans"), 11, QFont::Bold));
   heading->setTextColor(theme.text());
@@ -76,7 +77,7 @@ void plotDiff(QCustomPlot* plot, const std::vector<const DiffRow*>& rows, const 
     (ms >= 0 ? slowerTips : fasterTips).append(tip);
   }
   for (auto [bars, color, tips, name] : {std::tuple{slower, kSlower, slowerTips, QStringLiteral("slower in B")},
-                                          std::tuple{faster, kFaster, fasterTips, QStringLiteral("faster in B")}}) {
+                                         std::tuple{faster, kFaster, fasterTips, QStringLiteral("faster in B")}}) {
     bars->setWidth(0.7);
     bars->setPen(Qt::NoPen);
     bars->setBrush(color);

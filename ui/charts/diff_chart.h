@@ -12,6 +12,7 @@ class QCustomPlot;
 
 namespace opscope::ui {
 
-void plotDiff(QCustomPlot* plot, const std::vector<const DiffRow*>& rows, const ChartTheme& theme, const QString& title);
+void plotDiff(QCustomPlot* plot, const std::vector<const DiffRow*>& rows, const ChartTheme& theme,
+              const QString& title);
 
 }  // namespace opscope::ui

@@ -45,7 +45,8 @@ int exportChartHeadless(const std::vector<std::string>& args) {
   scope.overheads = exportOverheadOptions(*r.trace, *request, scope.window, estimate);
   std::string classesError;
   const KernelClassifier classifier = KernelClassifier::withUserOverrides(classesError);
-  if (!classesError.empty()) std::fprintf(stderr, "opscope: %s (using the built-in kernel classes)\n", classesError.c_str());
+  if (!classesError.empty())
+    std::fprintf(stderr, "opscope: %s (using the built-in kernel classes)\n", classesError.c_str());
 
   QCustomPlot plot;
   plot.resize(request->width, request->height);

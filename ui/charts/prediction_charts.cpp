@@ -13,10 +13,10 @@ namespace opscope::ui {
 namespace {
 
 QCPScatterStyle::ScatterShape modelShape(const QString& model) {
-  static const QCPScatterStyle::ScatterShape shapes[] = {QCPScatterStyle::ssDisc,     QCPScatterStyle::ssSquare,
-                                                        QCPScatterStyle::ssTriangle, QCPScatterStyle::ssDiamond,
-                                                        QCPScatterStyle::ssCross,    QCPScatterStyle::ssTriangleInverted,
-                                                        QCPScatterStyle::ssPlus};
+  static const QCPScatterStyle::ScatterShape shapes[] = {
+      QCPScatterStyle::ssDisc,    QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
+      QCPScatterStyle::ssDiamond, QCPScatterStyle::ssCross,  QCPScatterStyle::ssTriangleInverted,
+      QCPScatterStyle::ssPlus};
   return shapes[modelShapeIndex(model)];
 }
 
@@ -54,32 +54,36 @@ void plotPrediction(QCustomPlot* plot, const PredictionResult& r, const Trace& t
     std::vector<double> ratios;
     for (double err : errors) ratios.push_back(1 + err / 100);
     std::nth_element(ratios.begin(), ratios.begin() + static_cast<std::ptrdiff_t>(ratios.size() / 2), ratios.end());
-    sub = QStringLiteral("%L1 ops · a what-if: the trace ran on %2; median predicted / measured %3× · models cover %4 % of the measured GPU time")
+    sub = QStringLiteral(
+              "%L1 ops · a what-if: the trace ran on %2; median predicted / measured %3× · models cover %4 % of the "
+              "measured GPU time")
               .arg(e.count)
               .arg(QString::fromStdString(r.setup.calibrationGpu->name))
               .arg(ratios[ratios.size() / 2], 0, 'f', 2)
               .arg(100 * r.coverage, 0, 'f', 1);
   } else
-    sub = errors.empty()
-                    ? QStringLiteral("no op with a model in this selection")
-                    : QStringLiteral("%L1 ops · GMAE %2 % · mean |error| %3 % (std %4) · signed mean %5 % · models cover %6 % of the measured GPU time")
-                          .arg(e.count)
-                          .arg(e.gmaePct, 0, 'f', 1)
-                          .arg(e.meanPct, 0, 'f', 1)
-                          .arg(e.stdPct, 0, 'f', 1)
-                          .arg(e.signedMeanPct, 0, 'f', 1)
-                          .arg(100 * r.coverage, 0, 'f', 1);
+    sub = errors.empty() ? QStringLiteral("no op with a model in this selection")
+                         : QStringLiteral(
+                               "%L1 ops · GMAE %2 % · mean |error| %3 % (std %4) · signed mean %5 % · models cover %6 "
+                               "% of the measured GPU time")
+                               .arg(e.count)
+                               .arg(e.gmaePct, 0, 'f', 1)
+                               .arg(e.meanPct, 0, 'f', 1)
+                               .arg(e.stdPct, 0, 'f', 1)
+                               .arg(e.signedMeanPct, 0, 'f', 1)
+                               .arg(100 * r.coverage, 0, 'f', 1);
   auto* subtitle = new QCPTextElement(plot, sub, QFont(QStringLiteral("Sans"), 9));
   subtitle->setTextColor(theme.text());
   plot->plotLayout()->addElement(1, 0, subtitle);
 
   if (errors.empty()) {
     // No empty axes pretending to be a result.
-    auto* note = new QCPTextElement(
-        plot,
-        opFilter.isEmpty() ? QStringLiteral("No modelled ops: no op with GPU time here has a model for its kind\n(the table below lists them, with \"no model\").")
-                           : QStringLiteral("No modelled op named %1.").arg(opFilter),
-        QFont(QStringLiteral("Sans"), 10));
+    auto* note = new QCPTextElement(plot,
+                                    opFilter.isEmpty()
+                                        ? QStringLiteral("No modelled ops: no op with GPU time here has a model for "
+                                                         "its kind\n(the table below lists them, with \"no model\").")
+                                        : QStringLiteral("No modelled op named %1.").arg(opFilter),
+                                    QFont(QStringLiteral("Sans"), 10));
     note->setTextColor(theme.text());
     plot->plotLayout()->addElement(2, 0, note);
     plot->plotLayout()->setRowStretchFactors({0.01, 0.01, 1.0});
@@ -169,7 +173,8 @@ void plotPrediction(QCustomPlot* plot, const PredictionResult& r, const Trace& t
                   .arg(points[i].predicted, 0, 'f', 1)
                   .arg(errorPct(points[i].predicted, points[i].measured), 0, 'f', 1)
                   .arg(QString::fromStdString(model),
-                       op.shapes.empty() ? QString() : QStringLiteral(" · ") + elideMiddle(QString::fromStdString(op.shapes), 80));
+                       op.shapes.empty() ? QString()
+                                         : QStringLiteral(" · ") + elideMiddle(QString::fromStdString(op.shapes), 80));
     }
     curve->setProperty("ops", ops);
     curve->setProperty("tips", tips);

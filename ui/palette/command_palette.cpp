@@ -2,9 +2,9 @@
 
 #include <QApplication>
 #include <QKeyEvent>
-#include <QTimer>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -46,7 +46,8 @@ std::vector<const PaletteEntry*> CommandPalette::matches(const QString& text) co
   std::vector<std::pair<int, const PaletteEntry*>> scored;
   for (const PaletteEntry& e : entries_) {
     const QByteArray t = e.text.toUtf8();
-    const int s = paletteScore({q.constData(), static_cast<size_t>(q.size())}, {t.constData(), static_cast<size_t>(t.size())});
+    const int s =
+        paletteScore({q.constData(), static_cast<size_t>(q.size())}, {t.constData(), static_cast<size_t>(t.size())});
     if (s >= 0) scored.emplace_back(s, &e);
   }
   // Stable: among equal scores the order the window gave (actions, tracks, ops by time).
@@ -87,14 +88,21 @@ bool CommandPalette::eventFilter(QObject* watched, QEvent* e) {
   if (watched == input_ && e->type() == QEvent::KeyPress) {
     auto* k = static_cast<QKeyEvent*>(e);
     switch (k->key()) {
-      case Qt::Key_Escape: hide(); return true;
+      case Qt::Key_Escape:
+        hide();
+        return true;
       case Qt::Key_Return:
-      case Qt::Key_Enter: runCurrent(); return true;
+      case Qt::Key_Enter:
+        runCurrent();
+        return true;
       case Qt::Key_Down:
       case Qt::Key_Up:
       case Qt::Key_PageDown:
-      case Qt::Key_PageUp: QCoreApplication::sendEvent(list_, e); return true;
-      default: break;
+      case Qt::Key_PageUp:
+        QCoreApplication::sendEvent(list_, e);
+        return true;
+      default:
+        break;
     }
   }
   return QFrame::eventFilter(watched, e);

@@ -68,9 +68,7 @@ void KeyHelpOverlay::open(const QList<QAction*>& actions) {
   setFocus();
 }
 
-QString KeyHelpOverlay::text() const {
-  return QTextDocumentFragment::fromHtml(label_->text()).toPlainText();
-}
+QString KeyHelpOverlay::text() const { return QTextDocumentFragment::fromHtml(label_->text()).toPlainText(); }
 
 void KeyHelpOverlay::keyPressEvent(QKeyEvent* e) {
   e->accept();

@@ -29,22 +29,22 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-#include "preferences.h"
 #include "analysis/overhead_model.h"
 #include "analysis/sample_stats.h"
 #include "charts/analysis_charts.h"
 #include "charts/chart_builder.h"
 #include "charts/chart_export.h"
+#include "panels/critical_path_view.h"
 #include "panels/op_kernels_view.h"
 #include "panels/table_items.h"
-#include "worker.h"
-#include "save_file.h"
+#include "preferences.h"
+#include "report/advice_report.h"
 #include "report/analysis_report.h"
 #include "report/breakdown_report.h"
-#include "report/advice_report.h"
-#include "panels/critical_path_view.h"
 #include "report/memory_report.h"
 #include "report/multi_rank_report.h"
+#include "save_file.h"
+#include "worker.h"
 
 namespace opscope::ui {
 
@@ -53,7 +53,7 @@ namespace {
 constexpr ChartKind kCharts[] = {ChartKind::Overview,    ChartKind::Breakdown, ChartKind::OpKernels,
                                  ChartKind::KernelStats, ChartKind::Overheads, ChartKind::Streams,
                                  ChartKind::Ranks,       ChartKind::Memory,    ChartKind::Advice};
-const char* const kTabNames[] = {"Overview", "Breakdown", "Op kernels", "Kernels", "Overheads",
+const char* const kTabNames[] = {"Overview", "Breakdown", "Op kernels", "Kernels",        "Overheads",
                                  "Streams",  "Ranks",     "Memory",     "Recommendations"};
 constexpr int kChartCount = static_cast<int>(std::size(kCharts));
 
@@ -133,7 +133,8 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent), classifier_(bui
     plots_[i] = plot;
     showPlotMessage(plot, QStringLiteral("No trace loaded"), theme_);
     const ChartKind chart = kCharts[i];
-    connect(plot, &QWidget::customContextMenuRequested, this, [this, chart](const QPoint& p) { plotContextMenu(chart, p); });
+    connect(plot, &QWidget::customContextMenuRequested, this,
+            [this, chart](const QPoint& p) { plotContextMenu(chart, p); });
     connect(plot, &QCustomPlot::mouseMove, this, [this, plot](QMouseEvent* e) { hoverTip(plot, e); });
     connect(plot, &QCustomPlot::plottableClick, this, [this, chart](QCPAbstractPlottable* p, int index, QMouseEvent*) {
       if (!results_) return;
@@ -142,7 +143,8 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent), classifier_(bui
         if (index < 0 || index >= segments.size()) return;
         const QPoint s = segments[index].toPoint();
         auto events = mixSegmentEvents(results_->mixes, s.x(), s.y());
-        if (!events.empty()) emit eventsActivated(p->name() + QStringLiteral(" kernels of this variant"), std::move(events));
+        if (!events.empty())
+          emit eventsActivated(p->name() + QStringLiteral(" kernels of this variant"), std::move(events));
         return;
       }
       const QStringList tips = p->property("tips").toStringList();
@@ -187,7 +189,8 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent), classifier_(bui
   breakdownTree_->sortByColumn(1, Qt::DescendingOrder);
   breakdownTree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
   breakdownTree_->header()->setStretchLastSection(false);
-  for (int c = 1; c < breakdownTree_->columnCount(); ++c) breakdownTree_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+  for (int c = 1; c < breakdownTree_->columnCount(); ++c)
+    breakdownTree_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
   breakdownTree_->setToolTip(QStringLiteral("Activate a row to mark its GPU events in the timeline"));
   bv->addWidget(breakdownFilter_);
   bv->addWidget(breakdownTree_, 1);
@@ -223,13 +226,15 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent), classifier_(bui
     if (!results_) return;
     const BreakdownNode& n = results_->breakdown.nodes[item->data(0, Qt::UserRole).toUInt()];
     std::vector<EventRef> events;
-    for (uint32_t i = n.firstEvent; i < n.endEvent; ++i) events.push_back(EventRef::unpack(results_->breakdown.events[i]));
+    for (uint32_t i = n.firstEvent; i < n.endEvent; ++i)
+      events.push_back(EventRef::unpack(results_->breakdown.events[i]));
     emit eventsActivated(item->text(0), std::move(events));
   });
 
-  mixTable_ = makeTable({QStringLiteral("Op"), QStringLiteral("Variant"), QStringLiteral("Calls"), QStringLiteral("Kernel"),
-                         QStringLiteral("Class"), QStringLiteral("Time (ms)"), QStringLiteral("Share of variant (%)")},
-                        {0, 3});
+  mixTable_ =
+      makeTable({QStringLiteral("Op"), QStringLiteral("Variant"), QStringLiteral("Calls"), QStringLiteral("Kernel"),
+                 QStringLiteral("Class"), QStringLiteral("Time (ms)"), QStringLiteral("Share of variant (%)")},
+                {0, 3});
   opKernels_ = new OpKernelsView;
   connect(opKernels_, &OpKernelsView::nameActivated, this, &AnalysisPanel::nameActivated);
   connect(opKernels_, &OpKernelsView::failed, this, &AnalysisPanel::failed);
@@ -243,8 +248,9 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent), classifier_(bui
                             QStringLiteral("Max (µs)"), QStringLiteral("Std (µs)"), QStringLiteral("Share (%)")});
   kernelTable_->setSortingEnabled(true);
   kernelTable_->setToolTip(QStringLiteral("Activate a row to search that kernel in the timeline"));
-  connect(kernelTable_, &QTableWidget::itemActivated, this,
-          [this](QTableWidgetItem* item) { emit nameActivated(kernelTable_->item(item->row(), 0)->data(Qt::UserRole).toString()); });
+  connect(kernelTable_, &QTableWidget::itemActivated, this, [this](QTableWidgetItem* item) {
+    emit nameActivated(kernelTable_->item(item->row(), 0)->data(Qt::UserRole).toString());
+  });
   page(3, kernelTable_);
 
   auto* controls = new QWidget;
@@ -265,8 +271,10 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent), classifier_(bui
     });
     return s;
   };
-  cpuCost_ = spin(QStringLiteral("CPU event"), QStringLiteral("CPU_EVENT_OVERHEAD: the profiler's cost per recorded host event"));
-  gpuCost_ = spin(QStringLiteral("GPU event"), QStringLiteral("GPU_EVENT_OVERHEAD: CUPTI's cost per launch (not measurable from one trace)"));
+  cpuCost_ = spin(QStringLiteral("CPU event"),
+                  QStringLiteral("CPU_EVENT_OVERHEAD: the profiler's cost per recorded host event"));
+  gpuCost_ = spin(QStringLiteral("GPU event"),
+                  QStringLiteral("GPU_EVENT_OVERHEAD: CUPTI's cost per launch (not measurable from one trace)"));
   launchCost_ = spin(QStringLiteral("launch"), QStringLiteral("KERNEL_LAUNCH_LENGTH: a launch call as recorded"));
   t1Gap_ = spin(QStringLiteral("T1 gaps below"), QStringLiteral("Longer gaps between ops are data loading, not T1"));
   logScale_ = new QCheckBox(QStringLiteral("log counts"));
@@ -278,8 +286,8 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent), classifier_(bui
   save->setToolTip(QStringLiteral("The overheads JSON the prediction pane and the notebook read"));
   connect(save, &QPushButton::clicked, this, [this] {
     if (!results_) return;
-    const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save overheads"), QStringLiteral("overheads.json"),
-                                                      QStringLiteral("JSON (*.json)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, QStringLiteral("Save overheads"), QStringLiteral("overheads.json"), QStringLiteral("JSON (*.json)"));
     if (path.isEmpty()) return;
     QString error;
     if (!saveBytes(path, overheadModelJson(overheadModel(results_->overheads)), &error))
@@ -288,10 +296,10 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent), classifier_(bui
   ch->addWidget(logScale_);
   ch->addWidget(overheadOp_, 1);
   ch->addWidget(save);
-  overheadTable_ = makeTable({QStringLiteral("Type"), QStringLiteral("Op / launch"), QStringLiteral("Samples"),
-                              QStringLiteral("Mean (µs)"), QStringLiteral("Std (µs)"), QStringLiteral("Median (µs)"),
-                              QStringLiteral("p90 (µs)")},
-                             {1});
+  overheadTable_ = makeTable(
+      {QStringLiteral("Type"), QStringLiteral("Op / launch"), QStringLiteral("Samples"), QStringLiteral("Mean (µs)"),
+       QStringLiteral("Std (µs)"), QStringLiteral("Median (µs)"), QStringLiteral("p90 (µs)")},
+      {1});
   overheadTable_->setSortingEnabled(true);
   // The cost controls scroll sideways in a narrow dock instead of widening the window.
   auto* controlsScroll = new QScrollArea;
@@ -301,25 +309,29 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent), classifier_(bui
   controlsScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   controlsScroll->setFixedHeight(controls->sizeHint().height() + 14);
   page(4, overheadTable_, controlsScroll);
-  streamTable_ = makeTable({QStringLiteral("Stream"), QStringLiteral("Events"), QStringLiteral("Busy (ms)"),
-                            QStringLiteral("Idle (ms)"), QStringLiteral("Host wait (ms)"), QStringLiteral("Other idle (ms)"),
-                            QStringLiteral("Utilisation (%)"), QStringLiteral("Communication (ms)")});
+  streamTable_ =
+      makeTable({QStringLiteral("Stream"), QStringLiteral("Events"), QStringLiteral("Busy (ms)"),
+                 QStringLiteral("Idle (ms)"), QStringLiteral("Host wait (ms)"), QStringLiteral("Other idle (ms)"),
+                 QStringLiteral("Utilisation (%)"), QStringLiteral("Communication (ms)")});
   page(5, streamTable_);
   rankTable_ = makeTable({QStringLiteral("Rank"), QStringLiteral("Iterations"), QStringLiteral("Mean iteration (ms)"),
                           QStringLiteral("Over the median (%)"), QStringLiteral("Collectives (ms)"),
                           QStringLiteral("Waiting (ms)"), QStringLiteral("Compute (ms)"), QStringLiteral("Overlap (%)"),
                           QStringLiteral("Clock offset (µs)")});
   page(6, rankTable_);
-  memoryTable_ = makeTable({QStringLiteral("Size (MiB)"), QStringLiteral("Allocated by op"), QStringLiteral("Allocated at (ms)"),
-                            QStringLiteral("Freed at (ms)"), QStringLiteral("Address")},
-                           {1});
+  memoryTable_ =
+      makeTable({QStringLiteral("Size (MiB)"), QStringLiteral("Allocated by op"), QStringLiteral("Allocated at (ms)"),
+                 QStringLiteral("Freed at (ms)"), QStringLiteral("Address")},
+                {1});
   memoryOpTable_ = makeTable({QStringLiteral("Op"), QStringLiteral("Allocations"), QStringLiteral("Allocated (MiB)"),
                               QStringLiteral("Increase (MiB)"), QStringLiteral("Self allocations"),
                               QStringLiteral("Self allocated (MiB)"), QStringLiteral("Self increase (MiB)")});
-  memoryOpTable_->setToolTip(QStringLiteral("With children: events anywhere inside the op; self: those whose innermost op it is. "
-                                            "Increase = allocated − freed. Activate a row to search the op in the timeline."));
-  connect(memoryOpTable_, &QTableWidget::itemActivated, this,
-          [this](QTableWidgetItem* item) { emit nameActivated(memoryOpTable_->item(item->row(), 0)->data(Qt::UserRole).toString()); });
+  memoryOpTable_->setToolTip(
+      QStringLiteral("With children: events anywhere inside the op; self: those whose innermost op it is. "
+                     "Increase = allocated − freed. Activate a row to search the op in the timeline."));
+  connect(memoryOpTable_, &QTableWidget::itemActivated, this, [this](QTableWidgetItem* item) {
+    emit nameActivated(memoryOpTable_->item(item->row(), 0)->data(Qt::UserRole).toString());
+  });
   memoryTabs_ = new QTabWidget;
   memoryTabs_->setDocumentMode(true);
   memoryTabs_->addTab(memoryTable_, QStringLiteral("Live allocations"));
@@ -327,9 +339,9 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent), classifier_(bui
   memoryNote_ = new QLabel;
   memoryNote_->setWordWrap(true);
   page(7, memoryTabs_, memoryNote_);
-  adviceTable_ = makeTable({QStringLiteral("Finding"), QStringLiteral("At stake (ms)"), QStringLiteral("Share (%)"),
-                            QStringLiteral("Try")},
-                           {0, 3});
+  adviceTable_ = makeTable(
+      {QStringLiteral("Finding"), QStringLiteral("At stake (ms)"), QStringLiteral("Share (%)"), QStringLiteral("Try")},
+      {0, 3});
   adviceTable_->setWordWrap(true);
   page(8, adviceTable_);
   // A finding's example event, selected on the timeline.
@@ -346,7 +358,8 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent), classifier_(bui
     for (QCPAxisRect* rect : plots_[7]->axisRects())
       if (rect->rect().contains(e->pos()) && rect->property("device").isValid()) {
         const double ms = rect->axis(QCPAxis::atBottom)->pixelToCoord(e->pos().x());
-        showLiveMemory(static_cast<size_t>(rect->property("device").toInt()), doc_->trace->minTs + static_cast<TimeNs>(ms * 1e6));
+        showLiveMemory(static_cast<size_t>(rect->property("device").toInt()),
+                       doc_->trace->minTs + static_cast<TimeNs>(ms * 1e6));
       }
   });
 
@@ -439,7 +452,9 @@ void AnalysisPanel::recompute() {
       [doc, classifier, window, label, batch, costs] {
         return std::shared_ptr<const AnalysisResults>(compute(*doc->trace, *classifier, window, label, batch, costs));
       },
-      [generation](AnalysisPanel* self, std::shared_ptr<const AnalysisResults> r) { self->onResults(generation, std::move(r)); },
+      [generation](AnalysisPanel* self, std::shared_ptr<const AnalysisResults> r) {
+        self->onResults(generation, std::move(r));
+      },
       [generation](AnalysisPanel* self, const QString& message) { self->onFailed(generation, message); });
 }
 
@@ -464,9 +479,12 @@ void AnalysisPanel::onResults(quint64 generation, std::shared_ptr<const Analysis
     gpuCost_->setValue(c.gpuEvent);
     launchCost_->setValue(c.launchLength);
     t1Gap_->setValue(results_->overheads.t1MaxGapUs);
-    cpuCost_->setToolTip(QStringLiteral("CPU_EVENT_OVERHEAD, estimated: %1").arg(QString::fromStdString(results_->estimate.cpuEventMethod)));
-    gpuCost_->setToolTip(QStringLiteral("GPU_EVENT_OVERHEAD: %1").arg(QString::fromStdString(results_->estimate.gpuEventMethod)));
-    launchCost_->setToolTip(QStringLiteral("KERNEL_LAUNCH_LENGTH, estimated: %1").arg(QString::fromStdString(results_->estimate.launchLengthMethod)));
+    cpuCost_->setToolTip(QStringLiteral("CPU_EVENT_OVERHEAD, estimated: %1")
+                             .arg(QString::fromStdString(results_->estimate.cpuEventMethod)));
+    gpuCost_->setToolTip(
+        QStringLiteral("GPU_EVENT_OVERHEAD: %1").arg(QString::fromStdString(results_->estimate.gpuEventMethod)));
+    launchCost_->setToolTip(QStringLiteral("KERNEL_LAUNCH_LENGTH, estimated: %1")
+                                .arg(QString::fromStdString(results_->estimate.launchLengthMethod)));
     const QString current = overheadOp_->currentText();
     overheadOp_->clear();
     overheadOp_->addItem(QStringLiteral("all ops"));
@@ -475,10 +493,13 @@ void AnalysisPanel::onResults(quint64 generation, std::shared_ptr<const Analysis
     overheadOp_->setCurrentIndex(keep > 0 ? keep : 0);
   }
   const Overview& ov = results_->overview;
-  const QString busy = ov.hasDevice ? QStringLiteral("%1 %2 % busy").arg(QString::fromStdString(ov.deviceKind)).arg(100.0 * ov.gpuUtilisation, 0, 'f', 1)
+  const QString busy = ov.hasDevice ? QStringLiteral("%1 %2 % busy")
+                                          .arg(QString::fromStdString(ov.deviceKind))
+                                          .arg(100.0 * ov.gpuUtilisation, 0, 'f', 1)
                                     : QStringLiteral("CPU-only job");
-  status_->setText(QStringLiteral("%1 · %2 · costs %3").arg(results_->scopeLabel, busy,
-                                                          costsEdited_ ? QStringLiteral("as set") : QStringLiteral("estimated from the trace")));
+  status_->setText(QStringLiteral("%1 · %2 · costs %3")
+                       .arg(results_->scopeLabel, busy,
+                            costsEdited_ ? QStringLiteral("as set") : QStringLiteral("estimated from the trace")));
   fillTables();
   redraw();
   QStringList ops;
@@ -519,8 +540,9 @@ void AnalysisPanel::fillTables() {
     const Advice& a = r.advice[i];
     QTableWidgetItem* finding = textItem(QString::fromStdString(a.title));
     finding->setData(Qt::UserRole, static_cast<int>(i));
-    fillRow(adviceTable_, static_cast<int>(i),
-            {finding, numberItem(ms(a.atStake), 3), numberItem(a.sharePct, 1), textItem(QString::fromStdString(a.action))});
+    fillRow(
+        adviceTable_, static_cast<int>(i),
+        {finding, numberItem(ms(a.atStake), 3), numberItem(a.sharePct, 1), textItem(QString::fromStdString(a.action))});
   }
   adviceTable_->resizeRowsToContents();
   // Memory: the allocations live at the first device's peak until a click picks a time.
@@ -529,33 +551,44 @@ void AnalysisPanel::fillTables() {
   fillMemoryTable();
   fillMemoryOpTable();
   // Without addresses (older PyTorch) nothing can be listed as live: show the ops.
-  if (!r.memory.devices.empty() && r.memory.devices[0].allocations.empty()) memoryTabs_->setCurrentWidget(memoryOpTable_);
+  if (!r.memory.devices.empty() && r.memory.devices[0].allocations.empty())
+    memoryTabs_->setCurrentWidget(memoryOpTable_);
   // Overview.
   const Overview& o = r.overview;
   QList<QPair<QString, QString>> figures = {
       {QStringLiteral("Wall time"), QStringLiteral("%1 ms").arg(ms(o.wall), 0, 'f', 3)},
-      {QStringLiteral("Host runtime (without data loading)"), QStringLiteral("%1 ms").arg(ms(o.hostRuntime), 0, 'f', 3)},
+      {QStringLiteral("Host runtime (without data loading)"),
+       QStringLiteral("%1 ms").arg(ms(o.hostRuntime), 0, 'f', 3)},
       {QStringLiteral("Data loading"), QStringLiteral("%1 ms").arg(ms(o.dataLoading), 0, 'f', 3)},
       {QStringLiteral("Iterations"), QString::number(o.iterations)},
-      {QStringLiteral("Throughput"), o.samplesPerSecond ? QStringLiteral("%1 samples/s").arg(*o.samplesPerSecond, 0, 'f', 1)
-                                                        : QStringLiteral("set a batch size")},
+      {QStringLiteral("Throughput"), o.samplesPerSecond
+                                         ? QStringLiteral("%1 samples/s").arg(*o.samplesPerSecond, 0, 'f', 1)
+                                         : QStringLiteral("set a batch size")},
       {QStringLiteral("Ops · launches"), QStringLiteral("%L1 · %L2").arg(o.ops).arg(o.launches)},
-      {QStringLiteral("Kernels · memcpys · memsets"), QStringLiteral("%L1 · %L2 · %L3").arg(o.kernels).arg(o.memcpys).arg(o.memsets)}};
+      {QStringLiteral("Kernels · memcpys · memsets"),
+       QStringLiteral("%L1 · %L2 · %L3").arg(o.kernels).arg(o.memcpys).arg(o.memsets)}};
   if (o.hasDevice) {
     const QString kind = QString::fromStdString(o.deviceKind);
-    figures.insert(3, {QStringLiteral("%1 utilisation").arg(kind), QStringLiteral("%1 %").arg(100 * o.gpuUtilisation, 0, 'f', 1)});
+    figures.insert(
+        3, {QStringLiteral("%1 utilisation").arg(kind), QStringLiteral("%1 %").arg(100 * o.gpuUtilisation, 0, 'f', 1)});
     figures.insert(3, {QStringLiteral("%1 idle").arg(kind), QStringLiteral("%1 ms").arg(ms(o.gpuIdle), 0, 'f', 3)});
-    figures.insert(3, {QStringLiteral("%1 active (union of all streams)").arg(kind), QStringLiteral("%1 ms").arg(ms(o.gpuActive), 0, 'f', 3)});
+    figures.insert(3, {QStringLiteral("%1 active (union of all streams)").arg(kind),
+                       QStringLiteral("%1 ms").arg(ms(o.gpuActive), 0, 'f', 3)});
   }
   for (size_t p = 0; p < o.breakdown.size(); ++p)
-    figures.append({QStringLiteral("Step time: %1").arg(QString::fromLatin1(stepPartName(static_cast<StepPart>(p)))),
-                    QStringLiteral("%1 ms (%2 %)").arg(ms(o.breakdown[p]), 0, 'f', 3)
-                        .arg(o.wall ? 100.0 * static_cast<double>(o.breakdown[p]) / static_cast<double>(o.wall) : 0, 0, 'f', 1)});
+    figures.append(
+        {QStringLiteral("Step time: %1").arg(QString::fromLatin1(stepPartName(static_cast<StepPart>(p)))),
+         QStringLiteral("%1 ms (%2 %)")
+             .arg(ms(o.breakdown[p]), 0, 'f', 3)
+             .arg(o.wall ? 100.0 * static_cast<double>(o.breakdown[p]) / static_cast<double>(o.wall) : 0, 0, 'f', 1)});
   for (const StreamActivity& s : o.streams)
-    figures.append({QString::fromStdString(s.label), QStringLiteral("busy %1 ms (%2 %), %L3 events").arg(ms(s.busy), 0, 'f', 3)
-                                                         .arg(100 * s.utilisation, 0, 'f', 1).arg(s.events)});
+    figures.append({QString::fromStdString(s.label), QStringLiteral("busy %1 ms (%2 %), %L3 events")
+                                                         .arg(ms(s.busy), 0, 'f', 3)
+                                                         .arg(100 * s.utilisation, 0, 'f', 1)
+                                                         .arg(s.events)});
   overviewTable_->setRowCount(static_cast<int>(figures.size()));
-  for (int i = 0; i < figures.size(); ++i) fillRow(overviewTable_, i, {textItem(figures[i].first), textItem(figures[i].second)});
+  for (int i = 0; i < figures.size(); ++i)
+    fillRow(overviewTable_, i, {textItem(figures[i].first), textItem(figures[i].second)});
   overviewTable_->resizeColumnToContents(0);
 
   // Breakdown tree.
@@ -588,11 +621,11 @@ void AnalysisPanel::fillTables() {
   for (const OpMix& op : r.mixes.ops)
     for (size_t v = 0; v < op.variants.size(); ++v)
       for (const MixSegment& s : op.variants[v].segments) {
-        fillRow(mixTable_, row++, {nameItem(trace.str(op.name)),
-                                   numberItem(static_cast<double>(v + 1), 0), numberItem(static_cast<double>(op.variants[v].calls), 0),
-                                   nameItem(trace.str(s.kernel)),
-                                   textItem(s.cls >= 0 ? QString::fromStdString(r.mixes.classes[static_cast<size_t>(s.cls)]) : "other"),
-                                   numberItem(ms(s.time), 3), numberItem(100 * s.fraction, 1)});
+        fillRow(mixTable_, row++,
+                {nameItem(trace.str(op.name)), numberItem(static_cast<double>(v + 1), 0),
+                 numberItem(static_cast<double>(op.variants[v].calls), 0), nameItem(trace.str(s.kernel)),
+                 textItem(s.cls >= 0 ? QString::fromStdString(r.mixes.classes[static_cast<size_t>(s.cls)]) : "other"),
+                 numberItem(ms(s.time), 3), numberItem(100 * s.fraction, 1)});
       }
 
   // Kernel statistics.
@@ -600,12 +633,12 @@ void AnalysisPanel::fillTables() {
   kernelTable_->setRowCount(static_cast<int>(r.kernels.kernels.size()));
   row = 0;
   for (const KernelStat& k : r.kernels.kernels)
-    fillRow(kernelTable_, row++, {nameItem(trace.str(k.name)),
-                                  textItem(k.cls >= 0 ? QString::fromStdString(r.kernels.classes[static_cast<size_t>(k.cls)]) : "other"),
-                                  numberItem(static_cast<double>(k.count), 0), numberItem(ms(k.total), 3),
-                                  numberItem(k.mean / 1e3, 2), numberItem(static_cast<double>(k.min) / 1e3, 2),
-                                  numberItem(static_cast<double>(k.max) / 1e3, 2), numberItem(k.stddev / 1e3, 2),
-                                  numberItem(100 * k.share, 2)});
+    fillRow(kernelTable_, row++,
+            {nameItem(trace.str(k.name)),
+             textItem(k.cls >= 0 ? QString::fromStdString(r.kernels.classes[static_cast<size_t>(k.cls)]) : "other"),
+             numberItem(static_cast<double>(k.count), 0), numberItem(ms(k.total), 3), numberItem(k.mean / 1e3, 2),
+             numberItem(static_cast<double>(k.min) / 1e3, 2), numberItem(static_cast<double>(k.max) / 1e3, 2),
+             numberItem(k.stddev / 1e3, 2), numberItem(100 * k.share, 2)});
   kernelTable_->setSortingEnabled(true);
   kernelTable_->sortByColumn(3, Qt::DescendingOrder);
   kernelTable_->setColumnWidth(0, 420);
@@ -618,8 +651,9 @@ void AnalysisPanel::fillTables() {
     const SampleStats s = describe(v);
     const int at = overheadTable_->rowCount();
     overheadTable_->insertRow(at);
-    fillRow(overheadTable_, at, {textItem(type), textItem(name), numberItem(static_cast<double>(s.count), 0),
-                                 numberItem(s.mean, 2), numberItem(s.stddev, 2), numberItem(s.median, 2), numberItem(s.p90, 2)});
+    fillRow(overheadTable_, at,
+            {textItem(type), textItem(name), numberItem(static_cast<double>(s.count), 0), numberItem(s.mean, 2),
+             numberItem(s.stddev, 2), numberItem(s.median, 2), numberItem(s.p90, 2)});
   };
   addStats(QStringLiteral("T1"), QStringLiteral("(between ops)"), r.overheads.t1);
   for (const OpOverheads& op : r.overheads.ops) {
@@ -635,10 +669,10 @@ void AnalysisPanel::fillTables() {
   streamTable_->setRowCount(static_cast<int>(r.streams.streams.size()));
   row = 0;
   for (const StreamUsage& s : r.streams.streams)
-    fillRow(streamTable_, row++, {textItem(QString::fromStdString(s.label)), numberItem(static_cast<double>(s.events), 0),
-                                  numberItem(ms(s.busy), 3), numberItem(ms(s.idle), 3), numberItem(ms(s.idleHostWait), 3),
-                                  numberItem(ms(s.idleOther), 3), numberItem(100 * s.utilisation, 1),
-                                  numberItem(ms(s.communication), 3)});
+    fillRow(streamTable_, row++,
+            {textItem(QString::fromStdString(s.label)), numberItem(static_cast<double>(s.events), 0),
+             numberItem(ms(s.busy), 3), numberItem(ms(s.idle), 3), numberItem(ms(s.idleHostWait), 3),
+             numberItem(ms(s.idleOther), 3), numberItem(100 * s.utilisation, 1), numberItem(ms(s.communication), 3)});
   streamTable_->resizeColumnToContents(0);
   // Ranks.
   std::vector<double> means;
@@ -656,13 +690,17 @@ void AnalysisPanel::fillTables() {
   for (size_t i = 0; i < r.ranks.rows.size(); ++i) {
     const RankRow& k = r.ranks.rows[i];
     const double over = median > 0 && !std::isnan(means[i]) ? (means[i] / median - 1) * 100 : std::nan("");
-    fillRow(rankTable_, row++, {numberItem(static_cast<double>(k.rank), 0), numberItem(static_cast<double>(k.iterationWall.size()), 0),
-                                std::isnan(means[i]) ? textItem(QStringLiteral("–")) : numberItem(means[i], 3),
-                                std::isnan(over) ? textItem(QStringLiteral("–")) : numberItem(over, 1),
-                                numberItem(ms(k.collectives.total), 3), numberItem(ms(k.collectives.wait), 3),
-                                numberItem(ms(k.computeTime), 3),
-                                numberItem(k.collectives.total ? 100.0 * static_cast<double>(k.overlapTime) / static_cast<double>(k.collectives.total) : 0, 1),
-                                k.clockOffset ? numberItem(static_cast<double>(*k.clockOffset) / 1000.0, 3) : textItem(QStringLiteral("–"))});
+    fillRow(
+        rankTable_, row++,
+        {numberItem(static_cast<double>(k.rank), 0), numberItem(static_cast<double>(k.iterationWall.size()), 0),
+         std::isnan(means[i]) ? textItem(QStringLiteral("–")) : numberItem(means[i], 3),
+         std::isnan(over) ? textItem(QStringLiteral("–")) : numberItem(over, 1), numberItem(ms(k.collectives.total), 3),
+         numberItem(ms(k.collectives.wait), 3), numberItem(ms(k.computeTime), 3),
+         numberItem(k.collectives.total
+                        ? 100.0 * static_cast<double>(k.overlapTime) / static_cast<double>(k.collectives.total)
+                        : 0,
+                    1),
+         k.clockOffset ? numberItem(static_cast<double>(*k.clockOffset) / 1000.0, 3) : textItem(QStringLiteral("–"))});
   }
 }
 
@@ -684,7 +722,8 @@ void AnalysisPanel::fillMemoryOpTable() {
   std::vector<const std::pair<const std::string, OpMemory>*> rows;
   rows.reserve(byOp.size());
   for (const auto& entry : byOp) rows.push_back(&entry);
-  std::stable_sort(rows.begin(), rows.end(), [](const auto* a, const auto* b) { return a->second.allocBytes > b->second.allocBytes; });
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const auto* a, const auto* b) { return a->second.allocBytes > b->second.allocBytes; });
   const auto mib = [](int64_t b) { return static_cast<double>(b) / (1024.0 * 1024.0); };
   memoryOpTable_->setRowCount(static_cast<int>(rows.size()));
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -716,7 +755,8 @@ void AnalysisPanel::fillMemoryTable() {
     fillRow(memoryTable_, static_cast<int>(i),
             {numberItem(static_cast<double>(a.bytes) / (1024.0 * 1024.0), 3),
              a.op ? nameItem(trace.name(*a.op)) : textItem(QStringLiteral("(no op)")), numberItem(ms(a.alloc), 3),
-             a.free == std::numeric_limits<TimeNs>::max() ? textItem(QStringLiteral("still live")) : numberItem(ms(a.free), 3),
+             a.free == std::numeric_limits<TimeNs>::max() ? textItem(QStringLiteral("still live"))
+                                                          : numberItem(ms(a.free), 3),
              textItem(QStringLiteral("0x%1").arg(a.addr, 0, 16))});
   }
   memoryTable_->setSortingEnabled(true);
@@ -724,7 +764,8 @@ void AnalysisPanel::fillMemoryTable() {
   for (const MemoryAllocation* a : live) total = satAdd(total, a->bytes);
   memoryNote_->setText(
       d.allocations.empty()
-          ? QStringLiteral("%1: this trace records no allocation addresses (older PyTorch), so live allocations cannot be told apart; the curve is the running sum of its events.")
+          ? QStringLiteral("%1: this trace records no allocation addresses (older PyTorch), so live allocations cannot "
+                           "be told apart; the curve is the running sum of its events.")
                 .arg(QString::fromStdString(d.label))
           : QStringLiteral("%1 at %2 ms: %L3 allocations live, %4 MiB%5. Click a curve to see another time.")
                 .arg(QString::fromStdString(d.label))
@@ -746,15 +787,33 @@ QString AnalysisPanel::dataText(ChartKind chart, bool json) const {
   const std::string& path = doc_->path;
   std::string text;
   switch (chart) {
-    case ChartKind::Overview: text = json ? overviewJson(r.overview, trace, path) : overviewCsv(r.overview); break;
-    case ChartKind::Breakdown: text = json ? deviceBreakdownJson(r.breakdown, trace, path) : deviceBreakdownCsv(r.breakdown, trace); break;
-    case ChartKind::OpKernels: text = json ? opKernelMixJson(r.mixes, trace, path) : opKernelMixCsv(r.mixes, trace); break;
-    case ChartKind::KernelStats: text = json ? kernelStatsJson(r.kernels, trace, path) : kernelStatsCsv(r.kernels, trace); break;
-    case ChartKind::Overheads: text = json ? overheadsJson(r.overheads, &r.estimate) : overheadsCsv(r.overheads); break;
-    case ChartKind::Streams: text = json ? streamUsageJson(r.streams, trace, path) : streamUsageCsv(r.streams); break;
-    case ChartKind::Ranks: text = json ? rankTableJson(r.ranks, path) : rankTableCsv(r.ranks); break;
-    case ChartKind::Memory: text = json ? memoryJson(r.memory, trace, path) : memoryCsv(r.memory, trace); break;
-    case ChartKind::Advice: text = json ? adviceJson(r.advice, trace, path) : adviceCsv(r.advice); break;
+    case ChartKind::Overview:
+      text = json ? overviewJson(r.overview, trace, path) : overviewCsv(r.overview);
+      break;
+    case ChartKind::Breakdown:
+      text = json ? deviceBreakdownJson(r.breakdown, trace, path) : deviceBreakdownCsv(r.breakdown, trace);
+      break;
+    case ChartKind::OpKernels:
+      text = json ? opKernelMixJson(r.mixes, trace, path) : opKernelMixCsv(r.mixes, trace);
+      break;
+    case ChartKind::KernelStats:
+      text = json ? kernelStatsJson(r.kernels, trace, path) : kernelStatsCsv(r.kernels, trace);
+      break;
+    case ChartKind::Overheads:
+      text = json ? overheadsJson(r.overheads, &r.estimate) : overheadsCsv(r.overheads);
+      break;
+    case ChartKind::Streams:
+      text = json ? streamUsageJson(r.streams, trace, path) : streamUsageCsv(r.streams);
+      break;
+    case ChartKind::Ranks:
+      text = json ? rankTableJson(r.ranks, path) : rankTableCsv(r.ranks);
+      break;
+    case ChartKind::Memory:
+      text = json ? memoryJson(r.memory, trace, path) : memoryCsv(r.memory, trace);
+      break;
+    case ChartKind::Advice:
+      text = json ? adviceJson(r.advice, trace, path) : adviceCsv(r.advice);
+      break;
   }
   return QString::fromStdString(text);
 }

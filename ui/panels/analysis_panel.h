@@ -8,19 +8,19 @@
 #include <memory>
 #include <optional>
 
-#include "analysis/device_breakdown.h"
 #include "analysis/advice.h"
 #include "analysis/critical_path.h"
+#include "analysis/device_breakdown.h"
 #include "analysis/kernel_stats.h"
 #include "analysis/memory_timeline.h"
 #include "analysis/op_kernel_mix.h"
 #include "analysis/overheads.h"
 #include "analysis/overview.h"
 #include "analysis/stream_usage.h"
-#include "ranks/rank_table.h"
 #include "charts/chart_theme.h"
-#include "timeline/timeline_renderer.h"
+#include "ranks/rank_table.h"
 #include "report/export_request.h"
+#include "timeline/timeline_renderer.h"
 #include "trace_document.h"
 
 class QComboBox;
@@ -37,7 +37,7 @@ class QLabel;
 namespace opscope::ui {
 class OpKernelsView;
 class CriticalPathView;
-}
+}  // namespace opscope::ui
 
 namespace opscope::ui {
 
@@ -52,7 +52,7 @@ struct AnalysisResults {
   ProfilerCostEstimate estimate;
   Overheads overheads;
   StreamUsageReport streams;
-  RankTable ranks;  // one row for a single trace; every rank of a folder session
+  RankTable ranks;        // one row for a single trace; every rank of a folder session
   MemoryTimeline memory;  // the whole trace: allocations outlive any iteration
   std::vector<Advice> advice;
   std::shared_ptr<const CriticalPath> criticalPath;  // of the scope: one iteration or the whole trace
@@ -97,6 +97,7 @@ class AnalysisPanel : public QWidget {
   void onFailed(quint64 generation, const QString& message);
   void redraw();
   void fillTables();
+
  public:
   // The Memory tab's table: the allocations of device (index into results().memory)
   // live at t.
@@ -104,6 +105,7 @@ class AnalysisPanel : public QWidget {
   QTableWidget* memoryTable() const { return memoryTable_; }
   // Memory by op of the same device (TensorBoard's "by operator": self and with children).
   QTableWidget* memoryOpTable() const { return memoryOpTable_; }
+
  private:
   void plotContextMenu(ChartKind chart, const QPoint& pos);
   void hoverTip(QCustomPlot* plot, QMouseEvent* e);
@@ -132,7 +134,7 @@ class AnalysisPanel : public QWidget {
   QTableWidget* overheadTable_ = nullptr;
   QTableWidget* streamTable_ = nullptr;
   QTableWidget* rankTable_ = nullptr;
-  QTableWidget* memoryTable_ = nullptr;  // the allocations live at memoryTime_
+  QTableWidget* memoryTable_ = nullptr;    // the allocations live at memoryTime_
   QTableWidget* memoryOpTable_ = nullptr;  // memoryDevice_'s byOp
   QTabWidget* memoryTabs_ = nullptr;       // the two above
   QTableWidget* adviceTable_ = nullptr;

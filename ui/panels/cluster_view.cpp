@@ -41,7 +41,8 @@ ClusterView::ClusterView(QWidget* parent) : QWidget(parent) {
   split->addWidget(list_);
   split->setSizes({500, 300});
   layout->addWidget(split, 1);
-  auto* hint = new QLabel(QStringLiteral("Double-click a rank to open its trace; right-click to open it with its neighbours."), this);
+  auto* hint = new QLabel(
+      QStringLiteral("Double-click a rank to open its trace; right-click to open it with its neighbours."), this);
   hint->setStyleSheet(QStringLiteral("color: gray"));
   layout->addWidget(hint);
 
@@ -52,7 +53,8 @@ ClusterView::ClusterView(QWidget* parent) : QWidget(parent) {
     if (row < 0) return;
     QMenu menu(this);
     menu.addAction(QStringLiteral("Open this rank's trace"), this, [this, row] { activate(row, false); });
-    menu.addAction(QStringLiteral("Open it with its neighbours (one session)"), this, [this, row] { activate(row, true); });
+    menu.addAction(QStringLiteral("Open it with its neighbours (one session)"), this,
+                   [this, row] { activate(row, true); });
     menu.exec(list_->viewport()->mapToGlobal(p));
   });
   // A heatmap cell (iterations or kernels: both have the ranks down the side) selects its
@@ -60,7 +62,8 @@ ClusterView::ClusterView(QWidget* parent) : QWidget(parent) {
   connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
     QCPAxisRect* rect = nullptr;
     for (QCPAxisRect* r : plot_->axisRects())
-      if (r->rect().contains(e->pos()) && !r->plottables().isEmpty() && qobject_cast<QCPColorMap*>(r->plottables().first()))
+      if (r->rect().contains(e->pos()) && !r->plottables().isEmpty() &&
+          qobject_cast<QCPColorMap*>(r->plottables().first()))
         rect = r;
     if (!rect) return;
     const int index = static_cast<int>(std::lround(rect->axis(QCPAxis::atLeft)->pixelToCoord(e->pos().y())));
@@ -86,13 +89,14 @@ void ClusterView::setTable(const QString& path, std::vector<RankSummary> ranks, 
   table_ = rankTableOfSummaries(ranks_, stragglerPct);
   size_t failed = 0;
   for (const RankSummary& r : ranks_) failed += r.error.empty() ? 0 : 1;
-  heading_->setText(QStringLiteral("<b>%1</b> · %2 ranks%3 · %4 straggler%5 (mean iteration more than %6 % over the median)")
-                        .arg(QFileInfo(path).fileName().toHtmlEscaped())
-                        .arg(ranks_.size())
-                        .arg(failed ? QStringLiteral(", %1 not summarised").arg(failed) : QString())
-                        .arg(table_.stragglers.size())
-                        .arg(table_.stragglers.size() == 1 ? "" : "s")
-                        .arg(stragglerPct));
+  heading_->setText(
+      QStringLiteral("<b>%1</b> · %2 ranks%3 · %4 straggler%5 (mean iteration more than %6 % over the median)")
+          .arg(QFileInfo(path).fileName().toHtmlEscaped())
+          .arg(ranks_.size())
+          .arg(failed ? QStringLiteral(", %1 not summarised").arg(failed) : QString())
+          .arg(table_.stragglers.size())
+          .arg(table_.stragglers.size() == 1 ? "" : "s")
+          .arg(stragglerPct));
   // Rows slowest first: the rank that matters is at the top.
   std::vector<double> means(ranks_.size(), std::nan(""));
   std::vector<double> present;

@@ -17,15 +17,24 @@ namespace {
 
 QString categoryLabel(CpCategory c) {
   switch (c) {
-    case CpCategory::CpuOp: return QStringLiteral("CPU op");
-    case CpCategory::Runtime: return QStringLiteral("Runtime call / lock");
-    case CpCategory::Kernel: return QStringLiteral("Kernel");
-    case CpCategory::Communication: return QStringLiteral("Communication kernel");
-    case CpCategory::Memcpy: return QStringLiteral("Memcpy / memset");
-    case CpCategory::SyncWait: return QStringLiteral("Sync wait");
-    case CpCategory::LaunchDelay: return QStringLiteral("Launch delay");
-    case CpCategory::KernelGap: return QStringLiteral("Kernel-kernel gap");
-    case CpCategory::Idle: return QStringLiteral("Host idle");
+    case CpCategory::CpuOp:
+      return QStringLiteral("CPU op");
+    case CpCategory::Runtime:
+      return QStringLiteral("Runtime call / lock");
+    case CpCategory::Kernel:
+      return QStringLiteral("Kernel");
+    case CpCategory::Communication:
+      return QStringLiteral("Communication kernel");
+    case CpCategory::Memcpy:
+      return QStringLiteral("Memcpy / memset");
+    case CpCategory::SyncWait:
+      return QStringLiteral("Sync wait");
+    case CpCategory::LaunchDelay:
+      return QStringLiteral("Launch delay");
+    case CpCategory::KernelGap:
+      return QStringLiteral("Kernel-kernel gap");
+    case CpCategory::Idle:
+      return QStringLiteral("Host idle");
   }
   return {};
 }
@@ -40,13 +49,15 @@ CriticalPathView::CriticalPathView(QWidget* parent) : QWidget(parent) {
   summary_->setWordWrap(true);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   mark_ = new QPushButton(QStringLiteral("Mark on the timeline"));
-  mark_->setToolTip(QStringLiteral("Marks every event of the path (Enter steps through them) and draws its edges between tracks"));
+  mark_->setToolTip(
+      QStringLiteral("Marks every event of the path (Enter steps through them) and draws its edges between tracks"));
   mark_->setEnabled(false);
   connect(mark_, &QPushButton::clicked, this, &CriticalPathView::markOnTimeline);
   bar->addWidget(summary_, 1);
   bar->addWidget(mark_);
   v->addLayout(bar);
-  categories_ = makeTable({QStringLiteral("Where the path's time goes"), QStringLiteral("Time (ms)"), QStringLiteral("Share (%)")});
+  categories_ = makeTable(
+      {QStringLiteral("Where the path's time goes"), QStringLiteral("Time (ms)"), QStringLiteral("Share (%)")});
   categories_->setSortingEnabled(true);
   segments_ = makeTable({QStringLiteral("Start (ms)"), QStringLiteral("Duration (µs)"), QStringLiteral("Category"),
                          QStringLiteral("Edge"), QStringLiteral("Event"), QStringLiteral("Track")},
@@ -58,7 +69,9 @@ CriticalPathView::CriticalPathView(QWidget* parent) : QWidget(parent) {
     if (i < 0 || i >= static_cast<int>(path_->segments.size())) return;
     const CriticalPathSegment& s = path_->segments[static_cast<size_t>(i)];
     const uint64_t ref = s.event != kNoRef ? s.event : s.to;
-    if (ref != kNoRef) emit eventsActivated(segments_->item(row, 2)->text() + QStringLiteral(" on the critical path"), {EventRef::unpack(ref)});
+    if (ref != kNoRef)
+      emit eventsActivated(segments_->item(row, 2)->text() + QStringLiteral(" on the critical path"),
+                           {EventRef::unpack(ref)});
   });
   auto* split = new QSplitter(Qt::Vertical);
   split->addWidget(categories_);
@@ -85,24 +98,28 @@ void CriticalPathView::setPath(std::shared_ptr<const TraceDocument> doc, std::sh
     return;
   }
   const Trace& t = *doc_->trace;
-  QString text = QStringLiteral("<b>%1</b> on the critical path of %2 (%3 long, its work over after %4) · %L5 events, %L6 segments")
-                     .arg(QString::fromStdString(formatDuration(p.length())), scope.toHtmlEscaped(),
-                          QString::fromStdString(formatDuration(p.window.end - p.window.start)),
-                          QString::fromStdString(formatDuration(p.window.wallEnd - p.window.start)))
-                     .arg(p.events.size())
-                     .arg(p.segments.size());
+  QString text =
+      QStringLiteral(
+          "<b>%1</b> on the critical path of %2 (%3 long, its work over after %4) · %L5 events, %L6 segments")
+          .arg(QString::fromStdString(formatDuration(p.length())), scope.toHtmlEscaped(),
+               QString::fromStdString(formatDuration(p.window.end - p.window.start)),
+               QString::fromStdString(formatDuration(p.window.wallEnd - p.window.start)))
+          .arg(p.events.size())
+          .arg(p.segments.size());
   if (!p.traceHasSyncEvents)
-    text += QStringLiteral("<br><i>No cuda_sync events in this trace: host waits are not tied to the GPU work they wait for "
-                           "(record with enable_cuda_sync_events=True).</i>");
+    text += QStringLiteral(
+        "<br><i>No cuda_sync events in this trace: host waits are not tied to the GPU work they wait for "
+        "(record with enable_cuda_sync_events=True).</i>");
   summary_->setText(text);
   int row = 0;
   categories_->setRowCount(static_cast<int>(kCpCategoryCount));
   for (size_t c = 0; c < kCpCategoryCount; ++c) {
     if (p.byCategory[c] == 0) continue;
-    const double share = p.length() > 0 ? 100.0 * static_cast<double>(p.byCategory[c]) / static_cast<double>(p.length()) : 0;
+    const double share =
+        p.length() > 0 ? 100.0 * static_cast<double>(p.byCategory[c]) / static_cast<double>(p.length()) : 0;
     fillRow(categories_, row++,
-            {textItem(categoryLabel(static_cast<CpCategory>(c))), numberItem(static_cast<double>(p.byCategory[c]) / 1e6, 3),
-             numberItem(share, 1)});
+            {textItem(categoryLabel(static_cast<CpCategory>(c))),
+             numberItem(static_cast<double>(p.byCategory[c]) / 1e6, 3), numberItem(share, 1)});
   }
   categories_->setRowCount(row);
   categories_->setSortingEnabled(true);
@@ -116,16 +133,19 @@ void CriticalPathView::setPath(std::shared_ptr<const TraceDocument> doc, std::sh
     const CriticalPathSegment& s = p.segments[i];
     QTableWidgetItem* start = numberItem(static_cast<double>(s.start - t.minTs) / 1e6, 3);
     start->setData(Qt::UserRole, static_cast<int>(i));
-    QTableWidgetItem* name = s.event != kNoRef ? nameItem(t.name(EventRef::unpack(s.event))) : textItem(QStringLiteral("—"));
-    QTableWidgetItem* track = textItem(s.event != kNoRef ? QString::fromStdString(t.trackLabel(EventRef::unpack(s.event).track))
-                                                         : QString());
+    QTableWidgetItem* name =
+        s.event != kNoRef ? nameItem(t.name(EventRef::unpack(s.event))) : textItem(QStringLiteral("—"));
+    QTableWidgetItem* track =
+        textItem(s.event != kNoRef ? QString::fromStdString(t.trackLabel(EventRef::unpack(s.event).track)) : QString());
     fillRow(segments_, static_cast<int>(i),
             {start, numberItem(static_cast<double>(s.end - s.start) / 1e3, 3), textItem(categoryLabel(s.category)),
              textItem(QString::fromLatin1(cpEdgeTypeName(s.edge))), name, track});
   }
   if (p.segments.size() > kMaxRows)
-    summary_->setText(summary_->text() + QStringLiteral("<br>The table lists the first %L1 segments; `opscope critical-path --csv` lists all.")
-                                             .arg(kMaxRows));
+    summary_->setText(
+        summary_->text() +
+        QStringLiteral("<br>The table lists the first %L1 segments; `opscope critical-path --csv` lists all.")
+            .arg(kMaxRows));
   mark_->setEnabled(true);
 }
 

@@ -21,7 +21,8 @@ class CriticalPathView : public QWidget {
   Q_OBJECT
  public:
   explicit CriticalPathView(QWidget* parent = nullptr);
-  void setPath(std::shared_ptr<const TraceDocument> doc, std::shared_ptr<const CriticalPath> path, const QString& scope);
+  void setPath(std::shared_ptr<const TraceDocument> doc, std::shared_ptr<const CriticalPath> path,
+               const QString& scope);
   QTableWidget* segmentTable() const { return segments_; }
   QTableWidget* categoryTable() const { return categories_; }
   // The path's edges between tracks, as the timeline draws them.

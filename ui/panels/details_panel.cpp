@@ -21,12 +21,17 @@ QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cas
 QString esc(std::string_view s) { return qstr(s).toHtmlEscaped(); }
 
 QString link(const Trace& t, EventRef r) {
-  return QStringLiteral("<a href=\"event:%1:%2\">%3</a>").arg(r.track).arg(r.index).arg(displayName(t.name(r), 90).toHtmlEscaped());
+  return QStringLiteral("<a href=\"event:%1:%2\">%3</a>")
+      .arg(r.track)
+      .arg(r.index)
+      .arg(displayName(t.name(r), 90).toHtmlEscaped());
 }
 
 QString durText(TimeNs ns) { return qstr(formatDuration(ns)); }
 
-QString valueText(const nlohmann::ordered_json& j) { return j.is_string() ? qstr(j.get<std::string>()) : qstr(opscope::jsonText(j)); }
+QString valueText(const nlohmann::ordered_json& j) {
+  return j.is_string() ? qstr(j.get<std::string>()) : qstr(opscope::jsonText(j));
+}
 
 void row(QString& html, const QString& key, const QString& value);
 
@@ -46,8 +51,9 @@ void etNodeHtml(QString& html, const ExecutionTrace& et, const EtNode& n) {
     html += QStringLiteral("<h4>%1</h4><table>").arg(title);
     for (size_t i = 0; i < shapes.size(); ++i) {
       const QString type = types.is_array() && i < types.size() ? valueText(types[i]) : QString();
-      row(html, QString::number(i), esc(type.toStdString()) + QStringLiteral(" <span style=\"color:gray\">") +
-                                        esc(valueText(shapes[i]).toStdString()) + QStringLiteral("</span>"));
+      row(html, QString::number(i),
+          esc(type.toStdString()) + QStringLiteral(" <span style=\"color:gray\">") +
+              esc(valueText(shapes[i]).toStdString()) + QStringLiteral("</span>"));
     }
     html += QStringLiteral("</table>");
   };
@@ -141,12 +147,17 @@ QString detailsHtml(const Trace& t, EventRef ref, const EtDocument* et, bool ful
   row(html, QStringLiteral("Duration"), durText(t.dur(ref)));
   row(html, QStringLiteral("Category"), esc(t.str(s.cat[ref.index])));
   row(html, QStringLiteral("Kind"), QString::fromLatin1(sliceKindName(kind)));
-  if (s.correlation[ref.index] != kNoId) row(html, QStringLiteral("Correlation"), QString::number(s.correlation[ref.index]));
-  if (s.externalId[ref.index] != kNoId) row(html, QStringLiteral("External id"), QString::number(s.externalId[ref.index]));
+  if (s.correlation[ref.index] != kNoId)
+    row(html, QStringLiteral("Correlation"), QString::number(s.correlation[ref.index]));
+  if (s.externalId[ref.index] != kNoId)
+    row(html, QStringLiteral("External id"), QString::number(s.externalId[ref.index]));
   const uint8_t flags = s.flags[ref.index];
-  if (flags & kFlagCrossover) row(html, QStringLiteral("Note"), QStringLiteral("overlaps its parent's end (crossover)"));
-  if (flags & kFlagUnterminated) row(html, QStringLiteral("Note"), QStringLiteral("begin without end: closed at the track's last timestamp"));
-  if (flags & kFlagClampedDur) row(html, QStringLiteral("Note"), QStringLiteral("negative or missing duration, shown as 0"));
+  if (flags & kFlagCrossover)
+    row(html, QStringLiteral("Note"), QStringLiteral("overlaps its parent's end (crossover)"));
+  if (flags & kFlagUnterminated)
+    row(html, QStringLiteral("Note"), QStringLiteral("begin without end: closed at the track's last timestamp"));
+  if (flags & kFlagClampedDur)
+    row(html, QStringLiteral("Note"), QStringLiteral("negative or missing duration, shown as 0"));
   if (shown != qstr(t.name(ref))) {
     row(html, QStringLiteral("Full name"),
         fullNameOpen ? QStringLiteral("<a href=\"%1\">hide</a>").arg(QLatin1String(kFullNameToggle))
@@ -154,7 +165,8 @@ QString detailsHtml(const Trace& t, EventRef ref, const EtDocument* et, bool ful
                            .arg(QLatin1String(kFullNameToggle))
                            .arg(t.name(ref).size()));
     html += QStringLiteral("</table>");
-    if (fullNameOpen) html += QStringLiteral("<p style=\"font-family:monospace;font-size:small\">%1</p>").arg(esc(t.name(ref)));
+    if (fullNameOpen)
+      html += QStringLiteral("<p style=\"font-family:monospace;font-size:small\">%1</p>").arg(esc(t.name(ref)));
   } else {
     html += QStringLiteral("</table>");
   }
@@ -227,8 +239,9 @@ void DetailsPanel::showDetails(const Trace* trace, std::optional<EventRef> ref, 
 
 void DetailsPanel::render() {
   if (!trace_ || !ref_) {
-    setHtml(QStringLiteral("<p style=\"color:gray\">Click an event in the timeline to see its details, its op chain "
-                           "and the GPU events it caused.</p>"));
+    setHtml(
+        QStringLiteral("<p style=\"color:gray\">Click an event in the timeline to see its details, its op chain "
+                       "and the GPU events it caused.</p>"));
     return;
   }
   setHtml(detailsHtml(*trace_, *ref_, et_, fullNameOpen_));

@@ -26,7 +26,9 @@ namespace {
 
 double ms(TimeNs ns) { return static_cast<double>(ns) / 1e6; }
 
-QString fileName(const TraceDocument* d) { return d ? QFileInfo(QString::fromStdString(d->path)).fileName() : QString(); }
+QString fileName(const TraceDocument* d) {
+  return d ? QFileInfo(QString::fromStdString(d->path)).fileName() : QString();
+}
 
 }  // namespace
 
@@ -38,14 +40,16 @@ DiffPanel::DiffPanel(QWidget* parent) : QWidget(parent) {
   layout->addWidget(heading_);
   auto* bar = new QHBoxLayout;
   rows_ = new QComboBox;
-  rows_->addItems({QStringLiteral("GPU kernels, memcpys, memsets"), QStringLiteral("CPU ops, annotations, runtime calls")});
+  rows_->addItems(
+      {QStringLiteral("GPU kernels, memcpys, memsets"), QStringLiteral("CPU ops, annotations, runtime calls")});
   rangeA_ = new QComboBox;
   rangeB_ = new QComboBox;
   for (QComboBox* box : {rangeA_, rangeB_}) box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   rangeA_->setToolTip(QStringLiteral("The part of A compared"));
   rangeB_->setToolTip(QStringLiteral("The part of B compared (B may be A itself: two iterations of one run)"));
   perIteration_ = new QCheckBox(QStringLiteral("per iteration"));
-  perIteration_->setToolTip(QStringLiteral("Totals divided by each side's number of iterations (runs profiled for different step counts)"));
+  perIteration_->setToolTip(
+      QStringLiteral("Totals divided by each side's number of iterations (runs profiled for different step counts)"));
   filter_ = new QLineEdit;
   filter_->setPlaceholderText(QStringLiteral("filter names (substring)"));
   filter_->setClearButtonEnabled(true);
@@ -63,9 +67,9 @@ DiffPanel::DiffPanel(QWidget* parent) : QWidget(parent) {
   plot_->setMouseTracking(true);
   plot_->setContextMenuPolicy(Qt::CustomContextMenu);
   showPlotMessage(plot_, QStringLiteral("Nothing compared yet"), theme_);
-  table_ = makeTable({QStringLiteral("Name"), QStringLiteral("Input shapes"), QStringLiteral("Count A"), QStringLiteral("Count B"),
-                      QStringLiteral("Total A (ms)"), QStringLiteral("Total B (ms)"), QStringLiteral("Delta (ms)"),
-                      QStringLiteral("Ratio B/A")},
+  table_ = makeTable({QStringLiteral("Name"), QStringLiteral("Input shapes"), QStringLiteral("Count A"),
+                      QStringLiteral("Count B"), QStringLiteral("Total A (ms)"), QStringLiteral("Total B (ms)"),
+                      QStringLiteral("Delta (ms)"), QStringLiteral("Ratio B/A")},
                      {0, 1});
   split->addWidget(plot_);
   split->addWidget(table_);
@@ -142,8 +146,8 @@ void DiffPanel::recompute() {
   if (ia >= 0) options.windowA = iterationWindow(a_->trace->iterations, static_cast<size_t>(ia), 1);
   if (ib >= 0) options.windowB = iterationWindow(b_->trace->iterations, static_cast<size_t>(ib), 1);
   heading_->setText(QStringLiteral("<b>A</b> %1 · %2 &nbsp;&nbsp; <b>B</b> %3 · %4 &nbsp;&nbsp; comparing…")
-                        .arg(fileName(a_.get()).toHtmlEscaped(), rangeA_->currentText(), fileName(b_.get()).toHtmlEscaped(),
-                             rangeB_->currentText()));
+                        .arg(fileName(a_.get()).toHtmlEscaped(), rangeA_->currentText(),
+                             fileName(b_.get()).toHtmlEscaped(), rangeB_->currentText()));
   ++pending_;
   const int generation = ++generation_;
   std::shared_ptr<const TraceDocument> a = a_, b = b_;
@@ -181,21 +185,23 @@ void DiffPanel::refresh() {
   TimeNs gpuA = 0, gpuB = 0;
   for (const DiffRow& r : result_->kernels) addTo(gpuA, r.totalA), addTo(gpuB, r.totalB);
   heading_->setText(QStringLiteral("<b>A</b> %1 · %2 &nbsp;&nbsp; <b>B</b> %3 · %4 &nbsp;&nbsp; GPU time %5 → %6 ms")
-                        .arg(fileName(a_.get()).toHtmlEscaped(), rangeA_->currentText(), fileName(b_.get()).toHtmlEscaped(),
-                             rangeB_->currentText())
+                        .arg(fileName(a_.get()).toHtmlEscaped(), rangeA_->currentText(),
+                             fileName(b_.get()).toHtmlEscaped(), rangeB_->currentText())
                         .arg(ms(gpuA), 0, 'f', 3)
                         .arg(ms(gpuB), 0, 'f', 3));
   plotDiff(plot_, changed, theme_,
-           QStringLiteral("%1: largest changes, B − A").arg(kernels ? QStringLiteral("GPU kernels") : QStringLiteral("Host (ops, annotations, runtime)")));
+           QStringLiteral("%1: largest changes, B − A")
+               .arg(kernels ? QStringLiteral("GPU kernels") : QStringLiteral("Host (ops, annotations, runtime)")));
   table_->setSortingEnabled(false);
   table_->setRowCount(static_cast<int>(shown.size()));
   table_->setColumnHidden(1, kernels);
   for (size_t i = 0; i < shown.size(); ++i) {
     const DiffRow& r = *shown[i];
-    QTableWidgetItem* ratio = r.countB == 0  ? textItem(QStringLiteral("only in A"))
+    QTableWidgetItem* ratio = r.countB == 0   ? textItem(QStringLiteral("only in A"))
                               : r.countA == 0 ? textItem(QStringLiteral("only in B"))
-                              : r.totalA > 0  ? numberItem(static_cast<double>(r.totalB) / static_cast<double>(r.totalA), 3)
-                                              : textItem(QStringLiteral("–"));
+                              : r.totalA > 0
+                                  ? numberItem(static_cast<double>(r.totalB) / static_cast<double>(r.totalA), 3)
+                                  : textItem(QStringLiteral("–"));
     fillRow(table_, static_cast<int>(i),
             {nameItem(r.name), textItem(QString::fromStdString(r.shape)), numberItem(static_cast<double>(r.countA), 0),
              numberItem(static_cast<double>(r.countB), 0), numberItem(ms(r.totalA), 3), numberItem(ms(r.totalB), 3),
@@ -221,7 +227,8 @@ bool DiffPanel::exportChart(const QString& path, QString* error) {
     if (error) *error = QStringLiteral("nothing compared yet");
     return false;
   }
-  return exportPlotOrData(plot_, path, [this](bool json) { return dataText(json); }, 900, error);
+  return exportPlotOrData(
+      plot_, path, [this](bool json) { return dataText(json); }, 900, error);
 }
 
 void DiffPanel::contextMenu(const QPoint& pos) {

@@ -11,16 +11,20 @@
 namespace opscope::ui {
 
 EtLinkDialog::EtLinkDialog(const EtDocument& doc, QWidget* parent) : QDialog(parent) {
-  setWindowTitle(QStringLiteral("Execution trace link · %1").arg(QFileInfo(QString::fromStdString(doc.path)).fileName()));
+  setWindowTitle(
+      QStringLiteral("Execution trace link · %1").arg(QFileInfo(QString::fromStdString(doc.path)).fileName()));
   resize(900, 500);
   auto* v = new QVBoxLayout(this);
   QString head = QString::fromStdString(doc.link.summaryLine()).toHtmlEscaped();
-  for (const std::string& n : doc.link.notes) head += QStringLiteral("<br>note: ") + QString::fromStdString(n).toHtmlEscaped();
-  for (const EtProblem& p : doc.et.problems) head += QStringLiteral("<br>execution trace: ") + QString::fromStdString(p.what).toHtmlEscaped();
+  for (const std::string& n : doc.link.notes)
+    head += QStringLiteral("<br>note: ") + QString::fromStdString(n).toHtmlEscaped();
+  for (const EtProblem& p : doc.et.problems)
+    head += QStringLiteral("<br>execution trace: ") + QString::fromStdString(p.what).toHtmlEscaped();
   auto* label = new QLabel(head);
   label->setWordWrap(true);
   v->addWidget(label);
-  table_ = makeTable({QStringLiteral("Kind"), QStringLiteral("Name"), QStringLiteral("ET id"), QStringLiteral("Reason")}, {1, 3});
+  table_ = makeTable(
+      {QStringLiteral("Kind"), QStringLiteral("Name"), QStringLiteral("ET id"), QStringLiteral("Reason")}, {1, 3});
   table_->setRowCount(static_cast<int>(doc.link.issues.size()));
   const Trace& trace = *doc.kineto->trace;
   for (size_t i = 0; i < doc.link.issues.size(); ++i) {

@@ -15,8 +15,8 @@
 #include <QVBoxLayout>
 
 #include "analysis/kernel_classes.h"
-#include "worker.h"
 #include "names.h"
+#include "worker.h"
 
 namespace opscope::ui {
 
@@ -69,7 +69,8 @@ OpKernelsView::OpKernelsView(QWidget* parent) : QWidget(parent), classifier_(bui
   tree_->sortByColumn(3, Qt::DescendingOrder);
   tree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
   tree_->header()->setStretchLastSection(false);
-  for (int c = 1; c < tree_->columnCount(); ++c) tree_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+  for (int c = 1; c < tree_->columnCount(); ++c)
+    tree_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
   tree_->setToolTip(QStringLiteral("Activate a kernel to search it in the timeline"));
   v->addWidget(tree_, 1);
   connect(op_, &QComboBox::activated, this, [this] { recompute(); });
@@ -129,7 +130,9 @@ void OpKernelsView::recompute() {
       [doc, classifier, window, op, byShape] {
         return std::make_shared<const OpKernelTable>(opKernelTable(*doc->trace, *classifier, op, byShape, window));
       },
-      [generation](OpKernelsView* self, std::shared_ptr<const OpKernelTable> t) { self->onTable(generation, std::move(t)); },
+      [generation](OpKernelsView* self, std::shared_ptr<const OpKernelTable> t) {
+        self->onTable(generation, std::move(t));
+      },
       [generation](OpKernelsView* self, const QString& message) {
         --self->pending_;
         if (generation != self->generation_) return;
@@ -171,13 +174,13 @@ void OpKernelsView::onTable(quint64 generation, std::shared_ptr<const OpKernelTa
   tree_->setSortingEnabled(true);
   if (tree_->topLevelItemCount() == 1) tree_->expandAll();
   const QString op = op_->currentText();
-  if (!table_->error.empty())
-    status_->setText(QString::fromStdString(table_->error));
-  else if (table_->groups.empty())
-    status_->setText(QStringLiteral("no call of %1 in this scope").arg(op));
+  if (!table_->error.empty()) status_->setText(QString::fromStdString(table_->error));
+  else if (table_->groups.empty()) status_->setText(QStringLiteral("no call of %1 in this scope").arg(op));
   else
     status_->setText(QStringLiteral("%L1 calls in %L2 groups · GPU %3 ms (group mean: GPU µs per call)")
-                         .arg(calls).arg(table_->groups.size()).arg(ms(gpu), 0, 'f', 3));
+                         .arg(calls)
+                         .arg(table_->groups.size())
+                         .arg(ms(gpu), 0, 'f', 3));
   emit tableReady();
 }
 

@@ -1,7 +1,7 @@
 #include "panels/op_tree_model.h"
 
-#include "timeline/time_view.h"
 #include "names.h"
+#include "timeline/time_view.h"
 
 namespace opscope::ui {
 
@@ -74,8 +74,10 @@ QVariant OpTreeModel::data(const QModelIndex& index, int role) const {
       if (role == Qt::DisplayRole) return displayName(t.str(n.name));
       return qstr(t.str(n.name));
     }
-    case Calls: return sort ? QVariant::fromValue<qulonglong>(n.calls) : QVariant(QStringLiteral("%L1").arg(n.calls));
-    case Total: return sort ? QVariant::fromValue<qlonglong>(n.total) : QVariant(qstr(formatDuration(n.total)));
+    case Calls:
+      return sort ? QVariant::fromValue<qulonglong>(n.calls) : QVariant(QStringLiteral("%L1").arg(n.calls));
+    case Total:
+      return sort ? QVariant::fromValue<qlonglong>(n.total) : QVariant(qstr(formatDuration(n.total)));
     case Self:
       if (sort) return QVariant::fromValue<qlonglong>(n.self);
       return n.parent == UINT32_MAX ? QVariant(QStringLiteral("–")) : QVariant(qstr(formatDuration(n.self)));
@@ -89,11 +91,16 @@ QVariant OpTreeModel::data(const QModelIndex& index, int role) const {
 QVariant OpTreeModel::headerData(int section, Qt::Orientation o, int role) const {
   if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
-    case Name: return QStringLiteral("Op");
-    case Calls: return QStringLiteral("Calls");
-    case Total: return QStringLiteral("Total");
-    case Self: return QStringLiteral("Self");
-    case Gpu: return QStringLiteral("GPU time");
+    case Name:
+      return QStringLiteral("Op");
+    case Calls:
+      return QStringLiteral("Calls");
+    case Total:
+      return QStringLiteral("Total");
+    case Self:
+      return QStringLiteral("Self");
+    case Gpu:
+      return QStringLiteral("GPU time");
   }
   return {};
 }

@@ -1,8 +1,8 @@
 #include "panels/op_tree_panel.h"
 
 #include <QHeaderView>
-#include <QMenu>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -37,7 +37,8 @@ OpTreePanel::OpTreePanel(QWidget* parent) : QWidget(parent) {
   header->setStretchLastSection(false);
   header->setSectionResizeMode(OpTreeModel::Name, QHeaderView::Stretch);
   header->setMinimumSectionSize(48);
-  for (int c = OpTreeModel::Calls; c < OpTreeModel::ColumnCount; ++c) header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+  for (int c = OpTreeModel::Calls; c < OpTreeModel::ColumnCount; ++c)
+    header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
   header->hideSection(OpTreeModel::Calls);
   header->hideSection(OpTreeModel::Self);
   header->setContextMenuPolicy(Qt::CustomContextMenu);
@@ -61,9 +62,7 @@ OpTreePanel::OpTreePanel(QWidget* parent) : QWidget(parent) {
   });
 }
 
-void OpTreePanel::setDocument(std::shared_ptr<const TraceDocument> doc) {
-  model_->setDocument(std::move(doc));
-}
+void OpTreePanel::setDocument(std::shared_ptr<const TraceDocument> doc) { model_->setDocument(std::move(doc)); }
 
 void OpTreePanel::setFilter(const QString& text) {
   if (filter_->text() != text) filter_->setText(text);

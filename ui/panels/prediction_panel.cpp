@@ -27,8 +27,8 @@
 #include <QVBoxLayout>
 
 #include "charts/chart_export.h"
-#include "io/side_input.h"
 #include "charts/prediction_charts.h"
+#include "io/side_input.h"
 #include "panels/gpu_spec_dialog.h"
 #include "panels/table_items.h"
 #include "report/predict_report.h"
@@ -80,8 +80,10 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent), gpus_(built
   bar->addWidget(new QLabel(QStringLiteral("what if")));
   bar->addWidget(compare_);
   calibrate_ = new QCheckBox(QStringLiteral("Calibrate"));
-  calibrate_->setToolTip(QStringLiteral("Learn the kernel floor, the achieved DRAM bandwidth and each model's share of "
-                                        "its datasheet prediction from the first iteration and predict with them; errors are then over the other iterations (out of sample)"));
+  calibrate_->setToolTip(
+      QStringLiteral("Learn the kernel floor, the achieved DRAM bandwidth and each model's share of "
+                     "its datasheet prediction from the first iteration and predict with them; errors are then over "
+                     "the other iterations (out of sample)"));
   bar->addWidget(edit);
   bar->addWidget(calibrate_);
   bar->addWidget(more);
@@ -107,10 +109,11 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent), gpus_(built
   scroll->setFrameShape(QFrame::NoFrame);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   scroll->setWidget(plot_);
-  ops_ = makeTable({QStringLiteral("Op"), QStringLiteral("Start (ms)"), QStringLiteral("Measured (µs)"),
-                    QStringLiteral("Predicted (µs)"), QStringLiteral("Error (%)"), QStringLiteral("Model"),
-                    QStringLiteral("What-if GPU (µs)"), QStringLiteral("What-if / measured"), QStringLiteral("Input dims")},
-                   {0, 8});
+  ops_ = makeTable(
+      {QStringLiteral("Op"), QStringLiteral("Start (ms)"), QStringLiteral("Measured (µs)"),
+       QStringLiteral("Predicted (µs)"), QStringLiteral("Error (%)"), QStringLiteral("Model"),
+       QStringLiteral("What-if GPU (µs)"), QStringLiteral("What-if / measured"), QStringLiteral("Input dims")},
+      {0, 8});
   ops_->setSortingEnabled(true);
   ops_->setToolTip(QStringLiteral("Activate a row to select the op in the timeline"));
   split_ = new QSplitter(Qt::Vertical);
@@ -150,12 +153,14 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent), gpus_(built
     addGpu(edited);
   });
   inputs->addAction(QStringLiteral("Load GPU specs…"), this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("GPU specs"), QString(), QStringLiteral("JSON (*.json)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, QStringLiteral("GPU specs"), QString(), QStringLiteral("JSON (*.json)"));
     QString error;
     if (!path.isEmpty() && !loadGpuSpecs(path, &error)) QMessageBox::warning(this, QStringLiteral("GPU specs"), error);
   });
   inputs->addAction(QStringLiteral("Load overheads (T1–T5 JSON)…"), this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Overheads"), QString(), QStringLiteral("JSON (*.json)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, QStringLiteral("Overheads"), QString(), QStringLiteral("JSON (*.json)"));
     QString error;
     if (!path.isEmpty() && !loadOverheads(path, &error)) QMessageBox::warning(this, QStringLiteral("Overheads"), error);
   });
@@ -165,13 +170,16 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent), gpus_(built
     recompute();
   });
   inputs->addAction(QStringLiteral("Load GEMM or convolution microbenchmark (CSV)…"), this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Microbenchmark"), QString(), QStringLiteral("CSV (*.csv)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, QStringLiteral("Microbenchmark"), QString(), QStringLiteral("CSV (*.csv)"));
     QString error;
-    if (!path.isEmpty() && !loadMicrobenchmark(path, &error)) QMessageBox::warning(this, QStringLiteral("Microbenchmark"), error);
+    if (!path.isEmpty() && !loadMicrobenchmark(path, &error))
+      QMessageBox::warning(this, QStringLiteral("Microbenchmark"), error);
   });
   inputs->addAction(QStringLiteral("Built-in microbenchmarks of the GPU (H100-SXM: convolutions)"), this,
                     [this] { setBuiltinMicrobenchmarks(true); });
-  inputs->addAction(QStringLiteral("No microbenchmark (rooflines)"), this, [this] { setBuiltinMicrobenchmarks(false); });
+  inputs->addAction(QStringLiteral("No microbenchmark (rooflines)"), this,
+                    [this] { setBuiltinMicrobenchmarks(false); });
   connect(plot_, &QWidget::customContextMenuRequested, this, &PredictionPanel::contextMenu);
   connect(plot_, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable* p, int index, QMouseEvent*) {
     const QVariantList ops = p->property("ops").toList();
@@ -241,7 +249,9 @@ void PredictionPanel::addGpu(const GpuSpec& spec) {
 
 QString PredictionPanel::gpu() const { return gpu_->currentIndex() > 0 ? gpu_->currentText() : QString(); }
 
-QString PredictionPanel::compareGpu() const { return compare_->currentIndex() > 0 ? compare_->currentText() : QString(); }
+QString PredictionPanel::compareGpu() const {
+  return compare_->currentIndex() > 0 ? compare_->currentText() : QString();
+}
 
 bool PredictionPanel::setGpus(const QString& gpu, const QString& compare) {
   if ((!gpu.isEmpty() && !gpuNamed(gpu)) || (!compare.isEmpty() && !gpuNamed(compare))) return false;
@@ -252,7 +262,8 @@ bool PredictionPanel::setGpus(const QString& gpu, const QString& compare) {
 }
 
 bool PredictionPanel::loadGpuSpecs(const QString& path, QString* error) {
-  auto set = parseFile(path, SideInputKind::GpuFile, error, [](const std::string& text, std::string& e) { return parseGpuSpecs(text, e); });
+  auto set = parseFile(path, SideInputKind::GpuFile, error,
+                       [](const std::string& text, std::string& e) { return parseGpuSpecs(text, e); });
   if (!set) return false;
   for (size_t i = 1; i < set->gpus.size(); ++i) gpus_.gpus.push_back(set->gpus[i]);
   addGpu(set->gpus.front());
@@ -260,7 +271,8 @@ bool PredictionPanel::loadGpuSpecs(const QString& path, QString* error) {
 }
 
 bool PredictionPanel::loadOverheads(const QString& path, QString* error) {
-  auto model = parseFile(path, SideInputKind::Overheads, error, [](const std::string& text, std::string& e) { return parseOverheadModel(text, e); });
+  auto model = parseFile(path, SideInputKind::Overheads, error,
+                         [](const std::string& text, std::string& e) { return parseOverheadModel(text, e); });
   if (!model) return false;
   overheads_ = std::make_shared<const OverheadModel>(std::move(*model));
   overheadsName_ = QFileInfo(path).fileName();
@@ -279,8 +291,9 @@ void PredictionPanel::setBuiltinMicrobenchmarks(bool on) {
 bool PredictionPanel::loadMicrobenchmark(const QString& path, QString* error) {
   // A copy: a prediction running on the worker may still read the current set.
   auto set = std::make_shared<Microbenchmarks>(microbench_ ? *microbench_ : Microbenchmarks{});
-  const auto kind =
-      parseFile(path, SideInputKind::Microbench, error, [&set](const std::string& text, std::string& e) { return addMicrobenchmarkCsv(*set, text, e); });
+  const auto kind = parseFile(path, SideInputKind::Microbench, error, [&set](const std::string& text, std::string& e) {
+    return addMicrobenchmarkCsv(*set, text, e);
+  });
   if (!kind) return false;
   microbench_ = std::move(set);
   (*kind == MicrobenchKind::Gemm ? gemmBenchName_ : convBenchName_) = QFileInfo(path).fileName();
@@ -288,7 +301,8 @@ bool PredictionPanel::loadMicrobenchmark(const QString& path, QString* error) {
   return true;
 }
 
-void PredictionPanel::setExtraShapes(std::shared_ptr<const std::map<uint64_t, OpShapes>> shapes, const QString& source) {
+void PredictionPanel::setExtraShapes(std::shared_ptr<const std::map<uint64_t, OpShapes>> shapes,
+                                     const QString& source) {
   extraShapes_ = std::move(shapes);
   extraShapesName_ = source;
   recompute();
@@ -369,10 +383,15 @@ void PredictionPanel::startWorker() {
     if (!matched) {
       needsGpu_ = true;
       results_.reset();
-      status_->setText(QStringLiteral("<b>No GPU preset for this device</b> (%1) — pick one in the GPU list to predict on it.")
-                           .arg(QString::fromStdString(reason).toHtmlEscaped()));
+      status_->setText(
+          QStringLiteral("<b>No GPU preset for this device</b> (%1) — pick one in the GPU list to predict on it.")
+              .arg(QString::fromStdString(reason).toHtmlEscaped()));
       sources_->clear();
-      showPlotMessage(plot_, QStringLiteral("No GPU preset matches this trace's device.\nPick a GPU above (or Edit GPU… to describe yours)."), theme_);
+      showPlotMessage(
+          plot_,
+          QStringLiteral(
+              "No GPU preset matches this trace's device.\nPick a GPU above (or Edit GPU… to describe yours)."),
+          theme_);
       for (QTableWidget* t : {ops_, iterations_, types_}) {
         t->clearContents();
         t->setRowCount(0);
@@ -428,7 +447,9 @@ void PredictionPanel::startWorker() {
         }
         return std::shared_ptr<const PredictionResults>(std::move(r));
       },
-      [generation](PredictionPanel* self, std::shared_ptr<const PredictionResults> r) { self->onResults(generation, std::move(r)); },
+      [generation](PredictionPanel* self, std::shared_ptr<const PredictionResults> r) {
+        self->onResults(generation, std::move(r));
+      },
       [generation](PredictionPanel* self, const QString& message) {
         --self->pending_;
         if (generation != self->generation_) return;
@@ -453,12 +474,13 @@ void PredictionPanel::onResults(quint64 generation, std::shared_ptr<const Predic
   if (m.iterations.empty()) text += QStringLiteral("no ProfilerStep iterations to simulate");
   else if (const auto ratio = whatIfRatio(m))
     // Errors against another GPU's times are the what-if's speed-up, not the model's accuracy.
-    text += QStringLiteral("iteration measured %1 ms on %2, predicted %3 ms (%4× the measured; with measured kernels %5 %)")
-                .arg(measured / n / 1e3, 0, 'f', 3)
-                .arg(QString::fromStdString(m.setup.calibrationGpu->name))
-                .arg(predicted / n / 1e3, 0, 'f', 3)
-                .arg(*ratio, 0, 'f', 2)
-                .arg(m.selfCheckErrorPctMean, 0, 'f', 1);
+    text +=
+        QStringLiteral("iteration measured %1 ms on %2, predicted %3 ms (%4× the measured; with measured kernels %5 %)")
+            .arg(measured / n / 1e3, 0, 'f', 3)
+            .arg(QString::fromStdString(m.setup.calibrationGpu->name))
+            .arg(predicted / n / 1e3, 0, 'f', 3)
+            .arg(*ratio, 0, 'f', 2)
+            .arg(m.selfCheckErrorPctMean, 0, 'f', 1);
   else
     text += QStringLiteral("iteration measured %1 ms, predicted %2 ms (mean |error| %3 %; with measured kernels %4 %)")
                 .arg(measured / n / 1e3, 0, 'f', 3)
@@ -467,14 +489,17 @@ void PredictionPanel::onResults(quint64 generation, std::shared_ptr<const Predic
                 .arg(m.selfCheckErrorPctMean, 0, 'f', 1);
   // Figures over nothing are not figures: "GMAE 0.0 % over 0 ops" read as a perfect model.
   if (modelled && whatIfRatio(m))
-    text += QStringLiteral(" · %L1 ops modelled · models cover %2 % of the GPU time").arg(m.opError.count).arg(100 * m.coverage, 0, 'f', 1);
+    text += QStringLiteral(" · %L1 ops modelled · models cover %2 % of the GPU time")
+                .arg(m.opError.count)
+                .arg(100 * m.coverage, 0, 'f', 1);
   else if (modelled)
     text += QStringLiteral(" · per-op GMAE %1 % over %L2 ops · models cover %3 % of the GPU time")
                 .arg(m.opError.gmaePct, 0, 'f', 1)
                 .arg(m.opError.count)
                 .arg(100 * m.coverage, 0, 'f', 1);
   else
-    text += QStringLiteral(" · <b>no modelled ops</b>: none of the %L1 ops with GPU time has a model for its kind").arg(m.ops.size());
+    text += QStringLiteral(" · <b>no modelled ops</b>: none of the %L1 ops with GPU time has a model for its kind")
+                .arg(m.ops.size());
   if (results_->compare && (!modelled || m.iterations.empty())) {
     text += QStringLiteral("<br>what if <b>%1</b>: nothing to compare (%2)")
                 .arg(QString::fromStdString(results_->compare->setup.gpu.name),
@@ -493,11 +518,13 @@ void PredictionPanel::onResults(quint64 generation, std::shared_ptr<const Predic
     double calibrated = 0;
     for (const IterationPrediction& i : cr.iterations) calibrated += i.predictedUs;
     if (cr.carried)
-      text += QStringLiteral("<br>calibrated on the trace's own GPU and carried over: iteration %1 ms (tick Calibrate to use it)")
+      text += QStringLiteral(
+                  "<br>calibrated on the trace's own GPU and carried over: iteration %1 ms (tick Calibrate to use it)")
                   .arg(calibrated / n / 1e3, 0, 'f', 3);
     else
-      text += QStringLiteral("<br>calibrated on the first iteration: iteration %1 ms, mean |error| %2 % over the others "
-                             "(tick Calibrate to use it)")
+      text += QStringLiteral(
+                  "<br>calibrated on the first iteration: iteration %1 ms, mean |error| %2 % over the others "
+                  "(tick Calibrate to use it)")
                   .arg(calibrated / n / 1e3, 0, 'f', 3)
                   .arg(*cr.errorPctMeanOutOfSample, 0, 'f', 1);
   }
@@ -505,8 +532,9 @@ void PredictionPanel::onResults(quint64 generation, std::shared_ptr<const Predic
     QStringList shares;
     for (const auto& [model, e] : m.calibration->modelEfficiency)
       shares << QStringLiteral("%1 %2 %").arg(QString::fromStdString(model).toHtmlEscaped()).arg(100 * e, 0, 'f', 0);
-    text += QStringLiteral("<br>calibrated on the first iteration: kernel floor %1 µs (%L2 ops), DRAM at %3 % of the "
-                           "datasheet (%L4 ops)%5; errors over the other iterations")
+    text += QStringLiteral(
+                "<br>calibrated on the first iteration: kernel floor %1 µs (%L2 ops), DRAM at %3 % of the "
+                "datasheet (%L4 ops)%5; errors over the other iterations")
                 .arg(m.calibration->kernelFloorUs, 0, 'f', 2)
                 .arg(m.calibration->floorSamples)
                 .arg(100 * m.calibration->dramEfficiency, 0, 'f', 0)
@@ -575,9 +603,10 @@ void PredictionPanel::fillTables() {
     QTableWidgetItem* other = whatIf ? numberItem(*c->ops[i].predictedUs, 2) : textItem(QString());
     QTableWidgetItem* ratio =
         whatIf ? numberItem(measured > 0 ? *c->ops[i].predictedUs / measured : 0, 3) : textItem(QString());
-    fillRow(ops_, row++, {first, numberItem(static_cast<double>(trace.start(op.op) - trace.minTs) / 1e6, 3),
-                          numberItem(measured, 2), predicted, error, textItem(QString::fromStdString(op.model)), other,
-                          ratio, textItem(QString::fromStdString(op.shapes))});
+    fillRow(ops_, row++,
+            {first, numberItem(static_cast<double>(trace.start(op.op) - trace.minTs) / 1e6, 3), numberItem(measured, 2),
+             predicted, error, textItem(QString::fromStdString(op.model)), other, ratio,
+             textItem(QString::fromStdString(op.shapes))});
   }
   ops_->setSortingEnabled(true);
 
@@ -589,7 +618,8 @@ void PredictionPanel::fillTables() {
     const bool whatIf = c && i < c->iterations.size();
     QTableWidgetItem* other = whatIf ? numberItem(c->iterations[i].predictedUs / 1e3, 3) : textItem(QString());
     QTableWidgetItem* ratio =
-        whatIf ? numberItem(it.predictedUs > 0 ? c->iterations[i].predictedUs / it.predictedUs : 0, 3) : textItem(QString());
+        whatIf ? numberItem(it.predictedUs > 0 ? c->iterations[i].predictedUs / it.predictedUs : 0, 3)
+               : textItem(QString());
     fillRow(iterations_, static_cast<int>(i),
             {numberItem(static_cast<double>(it.index), 0), numberItem(static_cast<double>(it.number), 0),
              numberItem(it.measuredUs / 1e3, 3), numberItem(it.predictedUs / 1e3, 3), numberItem(it.errorPct(), 2),
@@ -612,8 +642,8 @@ void PredictionPanel::fillTables() {
              numberItem(static_cast<double>(t.modelled), 0), numberItem(t.measuredUs / 1e3, 3),
              t.modelled ? numberItem(t.predictedUs / 1e3, 3) : textItem(QString()),
              t.error.count ? numberItem(t.error.gmaePct, 1) : textItem(QString()),
-             t.modelled ? numberItem(t.error.meanPct, 1) : textItem(QString()), textItem(QString::fromStdString(t.model)),
-             other});
+             t.modelled ? numberItem(t.error.meanPct, 1) : textItem(QString()),
+             textItem(QString::fromStdString(t.model)), other});
   }
   types_->setSortingEnabled(true);
 }
@@ -627,13 +657,15 @@ bool PredictionPanel::exportTo(const QString& path, QString* error) {
   const PredictionResult& r = results_->main;
   const std::string file = doc_->path;
   return exportPlotOrData(
-      plot_, path, [&](bool json) { return json ? predictionJson(trace, r, file) : predictionCsv(trace, r); }, 1100, error);
+      plot_, path, [&](bool json) { return json ? predictionJson(trace, r, file) : predictionCsv(trace, r); }, 1100,
+      error);
 }
 
 void PredictionPanel::contextMenu(const QPoint& pos) {
-  showExportMenu(this, plot_->mapToGlobal(pos), QStringLiteral("prediction"),
-                 [this](const QString& path, QString* error) { return exportTo(path, error); }, "Export ops as CSV…",
-                 "Export report as JSON…");
+  showExportMenu(
+      this, plot_->mapToGlobal(pos), QStringLiteral("prediction"),
+      [this](const QString& path, QString* error) { return exportTo(path, error); }, "Export ops as CSV…",
+      "Export report as JSON…");
 }
 
 }  // namespace opscope::ui

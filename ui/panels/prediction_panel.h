@@ -7,9 +7,9 @@
 #include <memory>
 #include <optional>
 
+#include "charts/chart_theme.h"
 #include "perf/prediction.h"
 #include "trace_document.h"
-#include "charts/chart_theme.h"
 
 class QCheckBox;
 class QComboBox;

@@ -66,10 +66,12 @@ PreferencesDialog::PreferencesDialog(const Preferences& current, QWidget* parent
   error_->setWordWrap(true);
   error_->setStyleSheet(QStringLiteral("color: #c0392b"));
   error_->hide();
-  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults, this);
+  auto* buttons =
+      new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults, this);
   connect(buttons, &QDialogButtonBox::accepted, this, &PreferencesDialog::accept);
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-  connect(buttons->button(QDialogButtonBox::RestoreDefaults), &QPushButton::clicked, this, [this] { fill(Preferences{}); });
+  connect(buttons->button(QDialogButtonBox::RestoreDefaults), &QPushButton::clicked, this,
+          [this] { fill(Preferences{}); });
   auto* box = new QVBoxLayout(this);
   box->addLayout(form);
   box->addWidget(error_);

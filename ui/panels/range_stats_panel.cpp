@@ -6,8 +6,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "timeline/time_view.h"
 #include "names.h"
+#include "timeline/time_view.h"
 
 namespace opscope::ui {
 
@@ -15,9 +15,12 @@ namespace {
 QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 QString kindText(TrackKind k) {
   switch (k) {
-    case TrackKind::Thread: return QStringLiteral("CPU");
-    case TrackKind::GpuStream: return QStringLiteral("GPU");
-    case TrackKind::Async: return QStringLiteral("async");
+    case TrackKind::Thread:
+      return QStringLiteral("CPU");
+    case TrackKind::GpuStream:
+      return QStringLiteral("GPU");
+    case TrackKind::Async:
+      return QStringLiteral("async");
   }
   return {};
 }
@@ -45,12 +48,18 @@ QVariant RangeStatsModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::ToolTipRole && index.column() == Name) return qstr(trace_->str(r.name));
   if (role != Qt::DisplayRole && !sort) return {};
   switch (index.column()) {
-    case Kind: return kindText(r.trackKind);
-    case Name: return sort ? qstr(trace_->str(r.name)) : displayName(trace_->str(r.name));
-    case Count: return sort ? QVariant::fromValue<qulonglong>(r.count) : QVariant(QStringLiteral("%L1").arg(r.count));
-    case Total: return sort ? QVariant::fromValue<qlonglong>(r.total) : QVariant(qstr(formatDuration(r.total)));
-    case Mean: return sort ? QVariant::fromValue<qlonglong>(r.mean()) : QVariant(qstr(formatDuration(r.mean())));
-    case InRange: return sort ? QVariant::fromValue<qlonglong>(r.inRange) : QVariant(qstr(formatDuration(r.inRange)));
+    case Kind:
+      return kindText(r.trackKind);
+    case Name:
+      return sort ? qstr(trace_->str(r.name)) : displayName(trace_->str(r.name));
+    case Count:
+      return sort ? QVariant::fromValue<qulonglong>(r.count) : QVariant(QStringLiteral("%L1").arg(r.count));
+    case Total:
+      return sort ? QVariant::fromValue<qlonglong>(r.total) : QVariant(qstr(formatDuration(r.total)));
+    case Mean:
+      return sort ? QVariant::fromValue<qlonglong>(r.mean()) : QVariant(qstr(formatDuration(r.mean())));
+    case InRange:
+      return sort ? QVariant::fromValue<qlonglong>(r.inRange) : QVariant(qstr(formatDuration(r.inRange)));
   }
   return {};
 }

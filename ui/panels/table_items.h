@@ -2,8 +2,8 @@
 // Read-only tables of the panels: sortable numeric cells, text cells with their full
 // text as tooltip, rows filled in one call.
 #include <QList>
-#include <initializer_list>
 #include <QStringList>
+#include <initializer_list>
 #include <string_view>
 
 class QTableWidget;

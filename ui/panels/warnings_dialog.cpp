@@ -8,11 +8,11 @@
 
 namespace opscope::ui {
 
-WarningsDialog::WarningsDialog(const Diagnostics& diagnostics, const QString& file, QWidget* parent)
-    : QDialog(parent) {
+WarningsDialog::WarningsDialog(const Diagnostics& diagnostics, const QString& file, QWidget* parent) : QDialog(parent) {
   setWindowTitle(QStringLiteral("Warnings while loading"));
   auto* layout = new QVBoxLayout(this);
-  layout->addWidget(new QLabel(QStringLiteral("%1 was loaded; these parts of it were odd:").arg(file.toHtmlEscaped()), this));
+  layout->addWidget(
+      new QLabel(QStringLiteral("%1 was loaded; these parts of it were odd:").arg(file.toHtmlEscaped()), this));
   const auto entries = diagnostics.entries();
   auto* table = new QTableWidget(static_cast<int>(entries.size()), 5, this);
   table->setHorizontalHeaderLabels({QStringLiteral("Warning"), QStringLiteral("Count"), QStringLiteral("First at byte"),
@@ -21,7 +21,9 @@ WarningsDialog::WarningsDialog(const Diagnostics& diagnostics, const QString& fi
     const WarningEntry& e = entries[static_cast<size_t>(r)];
     table->setItem(r, 0, new QTableWidgetItem(QString::fromLatin1(warningKindName(e.kind))));
     table->setItem(r, 1, new QTableWidgetItem(QStringLiteral("%L1").arg(e.count)));
-    table->setItem(r, 2, new QTableWidgetItem(e.firstOffset || e.firstLine ? QString::number(e.firstOffset) : QStringLiteral("–")));
+    table->setItem(
+        r, 2,
+        new QTableWidgetItem(e.firstOffset || e.firstLine ? QString::number(e.firstOffset) : QStringLiteral("–")));
     table->setItem(r, 3, new QTableWidgetItem(e.firstLine ? QString::number(e.firstLine) : QStringLiteral("–")));
     table->setItem(r, 4, new QTableWidgetItem(QString::fromStdString(e.example)));
   }

@@ -18,10 +18,11 @@ WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent) {
   outer->addStretch(3);
   auto* title = new QLabel(QStringLiteral("<span style='font-size:20pt; font-weight:600'>opscope</span>"), this);
   column->addWidget(title, 0, Qt::AlignHCenter);
-  auto* how = new QLabel(QStringLiteral("Open a PyTorch profiler (Kineto) trace, an Nsight Systems SQLite export, a dv/dt "
-                                        "or PlaidML log:<br>File \u25B8 Open, drag and drop a file here, or pass it on the "
-                                        "command line."),
-                         this);
+  auto* how =
+      new QLabel(QStringLiteral("Open a PyTorch profiler (Kineto) trace, an Nsight Systems SQLite export, a dv/dt "
+                                "or PlaidML log:<br>File \u25B8 Open, drag and drop a file here, or pass it on the "
+                                "command line."),
+                 this);
   how->setAlignment(Qt::AlignHCenter);
   column->addWidget(how, 0, Qt::AlignHCenter);
   auto* open = new QPushButton(QStringLiteral("Open a trace\u2026"), this);

@@ -33,8 +33,8 @@ size_t firstVisible(const SliceColumns& s, std::span<const uint32_t> row, TimeNs
   return best;
 }
 
-void foldRow(const SliceColumns& s, std::span<const uint32_t> row, const TimeView& v, double widthPx,
-             double minPx, bool mayOverlap, std::vector<DrawItem>& out) {
+void foldRow(const SliceColumns& s, std::span<const uint32_t> row, const TimeView& v, double widthPx, double minPx,
+             bool mayOverlap, std::vector<DrawItem>& out) {
   if (row.empty()) return;
   const TimeNs t0 = v.toTime(0), t1 = v.toTime(widthPx);
   size_t k = firstVisible(s, row, t0, mayOverlap);
@@ -89,8 +89,8 @@ void foldRow(const SliceColumns& s, std::span<const uint32_t> row, const TimeVie
   }
 }
 
-std::optional<uint32_t> hitTest(const SliceColumns& s, std::span<const uint32_t> row, const TimeView& v,
-                                double x, double tolerancePx, bool mayOverlap) {
+std::optional<uint32_t> hitTest(const SliceColumns& s, std::span<const uint32_t> row, const TimeView& v, double x,
+                                double tolerancePx, bool mayOverlap) {
   if (row.empty()) return std::nullopt;
   const TimeNs lo = v.toTime(x - tolerancePx), hi = v.toTime(x + tolerancePx);
   const TimeNs at = v.toTime(x);

@@ -29,13 +29,13 @@ size_t firstVisible(const SliceColumns& s, std::span<const uint32_t> row, TimeNs
 
 // Appends the row's draw items for the view over [0, widthPx] to out. Slices narrower
 // than minPx are folded with the slices that start within minPx of them.
-void foldRow(const SliceColumns& s, std::span<const uint32_t> row, const TimeView& v, double widthPx,
-             double minPx, bool mayOverlap, std::vector<DrawItem>& out);
+void foldRow(const SliceColumns& s, std::span<const uint32_t> row, const TimeView& v, double widthPx, double minPx,
+             bool mayOverlap, std::vector<DrawItem>& out);
 
 // The slice (index into s) drawn at x on this row: one whose span covers x, else the
 // nearest within tolerancePx; among several, the shortest (the innermost visible).
-std::optional<uint32_t> hitTest(const SliceColumns& s, std::span<const uint32_t> row, const TimeView& v,
-                                double x, double tolerancePx, bool mayOverlap);
+std::optional<uint32_t> hitTest(const SliceColumns& s, std::span<const uint32_t> row, const TimeView& v, double x,
+                                double tolerancePx, bool mayOverlap);
 
 // The name that takes most of a folded run's time, so a folded block can keep the colour
 // of what it is mostly made of. Estimated from at most kDominantSamples slices spread

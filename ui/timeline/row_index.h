@@ -17,7 +17,7 @@ namespace opscope::ui {
 
 struct TrackRows {
   uint32_t rowCount = 0;
-  bool hasOverflowRow = false;    // the last row holds crossovers and may overlap
+  bool hasOverflowRow = false;     // the last row holds crossovers and may overlap
   std::vector<uint32_t> rowBegin;  // rowCount + 1 offsets into items
   PodColumn<uint32_t> items;       // slice indices, grouped by row, sorted by start
   std::span<const uint32_t> row(uint32_t r) const {

@@ -7,9 +7,7 @@
 
 namespace opscope::ui {
 
-TimeNs TimeView::toTime(double px) const {
-  return start + static_cast<TimeNs>(std::llround(px * nsPerPx));
-}
+TimeNs TimeView::toTime(double px) const { return start + static_cast<TimeNs>(std::llround(px * nsPerPx)); }
 
 TimeView fitView(TimeNs t0, TimeNs t1, double widthPx, double margin) {
   if (t1 < t0) std::swap(t0, t1);
@@ -80,11 +78,16 @@ std::atomic<TimeUnit> gTimeUnit{TimeUnit::Auto};
 
 Unit unitFor(TimeNs magnitude) {
   switch (gTimeUnit.load(std::memory_order_relaxed)) {
-    case TimeUnit::Ns: return {1, "ns"};
-    case TimeUnit::Us: return {1e3, "\xC2\xB5s"};
-    case TimeUnit::Ms: return {1e6, "ms"};
-    case TimeUnit::S: return {1e9, "s"};
-    case TimeUnit::Auto: break;
+    case TimeUnit::Ns:
+      return {1, "ns"};
+    case TimeUnit::Us:
+      return {1e3, "\xC2\xB5s"};
+    case TimeUnit::Ms:
+      return {1e6, "ms"};
+    case TimeUnit::S:
+      return {1e9, "s"};
+    case TimeUnit::Auto:
+      break;
   }
   if (magnitude < 1000) return {1, "ns"};
   if (magnitude < 1000000) return {1e3, "\xC2\xB5s"};

@@ -251,8 +251,8 @@ void TimelineRenderer::paintTracks(QPainter& p, const TimelineGeometry& g, const
   p.restore();
 }
 
-void TimelineRenderer::paintSlices(QPainter& p, const TimelineGeometry& g, const RenderState& s,
-                                   const LayoutEntry& e, int y0, RenderStats& stats) {
+void TimelineRenderer::paintSlices(QPainter& p, const TimelineGeometry& g, const RenderState& s, const LayoutEntry& e,
+                                   int y0, RenderStats& stats) {
   const Palette& pal = paletteFor(s.theme);
   const Trace& trace = *s.doc->trace;
   const Track& track = trace.tracks[e.index];
@@ -307,10 +307,9 @@ void TimelineRenderer::paintSlices(QPainter& p, const TimelineGeometry& g, const
         const DominantName dom = dominantName(cols, row, it);
         const QColor domColor = colorOf(trace, dom.name, s.theme);
         const double mix = 0.35 + 0.4 * dom.share;  // more of its colour the more it dominates
-        const QColor fill = QColor::fromRgbF(
-            float(domColor.redF() * mix + foldedColor.redF() * (1 - mix)),
-            float(domColor.greenF() * mix + foldedColor.greenF() * (1 - mix)),
-            float(domColor.blueF() * mix + foldedColor.blueF() * (1 - mix)));
+        const QColor fill = QColor::fromRgbF(float(domColor.redF() * mix + foldedColor.redF() * (1 - mix)),
+                                             float(domColor.greenF() * mix + foldedColor.greenF() * (1 - mix)),
+                                             float(domColor.blueF() * mix + foldedColor.blueF() * (1 - mix)));
         p.fillRect(rect, fill);
         if (rect.width() > 70) {
           const double x0 = std::max(rect.left(), left) + 3;
@@ -368,8 +367,8 @@ void TimelineRenderer::paintSlices(QPainter& p, const TimelineGeometry& g, const
   p.restore();
 }
 
-void TimelineRenderer::paintCounter(QPainter& p, const TimelineGeometry& g, const RenderState& s,
-                                    const LayoutEntry& e, int y0) {
+void TimelineRenderer::paintCounter(QPainter& p, const TimelineGeometry& g, const RenderState& s, const LayoutEntry& e,
+                                    int y0) {
   const Palette& pal = paletteFor(s.theme);
   const CounterSeries& c = s.doc->trace->counters[e.index];
   if (counterRanges_.size() != s.doc->trace->counters.size()) counterRanges_.assign(s.doc->trace->counters.size(), {});
@@ -391,7 +390,8 @@ void TimelineRenderer::paintCounter(QPainter& p, const TimelineGeometry& g, cons
   QFontMetricsF fm(font_);
   p.setPen(qcolor(pal.trackText));
   const QRectF labelRect(g.gutter.left() + 18, y0 + 2, g.gutter.width() - 24, 14);
-  p.drawText(labelRect, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(qstr(e.label), Qt::ElideMiddle, labelRect.width()));
+  p.drawText(labelRect, Qt::AlignLeft | Qt::AlignVCenter,
+             fm.elidedText(qstr(e.label), Qt::ElideMiddle, labelRect.width()));
   p.drawText(QRectF(labelRect.left(), y0 + 16, labelRect.width(), 14), Qt::AlignLeft | Qt::AlignVCenter,
              QStringLiteral("max %1").arg(counterValueText(range.max, memory)));
 
@@ -467,8 +467,8 @@ void TimelineRenderer::paintInstants(QPainter& p, const TimelineGeometry& g, con
   if (order.empty()) return;
   const Palette& pal = paletteFor(s.theme);
   const TimeNs t0 = s.view.toTime(0), t1 = s.view.toTime(g.events.width());
-  auto it = std::lower_bound(order.begin(), order.end(), t0,
-                             [&](uint32_t i, TimeNs t) { return trace.instants[i].ts < t; });
+  auto it =
+      std::lower_bound(order.begin(), order.end(), t0, [&](uint32_t i, TimeNs t) { return trace.instants[i].ts < t; });
   p.save();
   p.setClipRect(g.events);
   QColor line = qcolor(pal.arrow);

@@ -47,10 +47,10 @@ struct RenderState {
   Theme theme = Theme::Light;
   std::optional<EventRef> selected;
   std::optional<EventRef> hovered;
-  const NameMatcher* search = nullptr;        // highlight matches when set
-  const std::vector<EventRef>* matches = nullptr;  // the matches, by start time: marked even inside folds
-  std::optional<TimeRange> area;              // Shift+drag selection
-  std::vector<uint32_t> areaTracks;           // tracks inside the area selection
+  const NameMatcher* search = nullptr;                // highlight matches when set
+  const std::vector<EventRef>* matches = nullptr;     // the matches, by start time: marked even inside folds
+  std::optional<TimeRange> area;                      // Shift+drag selection
+  std::vector<uint32_t> areaTracks;                   // tracks inside the area selection
   std::vector<std::pair<EventRef, EventRef>> arrows;  // launch -> kernel, fwd -> bwd
   std::vector<PathArrow> pathArrows;                  // the critical path's edges between tracks
 };
@@ -93,7 +93,7 @@ class TimelineRenderer {
   struct CounterRange {
     double lo = 1, hi = -1;  // the drawn range: hi is lo + 1 for a constant counter
     double max = 0;          // the largest finite value, as the gutter writes it
-    double peak = 0;  // the largest finite value; the peak is marked when it is above 0
+    double peak = 0;         // the largest finite value; the peak is marked when it is above 0
     TimeNs peakTs = 0;
   };
   std::vector<CounterRange> counterRanges_;

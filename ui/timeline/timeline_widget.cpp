@@ -125,9 +125,14 @@ bool TimelineWidget::toggleHeader(const LayoutEntry& header) {
   const int64_t rank = header.rank;
   const uint32_t process = header.process;
   switch (header.kind) {
-    case LayoutEntry::Kind::RankHeader: setRankCollapsed(rank, !collapsedRanks_.count(rank)); return true;
-    case LayoutEntry::Kind::ProcessHeader: setProcessCollapsed(process, !collapsed_.count(process)); return true;
-    default: return false;
+    case LayoutEntry::Kind::RankHeader:
+      setRankCollapsed(rank, !collapsedRanks_.count(rank));
+      return true;
+    case LayoutEntry::Kind::ProcessHeader:
+      setProcessCollapsed(process, !collapsed_.count(process));
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -218,7 +223,8 @@ void TimelineWidget::computeArrows() {
   }
   for (const Flow& f : linkFlows_) {
     if (f.from == sel.packed() || f.to == sel.packed())
-      if (f.from != kNoRef && f.to != kNoRef) state_.arrows.push_back({EventRef::unpack(f.from), EventRef::unpack(f.to)});
+      if (f.from != kNoRef && f.to != kNoRef)
+        state_.arrows.push_back({EventRef::unpack(f.from), EventRef::unpack(f.to)});
   }
 }
 
@@ -307,8 +313,8 @@ std::optional<TimelineWidget::RowAt> TimelineWidget::sliceRowAt(QPoint pos) cons
   const uint32_t row = static_cast<uint32_t>(inner / state_.metrics.rowHeight);
   const TrackRows& rows = doc_->rows.track(e.index);
   if (row >= rows.rowCount || row >= e.rows) return std::nullopt;
-  return RowAt{e.index, rows.row(row), rows.hasOverflowRow && row + 1 == rows.rowCount, static_cast<double>(pos.x() - g.events.left()),
-               static_cast<double>(g.events.width())};
+  return RowAt{e.index, rows.row(row), rows.hasOverflowRow && row + 1 == rows.rowCount,
+               static_cast<double>(pos.x() - g.events.left()), static_cast<double>(g.events.width())};
 }
 
 std::optional<EventRef> TimelineWidget::eventAt(QPoint pos) const {
@@ -329,12 +335,12 @@ QString TimelineWidget::trackTipAt(QPoint pos) const {
   if (e.kind != LayoutEntry::Kind::Slices) return {};
   const Trace& t = *doc_->trace;
   const Track& track = t.tracks[e.index];
-  QString tip = QStringLiteral("<b>%1</b><br>%L2 events").arg(qstr(t.trackLabel(e.index)).toHtmlEscaped())
+  QString tip = QStringLiteral("<b>%1</b><br>%L2 events")
+                    .arg(qstr(t.trackLabel(e.index)).toHtmlEscaped())
                     .arg(track.slices.size());
   if (track.queueNumber != kNoId)
     tip += QStringLiteral("<br>queue handle 0x%1").arg(static_cast<qulonglong>(track.stream), 0, 16);
-  else if (track.stream != kNoId)
-    tip += QStringLiteral("<br>stream id %1").arg(track.stream);
+  else if (track.stream != kNoId) tip += QStringLiteral("<br>stream id %1").arg(track.stream);
   if (e.hiddenRows > 0) tip += QStringLiteral("<br>%1 deeper rows folded: click to show").arg(e.hiddenRows);
   return tip;
 }
@@ -349,8 +355,9 @@ QString TimelineWidget::foldedTipAt(QPoint pos) const {
   const DominantName dom = dominantName(cols, row, *item);
   const TimeNs from = cols.start[row[item->first]];
   const TimeNs to = cols.end(row[item->first + item->count - 1]);
-  return QStringLiteral("<b>%L1 events folded</b> (zoom in to see them)<br>mostly <b>%2</b> (%3 % of their time)"
-                        "<br>from %4 to %5<br>%6")
+  return QStringLiteral(
+             "<b>%L1 events folded</b> (zoom in to see them)<br>mostly <b>%2</b> (%3 % of their time)"
+             "<br>from %4 to %5<br>%6")
       .arg(item->count)
       .arg(qstr(doc_->trace->str(dom.name)).toHtmlEscaped())
       .arg(std::lround(dom.share * 100))
@@ -366,7 +373,8 @@ std::optional<uint32_t> TimelineWidget::instantAt(QPoint pos) const {
   const auto& order = doc_->instantsByTime;
   const double x = pos.x() - g.events.left();
   const TimeNs lo = state_.view.toTime(x - 3), hi = state_.view.toTime(x + 3);
-  auto it = std::lower_bound(order.begin(), order.end(), lo, [&](uint32_t i, TimeNs v) { return t.instants[i].ts < v; });
+  auto it =
+      std::lower_bound(order.begin(), order.end(), lo, [&](uint32_t i, TimeNs v) { return t.instants[i].ts < v; });
   const int k = layout_.entryAt(pos.y() - g.events.top() + state_.scrollY);
   for (; it != order.end() && t.instants[*it].ts <= hi; ++it) {
     const Instant& in = t.instants[*it];
@@ -414,12 +422,14 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
   renderer_.paint(p, eventAreaSize(), state_);
   // Corner above the scroll bar.
   const TimelineGeometry g(eventAreaSize());
-  p.fillRect(QRect(width() - kScrollBarWidth, 0, kScrollBarWidth, g.events.top()),
-             QColor(paletteFor(state_.theme).ruler.r, paletteFor(state_.theme).ruler.g, paletteFor(state_.theme).ruler.b));
+  p.fillRect(
+      QRect(width() - kScrollBarWidth, 0, kScrollBarWidth, g.events.top()),
+      QColor(paletteFor(state_.theme).ruler.r, paletteFor(state_.theme).ruler.g, paletteFor(state_.theme).ruler.b));
   if (!doc_) {
     p.setPen(palette().color(QPalette::Text));
-    p.drawText(rect(), Qt::AlignCenter,
-               QStringLiteral("Open a trace: File \u25B8 Open, drag and drop a file here, or pass it on the command line"));
+    p.drawText(
+        rect(), Qt::AlignCenter,
+        QStringLiteral("Open a trace: File \u25B8 Open, drag and drop a file here, or pass it on the command line"));
   }
 }
 
@@ -570,21 +580,36 @@ void TimelineWidget::keyPressEvent(QKeyEvent* e) {
   const TimelineGeometry g(eventAreaSize());
   const double w = g.events.width();
   double cursor = w / 2;
-  if (lastMouse_.x() >= g.events.left() && lastMouse_.x() <= g.events.right()) cursor = lastMouse_.x() - g.events.left();
+  if (lastMouse_.x() >= g.events.left() && lastMouse_.x() <= g.events.right())
+    cursor = lastMouse_.x() - g.events.left();
   switch (e->key()) {
-    case Qt::Key_W: zoomAtPx(cursor, kKeyZoom); break;
-    case Qt::Key_S: zoomAtPx(cursor, 1 / kKeyZoom); break;
-    case Qt::Key_A: panPx(-w * 0.15); break;
-    case Qt::Key_D: panPx(w * 0.15); break;
-    case Qt::Key_F: fitSelection(); break;
+    case Qt::Key_W:
+      zoomAtPx(cursor, kKeyZoom);
+      break;
+    case Qt::Key_S:
+      zoomAtPx(cursor, 1 / kKeyZoom);
+      break;
+    case Qt::Key_A:
+      panPx(-w * 0.15);
+      break;
+    case Qt::Key_D:
+      panPx(w * 0.15);
+      break;
+    case Qt::Key_F:
+      fitSelection();
+      break;
     case Qt::Key_0:
-    case Qt::Key_Home: fitAll(); break;
+    case Qt::Key_Home:
+      fitAll();
+      break;
     case Qt::Key_Escape:
       state_.area.reset();
       state_.areaTracks.clear();
       select(std::nullopt);
       break;
-    default: QWidget::keyPressEvent(e); return;
+    default:
+      QWidget::keyPressEvent(e);
+      return;
   }
   e->accept();
 }

@@ -18,9 +18,12 @@ auto idKey(const Trace& trace, const RawId& id) {
 
 int kindRank(TrackKind k) {
   switch (k) {
-    case TrackKind::Thread: return 0;
-    case TrackKind::Async: return 1;
-    case TrackKind::GpuStream: return 2;
+    case TrackKind::Thread:
+      return 0;
+    case TrackKind::Async:
+      return 1;
+    case TrackKind::GpuStream:
+      return 2;
   }
   return 3;
 }
@@ -34,9 +37,7 @@ int TimelineLayout::entryAt(int y) const {
   return y < it->bottom() ? static_cast<int>(it - entries.begin()) : -1;
 }
 
-int TimelineLayout::entryOfTrack(uint32_t track) const {
-  return track < trackEntry.size() ? trackEntry[track] : -1;
-}
+int TimelineLayout::entryOfTrack(uint32_t track) const { return track < trackEntry.size() ? trackEntry[track] : -1; }
 
 std::vector<uint32_t> processOrder(const Trace& trace) {
   std::vector<uint32_t> order(trace.processes.size());
@@ -58,7 +59,8 @@ std::string rankHeaderLabel(const Trace& trace, int64_t rank) {
   std::string label = "rank " + std::to_string(rank);
   size_t streams = 0, threads = 0;
   for (const Track& t : trace.tracks)
-    if (t.slices.size() > 0 && trace.processes[t.process].rank == rank) ++(t.kind == TrackKind::GpuStream ? streams : threads);
+    if (t.slices.size() > 0 && trace.processes[t.process].rank == rank)
+      ++(t.kind == TrackKind::GpuStream ? streams : threads);
   for (const TraceMetadata::SessionRank& s : trace.meta.sessionRanks) {
     if (s.rank != rank) continue;
     label += " \xC2\xB7 clock " + std::string(s.clockOffset > 0 ? "+" : "") + formatDuration(s.clockOffset);
@@ -72,8 +74,8 @@ std::string rankHeaderLabel(const Trace& trace, int64_t rank) {
 }
 
 TimelineLayout layoutTracks(const Trace& trace, const RowIndex& rows, const std::set<uint32_t>& collapsed,
-                            const LayoutMetrics& m, const std::set<uint32_t>& expanded, const std::set<uint32_t>& hidden,
-                            const std::set<int64_t>& collapsedRanks) {
+                            const LayoutMetrics& m, const std::set<uint32_t>& expanded,
+                            const std::set<uint32_t>& hidden, const std::set<int64_t>& collapsedRanks) {
   std::vector<std::vector<uint32_t>> tracksOf(trace.processes.size());
   for (uint32_t t = 0; t < trace.tracks.size(); ++t)
     if (trace.tracks[t].slices.size() > 0) tracksOf[trace.tracks[t].process].push_back(t);

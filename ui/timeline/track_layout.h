@@ -28,8 +28,8 @@ struct LayoutEntry {
   Kind kind = Kind::Slices;
   uint32_t process = 0;  // RankHeader: the rank's first process shown
   int64_t rank = kNoId;  // the process's rank in a multi-rank session
-  uint32_t index = 0;  // track index (Slices) or counter index (Counter)
-  int y = 0;           // top, in content coordinates
+  uint32_t index = 0;    // track index (Slices) or counter index (Counter)
+  int y = 0;             // top, in content coordinates
   int height = 0;
   uint32_t rows = 0;        // Slices: rows drawn
   uint32_t hiddenRows = 0;  // Slices: rows of a collapsed track not drawn (deeper levels, overflow)
@@ -41,7 +41,7 @@ struct LayoutEntry {
 struct TimelineLayout {
   std::vector<LayoutEntry> entries;  // top to bottom
   int height = 0;
-  std::vector<int> trackEntry;     // per track: its Slices entry, or -1
+  std::vector<int> trackEntry;      // per track: its Slices entry, or -1
   std::vector<int> processEntries;  // per process: index of its header, or -1
   std::vector<int> processBottom;   // per process: y below its last entry
   // Entry under content y, or -1.
@@ -58,7 +58,8 @@ std::vector<uint32_t> processOrder(const Trace& trace);
 // collapsedRanks: only the rank's header is laid out.
 TimelineLayout layoutTracks(const Trace& trace, const RowIndex& rows, const std::set<uint32_t>& collapsedProcesses,
                             const LayoutMetrics& m = {}, const std::set<uint32_t>& expandedTracks = {},
-                            const std::set<uint32_t>& hiddenProcesses = {}, const std::set<int64_t>& collapsedRanks = {});
+                            const std::set<uint32_t>& hiddenProcesses = {},
+                            const std::set<int64_t>& collapsedRanks = {});
 
 // The header of a rank's group: "rank 3 · clock −12.5 µs (collectives) · 4 GPU streams,
 // 2 threads · trace_rank3.json.gz" (offset and file when the session recorded them).

@@ -20,10 +20,11 @@ struct Builder {
   std::string events;
   int corr = 1;
   void add(const std::string& e) { events += (events.empty() ? "" : ",\n") + e; }
-  void x(const std::string& cat, const std::string& name, int tid, double ts, double dur, const std::string& args = "") {
-    add(R"({"ph": "X", "cat": ")" + cat + R"(", "name": ")" + name + R"(", "pid": )" + std::string(tid == 7 ? "0" : "1") +
-        R"(, "tid": )" + std::to_string(tid) + R"(, "ts": )" + std::to_string(ts) + R"(, "dur": )" + std::to_string(dur) +
-        (args.empty() ? "" : R"(, "args": {)" + args + "}") + "}");
+  void x(const std::string& cat, const std::string& name, int tid, double ts, double dur,
+         const std::string& args = "") {
+    add(R"({"ph": "X", "cat": ")" + cat + R"(", "name": ")" + name + R"(", "pid": )" +
+        std::string(tid == 7 ? "0" : "1") + R"(, "tid": )" + std::to_string(tid) + R"(, "ts": )" + std::to_string(ts) +
+        R"(, "dur": )" + std::to_string(dur) + (args.empty() ? "" : R"(, "args": {)" + args + "}") + "}");
   }
   // A launch on the host at ts and its GPU event on stream 7 at gpuTs.
   void launch(double ts, double launchDur, const std::string& cat, const std::string& name, double gpuTs, double gpuDur,
@@ -89,7 +90,7 @@ TEST(Advice, SyncsPageableCopiesAndInputLoading) {
   const Advice* loading = find(a, "data_loading");
   ASSERT_TRUE(loading);
   EXPECT_EQ(loading->atStake, 2 * 500000);  // between the steps
-  EXPECT_FALSE(find(a, "small_kernels"));  // two kernels, both long
+  EXPECT_FALSE(find(a, "small_kernels"));   // two kernels, both long
   // Ordered by time at stake: loading (1 ms) before syncs (0.9 ms) before copies (0.3 ms).
   ASSERT_GE(a.size(), 3u);
   EXPECT_EQ(a[0].id, "data_loading");
@@ -155,7 +156,8 @@ TEST(Advice, LowOccupancyCountsWhatAUserCanChange) {
 // The public traces: what each rule reports agrees with a count made here from the
 // slices, and every example points at an event of the kind the rule is about.
 TEST(Advice, OnThePublicTraces) {
-  for (const char* name : {"recsys_rank0_cuda.json.gz", "alexnet_train_cuda.json.gz", "mi250_minitoy_train_rocm.json.gz"}) {
+  for (const char* name :
+       {"recsys_rank0_cuda.json.gz", "alexnet_train_cuda.json.gz", "mi250_minitoy_train_rocm.json.gz"}) {
     SCOPED_TRACE(name);
     const auto path = test::sharedTrace(name);
     if (!path) GTEST_SKIP() << "../shared/traces/" << name << " not present";

@@ -59,9 +59,11 @@ TEST(CriticalPath, WholeTraceOfHtasSimpleAddIsHtasPublishedPath) {
   std::set_difference(ours.begin(), ours.end(), theirs.begin(), theirs.end(), std::back_inserter(onlyOurs));
   std::set_difference(theirs.begin(), theirs.end(), ours.begin(), ours.end(), std::back_inserter(onlyTheirs));
   for (size_t i = 0; i < std::min<size_t>(onlyOurs.size(), 10); ++i)
-    ADD_FAILURE() << "only ours: " << std::get<0>(onlyOurs[i]) << " @" << std::get<1>(onlyOurs[i]) << " dur " << std::get<2>(onlyOurs[i]);
+    ADD_FAILURE() << "only ours: " << std::get<0>(onlyOurs[i]) << " @" << std::get<1>(onlyOurs[i]) << " dur "
+                  << std::get<2>(onlyOurs[i]);
   for (size_t i = 0; i < std::min<size_t>(onlyTheirs.size(), 10); ++i)
-    ADD_FAILURE() << "only HTA: " << std::get<0>(onlyTheirs[i]) << " @" << std::get<1>(onlyTheirs[i]) << " dur " << std::get<2>(onlyTheirs[i]);
+    ADD_FAILURE() << "only HTA: " << std::get<0>(onlyTheirs[i]) << " @" << std::get<1>(onlyTheirs[i]) << " dur "
+                  << std::get<2>(onlyTheirs[i]);
   EXPECT_EQ(onlyOurs.size(), 0u);
   EXPECT_EQ(onlyTheirs.size(), 0u);
 }
@@ -82,15 +84,17 @@ TEST(CriticalPath, OneAnnotationOfHtasSimpleAddHasHtasPathLength) {
 // cudaDeviceSynchronize and cudaStreamWaitEvent give GPU -> CPU and GPU -> GPU sync
 // edges; the multi-stream trace has 3 cudaEventRecord calls tied to the work they mark.
 TEST(CriticalPath, HtasEventSyncTracesHaveSyncEdges) {
-  for (const char* name : {"cuda_event_sync.json.gz", "cuda_event_sync_multi_stream.json.gz", "critical_path/alexnet.json.gz"}) {
+  for (const char* name :
+       {"cuda_event_sync.json.gz", "cuda_event_sync_multi_stream.json.gz", "critical_path/alexnet.json.gz"}) {
     SCOPED_TRACE(name);
     const LoadResult r = loadTraceFile(kHta + name);
     ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
     const std::string n = name;
-    const auto w = n == "cuda_event_sync.json.gz" ? criticalPathWindowOfAnnotation(*r.trace, "ProfilerStep", 0)
-                   : n == "critical_path/alexnet.json.gz"
-                       ? criticalPathWindowOfAnnotation(*r.trace, "[param|pytorch.model.alex_net|0|0|0|measure|forward]", 1)
-                       : criticalPathWindowOfTrace(*r.trace);
+    const auto w =
+        n == "cuda_event_sync.json.gz" ? criticalPathWindowOfAnnotation(*r.trace, "ProfilerStep", 0)
+        : n == "critical_path/alexnet.json.gz"
+            ? criticalPathWindowOfAnnotation(*r.trace, "[param|pytorch.model.alex_net|0|0|0|measure|forward]", 1)
+            : criticalPathWindowOfTrace(*r.trace);
     ASSERT_TRUE(w);
     const CriticalPath p = computeCriticalPath(*r.trace, *w);
     ASSERT_TRUE(p.ok()) << p.error;
@@ -190,7 +194,8 @@ TEST(CriticalPath, StreamWaitEventJoinsTwoStreams) {
   ASSERT_TRUE(p.ok()) << p.error;
   std::vector<std::string> gpu;
   for (const CriticalPathSegment& s : p.segments)
-    if (s.event != kNoRef && isGpuKind(t->kind(EventRef::unpack(s.event)))) gpu.push_back(std::string(t->name(EventRef::unpack(s.event))));
+    if (s.event != kNoRef && isGpuKind(t->kind(EventRef::unpack(s.event))))
+      gpu.push_back(std::string(t->name(EventRef::unpack(s.event))));
   EXPECT_EQ(gpu, (std::vector<std::string>{"K1", "K2"}));
   bool crossed = false;
   for (const CriticalPathSegment& s : p.segments) crossed |= s.edge == CpEdgeType::Sync;

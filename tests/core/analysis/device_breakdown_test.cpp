@@ -9,7 +9,8 @@
 namespace opscope {
 namespace {
 
-const BreakdownNode* childNamed(const Trace& t, const DeviceBreakdown& b, const BreakdownNode& n, const std::string& label) {
+const BreakdownNode* childNamed(const Trace& t, const DeviceBreakdown& b, const BreakdownNode& n,
+                                const std::string& label) {
   for (uint32_t c : n.children)
     if (breakdownLabel(t, b.nodes[c]) == label) return &b.nodes[c];
   return nullptr;

@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-
 #include "navigation_fixture.h"
 #include "test_support.h"
 

@@ -27,19 +27,24 @@ INSTANTIATE_TEST_SUITE_P(
     Names, BuiltinKernelClasses,
     ::testing::Values(
         ClassCase{"void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x64_16x6_tn_align4>(Params)", "gemm"},
-        ClassCase{"volta_sgemm_128x64_nn", "gemm"}, ClassCase{"ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_tn", "gemm"},
+        ClassCase{"volta_sgemm_128x64_nn", "gemm"},
+        ClassCase{"ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_tn", "gemm"},
         ClassCase{"void gemv2T_kernel_val<int, int, float, float, float, 128, 16, 4, 4, false>", "gemv"},
-        ClassCase{"void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>>", "elementwise"},
+        ClassCase{"void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>>",
+                  "elementwise"},
         ClassCase{"void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float>>", "reduce"},
         ClassCase{"ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)", "nccl"},
         ClassCase{"Memcpy HtoD (Pageable -> Device)", "memcpy"}, ClassCase{"Memset (Device)", "memset"},
-        ClassCase{"void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned int, 2, 64, 64>", "concat"},
+        ClassCase{"void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned int, 2, 64, 64>",
+                  "concat"},
         ClassCase{"void cunn_SoftMaxForward<4, float, float, float, Epilogue>", "softmax"},
         ClassCase{"void fbgemm_gpu::split_embedding_codegen_forward_unweighted_kernel<float>", "embedding fwd"},
         ClassCase{"void fbgemm_gpu::split_embedding_backward_codegen_rowwise_adagrad_kernel", "embedding bwd"},
         // FBGEMM sparse-feature kernels are not GEMMs (the recsys trace: 7 kernels, 4.5 ms).
-        ClassCase{"void fbgemm_gpu::permute_2D_data_kernel<false, int, int, decltype(nullptr)>(int, int, int)", "sparse features"},
-        ClassCase{"void fbgemm_gpu::_block_bucketize_sparse_features_cuda_kernel1<int, int>(int, int)", "sparse features"},
+        ClassCase{"void fbgemm_gpu::permute_2D_data_kernel<false, int, int, decltype(nullptr)>(int, int, int)",
+                  "sparse features"},
+        ClassCase{"void fbgemm_gpu::_block_bucketize_sparse_features_cuda_kernel1<int, int>(int, int)",
+                  "sparse features"},
         ClassCase{"void fbgemm_gpu::f8f8bf16_rowwise_gemm_kernel<256>", "gemm"},
         ClassCase{"void implicit_convolve_sgemm<float, float, 128, 5, 5, 3, 3, 3, 1>", "conv"},
         ClassCase{"Cijk_Alik_Bljk_SB_Bias_AS_SAV_UserArgs_MT64x16x32_MI16x16x1_SN_LDSB0", "gemm"},  // ROCm Tensile
@@ -52,7 +57,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(KernelClasses, RulesComeFromJsonAndBadOnesAreNamed) {
   std::string error;
-  auto k = KernelClassifier::fromJson(R"({"rules":[{"class":"mine","pattern":"^my_"},{"class":"gemm","pattern":"gemm"}]})", error);
+  auto k = KernelClassifier::fromJson(
+      R"({"rules":[{"class":"mine","pattern":"^my_"},{"class":"gemm","pattern":"gemm"}]})", error);
   ASSERT_TRUE(k) << error;
   EXPECT_EQ(k->classify("my_gemm"), "mine");
   EXPECT_EQ(k->classify("sgemm"), "gemm");

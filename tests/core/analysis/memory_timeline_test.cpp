@@ -105,14 +105,15 @@ TEST(MemoryTimeline, TensorBoardPluginMemoryViewFiguresPerOp) {
   const auto t = test::loadOk(test::readFile(OPSCOPE_SOURCE_DIR "/tests/data/tb_plugin/memory_view.json"));
   const MemoryTimeline m = memoryTimeline(*t);
   const std::map<std::string, std::vector<int64_t>> gpu = {
-      {"aten::to", {104, 104, 2, 104, 204, 3}},        {"aten::nll_loss_backward", {0, 10, 1, 0, 10, 1}},
-      {"aten::copy_", {0, 100, 1, 0, 100, 1}},        {"aten::addmm", {0, 30, 1, 0, 30, 1}},
-      {"aten::tranas_stride", {0, 50, 1, 0, 50, 1}},  {"aten::transpose", {0, 50, 1, 0, 100, 2}},
-      {"aten::t", {0, 100, 1, 0, 200, 3}},            {"aten::liner", {20, 130, 3, 20, 360, 7}}};
-  const std::map<std::string, std::vector<int64_t>> cpu = {
-      {"aten::to", {4, 4, 1, 4, 4, 1}},           {"aten::liner", {0, 100, 1, 50, 150, 2}},
-      {"aten::tranas_stride", {50, 50, 1, 50, 50, 1}}, {"aten::transpose", {0, 0, 0, 50, 50, 1}},
-      {"aten::t", {0, 0, 0, 50, 50, 1}}};
+      {"aten::to", {104, 104, 2, 104, 204, 3}},      {"aten::nll_loss_backward", {0, 10, 1, 0, 10, 1}},
+      {"aten::copy_", {0, 100, 1, 0, 100, 1}},       {"aten::addmm", {0, 30, 1, 0, 30, 1}},
+      {"aten::tranas_stride", {0, 50, 1, 0, 50, 1}}, {"aten::transpose", {0, 50, 1, 0, 100, 2}},
+      {"aten::t", {0, 100, 1, 0, 200, 3}},           {"aten::liner", {20, 130, 3, 20, 360, 7}}};
+  const std::map<std::string, std::vector<int64_t>> cpu = {{"aten::to", {4, 4, 1, 4, 4, 1}},
+                                                           {"aten::liner", {0, 100, 1, 50, 150, 2}},
+                                                           {"aten::tranas_stride", {50, 50, 1, 50, 50, 1}},
+                                                           {"aten::transpose", {0, 0, 0, 50, 50, 1}},
+                                                           {"aten::t", {0, 0, 0, 50, 50, 1}}};
   for (const auto& [label, expected] : {std::pair{"GPU 0", gpu}, std::pair{"CPU", cpu}}) {
     const DeviceMemory* d = device(m, label);
     ASSERT_TRUE(d) << label;
@@ -148,7 +149,7 @@ TEST(MemoryTimeline, RealResNet50TraceMatchesARunningSumOfItsEvents) {
   EXPECT_EQ(g->peakAllocated, peak);
   EXPECT_EQ(g->allocated.back(), sum);
   EXPECT_TRUE(g->relativeAllocated);
-  EXPECT_TRUE(g->allocations.empty());  // no addresses recorded
+  EXPECT_TRUE(g->allocations.empty());            // no addresses recorded
   EXPECT_GT(g->peakAllocated, int64_t{2} << 30);  // a ResNet-50 training step holds GiBs
 }
 

@@ -96,10 +96,11 @@ TEST(Occupancy, TheLimitThatBindsDecides) {
 TEST(Occupancy, NothingWithoutTheLaunchShape) {
   const SmLimits sm;
   EXPECT_FALSE(kernelOccupancy({}, sm));
-  EXPECT_FALSE(kernelOccupancy({intArg("registers per thread", 32)}, sm));                      // no block
-  EXPECT_FALSE(kernelOccupancy({jsonArg("block", "[128, 1, 1]")}, sm));                          // no registers
+  EXPECT_FALSE(kernelOccupancy({intArg("registers per thread", 32)}, sm));  // no block
+  EXPECT_FALSE(kernelOccupancy({jsonArg("block", "[128, 1, 1]")}, sm));     // no registers
   EXPECT_FALSE(kernelOccupancy({intArg("registers per thread", 32), jsonArg("block", "[0, 1, 1]")}, sm));
-  EXPECT_FALSE(kernelOccupancy({intArg("registers per thread", 32), jsonArg("block", "[64, 64, 1]")}, sm));  // 4096 threads
+  EXPECT_FALSE(
+      kernelOccupancy({intArg("registers per thread", 32), jsonArg("block", "[64, 64, 1]")}, sm));  // 4096 threads
   EXPECT_FALSE(kernelOccupancy({intArg("registers per thread", 32), jsonArg("block", "not json")}, sm));
   EXPECT_TRUE(smLimitsByDevice("").empty());
   EXPECT_TRUE(smLimitsByDevice("{broken").empty());
@@ -147,7 +148,8 @@ TEST(Occupancy, AgreesWithKinetosEstimateOnRealTraces) {
         const auto k = kernelOccupancy(t.args(EventRef{tr, i}), sm);
         if (!k || !k->recordedPct || k->sharedMemBytes > 48 * 1024) continue;
         EXPECT_LE(std::abs(k->achievedPct - *k->recordedPct), 1.0)
-            << name << ": " << t.name(EventRef{tr, i}) << " computed " << k->achievedPct << " recorded " << *k->recordedPct;
+            << name << ": " << t.name(EventRef{tr, i}) << " computed " << k->achievedPct << " recorded "
+            << *k->recordedPct;
         ++here;
       }
     }

@@ -37,7 +37,8 @@ TEST(OpKernelMix, VariantsAreDistinctKernelSetsWithFractions) {
     for (const OpVariant& var : op.variants)
       for (const MixSegment& s : var.segments) {
         ASSERT_EQ(s.endEvent - s.firstEvent, s.count);
-        for (uint32_t i = s.firstEvent; i < s.endEvent; ++i) EXPECT_EQ(t->nameId(EventRef::unpack(var.events[i])), s.kernel);
+        for (uint32_t i = s.firstEvent; i < s.endEvent; ++i)
+          EXPECT_EQ(t->nameId(EventRef::unpack(var.events[i])), s.kernel);
       }
 }
 

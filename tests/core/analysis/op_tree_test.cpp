@@ -90,7 +90,8 @@ TEST(OpTree, ManyDistinctNamesUnderOneParent) {
   // Thousands of children of one node: the child lookup must stay a hash lookup.
   std::string json = R"([{"ph":"X","cat":"cpu_op","name":"root","pid":1,"tid":1,"ts":0,"dur":100000})";
   for (int i = 0; i < 5000; ++i)
-    json += R"(,{"ph":"X","cat":"cpu_op","name":"op)" + std::to_string(i) + R"(","pid":1,"tid":1,"ts":)" + std::to_string(i * 2 + 1) + R"(,"dur":1})";
+    json += R"(,{"ph":"X","cat":"cpu_op","name":"op)" + std::to_string(i) + R"(","pid":1,"tid":1,"ts":)" +
+            std::to_string(i * 2 + 1) + R"(,"dur":1})";
   auto t = test::loadOk(json + "]");
   ASSERT_TRUE(t);
   const OpTree tree = buildOpTree(*t);

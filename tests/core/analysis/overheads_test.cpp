@@ -39,7 +39,7 @@ TEST(Overheads, EachTypeHasItsValueByConstruction) {
   auto t = test::loadOk(test::kOpFixture);
   ASSERT_TRUE(t);
   const Overheads o = computeOverheads(*t, fixtureCosts());
-  EXPECT_EQ(o.topLevelOps, 4u);  // linear, relu, size, relu: sub-ops are not ops
+  EXPECT_EQ(o.topLevelOps, 4u);           // linear, relu, size, relu: sub-ops are not ops
   EXPECT_TRUE(samplesAre(o.t1, {2, 4}));  // the 310 µs gap is data loading
   const OpOverheads* linear = op(o, "aten::linear");
   ASSERT_TRUE(linear);
@@ -84,7 +84,7 @@ TEST(Overheads, WindowKeepsOpsStartingInside) {
   OverheadOptions opt = fixtureCosts();
   opt.window = TimeWindow{60'000, 100'000};
   const Overheads o = computeOverheads(*t, opt);
-  EXPECT_EQ(o.topLevelOps, 2u);  // relu, size
+  EXPECT_EQ(o.topLevelOps, 2u);        // relu, size
   EXPECT_TRUE(samplesAre(o.t1, {4}));  // relu's predecessor is outside
   EXPECT_EQ(op(o, "aten::linear"), nullptr);
 }
@@ -211,9 +211,12 @@ TEST(OverheadModel, BadFilesGiveOneLineNamingTheField) {
   EXPECT_NE(error.find("t1"), std::string::npos) << error;
   EXPECT_FALSE(parseOverheadModel(R"({"t1": [1, 2], "t2": {"aten::mm": [1]}, "t3": {}, "t4": {}, "t5": {}})", error));
   EXPECT_NE(error.find("t2[\"aten::mm\"]"), std::string::npos) << error;
-  EXPECT_FALSE(parseOverheadModel(R"({"t1": [1, 2], "t2": {}, "t3": {}, "t4": {}, "t5": {}, "launches": {"a": [1]}})", error));
+  EXPECT_FALSE(
+      parseOverheadModel(R"({"t1": [1, 2], "t2": {}, "t3": {}, "t4": {}, "t5": {}, "launches": {"a": [1]}})", error));
   EXPECT_NE(error.find("launches"), std::string::npos) << error;
-  EXPECT_FALSE(parseOverheadModel(R"({"t1": [1, 2], "t2": {}, "t3": {}, "t4": {}, "t5": {}, "profiler_costs": {"cpu_event_overhead_us": "x"}})", error));
+  EXPECT_FALSE(parseOverheadModel(
+      R"({"t1": [1, 2], "t2": {}, "t3": {}, "t4": {}, "t5": {}, "profiler_costs": {"cpu_event_overhead_us": "x"}})",
+      error));
   EXPECT_NE(error.find("cpu_event_overhead_us"), std::string::npos) << error;
   EXPECT_EQ(error.find('\n'), std::string::npos);
 }

@@ -94,7 +94,8 @@ TEST(IntervalSet, UnionDifferenceAndClip) {
 }
 
 TEST(Overview, RealTracesHoldTheInvariantsAndMatchTheSummary) {
-  for (const char* name : {"recsys_rank0_cuda.json.gz", "alexnet_train_cuda.json.gz", "mi250_minitoy_train_rocm.json.gz"}) {
+  for (const char* name :
+       {"recsys_rank0_cuda.json.gz", "alexnet_train_cuda.json.gz", "mi250_minitoy_train_rocm.json.gz"}) {
     const auto path = test::sharedTrace(name);
     if (!path) GTEST_SKIP() << "../shared/traces/" << name << " not present";
     LoadResult r = loadTraceFile(*path);

@@ -13,42 +13,50 @@ namespace opscope {
 namespace {
 
 TEST(ShortName, DemangledKernelsKeepWhatTellsThemApart) {
-  EXPECT_EQ(shortName("void at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_impl<at::native::direct_copy_"
-                      "kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#7}::operator()() "
-                      "const::{lambda(float)#1}>(at::TensorIteratorBase&, at::native::direct_copy_kernel_cuda(at::"
-                      "TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#7}::operator()() const::{lambda("
-                      "float)#1} const&)::{lambda(int)#1}>(int, at::native::gpu_kernel_impl<at::native::direct_copy_kernel_"
-                      "cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#7}::operator()() const::"
-                      "{lambda(float)#1}>(at::TensorIteratorBase&, at::native::direct_copy_kernel_cuda(at::TensorIteratorBase"
-                      "&)::{lambda()#2}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1} const&)::"
-                      "{lambda(int)#1})"),
-            "elementwise_kernel<128,2,float,\u2026direct_copy\u2026>");
-  EXPECT_EQ(shortName("void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps<float, float, "
-                      "float, float>, unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::MeanOps<float, float, "
-                      "float, float>, unsigned int, float, 4>)"),
-            "reduce_kernel<512,1,float,\u2026MeanOps\u2026>");
+  EXPECT_EQ(
+      shortName("void at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_impl<at::native::direct_copy_"
+                "kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#7}::operator()() "
+                "const::{lambda(float)#1}>(at::TensorIteratorBase&, at::native::direct_copy_kernel_cuda(at::"
+                "TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#7}::operator()() const::{lambda("
+                "float)#1} const&)::{lambda(int)#1}>(int, at::native::gpu_kernel_impl<at::native::direct_copy_kernel_"
+                "cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#7}::operator()() const::"
+                "{lambda(float)#1}>(at::TensorIteratorBase&, at::native::direct_copy_kernel_cuda(at::TensorIteratorBase"
+                "&)::{lambda()#2}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1} const&)::"
+                "{lambda(int)#1})"),
+      "elementwise_kernel<128,2,float,\u2026direct_copy\u2026>");
+  EXPECT_EQ(
+      shortName(
+          "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps<float, float, "
+          "float, float>, unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::MeanOps<float, float, "
+          "float, float>, unsigned int, float, 4>)"),
+      "reduce_kernel<512,1,float,\u2026MeanOps\u2026>");
   // Two dtypes of one kernel stay two names.
-  EXPECT_NE(shortName("void at::native::reduce_kernel<512, 1, at::native::ReduceOp<long, at::native::func_wrapper_t<long, "
-                      "at::native::sum_functor<long, long, long>::operator()(at::TensorIterator&)::{lambda(long, long)#1}>, "
-                      "unsigned int, long, 4> >(at::native::ReduceOp<long, at::native::func_wrapper_t<long, at::native::"
-                      "sum_functor<long, long, long>::operator()(at::TensorIterator&)::{lambda(long, long)#1}>, unsigned int, "
-                      "long, 4>)"),
-            shortName("void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, "
-                      "at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>"
-                      ", unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::"
-                      "sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned "
-                      "int, float, 4>)"));
+  EXPECT_NE(
+      shortName(
+          "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<long, at::native::func_wrapper_t<long, "
+          "at::native::sum_functor<long, long, long>::operator()(at::TensorIterator&)::{lambda(long, long)#1}>, "
+          "unsigned int, long, 4> >(at::native::ReduceOp<long, at::native::func_wrapper_t<long, at::native::"
+          "sum_functor<long, long, long>::operator()(at::TensorIterator&)::{lambda(long, long)#1}>, unsigned int, "
+          "long, 4>)"),
+      shortName(
+          "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, "
+          "at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>"
+          ", unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::"
+          "sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned "
+          "int, float, 4>)"));
   EXPECT_EQ(shortName("void bounds_check_indices_kernel<long, false>(at::GenericPackedTensorAccessor<long, 1ul, "
                       "at::RestrictPtrTraits, int>, int)"),
             "bounds_check_indices_kernel<long,false>");
   EXPECT_EQ(shortName("void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x64_16x6_tn_align4>(cutlass_80_tensorop_"
                       "s1688gemm_128x64_16x6_tn_align4::Params)"),
             "cutlass_80_tensorop_s1688gemm_128x64_16x6_tn_align4");
-  EXPECT_EQ(shortName("ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)"), "ncclKernel_AllReduce_RING_LL_Sum_float");
-  EXPECT_EQ(shortName("void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned int, 1, 128, 1>(float*, "
-                      "at::native::(anonymous namespace)::CatArrInputTensorMetadata<float, unsigned int, 128, 1>, "
-                      "at::native::(anonymous namespace)::TensorSizeStride<unsigned int, 4u>, int, unsigned int)"),
-            "CatArrayBatchedCopy<float,unsigned int,1,128,1>");
+  EXPECT_EQ(shortName("ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)"),
+            "ncclKernel_AllReduce_RING_LL_Sum_float");
+  EXPECT_EQ(
+      shortName("void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned int, 1, 128, 1>(float*, "
+                "at::native::(anonymous namespace)::CatArrInputTensorMetadata<float, unsigned int, 128, 1>, "
+                "at::native::(anonymous namespace)::TensorSizeStride<unsigned int, 4u>, int, unsigned int)"),
+      "CatArrayBatchedCopy<float,unsigned int,1,128,1>");
 }
 
 TEST(ShortName, OpsAndEverythingElseStayAsWritten) {
@@ -65,7 +73,8 @@ TEST(ShortName, OpsAndEverythingElseStayAsWritten) {
 
 TEST(ShortName, RealTracesKeepTheirNamesApart) {
   std::set<std::string> full;
-  for (const char* file : {"recsys_rank0_cuda.json.gz", "alexnet_train_cuda.json.gz", "mi250_minitoy_train_rocm.json.gz"}) {
+  for (const char* file :
+       {"recsys_rank0_cuda.json.gz", "alexnet_train_cuda.json.gz", "mi250_minitoy_train_rocm.json.gz"}) {
     const auto path = test::sharedTrace(file);
     if (!path) GTEST_SKIP() << "../shared/traces not present";
     LoadResult r = loadTraceFile(*path);

@@ -31,19 +31,19 @@ std::string stepsTrace(const std::vector<std::vector<Op>>& steps) {
   for (size_t s = 0; s < steps.size(); ++s) {
     double length = 2;
     for (const Op& op : steps[s]) length += op.dur + 1;
-    add(R"({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#)" + std::to_string(s) + R"(", "pid": 1, "tid": 1, "ts": )" +
-        std::to_string(t) + R"(, "dur": )" + std::to_string(length) + "}");
+    add(R"({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#)" + std::to_string(s) +
+        R"(", "pid": 1, "tid": 1, "ts": )" + std::to_string(t) + R"(, "dur": )" + std::to_string(length) + "}");
     double at = t + 1;
     for (const Op& op : steps[s]) {
       const std::string shape = op.shape.empty() ? "" : R"(, "args": {"Input Dims": )" + op.shape + "}";
-      add(R"({"ph": "X", "cat": "cpu_op", "name": ")" + op.name + R"(", "pid": 1, "tid": 1, "ts": )" + std::to_string(at) +
-          R"(, "dur": )" + std::to_string(op.dur) + shape + "}");
-      add(R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )" + std::to_string(at + 1) +
-          R"(, "dur": 2, "args": {"correlation": )" + std::to_string(corr) + "}}");
+      add(R"({"ph": "X", "cat": "cpu_op", "name": ")" + op.name + R"(", "pid": 1, "tid": 1, "ts": )" +
+          std::to_string(at) + R"(, "dur": )" + std::to_string(op.dur) + shape + "}");
+      add(R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )" +
+          std::to_string(at + 1) + R"(, "dur": 2, "args": {"correlation": )" + std::to_string(corr) + "}}");
       // The GPU runs behind the host: each kernel starts well after its launch.
-      add(R"({"ph": "X", "cat": "kernel", "name": ")" + op.kernel + R"(", "pid": 0, "tid": 7, "ts": )" + std::to_string(at + 50) +
-          R"(, "dur": )" + std::to_string(op.kernelDur) + R"(, "args": {"correlation": )" + std::to_string(corr) +
-          R"(, "device": 0, "stream": 7}})");
+      add(R"({"ph": "X", "cat": "kernel", "name": ")" + op.kernel + R"(", "pid": 0, "tid": 7, "ts": )" +
+          std::to_string(at + 50) + R"(, "dur": )" + std::to_string(op.kernelDur) + R"(, "args": {"correlation": )" +
+          std::to_string(corr) + R"(, "device": 0, "stream": 7}})");
       ++corr;
       at += op.dur + 1;
     }
@@ -113,7 +113,8 @@ TEST(TraceDiff, ReportsExactlyTheRemovedAddedAndStretchedRows) {
 
   // The JSON contract: every key, one-sided rows with the other side 0.
   const auto j = nlohmann::json::parse(traceDiffJson(d, {"a.json", "b.json", "", "", false}));
-  for (const char* key : {"a", "b", "ops", "kernels", "iteration_us_a", "iteration_us_b"}) EXPECT_TRUE(j.contains(key)) << key;
+  for (const char* key : {"a", "b", "ops", "kernels", "iteration_us_a", "iteration_us_b"})
+    EXPECT_TRUE(j.contains(key)) << key;
   EXPECT_EQ(j["ops"][0]["name"], "aten::mm");
   EXPECT_EQ(j["ops"][0]["shape"], "[[2,3],[3,4]]");
   EXPECT_EQ(j["ops"][0]["delta_us"], 20.0);
@@ -143,7 +144,8 @@ TEST(TraceDiff, ATraceAgainstItselfHasNoDelta) {
   ASSERT_EQ(sample.status, LoadStatus::Ok);
   check(*sample.trace);
   // Real traces other tools wrote, when the shared folder is there.
-  for (const char* name : {"recsys_rank0_cuda.json.gz", "alexnet_train_cuda.json.gz", "mi250_minitoy_train_rocm.json.gz"}) {
+  for (const char* name :
+       {"recsys_rank0_cuda.json.gz", "alexnet_train_cuda.json.gz", "mi250_minitoy_train_rocm.json.gz"}) {
     const auto path = test::sharedTrace(name);
     if (!path) continue;
     const LoadResult r = loadTraceFile(*path);
@@ -209,11 +211,11 @@ TEST(TraceDiff, HtaCompareFixtureGivesHtasPublishedChanges) {
   ASSERT_TRUE(o.windowA && o.windowB);
   const TraceDiff d = diffTraces(*a.trace, *b.trace, o);
   std::set<std::string> added, deleted, unchanged;
-  for (const DiffRow& r : d.ops)
-    (r.countA == 0 ? added : r.countB == 0 ? deleted : unchanged).insert(r.name);
+  for (const DiffRow& r : d.ops) (r.countA == 0 ? added : r.countB == 0 ? deleted : unchanged).insert(r.name);
   EXPECT_EQ(added, (std::set<std::string>{"AddmmBackward0", "All2All_Pooled_Req", "CatBackward0"}));
   EXPECT_EQ(deleted, (std::set<std::string>{"nccl:all_reduce"}));
-  EXPECT_EQ(unchanged, (std::set<std::string>{"aten::as_strided", "aten::empty", "cudaEventQuery", "cudaLaunchKernel"}));
+  EXPECT_EQ(unchanged,
+            (std::set<std::string>{"aten::as_strided", "aten::empty", "cudaEventQuery", "cudaLaunchKernel"}));
   size_t kernelsAdded = 0, kernelsDeleted = 0;
   for (const DiffRow& r : d.kernels) {
     kernelsAdded += r.countA == 0 ? 1 : 0;

@@ -9,8 +9,8 @@
 #include <set>
 
 #include "et/et_link.h"
-#include "perf/et_shapes.h"
 #include "io/trace_loader.h"
+#include "perf/et_shapes.h"
 #include "test_support.h"
 
 namespace opscope {
@@ -172,7 +172,8 @@ TEST(EtLink, PublicPairLinksEverythingAndTheFiguresAgree) {
     const Json* innermost = nullptr;
     for (const Json* op : cpuOps) {
       const double s = (*op)["ts"].get<double>(), e = s + (*op)["dur"].get<double>();
-      if (s <= a && b <= e && (!innermost || (*op)["dur"].get<double>() < (*innermost)["dur"].get<double>())) innermost = op;
+      if (s <= a && b <= e && (!innermost || (*op)["dur"].get<double>() < (*innermost)["dur"].get<double>()))
+        innermost = op;
     }
     ASSERT_TRUE(innermost);
     EXPECT_EQ((*innermost)["args"]["External id"], parent["rf_id"]);
@@ -244,7 +245,8 @@ TEST(EtLink, PyTorch211PairLinksEveryNodeProfilerStepsIncluded) {
 }
 
 TEST(EtLink, WithoutIdsInOrderWithAShift) {
-  std::string et = R"({"schema": "1.0.1", "nodes": [{"id": 1, "name": "[pytorch|profiler|execution_trace|process]", "parent": 1})";
+  std::string et =
+      R"({"schema": "1.0.1", "nodes": [{"id": 1, "name": "[pytorch|profiler|execution_trace|process]", "parent": 1})";
   std::string kineto = R"([{"ph":"X","cat":"cpu_op","name":"warm::a","pid":1,"tid":1,"ts":0,"dur":1},
     {"ph":"X","cat":"cpu_op","name":"warm::b","pid":1,"tid":1,"ts":2,"dur":1},
     {"ph":"X","cat":"cpu_op","name":"warm::c","pid":1,"tid":1,"ts":4,"dur":1})";
@@ -253,8 +255,8 @@ TEST(EtLink, WithoutIdsInOrderWithAShift) {
     const std::string name = names[i % 4];
     et += R"(, {"id": )" + std::to_string(10 + i) + R"(, "name": ")" + name + R"(", "parent": 1, "rf_id": )" +
           std::to_string(100 + i) + "}";
-    kineto += R"(, {"ph":"X","cat":"cpu_op","name":")" + name + R"(","pid":1,"tid":1,"ts":)" + std::to_string(10 + 3 * i) +
-              R"(,"dur":2,"args":{"correlation":)" + std::to_string(500 + i) + "}}";
+    kineto += R"(, {"ph":"X","cat":"cpu_op","name":")" + name + R"(","pid":1,"tid":1,"ts":)" +
+              std::to_string(10 + 3 * i) + R"(,"dur":2,"args":{"correlation":)" + std::to_string(500 + i) + "}}";
   }
   et += "]}";
   kineto += "]";
@@ -276,7 +278,7 @@ TEST(EtLink, WithoutIdsInOrderWithAShift) {
   }
   size_t unmatchedKineto = 0;
   for (const EtLinkIssue& i : link.issues) unmatchedKineto += i.kind == EtLinkIssue::Kind::KinetoOp;
-  EXPECT_EQ(unmatchedKineto, 3u);  // the warm-up ops, reported
+  EXPECT_EQ(unmatchedKineto, 3u);    // the warm-up ops, reported
   EXPECT_NE(link.notes.size(), 0u);  // no GPU events: said once
 }
 
@@ -310,13 +312,16 @@ TEST(EtLink, HipWithoutCorrelationUsesExternalIdAndReportsTheRest) {
   EXPECT_EQ(k->name(link.gpuOfNode.at(2)[0]), "add_kernel");
   EXPECT_EQ(k->name(link.gpuOfNode.at(3)[0]), "mul_kernel");
   std::set<std::string> reasons;
-  for (const EtLinkIssue& i : link.issues) reasons.insert(std::string(etLinkIssueKindName(i.kind)) + " " + i.name + ": " + i.reason);
-  EXPECT_TRUE(reasons.count("ET node aten::gone: no Kineto op with id 99 (outside the profiled window?)")) << etLinkReportText(*k, link);
+  for (const EtLinkIssue& i : link.issues)
+    reasons.insert(std::string(etLinkIssueKindName(i.kind)) + " " + i.name + ": " + i.reason);
+  EXPECT_TRUE(reasons.count("ET node aten::gone: no Kineto op with id 99 (outside the profiled window?)"))
+      << etLinkReportText(*k, link);
   EXPECT_TRUE(reasons.count("Kineto op aten::extra: not in the execution trace"));
   EXPECT_TRUE(reasons.count(
       "GPU event orphan_kernel: no launch with its correlation id and no op with its External id (HIP launches without "
       "correlation ids?)"));
-  EXPECT_NE(link.summaryLine().find("linked 2 of 3 ET ops and 2 of 3 GPU events"), std::string::npos) << link.summaryLine();
+  EXPECT_NE(link.summaryLine().find("linked 2 of 3 ET ops and 2 of 3 GPU events"), std::string::npos)
+      << link.summaryLine();
 }
 
 TEST(EtLink, KinetoWithOnlyCpuOpsAndNamesThatDisagree) {

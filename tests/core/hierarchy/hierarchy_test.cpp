@@ -36,8 +36,8 @@ const char* kTrace = R"({"schemaVersion":1,"traceEvents":[
 TEST(Hierarchy, NestingDepthAndParents) {
   auto t = loadOk(kTrace);
   ASSERT_TRUE(t);
-  const EventRef step = only(*t, "ProfilerStep#7"), linear = only(*t, "aten::linear"),
-                 addmm = only(*t, "aten::addmm"), launch = only(*t, "cudaLaunchKernel");
+  const EventRef step = only(*t, "ProfilerStep#7"), linear = only(*t, "aten::linear"), addmm = only(*t, "aten::addmm"),
+                 launch = only(*t, "cudaLaunchKernel");
   EXPECT_EQ(t->parent(step), std::nullopt);
   EXPECT_EQ(t->parent(linear), step);
   EXPECT_EQ(t->parent(addmm), linear);

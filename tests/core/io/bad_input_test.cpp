@@ -55,7 +55,8 @@ TEST(BadInput, MalformedJsonGivesByteLineAndExpectation) {
 
 TEST(BadInput, MalformedLineCountSurvivesWindowRefills) {
   std::string json = "[\n";
-  for (int i = 0; i < 80000; ++i) json += "{\"ph\":\"X\",\"name\":\"e\",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(i) + ",\"dur\":1},\n";
+  for (int i = 0; i < 80000; ++i)
+    json += "{\"ph\":\"X\",\"name\":\"e\",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(i) + ",\"dur\":1},\n";
   json += "{\"ph\":\"X\",,}\n]";
   LoadResult r = load(json);
   ASSERT_EQ(r.status, LoadStatus::InvalidInput);
@@ -85,7 +86,8 @@ TEST_P(Truncated, ObjectFormLoadsWhatCameBefore) {
 }
 
 TEST_P(Truncated, ArrayFormLoadsWhatCameBefore) {
-  std::string json = R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1},{"ph":"X","name":"b","pid":1,"tid":1,"ts":3,"dur":1},)";
+  std::string json =
+      R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1},{"ph":"X","name":"b","pid":1,"tid":1,"ts":3,"dur":1},)";
   if (GetParam()) json = test::gzip(json);
   LoadResult r = load(json);
   ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
@@ -97,7 +99,9 @@ INSTANTIATE_TEST_SUITE_P(PlainAndGzip, Truncated, ::testing::Bool());
 
 TEST(BadInput, GzipCutInTheMiddleOfTheCompressedStream) {
   std::string json = "{\"traceEvents\":[";
-  for (int i = 0; i < 20000; ++i) json += "{\"ph\":\"X\",\"name\":\"e" + std::to_string(i) + "\",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(i * 3) + ",\"dur\":1},";
+  for (int i = 0; i < 20000; ++i)
+    json += "{\"ph\":\"X\",\"name\":\"e" + std::to_string(i) +
+            "\",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(i * 3) + ",\"dur\":1},";
   json += "{}]}";
   const std::string gz = test::gzip(json);
   LoadResult r = load(gz.substr(0, gz.size() / 2));
@@ -151,8 +155,9 @@ TEST(BadInput, NegativeDurationClampedToZero) {
 }
 
 TEST(BadInput, ControlCharactersInNames) {
-  auto t = loadOk(std::string("[{\"ph\":\"X\",\"name\":\"raw\x01tab\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},"
-                              "{\"ph\":\"X\",\"name\":\"esc\\u0007aped\",\"pid\":1,\"tid\":1,\"ts\":3,\"dur\":1}]"));
+  auto t =
+      loadOk(std::string("[{\"ph\":\"X\",\"name\":\"raw\x01tab\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},"
+                         "{\"ph\":\"X\",\"name\":\"esc\\u0007aped\",\"pid\":1,\"tid\":1,\"ts\":3,\"dur\":1}]"));
   ASSERT_TRUE(t);
   EXPECT_EQ(t->sliceCount(), 2u);
   EXPECT_EQ(t->diagnostics.count(WarningKind::ControlCharacter), 2u);
@@ -227,7 +232,8 @@ TEST(BadInput, MissingFileIsAnIoError) {
 // Every prefix of a small valid trace either loads (with a truncation warning) or
 // fails with one line: no crash, no hang.
 TEST(BadInput, EveryPrefixIsHandled) {
-  const std::string json = R"({"schemaVersion":1,"traceEvents":[{"ph":"X","cat":"cpu_op","name":"a\"b","pid":1,"tid":1,"ts":1.5,"dur":2,"args":{"x":[1,{"y":null}]}},{"ph":"B","name":"b","pid":1,"tid":1,"ts":2},{"ph":"E","pid":1,"tid":1,"ts":3}],"traceName":"t"})";
+  const std::string json =
+      R"({"schemaVersion":1,"traceEvents":[{"ph":"X","cat":"cpu_op","name":"a\"b","pid":1,"tid":1,"ts":1.5,"dur":2,"args":{"x":[1,{"y":null}]}},{"ph":"B","name":"b","pid":1,"tid":1,"ts":2},{"ph":"E","pid":1,"tid":1,"ts":3}],"traceName":"t"})";
   for (size_t n = 0; n <= json.size(); ++n) {
     LoadResult r = load(json.substr(0, n));
     if (r.status != LoadStatus::Ok) {

@@ -14,7 +14,8 @@ using test::loadOk;
 using test::only;
 
 TEST(ChromeJson, CompleteEventKeepsNanoseconds) {
-  auto t = loadOk(R"({"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":2,"ts":5.1,"dur":1.0005}]})");
+  auto t =
+      loadOk(R"({"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":2,"ts":5.1,"dur":1.0005}]})");
   ASSERT_TRUE(t);
   const EventRef r = only(*t, "aten::mm");
   EXPECT_EQ(t->start(r), 5100);
@@ -295,7 +296,8 @@ TEST(ChromeJson, EventsSpanningManyWindowRefills) {
   for (int i = 0; i < n; ++i) {
     json += "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"kernel_" + std::to_string(i % 97) +
             "\", \"pid\": 0, \"tid\": 7, \"ts\": " + std::to_string(1000 + i * 10) + ".125, \"dur\": 5.5," +
-            " \"args\": {\"correlation\": " + std::to_string(i) + ", \"pad\": \"" + std::string(100 + i % 61, 'x') + "\"}}";
+            " \"args\": {\"correlation\": " + std::to_string(i) + ", \"pad\": \"" + std::string(100 + i % 61, 'x') +
+            "\"}}";
     json += i + 1 < n ? ",\n" : "\n";
   }
   json += "]}";
@@ -311,7 +313,8 @@ TEST(ChromeJson, EventsSpanningManyWindowRefills) {
 
 TEST(ChromeJson, SingleEventLargerThanTheWindow) {
   const std::string big(9 << 20, 'n');  // 9 MiB name: the window must grow
-  auto t = loadOk("[{\"ph\":\"X\",\"name\":\"" + big + "\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},"
+  auto t = loadOk("[{\"ph\":\"X\",\"name\":\"" + big +
+                  "\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},"
                   "{\"ph\":\"X\",\"name\":\"after\",\"pid\":1,\"tid\":1,\"ts\":3,\"dur\":1}]");
   ASSERT_TRUE(t);
   EXPECT_EQ(t->sliceCount(), 2u);
@@ -320,7 +323,8 @@ TEST(ChromeJson, SingleEventLargerThanTheWindow) {
 
 TEST(ChromeJson, ProgressIsReportedAndCancelStops) {
   std::string json = "[";
-  for (int i = 0; i < 100000; ++i) json += "{\"ph\":\"X\",\"name\":\"e\",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(i) + ",\"dur\":1},";
+  for (int i = 0; i < 100000; ++i)
+    json += "{\"ph\":\"X\",\"name\":\"e\",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(i) + ",\"dur\":1},";
   json += "{}]";
   int calls = 0;
   LoadOptions opts;

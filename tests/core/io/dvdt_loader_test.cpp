@@ -119,7 +119,8 @@ TEST(DvdtProf, BadInputIsOneLine) {
   EXPECT_NE(r.error.find("dv/dt prof trace: malformed JSON at byte 30"), std::string::npos) << r.error;
   r = loadTraceBytes(R"([{"call": "clEnqueueNDRangeKernel", "name": "k"}])");
   EXPECT_EQ(r.status, LoadStatus::InvalidInput);
-  EXPECT_NE(r.error.find("no call with host timestamps and no kernel with profiling data"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("no call with host timestamps and no kernel with profiling data"), std::string::npos)
+      << r.error;
   EXPECT_EQ(r.error.find('\n'), std::string::npos);
   // Gzipped, detected by content.
   r = loadTraceBytes(test::gzip(kTrace));

@@ -72,7 +72,8 @@ TEST(HostileInput, UnknownTopLevelValuesStreamPastWithoutBeingHeld) {
 }
 
 TEST(HostileInput, OneEventBeyondTheCeilingIsOneLine) {
-  const std::string json = "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"" + std::string(kMaxJsonValueBytes + 1024, 'x') + "\"}]}";
+  const std::string json =
+      "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"" + std::string(kMaxJsonValueBytes + 1024, 'x') + "\"}]}";
   LoadResult r = loadTraceBytes(test::gzip(json));
   EXPECT_EQ(r.status, LoadStatus::InvalidInput);
   EXPECT_NE(r.error.find("the event at byte 16"), std::string::npos) << r.error;
@@ -123,7 +124,8 @@ TEST(HostileInput, ExecutionTraceNestingIsLimitedNotAStackOverflow) {
 }
 
 TEST(HostileInput, ExecutionTraceOneHugeStringHitsTheCeiling) {
-  const std::string et = R"({"schema":"1.0.1","nodes":[{"id":1,"name":")" + std::string(kMaxJsonValueBytes + 1024, 'x') + "\"}]}";
+  const std::string et =
+      R"({"schema":"1.0.1","nodes":[{"id":1,"name":")" + std::string(kMaxJsonValueBytes + 1024, 'x') + "\"}]}";
   const std::string path = test::tempPath("huge_et.json.gz");
   {
     const std::string gz = test::gzip(et);
@@ -139,7 +141,8 @@ TEST(HostileInput, ExecutionTraceOneHugeStringHitsTheCeiling) {
   std::remove(path.c_str());
 }
 
-const char* kDvdtCall = R"({"call":"clFinish","timestamp":{"start":"2017-09-19T12:00:00.000001","end":"2017-09-19T12:00:00.000009"}})";
+const char* kDvdtCall =
+    R"({"call":"clFinish","timestamp":{"start":"2017-09-19T12:00:00.000001","end":"2017-09-19T12:00:00.000009"}})";
 
 TEST(HostileInput, DvdtNumbersBeyondDoubleAndDeepNestingAreOneLineErrors) {
   LoadResult r = load(std::string("[") + kDvdtCall + R"(, {"call":"clFinish","x":1e400}])");
@@ -150,19 +153,22 @@ TEST(HostileInput, DvdtNumbersBeyondDoubleAndDeepNestingAreOneLineErrors) {
   EXPECT_EQ(r.status, LoadStatus::InvalidInput);
   EXPECT_NE(r.error.find("nesting deeper than 256 levels"), std::string::npos) << r.error;
   // Values the loader does not read are skipped unread, however deep or large.
-  r = load(std::string("{\"junk\":") + std::string(300, '[') + std::string(300, ']') + ",\"dvdt_prof\":[" + kDvdtCall + "]}");
+  r = load(std::string("{\"junk\":") + std::string(300, '[') + std::string(300, ']') + ",\"dvdt_prof\":[" + kDvdtCall +
+           "]}");
   EXPECT_EQ(r.status, LoadStatus::InvalidInput);  // skipping still refuses nesting past the limit
-  r = load(std::string("{\"dvdt_prof\":[") + kDvdtCall + "],\"junk\":\"" + std::string(kMaxJsonValueBytes + 16, 'y') + "\"}");
+  r = load(std::string("{\"dvdt_prof\":[") + kDvdtCall + "],\"junk\":\"" + std::string(kMaxJsonValueBytes + 16, 'y') +
+           "\"}");
   ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
   EXPECT_EQ(r.trace->sliceCount(), 1u);
 }
 
 TEST(HostileInput, DvdtTimesPast2262AndHugeProfilingValuesNeverWrap) {
-  const std::string records = std::string("[") + kDvdtCall +
-                              R"(, {"call":"clFinish","timestamp":{"start":"2300-01-01T00:00:00","end":"2300-01-01T00:00:01"}},)"
-                              R"( {"call":"clEnqueueNDRangeKernel","name":"k","queue":"0x1",)"
-                              R"("timestamp":{"start":"2017-09-19T12:00:00.000010","end":"2017-09-19T12:00:00.000020"},)"
-                              R"("profiling":{"queued":-9000000000000000000,"submit":1,"start":9000000000000000000,"end":1e300}}])";
+  const std::string records =
+      std::string("[") + kDvdtCall +
+      R"(, {"call":"clFinish","timestamp":{"start":"2300-01-01T00:00:00","end":"2300-01-01T00:00:01"}},)"
+      R"( {"call":"clEnqueueNDRangeKernel","name":"k","queue":"0x1",)"
+      R"("timestamp":{"start":"2017-09-19T12:00:00.000010","end":"2017-09-19T12:00:00.000020"},)"
+      R"("profiling":{"queued":-9000000000000000000,"submit":1,"start":9000000000000000000,"end":1e300}}])";
   LoadResult r = load(records);
   ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
   EXPECT_GE(r.trace->diagnostics.count(WarningKind::WrongType), 1u);  // the 2300 timestamps
@@ -265,10 +271,11 @@ const std::string kKernelTable =
 
 TEST(HostileInput, SqliteGeneratedColumnsAreRefusedBeforeAnyRowIsRead) {
   // 8 KB on disk, gigabytes when read: every row's value is computed on reading.
-  const std::string path = database("generated.sqlite", kKernelTable +
-      "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT GENERATED ALWAYS AS "
-      "(printf('%.*c', 100000000, 'x')) VIRTUAL);"
-      "INSERT INTO StringIds (id) VALUES (1), (2), (3);");
+  const std::string path =
+      database("generated.sqlite", kKernelTable +
+                                       "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT GENERATED ALWAYS AS "
+                                       "(printf('%.*c', 100000000, 'x')) VIRTUAL);"
+                                       "INSERT INTO StringIds (id) VALUES (1), (2), (3);");
   LoadResult r = loadTraceFile(path);
   EXPECT_EQ(r.status, LoadStatus::InvalidInput);
   EXPECT_NE(r.error.find("StringIds.value is a generated column"), std::string::npos) << r.error;
@@ -276,15 +283,18 @@ TEST(HostileInput, SqliteGeneratedColumnsAreRefusedBeforeAnyRowIsRead) {
 }
 
 TEST(HostileInput, SqliteWrongDeclaredTypesAndHugeValuesAreOneLine) {
-  std::string path = database("types.sqlite",
+  std::string path = database(
+      "types.sqlite",
       "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start TEXT, end INT, deviceId INT, streamId INT, demangledName INT);"
       "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES ('1', 2, 0, 7, 1);");
   LoadResult r = loadTraceFile(path);
   EXPECT_EQ(r.status, LoadStatus::InvalidInput);
-  EXPECT_NE(r.error.find("CUPTI_ACTIVITY_KIND_KERNEL.start is declared TEXT, expected an integer column"), std::string::npos)
+  EXPECT_NE(r.error.find("CUPTI_ACTIVITY_KIND_KERNEL.start is declared TEXT, expected an integer column"),
+            std::string::npos)
       << r.error;
   // A value past the 16 MiB cap: the query stops with the row named.
-  path = database("toobig.sqlite", kKernelTable + "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);");
+  path =
+      database("toobig.sqlite", kKernelTable + "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);");
   {
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
@@ -304,7 +314,8 @@ TEST(HostileInput, SqliteWrongDeclaredTypesAndHugeValuesAreOneLine) {
 }
 
 TEST(HostileInput, SqliteTimesAtTheInt64LimitsNeverWrap) {
-  const std::string path = database("limits.sqlite",
+  const std::string path = database(
+      "limits.sqlite",
       "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT NOT NULL, end INT NOT NULL, deviceId INT NOT NULL,"
       " streamId INT NOT NULL, correlationId INT, globalPid INT, demangledName INT NOT NULL);"
       "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (-9223372036854775807, 9223372036854775807, 0, 7, 1, 0, 2);");

@@ -48,7 +48,8 @@ void expectSameArgs(const std::string& path, size_t minSlicesWithArgs = 1) {
     ASSERT_EQ(a.tracks[t].stream, b.tracks[t].stream);
   }
   EXPECT_GE(withArgs, minSlicesWithArgs);
-  EXPECT_EQ(a.diagnostics.total(), b.diagnostics.total()) << a.diagnostics.oneLine() << " / " << b.diagnostics.oneLine();
+  EXPECT_EQ(a.diagnostics.total(), b.diagnostics.total())
+      << a.diagnostics.oneLine() << " / " << b.diagnostics.oneLine();
 }
 
 TEST(LazyArgs, EveryValueKindReadsBackAsEncoded) {

@@ -30,30 +30,51 @@ std::string writeFixture(const std::string& name) {
   sqlite3* db = nullptr;
   EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
   const std::string g = std::to_string(kGlobalTid), gp = std::to_string(kPid << 24);
-  exec(db, "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
-           "INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel'), (2, 'void gemm_kernel<float>(float*)'),"
-           " (3, 'cudaMemcpyAsync'), (4, 'inner'), (5, 'main');"
-           "CREATE TABLE ThreadNames (nameId INT NOT NULL, priority INT, globalTid INT);"
-           "INSERT INTO ThreadNames VALUES (5, 0, " + g + ");"
+  exec(db,
+       "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+       "INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel'), (2, 'void gemm_kernel<float>(float*)'),"
+       " (3, 'cudaMemcpyAsync'), (4, 'inner'), (5, 'main');"
+       "CREATE TABLE ThreadNames (nameId INT NOT NULL, priority INT, globalTid INT);"
+       "INSERT INTO ThreadNames VALUES (5, 0, " +
+           g +
+           ");"
            "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INT NOT NULL, end INT NOT NULL, eventClass INT NOT NULL,"
            " globalTid INT, correlationId INT, nameId INT NOT NULL, returnValue INT NOT NULL, callchainId INT);"
-           "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (1000, 1500, 1, " + g + ", 1, 1, 0, NULL),"
-           " (2000, 2300, 1, " + g + ", 2, 3, 0, NULL), (5000, 5100, 1, " + g + ", 3, 1, 0, NULL),"
-           " (9000, 8000, 1, " + g + ", 4, 1, 0, NULL);"
+           "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (1000, 1500, 1, " +
+           g +
+           ", 1, 1, 0, NULL),"
+           " (2000, 2300, 1, " +
+           g + ", 2, 3, 0, NULL), (5000, 5100, 1, " + g +
+           ", 3, 1, 0, NULL),"
+           " (9000, 8000, 1, " +
+           g +
+           ", 4, 1, 0, NULL);"
            "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT NOT NULL, end INT NOT NULL, deviceId INT NOT NULL,"
-           " contextId INT NOT NULL, streamId INT NOT NULL, correlationId INT, globalPid INT, demangledName INT NOT NULL,"
+           " contextId INT NOT NULL, streamId INT NOT NULL, correlationId INT, globalPid INT, demangledName INT NOT "
+           "NULL,"
            " shortName INT NOT NULL, gridX INT, blockX INT);"
-           "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1600, 4600, 0, 1, 7, 1, " + gp + ", 2, 2, 80, 256);"
+           "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1600, 4600, 0, 1, 7, 1, " +
+           gp +
+           ", 2, 2, 80, 256);"
            "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INT NOT NULL, end INT NOT NULL, deviceId INT NOT NULL,"
            " contextId INT NOT NULL, streamId INT NOT NULL, correlationId INT, globalPid INT, bytes INT NOT NULL,"
            " copyKind INT NOT NULL);"
-           "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (4700, 4900, 0, 1, 7, 2, " + gp + ", 4096, 1);"
+           "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (4700, 4900, 0, 1, 7, 2, " +
+           gp +
+           ", 4096, 1);"
            "CREATE TABLE NVTX_EVENTS (start INT NOT NULL, end INT, eventType INT NOT NULL, rangeId INT, category INT,"
            " color INT, text TEXT, globalTid INT, endGlobalTid INT, textId INT, domainId INT);"
-           "INSERT INTO NVTX_EVENTS VALUES (500, 6000, 59, NULL, NULL, NULL, 'forward', " + g + ", NULL, NULL, 0),"
-           " (700, NULL, 34, NULL, NULL, NULL, 'checkpoint', " + g + ", NULL, NULL, 0),"
-           " (800, 900, 60, NULL, NULL, NULL, NULL, " + g + ", NULL, 4, 0),"
-           " (100, 200, 75, NULL, NULL, NULL, 'domain', " + g + ", NULL, NULL, 0);");
+           "INSERT INTO NVTX_EVENTS VALUES (500, 6000, 59, NULL, NULL, NULL, 'forward', " +
+           g +
+           ", NULL, NULL, 0),"
+           " (700, NULL, 34, NULL, NULL, NULL, 'checkpoint', " +
+           g +
+           ", NULL, NULL, 0),"
+           " (800, 900, 60, NULL, NULL, NULL, NULL, " +
+           g +
+           ", NULL, 4, 0),"
+           " (100, 200, 75, NULL, NULL, NULL, 'domain', " +
+           g + ", NULL, NULL, 0);");
   sqlite3_close(db);
   return path;
 }
@@ -76,9 +97,9 @@ TEST(NsysSqlite, IntoTheModel) {
   const auto chain = ancestors(t, launch);
   ASSERT_FALSE(chain.empty());
   EXPECT_EQ(t.name(chain.front()), "forward");
-  EXPECT_EQ(test::slicesNamed(t, "inner").size(), 1u);   // start/end range named by textId
-  EXPECT_TRUE(test::slicesNamed(t, "domain").empty());   // not a range
-  EXPECT_EQ(t.instants.size(), 1u);                      // the mark
+  EXPECT_EQ(test::slicesNamed(t, "inner").size(), 1u);  // start/end range named by textId
+  EXPECT_TRUE(test::slicesNamed(t, "domain").empty());  // not a range
+  EXPECT_EQ(t.instants.size(), 1u);                     // the mark
   EXPECT_EQ(t.diagnostics.count(WarningKind::NegativeDuration), 1u);
   const Summary s = summarize(t);
   EXPECT_EQ(s.kernels, 1u);
@@ -130,42 +151,71 @@ std::string writeTwoProcessFixture(const std::string& name) {
   const std::string g1 = std::to_string((p1 << 24) | 201), g1b = std::to_string((p1 << 24) | 202);
   const std::string g2 = std::to_string((p2 << 24) | 301);
   const std::string gp1 = std::to_string(p1 << 24), gp2 = std::to_string(p2 << 24);
-  exec(db, "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
-           "INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel'), (2, 'kernel_of_p1'), (3, 'kernel_of_p2'),"
-           " (4, 'cudaMemcpyAsync'), (5, 'orphan_kernel');"
-           "CREATE TABLE PROCESSES (globalPid INT, pid INT, name TEXT);"
-           "INSERT INTO PROCESSES VALUES (" + gp1 + ", 200, 'trainer'), (" + gp2 + ", 300, 'server');"
+  exec(db,
+       "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+       "INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel'), (2, 'kernel_of_p1'), (3, 'kernel_of_p2'),"
+       " (4, 'cudaMemcpyAsync'), (5, 'orphan_kernel');"
+       "CREATE TABLE PROCESSES (globalPid INT, pid INT, name TEXT);"
+       "INSERT INTO PROCESSES VALUES (" +
+           gp1 + ", 200, 'trainer'), (" + gp2 +
+           ", 300, 'server');"
            "CREATE TABLE TARGET_INFO_GPU (vmId INT, id INT, name TEXT, busLocation TEXT, totalMemory INT,"
            " smCount INT, computeMajor INT, computeMinor INT, uuid BLOB);"
-           "INSERT INTO TARGET_INFO_GPU VALUES (0, 0, 'NVIDIA A100-PG509-200', '0000:07:00.0', 42505273344, 108, 8, 0, NULL);"
+           "INSERT INTO TARGET_INFO_GPU VALUES (0, 0, 'NVIDIA A100-PG509-200', '0000:07:00.0', 42505273344, 108, 8, 0, "
+           "NULL);"
            "CREATE TABLE ENUM_CUDA_MEMCPY_OPER (id INTEGER PRIMARY KEY, name TEXT, label TEXT);"
            "INSERT INTO ENUM_CUDA_MEMCPY_OPER VALUES (1, 'CUDA_MEMCPY_OPER_HTOD', 'Host-to-Device');"
            "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INT NOT NULL, end INT NOT NULL, eventClass INT NOT NULL,"
            " globalTid INT, correlationId INT, nameId INT NOT NULL, returnValue INT NOT NULL, callchainId INT);"
            "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES"
-           " (1000, 1100, 1, " + g1 + ", 7, 1, 0, NULL), (1000, 1200, 1, " + g2 + ", 7, 1, 0, NULL),"
-           " (3000, 3100, 1, " + g1 + ", 8, 4, 0, NULL), (5000, 5100, 1, " + g1 + ", NULL, 1, 0, NULL);"
+           " (1000, 1100, 1, " +
+           g1 + ", 7, 1, 0, NULL), (1000, 1200, 1, " + g2 +
+           ", 7, 1, 0, NULL),"
+           " (3000, 3100, 1, " +
+           g1 + ", 8, 4, 0, NULL), (5000, 5100, 1, " + g1 +
+           ", NULL, 1, 0, NULL);"
            "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT NOT NULL, end INT NOT NULL, deviceId INT NOT NULL,"
            " contextId INT NOT NULL, greenContextId INT, streamId INT NOT NULL, correlationId INT, globalPid INT,"
            " demangledName INT NOT NULL, shortName INT NOT NULL, mangledName INT);"
            "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES"
-           " (1500, 2500, 0, 1, NULL, 7, 7, " + gp1 + ", 2, 2, NULL),"
-           " (1600, 2000, 0, 2, NULL, 7, 7, " + gp2 + ", 3, 3, NULL),"
-           " (6000, 6100, 0, 1, NULL, 7, NULL, " + gp1 + ", 5, 5, NULL);"
+           " (1500, 2500, 0, 1, NULL, 7, 7, " +
+           gp1 +
+           ", 2, 2, NULL),"
+           " (1600, 2000, 0, 2, NULL, 7, 7, " +
+           gp2 +
+           ", 3, 3, NULL),"
+           " (6000, 6100, 0, 1, NULL, 7, NULL, " +
+           gp1 +
+           ", 5, 5, NULL);"
            "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INT NOT NULL, end INT NOT NULL, deviceId INT NOT NULL,"
            " contextId INT NOT NULL, streamId INT NOT NULL, correlationId INT, globalPid INT, bytes INT NOT NULL,"
            " copyKind INT NOT NULL);"
-           "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (3200, 3400, 0, 1, 7, 8, " + gp1 + ", 1024, 1);"
+           "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (3200, 3400, 0, 1, 7, 8, " +
+           gp1 +
+           ", 1024, 1);"
            "CREATE TABLE NVTX_EVENTS (start INT NOT NULL, end INT, eventType INT NOT NULL, rangeId INT, category INT,"
            " color INT, text TEXT, globalTid INT, endGlobalTid INT, textId INT, domainId INT);"
            "INSERT INTO NVTX_EVENTS VALUES"
-           " (900, 5200, 59, NULL, NULL, NULL, 'step', " + g1 + ", NULL, NULL, 0),"
-           " (950, 4000, 60, 1, NULL, NULL, 'async load', " + g1 + ", " + g1b + ", NULL, 0),"
-           " (960, 970, 60, 2, NULL, NULL, 'same thread', " + g1 + ", " + g1 + ", NULL, 0),"
-           " (10, NULL, 75, NULL, NULL, NULL, 'my domain', " + g1 + ", NULL, NULL, 1),"
-           " (11, NULL, 33, NULL, 5, NULL, 'a category', " + g1 + ", NULL, NULL, 0),"
-           " (12, NULL, 39, NULL, NULL, NULL, 'worker thread', " + g1 + ", NULL, NULL, 0),"
-           " (980, NULL, 34, NULL, NULL, NULL, 'a mark', " + g1 + ", NULL, NULL, 0);");
+           " (900, 5200, 59, NULL, NULL, NULL, 'step', " +
+           g1 +
+           ", NULL, NULL, 0),"
+           " (950, 4000, 60, 1, NULL, NULL, 'async load', " +
+           g1 + ", " + g1b +
+           ", NULL, 0),"
+           " (960, 970, 60, 2, NULL, NULL, 'same thread', " +
+           g1 + ", " + g1 +
+           ", NULL, 0),"
+           " (10, NULL, 75, NULL, NULL, NULL, 'my domain', " +
+           g1 +
+           ", NULL, NULL, 1),"
+           " (11, NULL, 33, NULL, 5, NULL, 'a category', " +
+           g1 +
+           ", NULL, NULL, 0),"
+           " (12, NULL, 39, NULL, NULL, NULL, 'worker thread', " +
+           g1 +
+           ", NULL, NULL, 0),"
+           " (980, NULL, 34, NULL, NULL, NULL, 'a mark', " +
+           g1 + ", NULL, NULL, 0);");
   sqlite3_close(db);
   return path;
 }

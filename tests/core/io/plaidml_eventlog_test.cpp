@@ -47,9 +47,16 @@ pml::Any any(const std::string& type, const google::protobuf::MessageLite& m) {
 
 // ---- The current generation: activities by index within a stream.
 struct Ev {
-  Ev(uint64_t i, uint64_t p, std::string v, std::optional<uint64_t> c, std::optional<int64_t> s, std::optional<int64_t> e,
-     std::vector<pml::Any> m = {}, std::string st = {})
-      : id(i), parent(p), verb(std::move(v)), clock(c), start(s), end(e), metadata(std::move(m)), stream(std::move(st)) {}
+  Ev(uint64_t i, uint64_t p, std::string v, std::optional<uint64_t> c, std::optional<int64_t> s,
+     std::optional<int64_t> e, std::vector<pml::Any> m = {}, std::string st = {})
+      : id(i),
+        parent(p),
+        verb(std::move(v)),
+        clock(c),
+        start(s),
+        end(e),
+        metadata(std::move(m)),
+        stream(std::move(st)) {}
   uint64_t id;
   uint64_t parent;  // 0: root
   std::string verb;
@@ -121,14 +128,25 @@ std::string currentLog() {
   log += record({{1, 0, "vertexai::EnumerateDevices", 0, T0, T0 + 500'000'000, {}, streamA},
                  {2, 30, "tile::hal::opencl::Device", 0, T0 + 1000, T0 + 2000, {deviceInfo("gfx900")}},
                  {3, 30, "tile::hal::opencl::Device", 0, T0 + 3000, T0 + 4000, {deviceInfo("Iris Pro")}},
-                 {30, 1, "tile::hal::opencl::Platform", 0, T0 + 500, T0 + 5000,
+                 {30,
+                  1,
+                  "tile::hal::opencl::Platform",
+                  0,
+                  T0 + 500,
+                  T0 + 5000,
                   {any("vertexai.tile.hal.opencl.proto.PlatformInfo", platform)}}},
                 true);
-  log += record({{4, 0, "tile::hal::opencl::Build", 0, T0 + 1 * kSec, T0 + 1 * kSec + 100,
-                  {buildInfo(2), compilation("function (I[N]) -> (O) { O = I; }")}},
-                 {5, 4, "tile::hal::opencl::BuildKernel", 0, T0 + 1 * kSec + 10, T0 + 1 * kSec + 20, {kernelInfo("conv")}},
-                 {6, 0, "tile::hal::opencl::Build", 0, T0 + 1 * kSec + 200, T0 + 1 * kSec + 300, {buildInfo(3)}},
-                 {7, 6, "tile::hal::opencl::BuildKernel", 0, T0 + 1 * kSec + 210, T0 + 1 * kSec + 220, {kernelInfo("gemm")}}});
+  log += record(
+      {{4,
+        0,
+        "tile::hal::opencl::Build",
+        0,
+        T0 + 1 * kSec,
+        T0 + 1 * kSec + 100,
+        {buildInfo(2), compilation("function (I[N]) -> (O) { O = I; }")}},
+       {5, 4, "tile::hal::opencl::BuildKernel", 0, T0 + 1 * kSec + 10, T0 + 1 * kSec + 20, {kernelInfo("conv")}},
+       {6, 0, "tile::hal::opencl::Build", 0, T0 + 1 * kSec + 200, T0 + 1 * kSec + 300, {buildInfo(3)}},
+       {7, 6, "tile::hal::opencl::BuildKernel", 0, T0 + 1 * kSec + 210, T0 + 1 * kSec + 220, {kernelInfo("gemm")}}});
   const int64_t inv = T0 + 2 * kSec;
   log += record({{8, 0, "plaidml::invoker::ScheduleInvocation", 0, inv, inv + 50'000'000},
                  {9, 8, "tile::local_machine::Program::Run", 0, inv + 1'000'000, inv + 40'000'000},
@@ -145,7 +163,12 @@ std::string currentLog() {
                  {17, 8, "vertexai::WriteBackMap", 0, inv + 42'000'000, inv + 46'000'000},
                  // A buffer never freed: an activity that never ends.
                  {18, 0, "vertexai::AllocBuffer", 0, inv + 5'000'000, std::nullopt},
-                 {19, 0, "vertexai::Unknown", 0, inv + 47'000'000, inv + 48'000'000,
+                 {19,
+                  0,
+                  "vertexai::Unknown",
+                  0,
+                  inv + 47'000'000,
+                  inv + 48'000'000,
                   {any("vertexai.future.proto.Thing", platform)}}});
   // A second stream: its UUID on its first event only; index 1 there is not stream A's 1.
   log += record({{1, 0, "stream B op", 0, inv + 60'000'000, inv + 61'000'000, {}, streamB},
@@ -194,9 +217,11 @@ TEST(PlaidmlEventlog, CurrentGenerationIntoTheModel) {
   EXPECT_EQ(t.start(*launch), inv + 2'000'000);
   std::vector<std::string> chain;
   for (EventRef a : ancestors(t, *launch)) chain.emplace_back(t.name(a));
-  EXPECT_EQ(chain, (std::vector<std::string>{"plaidml::invoker::ScheduleInvocation", "tile::local_machine::Program::Run"}));
+  EXPECT_EQ(chain,
+            (std::vector<std::string>{"plaidml::invoker::ScheduleInvocation", "tile::local_machine::Program::Run"}));
   EXPECT_EQ(t.diagnostics.count(WarningKind::Crossover), 0u);
-  const EventRef discard = test::only(t, "vertexai::DiscardCurrent"), writeBack = test::only(t, "vertexai::WriteBackMap");
+  const EventRef discard = test::only(t, "vertexai::DiscardCurrent"),
+                 writeBack = test::only(t, "vertexai::WriteBackMap");
   EXPECT_NE(discard.track, writeBack.track);  // overlapping siblings: not nested in each other
 
   // Queue spans are spans of the device's queue, not host ops.
@@ -271,7 +296,8 @@ TEST(PlaidmlEventlog, The2017GenerationByUuid) {
   EXPECT_NE(t.str(t.processes[t.tracks[k.track].process].name).find("Ellesmere"), std::string::npos);
   EXPECT_EQ(t.tracks[k.track].kind, TrackKind::GpuStream);
   bool schemaNoted = false;
-  for (const auto& [key, value] : t.meta.other) schemaNoted |= key == "plaidml_schema" && value.find("2017") != std::string::npos;
+  for (const auto& [key, value] : t.meta.other)
+    schemaNoted |= key == "plaidml_schema" && value.find("2017") != std::string::npos;
   EXPECT_TRUE(schemaNoted) << (t.meta.other.empty() ? "" : t.meta.other[0].second);
 }
 

@@ -29,7 +29,8 @@ TEST(SideInput, ReadsUpToTheCeilingAndNoFurther) {
   // Exactly the ceiling is accepted.
   const std::string at = writeFile("at_ceiling.json", std::string(sideInputCeiling(SideInputKind::Overheads), ' '));
   EXPECT_EQ(readSideInput(at, SideInputKind::Overheads).status, SideReadStatus::Ok);
-  const std::string over = writeFile("over_ceiling.json", std::string(sideInputCeiling(SideInputKind::Overheads) + 1, ' '));
+  const std::string over =
+      writeFile("over_ceiling.json", std::string(sideInputCeiling(SideInputKind::Overheads) + 1, ' '));
   EXPECT_EQ(readSideInput(over, SideInputKind::Overheads).status, SideReadStatus::Invalid);
 }
 
@@ -42,7 +43,10 @@ TEST(SideInput, NamesDirectoriesAndMissingFilesAndDropsAByteOrderMark) {
   SideRead missing = readSideInput(test::tempPath("no_such_file.csv"), SideInputKind::Microbench);
   EXPECT_EQ(missing.status, SideReadStatus::IoError);
   EXPECT_EQ(missing.error, "cannot open: No such file or directory");
-  SideRead bom = readSideInput(writeFile("bom.csv", "\xEF\xBB\xBF" "batch_size,M\n"), SideInputKind::Microbench);
+  SideRead bom = readSideInput(writeFile("bom.csv",
+                                         "\xEF\xBB\xBF"
+                                         "batch_size,M\n"),
+                               SideInputKind::Microbench);
   EXPECT_EQ(bom.text, "batch_size,M\n");
 }
 

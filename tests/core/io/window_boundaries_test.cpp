@@ -16,8 +16,9 @@ std::string bigTrace() {
   for (int i = 0; i < 60000; ++i) {
     if (i) json += ",\n";
     json += R"({"ph":"X","cat":"cpu_op","name":"aten::op_)" + std::to_string(i % 97) + R"(","pid":1,"tid":)" +
-            std::to_string(1 + i % 3) + R"(,"ts":)" + std::to_string(i * 10) + R"(.5,"dur":7.25,"args":{"External id":)" +
-            std::to_string(i) + R"(,"Input Dims":[[)" + std::to_string(i % 1000) + R"(,128],[128]],"pad":")" +
+            std::to_string(1 + i % 3) + R"(,"ts":)" + std::to_string(i * 10) +
+            R"(.5,"dur":7.25,"args":{"External id":)" + std::to_string(i) + R"(,"Input Dims":[[)" +
+            std::to_string(i % 1000) + R"(,128],[128]],"pad":")" +
             std::string(static_cast<size_t>(100 + (i * 37) % 200), 'x') + "\"}}";
     if (i == 30000) {
       // One event of 3 MiB: larger than the carry-over headroom wherever it falls.

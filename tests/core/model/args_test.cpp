@@ -39,9 +39,7 @@ TEST(Args, EmptyRecord) {
   EXPECT_TRUE(decodeArgs({blob.data(), blob.size()}, off).empty());
 }
 
-TEST(Args, JsonQuoteEscapesControlCharacters) {
-  EXPECT_EQ(jsonQuote(std::string("a\x01\n", 3)), "\"a\\u0001\\n\"");
-}
+TEST(Args, JsonQuoteEscapesControlCharacters) { EXPECT_EQ(jsonQuote(std::string("a\x01\n", 3)), "\"a\\u0001\\n\""); }
 
 TEST(Args, IntArgTakesWholeNumbersThatFitAndNothingElse) {
   auto arg = [](ArgType t, int64_t i, double d, std::string text = "") {

@@ -33,7 +33,7 @@ TEST(AttentionModels, FusedAttentionForwardAndBackwardAtTheTensorCorePeak) {
                   {"", "", "", "", "0.1", causal, "", "False"});
   };
   const double flops = 2.0 * 256 * 512 * 512 * (64 + 64);  // QKᵀ and PV
-  const double bytes = 4.0 * 256 * 512 * 64 * 2;             // Q, K, V, O
+  const double bytes = 4.0 * 256 * 512 * 64 * 2;           // Q, K, V, O
   auto p = attentionPrediction(g, "scaled_dot_product_attention", fwd("False"));
   ASSERT_TRUE(p);
   EXPECT_EQ(p->model, "attention roofline");
@@ -72,20 +72,19 @@ TEST(AttentionModels, EmbeddingBagGathersItsRowsAndItsBackwardAccumulatesThem) {
   std::vector<std::string> concrete = {"", "", "", "", "", "", "100000", "False", "0", "False", "", "-1"};
   auto back = embeddingBagPrediction(
       g, "_embedding_bag_backward",
-      shapes({{{2048, 128}}, {{40960}}, {{2048}}, {{40960}}, {{2048}}, {{0}}, {}, {}, {}, {}, {}, {}}, {f, l, l, l, l, l},
-             concrete));
+      shapes({{{2048, 128}}, {{40960}}, {{2048}}, {{40960}}, {{2048}}, {{0}}, {}, {}, {}, {}, {}, {}},
+             {f, l, l, l, l, l}, concrete));
   ASSERT_TRUE(back);
   EXPECT_NEAR(back->us, g.dramUs(100000.0 * 128 * 4 + 2 * 40960.0 * 128 * 4 + 2 * 40960.0 * 8), 1e-9);
   concrete[9] = "True";  // sparse: no dense gradient to fill
   back = embeddingBagPrediction(
       g, "_embedding_bag_backward",
-      shapes({{{2048, 128}}, {{40960}}, {{2048}}, {{40960}}, {{2048}}, {{0}}, {}, {}, {}, {}, {}, {}}, {f, l, l, l, l, l},
-             concrete));
+      shapes({{{2048, 128}}, {{40960}}, {{2048}}, {{40960}}, {{2048}}, {{0}}, {}, {}, {}, {}, {}, {}},
+             {f, l, l, l, l, l}, concrete));
   ASSERT_TRUE(back);
   EXPECT_NEAR(back->us, std::max(g.dramUs(2 * 40960.0 * 128 * 4 + 2 * 40960.0 * 8), g.kernelFloorUs), 1e-9);
   // Without num_weights the gradient's size is unknown.
-  EXPECT_FALSE(embeddingBagPrediction(g, "_embedding_bag_backward",
-                                      shapes({{{2048, 128}}, {{40960}}}, {f, l}, {})));
+  EXPECT_FALSE(embeddingBagPrediction(g, "_embedding_bag_backward", shapes({{{2048, 128}}, {{40960}}}, {f, l}, {})));
 }
 
 }  // namespace

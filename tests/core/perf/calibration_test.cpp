@@ -183,7 +183,8 @@ TEST(Calibration, EveryDatasheetRunCarriesItsOutOfSampleCalibratedCompanion) {
   EXPECT_FALSE(cr.carried);
   EXPECT_EQ(cr.calibration.modelEfficiency, cal.calibration->modelEfficiency);
   ASSERT_EQ(cr.iterations.size(), cal.iterations.size());
-  for (size_t i = 0; i < cr.iterations.size(); ++i) EXPECT_DOUBLE_EQ(cr.iterations[i].predictedUs, cal.iterations[i].predictedUs);
+  for (size_t i = 0; i < cr.iterations.size(); ++i)
+    EXPECT_DOUBLE_EQ(cr.iterations[i].predictedUs, cal.iterations[i].predictedUs);
   // Out of sample means iterations 1 and 2 only, by hand.
   const double outside = (std::abs(cal.iterations[1].errorPct()) + std::abs(cal.iterations[2].errorPct())) / 2;
   ASSERT_TRUE(cr.errorPctMeanOutOfSample);

@@ -108,8 +108,9 @@ TEST(CollectiveModels, MessageFromRecordParamCommsAndFromOlderTracesInputDims) {
 
   // Older traces (the public recsys one): c10d ops list output then input; the nccl:
   // annotation records the input; the group is the world.
-  const std::vector<NamedArg> a2a = {textArg("Input Dims", "[[2883584], [3145728], [], [], [], []]", ArgType::Json),
-                                     textArg("Input type", R"(["float", "float", "", "", "", "Scalar"])", ArgType::Json)};
+  const std::vector<NamedArg> a2a = {
+      textArg("Input Dims", "[[2883584], [3145728], [], [], [], []]", ArgType::Json),
+      textArg("Input type", R"(["float", "float", "", "", "", "Scalar"])", ArgType::Json)};
   c = collectiveFromArgs("c10d::alltoall_base_", a2a, 16);
   ASSERT_TRUE(c);
   EXPECT_EQ(c->kind, CollectiveKind::AllToAll);

@@ -35,27 +35,42 @@ TEST(ConvModels, ForwardConvolutionFromStridePaddingAndDilation) {
   const double tf32 = std::max({kStemFlops / (g.tf32 * 1e12) * 1e6, g.dramUs(kStemBytes), g.kernelFloorUs});
   const double fp32 = std::max({kStemFlops / (g.fp32 * 1e12) * 1e6, g.dramUs(kStemBytes), g.kernelFloorUs});
   // aten::conv2d(input, weight, bias, stride, padding, dilation, groups)
-  auto p = convolutionPrediction(g, "conv2d", shapes({{{64, 3, 224, 224}}, {{64, 3, 7, 7}}, {}}, {"", "", "", "[2, 2]", "[3, 3]", "[1, 1]", "1"}), MathPath{.tf32 = true});
+  auto p = convolutionPrediction(
+      g, "conv2d", shapes({{{64, 3, 224, 224}}, {{64, 3, 7, 7}}, {}}, {"", "", "", "[2, 2]", "[3, 3]", "[1, 1]", "1"}),
+      MathPath{.tf32 = true});
   ASSERT_TRUE(p);
   EXPECT_NEAR(p->us, tf32, 1e-9);
   EXPECT_EQ(p->model, "convolution roofline (tf32)");
-  p = convolutionPrediction(g, "conv2d", shapes({{{64, 3, 224, 224}}, {{64, 3, 7, 7}}, {}}, {"", "", "", "[2, 2]", "[3, 3]", "[1, 1]", "1"}), MathPath{.tf32 = false});
+  p = convolutionPrediction(
+      g, "conv2d", shapes({{{64, 3, 224, 224}}, {{64, 3, 7, 7}}, {}}, {"", "", "", "[2, 2]", "[3, 3]", "[1, 1]", "1"}),
+      MathPath{.tf32 = false});
   ASSERT_TRUE(p);
   EXPECT_NEAR(p->us, fp32, 1e-9);
   EXPECT_EQ(p->model, "convolution roofline");
   // aten::cudnn_convolution(input, weight, padding, stride, dilation, groups, ...):
   // padding comes before stride; read the other way round the output would be 74x74.
-  p = convolutionPrediction(g, "cudnn_convolution", shapes({{{64, 3, 224, 224}}, {{64, 3, 7, 7}}}, {"", "", "[3, 3]", "[2, 2]", "[1, 1]", "1", "True", "False", "True"}), MathPath{.tf32 = true});
+  p = convolutionPrediction(g, "cudnn_convolution",
+                            shapes({{{64, 3, 224, 224}}, {{64, 3, 7, 7}}},
+                                   {"", "", "[3, 3]", "[2, 2]", "[1, 1]", "1", "True", "False", "True"}),
+                            MathPath{.tf32 = true});
   ASSERT_TRUE(p);
   EXPECT_NEAR(p->us, tf32, 1e-9);
   // One value for every dim, as conv2d(stride=2) records it.
-  p = convolutionPrediction(g, "conv2d", shapes({{{64, 3, 224, 224}}, {{64, 3, 7, 7}}, {}}, {"", "", "", "2", "3", "1", "1"}), MathPath{.tf32 = true});
+  p = convolutionPrediction(g, "conv2d",
+                            shapes({{{64, 3, 224, 224}}, {{64, 3, 7, 7}}, {}}, {"", "", "", "2", "3", "1", "1"}),
+                            MathPath{.tf32 = true});
   ASSERT_TRUE(p);
   EXPECT_NEAR(p->us, tf32, 1e-9);
   // No model: padding="same", no Concrete Inputs (older traces), a transposed convolution.
-  EXPECT_FALSE(convolutionPrediction(g, "conv2d", shapes({{{64, 3, 224, 224}}, {{64, 3, 7, 7}}, {}}, {"", "", "", "[1, 1]", "same", "[1, 1]", "1"}), MathPath{.tf32 = true}));
-  EXPECT_FALSE(convolutionPrediction(g, "conv2d", shapes({{{64, 3, 224, 224}}, {{64, 3, 7, 7}}, {}}, {}), MathPath{.tf32 = true}));
-  EXPECT_FALSE(convolutionPrediction(g, "convolution", shapes({{{64, 3, 224, 224}}, {{64, 3, 7, 7}}, {}}, {"", "", "", "[2, 2]", "[3, 3]", "[1, 1]", "True", "[0, 0]", "1"}), MathPath{.tf32 = true}));
+  EXPECT_FALSE(convolutionPrediction(
+      g, "conv2d", shapes({{{64, 3, 224, 224}}, {{64, 3, 7, 7}}, {}}, {"", "", "", "[1, 1]", "same", "[1, 1]", "1"}),
+      MathPath{.tf32 = true}));
+  EXPECT_FALSE(convolutionPrediction(g, "conv2d", shapes({{{64, 3, 224, 224}}, {{64, 3, 7, 7}}, {}}, {}),
+                                     MathPath{.tf32 = true}));
+  EXPECT_FALSE(convolutionPrediction(g, "convolution",
+                                     shapes({{{64, 3, 224, 224}}, {{64, 3, 7, 7}}, {}},
+                                            {"", "", "", "[2, 2]", "[3, 3]", "[1, 1]", "True", "[0, 0]", "1"}),
+                                     MathPath{.tf32 = true}));
 }
 
 TEST(ConvModels, BackwardPricesTheGradientsItsMaskAsksFor) {
@@ -71,7 +86,8 @@ TEST(ConvModels, BackwardPricesTheGradientsItsMaskAsksFor) {
   auto both = convolutionPrediction(g, "convolution_backward", s("[True, True, False]"), MathPath{.tf32 = true});
   ASSERT_TRUE(both);
   EXPECT_NEAR(both->us, 2 * one, 1e-9);
-  auto weightOnly = convolutionPrediction(g, "convolution_backward", s("[False, True, False]"), MathPath{.tf32 = true});  // the stem
+  auto weightOnly =
+      convolutionPrediction(g, "convolution_backward", s("[False, True, False]"), MathPath{.tf32 = true});  // the stem
   ASSERT_TRUE(weightOnly);
   EXPECT_NEAR(weightOnly->us, one, 1e-9);
 }
@@ -81,7 +97,8 @@ TEST(ConvModels, BackwardPricesTheGradientsItsMaskAsksFor) {
 // ⌈C/32⌉, N), as on the H100 ResNet-50 trace's 3x3 convolutions at 56x56.
 TEST(ConvModels, CudnnLayoutTransposesAreTwoPassesOverTheTensorTheirGridNames) {
   const GpuSpec& g = h100();
-  const OpShapes fwd = shapes({{{64, 64, 56, 56}}, {{64, 64, 3, 3}}, {}}, {"", "", "", "[1, 1]", "[1, 1]", "[1, 1]", "1"});
+  const OpShapes fwd =
+      shapes({{{64, 64, 56, 56}}, {{64, 64, 3, 3}}, {}}, {"", "", "", "[1, 1]", "[1, 1]", "[1, 1]", "1"});
   const MathPath path{.tf32 = true};
   const auto bare = convolutionPrediction(g, "conv2d", fwd, path);
   ASSERT_TRUE(bare);
@@ -94,54 +111,67 @@ TEST(ConvModels, CudnnLayoutTransposesAreTwoPassesOverTheTensorTheirGridNames) {
   ASSERT_TRUE(withTransposes);
   const double transposes = memoryBoundUs(g, 2 * x, 98 * 2 * 64) + memoryBoundUs(g, 2 * w, 128);
   EXPECT_NEAR(withTransposes->us, bare->us + transposes, 1e-9);
-  EXPECT_GT(transposes, 30.0);  // 103 MB of activation moved twice: ~31 µs at 3.35 TB/s
+  EXPECT_GT(transposes, 30.0);                    // 103 MB of activation moved twice: ~31 µs at 3.35 TB/s
   EXPECT_EQ(withTransposes->model, bare->model);  // calibration shares stay per model
   // The output back to NCHW (nhwcToNchw over N x K x 56 x 56), and a transpose whose grid
   // fits no tensor of the op: the kernel floor.
-  const auto out = convolutionPrediction(
-      g, "conv2d", fwd, path,
-      {KernelLaunch("void cudnn::engines_precompiled::nhwcToNchwKernel<float>", {98, 2, 64}),
-       KernelLaunch("void cudnn::engines_precompiled::nhwcToNchwKernel<float>", {5, 5, 5}),
-       KernelLaunch("void cudnn::engines_precompiled::nhwcToNchwKernel<float>")});
+  const auto out =
+      convolutionPrediction(g, "conv2d", fwd, path,
+                            {KernelLaunch("void cudnn::engines_precompiled::nhwcToNchwKernel<float>", {98, 2, 64}),
+                             KernelLaunch("void cudnn::engines_precompiled::nhwcToNchwKernel<float>", {5, 5, 5}),
+                             KernelLaunch("void cudnn::engines_precompiled::nhwcToNchwKernel<float>")});
   ASSERT_TRUE(out);
   EXPECT_NEAR(out->us, bare->us + memoryBoundUs(g, 2 * x, 98 * 2 * 64) + 2 * g.kernelFloorUs, 1e-9);
   // Backward: grad_output, input and weight name the transposed tensors.
-  const OpShapes back = shapes({{{64, 256, 14, 14}}, {{64, 1024, 14, 14}}, {{256, 1024, 1, 1}}, {}},
-                               {"", "", "", "[0]", "[1, 1]", "[0, 0]", "[1, 1]", "False", "[0, 0]", "1", "[True, True, False]"});
+  const OpShapes back =
+      shapes({{{64, 256, 14, 14}}, {{64, 1024, 14, 14}}, {{256, 1024, 1, 1}}, {}},
+             {"", "", "", "[0]", "[1, 1]", "[0, 0]", "[1, 1]", "False", "[0, 0]", "1", "[True, True, False]"});
   const auto backBare = convolutionPrediction(g, "convolution_backward", back, path);
-  const auto backT = convolutionPrediction(g, "convolution_backward", back, path,
-                                           {KernelLaunch("nchwToNhwcKernel", {7, 8, 64}), KernelLaunch("nhwcToNchwKernel", {7, 32, 64})});
+  const auto backT = convolutionPrediction(
+      g, "convolution_backward", back, path,
+      {KernelLaunch("nchwToNhwcKernel", {7, 8, 64}), KernelLaunch("nhwcToNchwKernel", {7, 32, 64})});
   ASSERT_TRUE(backBare && backT);
-  EXPECT_NEAR(backT->us - backBare->us,
-              memoryBoundUs(g, 2 * 64.0 * 256 * 196 * 4, 7 * 8 * 64) + memoryBoundUs(g, 2 * 64.0 * 1024 * 196 * 4, 7 * 32 * 64),
-              1e-9);
+  EXPECT_NEAR(
+      backT->us - backBare->us,
+      memoryBoundUs(g, 2 * 64.0 * 256 * 196 * 4, 7 * 8 * 64) + memoryBoundUs(g, 2 * 64.0 * 1024 * 196 * 4, 7 * 32 * 64),
+      1e-9);
 }
 
 TEST(ConvModels, BatchNormAndPoolingAreTheirBytesOverDram) {
   const GpuSpec& g = h100();
   const double act = 64.0 * 64 * 112 * 112 * 4;  // one 64x64x112x112 float activation
   // batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn)
-  auto train = normOrPoolPrediction(g, "batch_norm", shapes({{{64, 64, 112, 112}}, {{64}}, {{64}}, {{64}}, {{64}}, {}, {}, {}, {}}, {"", "", "", "", "", "True", "0.1", "1e-05", "True"}));
+  auto train = normOrPoolPrediction(g, "batch_norm",
+                                    shapes({{{64, 64, 112, 112}}, {{64}}, {{64}}, {{64}}, {{64}}, {}, {}, {}, {}},
+                                           {"", "", "", "", "", "True", "0.1", "1e-05", "True"}));
   ASSERT_TRUE(train);
   EXPECT_NEAR(train->us, g.dramUs(3 * act), 1e-9);
   EXPECT_EQ(train->model, "memory-bound (batch norm)");
-  auto eval = normOrPoolPrediction(g, "batch_norm", shapes({{{64, 64, 112, 112}}, {{64}}, {{64}}, {{64}}, {{64}}, {}, {}, {}, {}}, {"", "", "", "", "", "False", "0.1", "1e-05", "True"}));
+  auto eval = normOrPoolPrediction(g, "batch_norm",
+                                   shapes({{{64, 64, 112, 112}}, {{64}}, {{64}}, {{64}}, {{64}}, {}, {}, {}, {}},
+                                          {"", "", "", "", "", "False", "0.1", "1e-05", "True"}));
   ASSERT_TRUE(eval);
   EXPECT_NEAR(eval->us, g.dramUs(2 * act), 1e-9);
-  auto back = normOrPoolPrediction(g, "cudnn_batch_norm_backward", shapes({{{64, 64, 112, 112}}, {{64, 64, 112, 112}}, {{64}}}, {}));
+  auto back = normOrPoolPrediction(g, "cudnn_batch_norm_backward",
+                                   shapes({{{64, 64, 112, 112}}, {{64, 64, 112, 112}}, {{64}}}, {}));
   ASSERT_TRUE(back);
   EXPECT_NEAR(back->us, g.dramUs(5 * act), 1e-9);
   // cuDNN's kernel: one block per channel, 64 of the 132 SMs.
-  auto narrow = normOrPoolPrediction(g, "cudnn_batch_norm_backward", shapes({{{64, 64, 112, 112}}, {{64, 64, 112, 112}}, {{64}}}, {}), 64);
+  auto narrow = normOrPoolPrediction(g, "cudnn_batch_norm_backward",
+                                     shapes({{{64, 64, 112, 112}}, {{64, 64, 112, 112}}, {{64}}}, {}), 64);
   ASSERT_TRUE(narrow);
   EXPECT_NEAR(narrow->us, g.dramUs(5 * act) * 132 / 64, 1e-9);
   // max_pool2d_with_indices(input, kernel 3, stride 2, padding 1, dilation 1, ceil False):
   // 56x56 out, with int64 indices.
-  auto pool = normOrPoolPrediction(g, "max_pool2d_with_indices", shapes({{{64, 64, 112, 112}}, {}, {}, {}, {}, {}}, {"", "[3, 3]", "[2, 2]", "[1, 1]", "[1, 1]", "False"}));
+  auto pool = normOrPoolPrediction(
+      g, "max_pool2d_with_indices",
+      shapes({{{64, 64, 112, 112}}, {}, {}, {}, {}, {}}, {"", "[3, 3]", "[2, 2]", "[1, 1]", "[1, 1]", "False"}));
   ASSERT_TRUE(pool);
   EXPECT_NEAR(pool->us, g.dramUs(act + 64.0 * 64 * 56 * 56 * (4 + 8)), 1e-9);
   // max_pool2d(kernel 3, stride [] = the kernel): 37x37 out, no indices.
-  auto same = normOrPoolPrediction(g, "max_pool2d", shapes({{{64, 64, 112, 112}}, {}, {}, {}, {}, {}}, {"", "[3, 3]", "[]", "[0, 0]", "[1, 1]", "False"}));
+  auto same = normOrPoolPrediction(
+      g, "max_pool2d",
+      shapes({{{64, 64, 112, 112}}, {}, {}, {}, {}, {}}, {"", "[3, 3]", "[]", "[0, 0]", "[1, 1]", "False"}));
   ASSERT_TRUE(same);
   EXPECT_NEAR(same->us, g.dramUs(act + 64.0 * 64 * 37 * 37 * 4), 1e-9);
   auto adaptive = normOrPoolPrediction(g, "adaptive_avg_pool2d", shapes({{{64, 2048, 7, 7}}, {}}, {"", "[1, 1]"}));
@@ -156,9 +186,12 @@ TEST(ConvModels, BatchNormAndPoolingAreTheirBytesOverDram) {
 TEST(ConvModels, AbsurdShapesGiveNoModelOrAFiniteFigure) {
   const GpuSpec& g = h100();
   const int64_t huge = std::numeric_limits<int64_t>::max();
-  EXPECT_FALSE(convolutionPrediction(g, "conv2d", shapes({{{1, 1, huge, 1}}, {{1, 1, 1, 1}}, {}}, {"", "", "", "1", std::to_string(huge), "1", "1"}), MathPath{.tf32 = false}));
+  EXPECT_FALSE(convolutionPrediction(
+      g, "conv2d", shapes({{{1, 1, huge, 1}}, {{1, 1, 1, 1}}, {}}, {"", "", "", "1", std::to_string(huge), "1", "1"}),
+      MathPath{.tf32 = false}));
   auto p = convolutionPrediction(g, "convolution_backward",
-                                 shapes({{{huge, 2, 1, 1}}, {{huge, 2, 1, 1}}, {{2, 2, 1, 1}}, {}}, {}), MathPath{.tf32 = false});
+                                 shapes({{{huge, 2, 1, 1}}, {{huge, 2, 1, 1}}, {{2, 2, 1, 1}}, {}}, {}),
+                                 MathPath{.tf32 = false});
   ASSERT_TRUE(p);
   EXPECT_TRUE(std::isfinite(p->us));
   EXPECT_GT(p->us, 0);

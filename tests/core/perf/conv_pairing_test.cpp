@@ -21,15 +21,15 @@ const GpuSpec& gpu(const char* name) { return *builtinGpuSpecs().find(name); }
 
 TEST(ConvPairing, StrideFromTheSizes) {
   using V = std::vector<int64_t>;
-  EXPECT_EQ(inferConvStride({56, 56}, {3, 3}, {56, 56}), (V{1, 1}));     // padding 1
-  EXPECT_EQ(inferConvStride({56, 56}, {3, 3}, {28, 28}), (V{2, 2}));     // padding 1, stride 2
-  EXPECT_EQ(inferConvStride({224, 224}, {7, 7}, {112, 112}), (V{2, 2})); // the stem: padding 3
-  EXPECT_EQ(inferConvStride({56, 56}, {1, 1}, {28, 28}), (V{2, 2}));     // a downsampling 1x1
-  EXPECT_EQ(inferConvStride({1, 1}, {1, 1}, {1, 1}), (V{1, 1}));         // every stride fits: 1
-  EXPECT_EQ(inferConvStride({32, 30}, {3, 3}, {30, 28}), (V{1, 1}));     // no padding
-  EXPECT_EQ(inferConvStride({56, 56}, {3, 3}, {56, 28}), (V{1, 2}));     // per dim
-  EXPECT_FALSE(inferConvStride({5}, {3}, {9}));                          // larger than its input
-  EXPECT_FALSE(inferConvStride({56, 56}, {3, 3}, {56}));                 // dims disagree
+  EXPECT_EQ(inferConvStride({56, 56}, {3, 3}, {56, 56}), (V{1, 1}));      // padding 1
+  EXPECT_EQ(inferConvStride({56, 56}, {3, 3}, {28, 28}), (V{2, 2}));      // padding 1, stride 2
+  EXPECT_EQ(inferConvStride({224, 224}, {7, 7}, {112, 112}), (V{2, 2}));  // the stem: padding 3
+  EXPECT_EQ(inferConvStride({56, 56}, {1, 1}, {28, 28}), (V{2, 2}));      // a downsampling 1x1
+  EXPECT_EQ(inferConvStride({1, 1}, {1, 1}, {1, 1}), (V{1, 1}));          // every stride fits: 1
+  EXPECT_EQ(inferConvStride({32, 30}, {3, 3}, {30, 28}), (V{1, 1}));      // no padding
+  EXPECT_EQ(inferConvStride({56, 56}, {3, 3}, {56, 28}), (V{1, 2}));      // per dim
+  EXPECT_FALSE(inferConvStride({5}, {3}, {9}));                           // larger than its input
+  EXPECT_FALSE(inferConvStride({56, 56}, {3, 3}, {56}));                  // dims disagree
   EXPECT_FALSE(inferConvStride({0}, {3}, {1}));
   EXPECT_FALSE(inferConvStride({int64_t{1} << 62}, {int64_t{1} << 62}, {1 << 20}));  // no overflow, no fit
 }
@@ -168,7 +168,8 @@ TEST(ConvPairing, UnpairedOrInconsistentConvolutionsStayUnpriced) {
      "args":{"Input Dims":[[8,64,32,32],[8,16,32,32],[32,16,3,3]],"Input type":["float","float","float"]}}]})");
   ASSERT_TRUE(t);
   const auto problems = convProblemsOf(*t);
-  for (const EventRef op : test::slicesNamed(*t, "aten::conv2d")) EXPECT_FALSE(problems.count(op.packed())) << t->start(op);
+  for (const EventRef op : test::slicesNamed(*t, "aten::conv2d"))
+    EXPECT_FALSE(problems.count(op.packed())) << t->start(op);
   // The first backward is a convolution of its own (32x32 out of 16x16 is no stride: none
   // inferred); the second's grad_output cannot come from its weight: not one.
   const auto backs = test::slicesNamed(*t, "aten::convolution_backward");

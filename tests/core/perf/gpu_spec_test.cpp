@@ -35,7 +35,8 @@ TEST(GpuSpec, DefaultFromDeviceProperties) {
   ASSERT_TRUE(a);
   EXPECT_EQ(a->name, "A100-SXM4-40GB");  // the longest match wins over "A100"
   // Only "A100" in the name: the memory decides (alexnet_train_cuda's device).
-  a = gpuForDeviceProperties(set, R"([{"name":"NVIDIA A100-PG509-200","totalGlobalMem":42297524224,"numSms":108}])", reason);
+  a = gpuForDeviceProperties(set, R"([{"name":"NVIDIA A100-PG509-200","totalGlobalMem":42297524224,"numSms":108}])",
+                             reason);
   ASSERT_TRUE(a);
   EXPECT_EQ(a->name, "A100-SXM4-40GB");
   EXPECT_NE(reason.find("39.4 GiB"), std::string::npos) << reason;
@@ -61,8 +62,10 @@ TEST(GpuSpec, DefaultFromDeviceProperties) {
 
 TEST(GpuSpec, KernelNamesTellTheArchitecture) {
   using V = std::vector<std::string_view>;
-  EXPECT_EQ(kernelArchitecture(V{"sm80_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x16", "elementwise_kernel"}), "sm80");
-  EXPECT_EQ(kernelArchitecture(V{"void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_16x3_nn_align4>(...)"}), "sm80");
+  EXPECT_EQ(kernelArchitecture(V{"sm80_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x16", "elementwise_kernel"}),
+            "sm80");
+  EXPECT_EQ(kernelArchitecture(V{"void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_16x3_nn_align4>(...)"}),
+            "sm80");
   EXPECT_EQ(kernelArchitecture(V{"ampere_sgemm_128x64_nn", "volta_sgemm_128x64_nn", "ampere_fp16_s1688gemm"}), "sm80");
   EXPECT_EQ(kernelArchitecture(V{"sm90_xmma_gemm_bf16bf16_bf16f32", "_sm90_cutlass"}), "sm90");
   EXPECT_EQ(kernelArchitecture(V{"volta_h884gemm_64x64_ldg8_nn"}), "sm70");
@@ -93,7 +96,8 @@ TEST(GpuSpec, UserFilesRoundTripAndBadOnesSayWhat) {
 
   EXPECT_FALSE(parseGpuSpecs(R"({"gpus":[{"name":"X","sms":10,"l2_gbs":1,"l2_mib":1,"fp32_tflops":1}]})", error));
   EXPECT_EQ(error, "GPU \"X\": missing \"dram_gbs\"");
-  EXPECT_FALSE(parseGpuSpecs(R"({"gpus":[{"name":"X","sms":10,"dram_gbs":"fast","l2_gbs":1,"l2_mib":1,"fp32_tflops":1}]})", error));
+  EXPECT_FALSE(parseGpuSpecs(
+      R"({"gpus":[{"name":"X","sms":10,"dram_gbs":"fast","l2_gbs":1,"l2_mib":1,"fp32_tflops":1}]})", error));
   EXPECT_NE(error.find("\"dram_gbs\" must be a number"), std::string::npos);
   EXPECT_FALSE(parseGpuSpecs(R"({"gpus": [)", error));
   EXPECT_NE(error.find("byte"), std::string::npos);

@@ -176,7 +176,8 @@ TEST(IterationSim, AGpuBoundIterationEndsAtTheGpuDrain) {
 TEST(IterationSim, AFullLaunchQueueHoldsTheHost) {
   // 1100 launches 1 µs apart (each 0.5 µs) of 100 µs kernels run back to back from 20;
   // then a 200,000 µs host op, and the step ends 100 µs after it.
-  std::string events = R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":201300},
+  std::string events =
+      R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":201300},
     {"ph":"X","cat":"cpu_op","name":"aten::item","pid":1,"tid":1,"ts":1200,"dur":200000})";
   for (int j = 0; j < 1100; ++j) {
     const std::string c = std::to_string(j + 1);
@@ -255,8 +256,8 @@ void expectReplayWithin5Percent(const std::string& path) {
   const PredictionResult r = runPrediction(*loaded.trace, setup);
   ASSERT_FALSE(r.iterations.empty()) << path;
   for (const IterationPrediction& i : r.iterations)
-    EXPECT_LE(std::abs(i.errorPct()), 5.0) << path << " iteration " << i.index << ": " << i.measuredUs << " vs "
-                                           << i.predictedUs;
+    EXPECT_LE(std::abs(i.errorPct()), 5.0)
+        << path << " iteration " << i.index << ": " << i.measuredUs << " vs " << i.predictedUs;
   EXPECT_LE(r.iterationErrorPctMean, 5.0);
 }
 

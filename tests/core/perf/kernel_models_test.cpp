@@ -36,7 +36,8 @@ TEST(KernelModels, EmbeddingBackwardMatchesTheNotebook) {
   // num_tables=128, bag_size=128, embedding_dim=128, rows_per_block=32, shmem=False)
   EXPECT_NEAR(embeddingBackwardSgdUs(v100, {2048, 200000, 128, 128, 128, 32, false}), 86291.71294932015, 1e-6);
   // embedding_backward_rowwise_adagrad_approx_predictor(809, the same shape)
-  EXPECT_NEAR(embeddingBackwardRowwiseAdagradUs(v100, {2048, 200000, 128, 128, 128, 32, false}), 64226.252103831896, 1e-6);
+  EXPECT_NEAR(embeddingBackwardRowwiseAdagradUs(v100, {2048, 200000, 128, 128, 128, 32, false}), 64226.252103831896,
+              1e-6);
 }
 
 TEST(KernelModels, GemmRooflineByHand) {
@@ -52,7 +53,8 @@ TEST(KernelModels, GemmRooflineByHand) {
   EXPECT_NEAR(gemmRooflineUs(a100, {1, 1, 8192, 8192, DType::F32}), bytes / 2039e3, 1e-6);
   EXPECT_DOUBLE_EQ(gemmRooflineUs(a100, {1, 2, 2, 2, DType::F32}), a100.kernelFloorUs);  // never below the floor
   // Batched: B times the work.
-  EXPECT_NEAR(gemmRooflineUs(a100, {8, 1024, 1024, 1024, DType::F32}), 8 * 2.0 * 1024 * 1024 * 1024 / 19.5e12 * 1e6, 1e-6);
+  EXPECT_NEAR(gemmRooflineUs(a100, {8, 1024, 1024, 1024, DType::F32}), 8 * 2.0 * 1024 * 1024 * 1024 / 19.5e12 * 1e6,
+              1e-6);
 }
 
 // Float GEMMs on Ampere's tensor cores run in TF32 (156 TFLOP/s on an A100, not 19.5):
@@ -61,14 +63,15 @@ TEST(KernelModels, Tf32TensorCoreGemmsArePricedAtTheTf32Peak) {
   EXPECT_TRUE(usesTf32TensorCores("void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x128_32x3_nt_align1>(...)"));
   EXPECT_TRUE(usesTf32TensorCores("sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nchw"));
   EXPECT_TRUE(usesTf32TensorCores("cutlass_80_tensorop_s16816gemm_relu_128x128_32x3_nn_align4"));
-  EXPECT_FALSE(usesTf32TensorCores("ampere_sgemm_32x32_sliced1x4_tn"));  // FP32 on the SIMT cores
+  EXPECT_FALSE(usesTf32TensorCores("ampere_sgemm_32x32_sliced1x4_tn"));                        // FP32 on the SIMT cores
   EXPECT_FALSE(usesTf32TensorCores("cutlass_80_tensorop_h16816gemm_128x128_32x3_nn_align8"));  // FP16
   const GpuSpec& a100 = preset("A100-SXM4-80GB");
   GemmShape big{1, 4096, 4096, 4096, DType::F32};
   big.tf32 = true;
   EXPECT_NEAR(gemmRooflineUs(a100, big), 2.0 * 4096.0 * 4096.0 * 4096.0 / 156e12 * 1e6, 1e-6);
   // A GPU without TF32 units keeps the FP32 peak.
-  EXPECT_NEAR(gemmRooflineUs(preset("V100"), big), 2.0 * 4096.0 * 4096.0 * 4096.0 / (preset("V100").fp32 * 1e12) * 1e6, 1e-6);
+  EXPECT_NEAR(gemmRooflineUs(preset("V100"), big), 2.0 * 4096.0 * 4096.0 * 4096.0 / (preset("V100").fp32 * 1e12) * 1e6,
+              1e-6);
   // The op model reads the path from the kernels the op launched.
   OpShapes s;
   s.dimsText = "x";
@@ -76,7 +79,8 @@ TEST(KernelModels, Tf32TensorCoreGemmsArePricedAtTheTf32Peak) {
   s.types = {DType::F32, DType::F32};
   const OpModels models(a100);
   const auto simt = models.own("aten::mm", s, {"ampere_sgemm_128x128_nn"});
-  const auto tc = models.own("aten::mm", s, {"void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x128_32x3_nn_align1>(...)"});
+  const auto tc =
+      models.own("aten::mm", s, {"void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x128_32x3_nn_align1>(...)"});
   ASSERT_TRUE(simt && tc);
   EXPECT_EQ(simt->model, "gemm roofline");
   EXPECT_EQ(tc->model, "gemm roofline (tf32)");
@@ -121,8 +125,9 @@ TEST(KernelModels, Sm80TensorCoreKernelsOnHopperRunAtHalfTheTensorPeak) {
   EXPECT_TRUE(p.tf32);
   EXPECT_TRUE(p.legacyTensorCores);
   EXPECT_FALSE(mathPath(a100, DType::F32, sm80).legacyTensorCores);  // built for the GPU it runs on
-  EXPECT_FALSE(mathPath(h100, DType::F32, {"sm90_xmma_fprop_implicit_gemm_f32f32_tf32f32_f32_nhwckrsc_nhwc",
-                                           "sm80_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nchw"})
+  EXPECT_FALSE(mathPath(h100, DType::F32,
+                        {"sm90_xmma_fprop_implicit_gemm_f32f32_tf32f32_f32_nhwckrsc_nhwc",
+                         "sm80_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nchw"})
                    .legacyTensorCores);
   EXPECT_FALSE(mathPath(h100, DType::F32, {"void at::native::elementwise_kernel"}).legacyTensorCores);  // says nothing
   const double flops = 2.0 * 8192 * 8192 * 8192;
@@ -136,8 +141,9 @@ TEST(KernelModels, Sm80TensorCoreKernelsOnHopperRunAtHalfTheTensorPeak) {
   EXPECT_FALSE(simt.tf32);
   EXPECT_NEAR(rooflineUs(h100, flops, 0, DType::F32, simt), flops / (h100.fp32 * 1e12) * 1e6, 1e-6);
   // The op's grid is its widest math kernel's, never a layout transpose's.
-  const MathPath grid = mathPath(h100, DType::F32, {KernelLaunch("nchwToNhwcKernel<float>", {98, 2, 64}),
-                                                    KernelLaunch("sm90_xmma_dgrad_implicit_gemm", {50, 2, 1})});
+  const MathPath grid = mathPath(h100, DType::F32,
+                                 {KernelLaunch("nchwToNhwcKernel<float>", {98, 2, 64}),
+                                  KernelLaunch("sm90_xmma_dgrad_implicit_gemm", {50, 2, 1})});
   EXPECT_EQ(grid.grid, 100);
 }
 

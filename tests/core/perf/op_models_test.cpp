@@ -83,7 +83,8 @@ TEST(OpModels, PredictOpsOnTheFixture) {
   EXPECT_EQ(rows[2].measuredGpu, 860'000);
   ASSERT_TRUE(rows[2].predictedUs);
   EXPECT_NEAR(*rows[2].predictedUs,
-              gemmRooflineUs(a100, {1, 2048, 1024, 4096, DType::BF16}) + gemmRooflineUs(a100, {1, 1024, 4096, 2048, DType::F32}),
+              gemmRooflineUs(a100, {1, 2048, 1024, 4096, DType::BF16}) +
+                  gemmRooflineUs(a100, {1, 1024, 4096, 2048, DType::F32}),
               1e-9);
 
   EXPECT_EQ(t->name(rows[3].op), "custom::op");

@@ -155,8 +155,9 @@ TEST(TbeModels, PricesWithTheNotebooksPredictors) {
   e.dim = 64;
   e.rows = 25657792 / 384;
   e.rowsPerBlock = 16;
-  const KernelLaunch fwdKernel("void split_embedding_codegen_forward_unweighted_kernel<float, float, float, false, long, 1ul, 16ul>(...)",
-                               {12288, 1, 1}, {32, 16, 1});
+  const KernelLaunch fwdKernel(
+      "void split_embedding_codegen_forward_unweighted_kernel<float, float, float, false, long, 1ul, 16ul>(...)",
+      {12288, 1, 1}, {32, 16, 1});
   const auto fwd = tbePrediction(g, f6, {fwdKernel});
   ASSERT_TRUE(fwd);
   EXPECT_EQ(fwd->model, "TBE forward");
@@ -167,14 +168,15 @@ TEST(TbeModels, PricesWithTheNotebooksPredictors) {
   EXPECT_DOUBLE_EQ(tbePrediction(g, f6, {"bounds_check", "split_embedding_codegen_forward_x"})->us,
                    embeddingForwardUs(g, e) + g.kernelFloorUs);
 
-  const std::vector<KernelLaunch> backwardKernels{"linearize_index_kernel", "cub::DeviceRadixSortOnesweepKernel",
-                                                  "split_embedding_backward_codegen_rowwise_adagrad_unweighted_kernel_cta_per_row_1",
-                                                  "split_embedding_backward_codegen_rowwise_adagrad_unweighted_kernel_warp_per_row_1"};
+  const std::vector<KernelLaunch> backwardKernels{
+      "linearize_index_kernel", "cub::DeviceRadixSortOnesweepKernel",
+      "split_embedding_backward_codegen_rowwise_adagrad_unweighted_kernel_cta_per_row_1",
+      "split_embedding_backward_codegen_rowwise_adagrad_unweighted_kernel_warp_per_row_1"};
   const auto bwd = tbePrediction(g, b6, backwardKernels);
   ASSERT_TRUE(bwd);
   EXPECT_EQ(bwd->model, "TBE backward (rowwise adagrad)");
   const double update = embeddingBackwardRowwiseAdagradUs(g, e);
-  EXPECT_GT(bwd->us, update + g.kernelFloorUs);   // the sort: two kernels, one floor past its bytes
+  EXPECT_GT(bwd->us, update + g.kernelFloorUs);      // the sort: two kernels, one floor past its bytes
   EXPECT_LT(bwd->us, update + 4 * g.kernelFloorUs);  // 35 k indices are a few MB: floors, not bandwidth
 
   // SGD's update instead; other optimizers have no backward model (their forward is priced).

@@ -56,8 +56,8 @@ TEST(TritonModels, GemmTemplatesAreGemms) {
   EXPECT_EQ(p->model, "gemm roofline (triton)");
   EXPECT_DOUBLE_EQ(p->us, gemmRooflineUs(g, GemmShape{1, 2048, 4096, 512, DType::F32}));
   // A bias before A and B is skipped (1-D); the epilogue's relu changes nothing.
-  p = tritonPrediction(g, "triton_tem_fused_addmm_relu_1", shapes({{4096}, {2048, 512}, {512, 4096}, {2048, 4096}},
-                                                                    DType::BF16), {}, 0);
+  p = tritonPrediction(g, "triton_tem_fused_addmm_relu_1",
+                       shapes({{4096}, {2048, 512}, {512, 4096}, {2048, 4096}}, DType::BF16), {}, 0);
   ASSERT_TRUE(p);
   EXPECT_DOUBLE_EQ(p->us, gemmRooflineUs(g, GemmShape{1, 2048, 4096, 512, DType::BF16}));
   p = tritonPrediction(g, "triton_tem_fused_bmm_2", shapes({{16, 256, 64}, {16, 64, 256}, {16, 256, 256}}), {}, 0);
@@ -76,7 +76,8 @@ TEST(TritonModels, GemmTemplatesAreGemms) {
 // annotation, which holds each Triton launch record (over its cuLaunchKernel) and the
 // extern GEMM the graph calls; the graph is the sum of the two.
 TEST(TritonModels, ACompiledGraphIsTheSumOfItsKernels) {
-  auto t = test::loadOk(R"({"deviceProperties":[{"id":0,"name":"NVIDIA A100-SXM4-80GB","totalGlobalMem":85100000000,"numSms":108}],
+  auto t = test::loadOk(
+      R"({"deviceProperties":[{"id":0,"name":"NVIDIA A100-SXM4-80GB","totalGlobalMem":85100000000,"numSms":108}],
   "traceEvents":[
     {"ph":"X","cat":"cpu_op","name":"CompiledFunction","pid":1,"tid":1,"ts":0,"dur":100},
     {"ph":"X","cat":"user_annotation","name":"## Call CompiledFxGraph fabc ##","pid":1,"tid":1,"ts":1,"dur":98},

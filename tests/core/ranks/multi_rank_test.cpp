@@ -7,6 +7,7 @@
 #include <fstream>
 #include <set>
 
+#include "analysis/summary.h"
 #include "io/trace_loader.h"
 #include "ranks/collective_match.h"
 #include "ranks/cross_rank.h"
@@ -17,7 +18,6 @@
 #include "ranks/rank_table.h"
 #include "report/multi_rank_report.h"
 #include "report/summary_report.h"
-#include "analysis/summary.h"
 #include "test_support.h"
 
 namespace opscope {
@@ -58,7 +58,8 @@ TEST(RankInputs, FolderGivesItsTraceFilesInNaturalOrderAndEmptyFolderIsAnError) 
   const fs::path dir = test::tempPath("rank_inputs_dir");
   fs::remove_all(dir);
   fs::create_directories(dir / "sub");
-  for (const char* name : {"t_rank10.json", "t_rank2.json.gz", "t_rank1.json", "notes.txt", "ranks.jsonl", ".hidden.json"})
+  for (const char* name :
+       {"t_rank10.json", "t_rank2.json.gz", "t_rank1.json", "notes.txt", "ranks.jsonl", ".hidden.json"})
     std::ofstream(dir / name) << "{}";
   std::string error;
   const auto files = expandRankInputs({dir.string()}, error);
@@ -79,7 +80,8 @@ TEST(RankInputs, FolderGivesItsTraceFilesInNaturalOrderAndEmptyFolderIsAnError) 
 }
 
 TEST(RankMetrics, CollectiveKernelsAreToldByName) {
-  EXPECT_TRUE(isCollectiveKernelName("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)"));
+  EXPECT_TRUE(
+      isCollectiveKernelName("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)"));
   EXPECT_TRUE(isCollectiveKernelName("ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclWorkElem)"));
   EXPECT_TRUE(isCollectiveKernelName("void rccl_main_kernel<1>(ncclDevComm*)"));
   EXPECT_FALSE(isCollectiveKernelName("void at::native::reduce_kernel<512, 1>(at::native::ReduceOp<float>)"));
@@ -98,11 +100,16 @@ std::string rankTrace(int rank, double shiftUs, double scale = 1.0) {
   auto ts = [&](double t) { return std::to_string(t * scale + shiftUs); };
   auto d = [&](double v) { return std::to_string(v * scale); };
   return R"J({"distributedInfo": {"rank": )J" + std::to_string(rank) + R"J(, "world_size": 2}, "traceEvents": [
-    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": )J" + ts(0) + R"J(, "dur": )J" + d(40) + R"J(},
-    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )J" + ts(1) + R"J(, "dur": )J" + d(2) + R"J(, "args": {"correlation": 1}},
-    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )J" + ts(5) + R"J(, "dur": )J" + d(2) + R"J(, "args": {"correlation": 2}},
-    {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": )J" + ts(0) + R"J(, "dur": )J" + d(100) + R"J(, "args": {"correlation": 1, "device": 0, "stream": 7}},
-    {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)", "pid": 0, "tid": 8, "ts": )J" + ts(50) + R"J(, "dur": )J" + d(100) + R"J(, "args": {"correlation": 2, "device": 0, "stream": 8}}
+    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": )J" +
+         ts(0) + R"J(, "dur": )J" + d(40) + R"J(},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )J" +
+         ts(1) + R"J(, "dur": )J" + d(2) + R"J(, "args": {"correlation": 1}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )J" +
+         ts(5) + R"J(, "dur": )J" + d(2) + R"J(, "args": {"correlation": 2}},
+    {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": )J" +
+         ts(0) + R"J(, "dur": )J" + d(100) + R"J(, "args": {"correlation": 1, "device": 0, "stream": 7}},
+    {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)", "pid": 0, "tid": 8, "ts": )J" +
+         ts(50) + R"J(, "dur": )J" + d(100) + R"J(, "args": {"correlation": 2, "device": 0, "stream": 8}}
   ]})J";
 }
 
@@ -239,10 +246,13 @@ TEST(MultiRankReport, ClusterTableLinesAreReadAndBadLinesNamed) {
   {
     std::ofstream f(path);
     f << R"({"file": "a.json", "rank": 0, "iteration_list": [{"step": 1, "start_us": 0, "dur_us": 90, "wall_us": 100}],)"
-         R"( "top_kernels": [{"name": "gemm", "count": 2, "total_us": 30}, {"name": "relu", "count": 1, "total_us": 5}]})" "\n\n"
-      << R"({"file": "b.json", "rank": 1, "error": "cannot open the file", "exit_code": 3})" "\n"
+         R"( "top_kernels": [{"name": "gemm", "count": 2, "total_us": 30}, {"name": "relu", "count": 1, "total_us": 5}]})"
+         "\n\n"
+      << R"({"file": "b.json", "rank": 1, "error": "cannot open the file", "exit_code": 3})"
+         "\n"
       << R"({"file": "c.json", "rank": 2, "iteration_list": [{"step": 1, "start_us": 0, "dur_us": 80}],)"
-         R"( "top_kernels": [{"name": "gemm", "count": 2, "total_us": 40}]})" "\n";
+         R"( "top_kernels": [{"name": "gemm", "count": 2, "total_us": 40}]})"
+         "\n";
   }
   std::vector<RankSummary> ranks;
   std::string error;
@@ -256,8 +266,9 @@ TEST(MultiRankReport, ClusterTableLinesAreReadAndBadLinesNamed) {
   const auto j = nlohmann::ordered_json::parse(multiRankJson(ranks, {}));
   EXPECT_TRUE(j["collectives"].is_null());  // a table has no trace to measure
   // Kernel time per rank from each rank's own top list; unknown where a rank lists none.
-  EXPECT_EQ(j["top_kernels"], nlohmann::ordered_json::parse(
-                                  R"({"names": ["gemm", "relu"], "total_us": [[30.0, 5.0], [null, null], [40.0, null]]})"));
+  EXPECT_EQ(j["top_kernels"],
+            nlohmann::ordered_json::parse(
+                R"({"names": ["gemm", "relu"], "total_us": [[30.0, 5.0], [null, null], [40.0, null]]})"));
   const RankTable table = rankTableOfSummaries(ranks, 5.0);
   EXPECT_EQ(table.kernelNames, (std::vector<std::string>{"gemm", "relu"}));
   EXPECT_EQ(table.rows[0].kernelTime, (std::vector<TimeNs>{30000, 5000}));
@@ -271,14 +282,18 @@ TEST(MultiRankReport, ClusterTableLinesAreReadAndBadLinesNamed) {
 
   {
     std::ofstream f(path);
-    f << R"({"file": "a.json"})" "\n" << "[1, 2]\n";
+    f << R"({"file": "a.json"})"
+         "\n"
+      << "[1, 2]\n";
   }
   ranks.clear();
   EXPECT_FALSE(readRankTable(path, ranks, error));
   EXPECT_EQ(error, "line 2: not a JSON object");
   {
     std::ofstream f(path);
-    f << R"({"file": "a.json"})" "\n" << "{\"x\": " << std::string(1000, '[') << "\n";
+    f << R"({"file": "a.json"})"
+         "\n"
+      << "{\"x\": " << std::string(1000, '[') << "\n";
   }
   ranks.clear();
   EXPECT_FALSE(readRankTable(path, ranks, error));
@@ -328,7 +343,8 @@ TEST(RankLoader, LoadsEveryFileOnThePoolAndCancelStopsTheRest) {
   options.threads = 1;
   options.progress = [](const RankLoadProgress& p) { return p.filesDone < 2; };
   size_t cancelled = 0;
-  EXPECT_FALSE(loadRankFiles(files, options, [&](size_t, LoadResult&& r) { cancelled += r.status == LoadStatus::Cancelled; }));
+  EXPECT_FALSE(
+      loadRankFiles(files, options, [&](size_t, LoadResult&& r) { cancelled += r.status == LoadStatus::Cancelled; }));
   EXPECT_GE(cancelled, files.size() - 3);
   fs::remove_all(dir);
 }
@@ -367,7 +383,8 @@ TEST(RankSession, AFolderMergesRankByRankOnTheFirstRanksClock) {
   for (EventRef k : nccl) {
     const int64_t rank = t.processes[t.tracks[k.track].process].rank;
     ranks.insert(rank);
-    EXPECT_EQ(t.trackLabel(k.track).rfind("rank " + std::to_string(rank) + " \xC2\xB7 GPU 0", 0), 0u) << t.trackLabel(k.track);
+    EXPECT_EQ(t.trackLabel(k.track).rfind("rank " + std::to_string(rank) + " \xC2\xB7 GPU 0", 0), 0u)
+        << t.trackLabel(k.track);
     // Args read back from each rank's own file (lazy) or re-encoded against the merged pool.
     bool hasStream = false;
     for (const NamedArg& a : t.args(k)) hasStream |= a.key == "stream" && a.i == 8;
@@ -418,7 +435,8 @@ TEST(RankSession, AFolderMergesRankByRankOnTheFirstRanksClock) {
   EXPECT_EQ(fs::path(t.meta.sessionRanks[1].file).filename(), "t_rank1.json.gz");
   EXPECT_EQ(table.rows[1].clockOffset, std::optional<TimeNs>(-5000));
   // Kernel time per rank for the job's top kernels (ties by name).
-  EXPECT_EQ(table.kernelNames, (std::vector<std::string>{"gemm", "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)"}));
+  EXPECT_EQ(table.kernelNames,
+            (std::vector<std::string>{"gemm", "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)"}));
   for (const RankRow& row : table.rows) EXPECT_EQ(row.kernelTime, (std::vector<TimeNs>{100000, 100000}));
   const auto j = nlohmann::ordered_json::parse(rankTableJson(table, "dir"));
   EXPECT_EQ(j["clock_alignment"], "collectives");
@@ -453,7 +471,8 @@ TEST(RankTable, ASlowRankIsTheStragglerAndASingleTraceIsOneRank) {
   // Three ranks; rank 2 runs 5/3 slower (its collective then ends at 250 µs).
   std::vector<RankPart> parts;
   for (int r = 0; r < 3; ++r)
-    parts.push_back({test::loadOk(rankTrace(r, 0, r == 2 ? 5.0 / 3.0 : 1.0)), r, 0, "rank" + std::to_string(r) + ".json"});
+    parts.push_back(
+        {test::loadOk(rankTrace(r, 0, r == 2 ? 5.0 / 3.0 : 1.0)), r, 0, "rank" + std::to_string(r) + ".json"});
   const auto merged = mergeRanks(std::move(parts));
   const RankTable t = rankTable(*merged);
   ASSERT_EQ(t.rows.size(), 3u);

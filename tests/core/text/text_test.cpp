@@ -30,7 +30,10 @@ TEST(NamePattern, FindsLikeARegexSearchAndRefusesWhatRe2CannotDo) {
   EXPECT_FALSE(exact->foundIn("xgemm"));
   // Names are bytes, not necessarily UTF-8.
   auto bytes = NamePattern::compile("k.rnel", NamePattern::Case::Insensitive, error);
-  EXPECT_TRUE(bytes->foundIn(std::string_view("k\xff" "rnel", 6)));
+  EXPECT_TRUE(
+      bytes->foundIn(std::string_view("k\xff"
+                                      "rnel",
+                                      6)));
   for (const char* bad : {"(unclosed", "a(?!b)", "(a)\\1", "x{2,1}"}) {
     EXPECT_FALSE(NamePattern::compile(bad, NamePattern::Case::Insensitive, error)) << bad;
     EXPECT_NE(error.find(bad), std::string::npos) << error;

@@ -1,12 +1,11 @@
 // The Analysis dock on the offscreen platform: results for the whole trace and an
 // iteration, tables filled, hover tips and click-to-mark, every export format.
-#include <filesystem>
 #include <gtest/gtest.h>
+#include <filesystem>
 
 #include <qcustomplot.h>
 
 #include <QApplication>
-#include <cmath>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
@@ -16,6 +15,7 @@
 #include <QTest>
 #include <QThread>
 #include <QTreeWidget>
+#include <cmath>
 
 #include "charts/analysis_charts.h"
 #include "main_window.h"
@@ -223,9 +223,12 @@ TEST(AnalysisPanel, CriticalPathTabListsTheSegmentsAndMarksThePath) {
   // Double-clicking a segment of an op selects that op on the timeline.
   int row = -1;
   for (int r = 0; r < view->segmentTable()->rowCount() && row < 0; ++r)
-    if (path->segments[static_cast<size_t>(view->segmentTable()->item(r, 0)->data(Qt::UserRole).toInt())].event != kNoRef) row = r;
+    if (path->segments[static_cast<size_t>(view->segmentTable()->item(r, 0)->data(Qt::UserRole).toInt())].event !=
+        kNoRef)
+      row = r;
   ASSERT_GE(row, 0);
-  const CriticalPathSegment& s = path->segments[static_cast<size_t>(view->segmentTable()->item(row, 0)->data(Qt::UserRole).toInt())];
+  const CriticalPathSegment& s =
+      path->segments[static_cast<size_t>(view->segmentTable()->item(row, 0)->data(Qt::UserRole).toInt())];
   emit view->segmentTable()->cellDoubleClicked(row, 0);
   ASSERT_TRUE(f.w.timeline()->selected());
   EXPECT_EQ(f.w.timeline()->selected()->packed(), s.event);
@@ -339,13 +342,17 @@ TEST(RankCharts, KernelTimePerRankIsComparedWithTheMedianRankAndTipsNameIt) {
   // The GEMM column is labelled by its template argument, not "void" or "Kernel".
   auto* ticker = dynamic_cast<QCPAxisTickerText*>(kernels->keyAxis()->ticker().data());
   ASSERT_NE(ticker, nullptr);
-  EXPECT_TRUE(ticker->ticks().value(0).startsWith(QStringLiteral("Kernel<cutlass_80_tensorop_s1"))) << ticker->ticks().value(0).toStdString();
-  EXPECT_TRUE(ticker->ticks().value(1).startsWith(QStringLiteral("ncclDevKernel_AllReduce"))) << ticker->ticks().value(1).toStdString();
-  const QPoint cell(static_cast<int>(kernels->keyAxis()->coordToPixel(0)), static_cast<int>(kernels->valueAxis()->coordToPixel(2)));
+  EXPECT_TRUE(ticker->ticks().value(0).startsWith(QStringLiteral("Kernel<cutlass_80_tensorop_s1")))
+      << ticker->ticks().value(0).toStdString();
+  EXPECT_TRUE(ticker->ticks().value(1).startsWith(QStringLiteral("ncclDevKernel_AllReduce")))
+      << ticker->ticks().value(1).toStdString();
+  const QPoint cell(static_cast<int>(kernels->keyAxis()->coordToPixel(0)),
+                    static_cast<int>(kernels->valueAxis()->coordToPixel(2)));
   const QString tip = chartTipAt(&plot, cell);
   EXPECT_TRUE(tip.startsWith(QStringLiteral("rank 2 · void cutlass::Kernel"))) << tip.toStdString();
   EXPECT_TRUE(tip.contains(QStringLiteral("+50.0 %"))) << tip.toStdString();
-  const QPoint unknown(static_cast<int>(kernels->keyAxis()->coordToPixel(1)), static_cast<int>(kernels->valueAxis()->coordToPixel(1)));
+  const QPoint unknown(static_cast<int>(kernels->keyAxis()->coordToPixel(1)),
+                       static_cast<int>(kernels->valueAxis()->coordToPixel(1)));
   EXPECT_TRUE(chartTipAt(&plot, unknown).contains(QStringLiteral("not among this rank's top kernels")));
 }
 
@@ -373,7 +380,8 @@ TEST(AnalysisPanel, MemoryTabListsTheAllocationsLiveAtTheClickedTime) {
   EXPECT_GT(table->rowCount(), 0);
   // The timeline gained the counter tracks.
   int memoryCounters = 0;
-  for (const CounterSeries& c : doc->trace->counters) memoryCounters += doc->trace->str(c.name).rfind("Memory ", 0) == 0;
+  for (const CounterSeries& c : doc->trace->counters)
+    memoryCounters += doc->trace->str(c.name).rfind("Memory ", 0) == 0;
   EXPECT_EQ(memoryCounters, 2);  // allocated for GPU 0 and for the CPU (no totals recorded: no reserved)
   // Before the first allocation nothing is live.
   w.analysis()->showLiveMemory(0, doc->trace->minTs);
@@ -385,8 +393,10 @@ TEST(AnalysisPanel, MemoryTabListsTheAllocationsLiveAtTheClickedTime) {
   for (QCPAxisRect* r : plot->axisRects())
     if (r->property("device").toInt() == 0 && r->property("device").isValid()) rect = r;
   ASSERT_TRUE(rect);
-  const double x = rect->axis(QCPAxis::atBottom)->coordToPixel(static_cast<double>(gpu.peakTs - doc->trace->minTs) / 1e6);
-  QTest::mouseClick(plot, Qt::LeftButton, Qt::NoModifier, QPoint(static_cast<int>(std::lround(x)) + 1, rect->center().y()));
+  const double x =
+      rect->axis(QCPAxis::atBottom)->coordToPixel(static_cast<double>(gpu.peakTs - doc->trace->minTs) / 1e6);
+  QTest::mouseClick(plot, Qt::LeftButton, Qt::NoModifier,
+                    QPoint(static_cast<int>(std::lround(x)) + 1, rect->center().y()));
   EXPECT_EQ(table->rowCount(), static_cast<int>(liveAllocations(gpu, gpu.peakTs).size()));
 
   // By op: one row per op of the device, the figures of memoryTimeline's byOp, most
@@ -400,8 +410,12 @@ TEST(AnalysisPanel, MemoryTabListsTheAllocationsLiveAtTheClickedTime) {
     ASSERT_TRUE(gpu.byOp.count(name)) << name;
     const OpMemory& o = gpu.byOp.at(name);
     EXPECT_EQ(ops->item(row, 1)->data(Qt::DisplayRole).toDouble(), static_cast<double>(o.allocs)) << name;
-    EXPECT_NEAR(ops->item(row, 2)->data(Qt::DisplayRole).toDouble(), static_cast<double>(o.allocBytes) / (1024.0 * 1024.0), 1e-3) << name;
-    EXPECT_NEAR(ops->item(row, 6)->data(Qt::DisplayRole).toDouble(), static_cast<double>(o.selfIncrease) / (1024.0 * 1024.0), 1e-3) << name;
+    EXPECT_NEAR(ops->item(row, 2)->data(Qt::DisplayRole).toDouble(),
+                static_cast<double>(o.allocBytes) / (1024.0 * 1024.0), 1e-3)
+        << name;
+    EXPECT_NEAR(ops->item(row, 6)->data(Qt::DisplayRole).toDouble(),
+                static_cast<double>(o.selfIncrease) / (1024.0 * 1024.0), 1e-3)
+        << name;
     EXPECT_LE(static_cast<double>(o.allocBytes), previous) << name;
     previous = static_cast<double>(o.allocBytes);
   }
@@ -445,7 +459,8 @@ TEST(AnalysisPanel, TheTimelineMarksTheMemoryPeak) {
   const QColor mark(arrow.r, arrow.g, arrow.b);
   const auto isMark = [&](int px, int py) {
     const QColor p = img.pixelColor(px, py);
-    return std::abs(p.red() - mark.red()) < 30 && std::abs(p.green() - mark.green()) < 30 && std::abs(p.blue() - mark.blue()) < 30;
+    return std::abs(p.red() - mark.red()) < 30 && std::abs(p.green() - mark.green()) < 30 &&
+           std::abs(p.blue() - mark.blue()) < 30;
   };
   bool notch = false;
   for (int dx = -2; dx <= 2; ++dx) notch = notch || isMark(x + dx, y);

@@ -15,8 +15,8 @@
 #include "main_window.h"
 #include "panels/diff_panel.h"
 #include "test_support.h"
-#include "ui/ui_wait.h"
 #include "timeline/timeline_widget.h"
+#include "ui/ui_wait.h"
 
 namespace opscope::ui {
 namespace {
@@ -65,12 +65,15 @@ TEST(DiffPanel, CompareWithShowsTheStretchedAndTheRemovedKernels) {
   plot->replot();
   QCPBars* slower = nullptr;
   for (int i = 0; i < plot->plottableCount(); ++i)
-    if (auto* bars = qobject_cast<QCPBars*>(plot->plottable(i)); bars && bars->name() == QStringLiteral("slower in B")) slower = bars;
+    if (auto* bars = qobject_cast<QCPBars*>(plot->plottable(i)); bars && bars->name() == QStringLiteral("slower in B"))
+      slower = bars;
   ASSERT_TRUE(slower);
   ASSERT_EQ(slower->dataCount(), 1);
   const double key = slower->data()->at(0)->key, value = slower->data()->at(0)->value;
-  const QPoint bar(static_cast<int>(slower->valueAxis()->coordToPixel(value / 2)), static_cast<int>(slower->keyAxis()->coordToPixel(key)));
-  EXPECT_TRUE(chartTipAt(plot, bar).startsWith(QStringLiteral("ampere_sgemm_128x64_tn"))) << chartTipAt(plot, bar).toStdString();
+  const QPoint bar(static_cast<int>(slower->valueAxis()->coordToPixel(value / 2)),
+                   static_cast<int>(slower->keyAxis()->coordToPixel(key)));
+  EXPECT_TRUE(chartTipAt(plot, bar).startsWith(QStringLiteral("ampere_sgemm_128x64_tn")))
+      << chartTipAt(plot, bar).toStdString();
   // The filter keeps the matching rows only; CPU ops show their input shapes.
   w.diff()->setFilter(QStringLiteral("memset"));
   EXPECT_EQ(t->rowCount(), 1);

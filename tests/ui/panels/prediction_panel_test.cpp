@@ -1,7 +1,7 @@
 // The Prediction dock on the offscreen platform: computed only when shown, per-op and
 // iteration tables against the core, what-if GPU, selection, exports, bad inputs.
-#include <filesystem>
 #include <gtest/gtest.h>
+#include <filesystem>
 
 #include <qcustomplot.h>
 
@@ -155,7 +155,8 @@ TEST(PredictionPanel, WhatIfGpuSideBySideAndSelection) {
 // A trace of one step: an op of a kind no model knows, launching one kernel.
 std::string unmodelledTrace(bool withDevice) {
   std::string j = R"({)";
-  if (withDevice) j += R"("deviceProperties":[{"id":0,"name":"NVIDIA A100-SXM4-80GB","totalGlobalMem":85029158912,"numSms":108}],)";
+  if (withDevice)
+    j += R"("deviceProperties":[{"id":0,"name":"NVIDIA A100-SXM4-80GB","totalGlobalMem":85029158912,"numSms":108}],)";
   j += R"("traceEvents":[
     {"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100},
     {"ph":"X","cat":"cpu_op","name":"mystery::op","pid":1,"tid":1,"ts":10,"dur":50},
@@ -207,7 +208,8 @@ TEST(PredictionPanel, CalibrateLearnsOnTheFirstIterationAsTheCommandLineDoes) {
   EXPECT_DOUBLE_EQ(r.calibration->kernelFloorUs, cli.calibration->kernelFloorUs);
   EXPECT_DOUBLE_EQ(r.calibration->dramEfficiency, cli.calibration->dramEfficiency);
   EXPECT_DOUBLE_EQ(r.opError.gmaePct, cli.opError.gmaePct);
-  EXPECT_TRUE(f.panel()->statusText().contains(QStringLiteral("calibrated on the first iteration"))) << f.panel()->statusText().toStdString();
+  EXPECT_TRUE(f.panel()->statusText().contains(QStringLiteral("calibrated on the first iteration")))
+      << f.panel()->statusText().toStdString();
   f.panel()->calibrateBox()->setChecked(false);
   ASSERT_TRUE(waitFor(f.panel()));
   EXPECT_FALSE(f.panel()->results()->main.calibration);
@@ -295,16 +297,33 @@ TEST(PredictionPanel, CalibrateOnAChosenGpuFitsOnTheTracesOwn) {
 // Every model the predictors name gets its own colour and marker pair, and a family's
 // variants keep the family's colour.
 TEST(PredictionPanel, EveryModelHasItsOwnColourAndMarker) {
-  const QStringList models = {
-      "gemm roofline", "gemm roofline (tf32)", "memory-bound", "memory-bound (batch norm)", "memory-bound (pooling)",
-      "sum of sub-ops", "PCIe copy", "gemm microbenchmark", "convolution roofline", "convolution roofline (tf32)",
-      "collective all_reduce", "collective all_gather", "collective reduce_scatter", "collective all_to_all",
-      "collective broadcast", "collective reduce", "collective send_recv", "attention roofline",
-      "memory-bound (embedding bag)", "convolution microbenchmark", "TBE forward", "TBE backward (sgd)",
-      "TBE backward (rowwise adagrad)", "memory-bound (triton)", "gemm roofline (triton)"};
+  const QStringList models = {"gemm roofline",
+                              "gemm roofline (tf32)",
+                              "memory-bound",
+                              "memory-bound (batch norm)",
+                              "memory-bound (pooling)",
+                              "sum of sub-ops",
+                              "PCIe copy",
+                              "gemm microbenchmark",
+                              "convolution roofline",
+                              "convolution roofline (tf32)",
+                              "collective all_reduce",
+                              "collective all_gather",
+                              "collective reduce_scatter",
+                              "collective all_to_all",
+                              "collective broadcast",
+                              "collective reduce",
+                              "collective send_recv",
+                              "attention roofline",
+                              "memory-bound (embedding bag)",
+                              "convolution microbenchmark",
+                              "TBE forward",
+                              "TBE backward (sgd)",
+                              "TBE backward (rowwise adagrad)",
+                              "memory-bound (triton)",
+                              "gemm roofline (triton)"};
   QSet<QString> pairs;
-  for (const QString& m : models)
-    pairs.insert(modelColor(m, false).name() + QString::number(modelShapeIndex(m)));
+  for (const QString& m : models) pairs.insert(modelColor(m, false).name() + QString::number(modelShapeIndex(m)));
   EXPECT_EQ(pairs.size(), models.size());
   EXPECT_EQ(modelColor("memory-bound (pooling)", false), modelColor("memory-bound", false));
   EXPECT_EQ(modelColor("collective all_to_all", true), modelColor("collective all_reduce", true));
@@ -318,7 +337,8 @@ TEST(PredictionPanel, NoPresetForTheDeviceAsksForOneInsteadOfGuessing) {
   ASSERT_TRUE(waitSettled(f.panel()));
   EXPECT_TRUE(f.panel()->needsGpu());
   EXPECT_FALSE(f.panel()->results()) << "predicted on a guessed GPU";
-  EXPECT_TRUE(f.panel()->statusText().contains(QStringLiteral("No GPU preset for this device"))) << f.panel()->statusText().toStdString();
+  EXPECT_TRUE(f.panel()->statusText().contains(QStringLiteral("No GPU preset for this device")))
+      << f.panel()->statusText().toStdString();
   EXPECT_EQ(f.panel()->opsTable()->rowCount(), 0);
   // Picking one predicts on it.
   ASSERT_TRUE(f.panel()->setGpus(QStringLiteral("V100"), QString()));

@@ -4,8 +4,8 @@
 
 #include <random>
 
-#include "timeline/row_index.h"
 #include "test_support.h"
+#include "timeline/row_index.h"
 
 namespace opscope::ui {
 namespace {
@@ -64,18 +64,22 @@ TEST_P(FoldRow, CoversEveryVisibleSliceOnceWithBoundedItems) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Zoom, FoldRow,
-                         ::testing::Values(FoldCase{10, 1000, false},     // 60 px per slice: all separate
-                                           FoldCase{150, 1000, false},    // 4 px per slice
-                                           FoldCase{400, 400, true},      // 1.5 px: folded
-                                           FoldCase{2000, 2, true},       // fully zoomed out: one block
+                         ::testing::Values(FoldCase{10, 1000, false},   // 60 px per slice: all separate
+                                           FoldCase{150, 1000, false},  // 4 px per slice
+                                           FoldCase{400, 400, true},    // 1.5 px: folded
+                                           FoldCase{2000, 2, true},     // fully zoomed out: one block
                                            FoldCase{1e6, 2, true}));
 
 TEST(FoldRow, WideSlicesAreNeverSwallowedByAFold) {
   // Many tiny slices, then a wide one, then tiny ones again.
   std::string json = "[";
-  for (int i = 0; i < 100; ++i) json += R"({"ph":"X","cat":"cpu_op","name":"tiny","pid":1,"tid":1,"ts":)" + std::to_string(i * 0.01) + R"(,"dur":0.005},)";
+  for (int i = 0; i < 100; ++i)
+    json += R"({"ph":"X","cat":"cpu_op","name":"tiny","pid":1,"tid":1,"ts":)" + std::to_string(i * 0.01) +
+            R"(,"dur":0.005},)";
   json += R"({"ph":"X","cat":"cpu_op","name":"wide","pid":1,"tid":1,"ts":1.0,"dur":50},)";
-  for (int i = 0; i < 100; ++i) json += R"({"ph":"X","cat":"cpu_op","name":"tiny","pid":1,"tid":1,"ts":)" + std::to_string(51 + i * 0.01) + R"(,"dur":0.005})" + (i < 99 ? "," : "");
+  for (int i = 0; i < 100; ++i)
+    json += R"({"ph":"X","cat":"cpu_op","name":"tiny","pid":1,"tid":1,"ts":)" + std::to_string(51 + i * 0.01) +
+            R"(,"dur":0.005})" + (i < 99 ? "," : "");
   auto t = test::loadOk(json + "]");
   ASSERT_TRUE(t);
   const RowIndex rows(*t);

@@ -74,8 +74,8 @@ TEST_P(NiceStep, OneTwoFiveTimesPowersOfTen) { EXPECT_EQ(niceStep(GetParam().in)
 
 INSTANTIATE_TEST_SUITE_P(Cases, NiceStep,
                          ::testing::Values(StepCase{0.3, 1}, StepCase{1, 1}, StepCase{1.5, 2}, StepCase{3, 5},
-                                           StepCase{7, 10}, StepCase{90, 100}, StepCase{101, 200},
-                                           StepCase{499, 500}, StepCase{2.1e9, 5'000'000'000}));
+                                           StepCase{7, 10}, StepCase{90, 100}, StepCase{101, 200}, StepCase{499, 500},
+                                           StepCase{2.1e9, 5'000'000'000}));
 
 struct TickCase {
   TimeNs t, step;
@@ -88,15 +88,14 @@ TEST_P(FormatTick, UnitAndDecimalsFollowTheStep) {
   EXPECT_EQ(formatTick(GetParam().t, GetParam().step), GetParam().text);
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, FormatTick,
-                         ::testing::Values(TickCase{0, 100, "0"}, TickCase{200, 100, "200 ns"},
-                                           TickCase{1500, 500, "1.5 \xC2\xB5s"}, TickCase{2000, 1000, "2 \xC2\xB5s"},
-                                           TickCase{250'000, 50'000, "250 \xC2\xB5s"},
-                                           TickCase{1'500'000, 500'000, "1.5 ms"},
-                                           TickCase{12'000'000, 2'000'000, "12 ms"},
-                                           TickCase{3'000'000'000, 1'000'000'000, "3 s"},
-                                           TickCase{40, 20, "40 ns"}, TickCase{1020, 20, "1.02 \xC2\xB5s"},
-                                           TickCase{874'900'000, 100'000, "874.9 ms"}, TickCase{-2000, 1000, "-2 \xC2\xB5s"}));
+INSTANTIATE_TEST_SUITE_P(
+    Cases, FormatTick,
+    ::testing::Values(TickCase{0, 100, "0"}, TickCase{200, 100, "200 ns"}, TickCase{1500, 500, "1.5 \xC2\xB5s"},
+                      TickCase{2000, 1000, "2 \xC2\xB5s"}, TickCase{250'000, 50'000, "250 \xC2\xB5s"},
+                      TickCase{1'500'000, 500'000, "1.5 ms"}, TickCase{12'000'000, 2'000'000, "12 ms"},
+                      TickCase{3'000'000'000, 1'000'000'000, "3 s"}, TickCase{40, 20, "40 ns"},
+                      TickCase{1020, 20, "1.02 \xC2\xB5s"}, TickCase{874'900'000, 100'000, "874.9 ms"},
+                      TickCase{-2000, 1000, "-2 \xC2\xB5s"}));
 
 struct DurCase {
   TimeNs ns;

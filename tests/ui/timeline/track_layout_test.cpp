@@ -30,8 +30,13 @@ TEST(TrackLayout, OrderFollowsSortIndexesThenIds) {
   const TimelineLayout layout = layoutTracks(*t, rows, {}, m);
   std::vector<std::string> labels;
   for (const LayoutEntry& e : layout.entries) labels.push_back(e.label);
-  const std::vector<std::string> expected = {"worker (9)", "thread 2", "thread 1", "mem.bytes",
-                                             "GPU (0)", "GPU 0 \xC2\xB7 stream 7", "GPU 0 \xC2\xB7 stream 20"};
+  const std::vector<std::string> expected = {"worker (9)",
+                                             "thread 2",
+                                             "thread 1",
+                                             "mem.bytes",
+                                             "GPU (0)",
+                                             "GPU 0 \xC2\xB7 stream 7",
+                                             "GPU 0 \xC2\xB7 stream 20"};
   EXPECT_EQ(labels, expected);
   // Heights: two depth rows for thread 1, one for thread 2; entries tile the height.
   EXPECT_EQ(layout.entries[2].rows, 2u);
@@ -64,8 +69,8 @@ TEST(TrackLayout, CollapsedProcessesKeepOnlyTheirHeader) {
 std::string deepTrace() {
   std::string j = R"({"traceEvents":[)";
   for (int d = 0; d < 12; ++d)
-    j += R"({"ph":"X","cat":"cpu_op","name":"d)" + std::to_string(d) + R"(","pid":1,"tid":1,"ts":)" + std::to_string(d) +
-         R"(,"dur":)" + std::to_string(100 - 2 * d) + "},";
+    j += R"({"ph":"X","cat":"cpu_op","name":"d)" + std::to_string(d) + R"(","pid":1,"tid":1,"ts":)" +
+         std::to_string(d) + R"(,"dur":)" + std::to_string(100 - 2 * d) + "},";
   for (int k = 0; k < 3; ++k)
     j += R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":)" + std::to_string(k) +
          R"(,"dur":50,"args":{"stream":7}},)";
