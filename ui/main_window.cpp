@@ -158,7 +158,7 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent) : QMainWindow(pare
   connect(diff_, &DiffPanel::compared, this, &MainWindow::showTraceB);
   connect(diffDock_->toggleViewAction(), &QAction::toggled, this, [this](bool on) {
     if (!on) paneB_->hide();  // closing the comparison closes its timeline
-    else if (timelineB_->document()) paneB_->show();
+    else if (timelineB_->data()) paneB_->show();
   });
   connect(timeline_, &TimelineWidget::viewChanged, this,
           [this] { syncViews(timeline_, timelineB_, alignB_ - alignA_); });
@@ -583,7 +583,7 @@ void MainWindow::setDocument(std::shared_ptr<const TraceDocument> doc) {
   if (etButton_) etButton_->hide();
   matches_ = std::make_shared<std::vector<EventRef>>();
   matcher_.reset();
-  timeline_->setDocument(doc_);
+  timeline_->setData(doc_);
   central_->setCurrentWidget(doc_ ? timeline_->parentWidget() : welcome_);
   timeline_->setFocus();  // W/S/A/D work at once, not typed into the search box
   opTree_->setDocument(doc_);
@@ -670,11 +670,11 @@ void MainWindow::showTraceB(std::shared_ptr<const TraceDocument> b, TimeNs align
   alignA_ = alignA;
   alignB_ = alignB;
   if (!b) {
-    timelineB_->setDocument(nullptr);
+    timelineB_->setData(nullptr);
     paneB_->hide();
     return;
   }
-  if (timelineB_->document() != b.get()) timelineB_->setDocument(b);
+  if (timelineB_->data() != b.get()) timelineB_->setData(b);
   labelB_->setText(
       QStringLiteral("<b>B</b> %1 · aligned with A at the start of the compared range · zoom and scroll follow A")
           .arg(QFileInfo(QString::fromStdString(b->path)).fileName().toHtmlEscaped()));
@@ -683,7 +683,7 @@ void MainWindow::showTraceB(std::shared_ptr<const TraceDocument> b, TimeNs align
 }
 
 void MainWindow::syncViews(TimelineWidget* from, TimelineWidget* to, TimeNs shift) {
-  if (syncing_ || !paneB_->isVisible() || !from->document() || !to->document()) return;
+  if (syncing_ || !paneB_->isVisible() || !from->data() || !to->data()) return;
   syncing_ = true;
   TimeView v = from->view();
   v.start += shift;

@@ -14,7 +14,7 @@ namespace opscope::ui {
 double runRenderBench(std::shared_ptr<const TraceDocument> doc, const RenderBenchOptions& o) {
   TimelineWidget widget;
   widget.resize(o.width, o.height);
-  widget.setDocument(doc);
+  widget.setData(doc);
   const Trace& t = *doc->trace;
   QImage image(widget.size(), QImage::Format_RGB32);
   const TimeNs span = std::max<TimeNs>(1, t.maxTs - t.minTs);

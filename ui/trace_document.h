@@ -1,24 +1,19 @@
 #pragma once
 // A loaded trace with everything the views precompute from it, built off the GUI
-// thread (see load_job.h) and then only read.
+// thread (see load_job.h) and then only read: the timeline's data (timeline/
+// timeline_data.h) and what the other views add to it.
 #include <memory>
 #include <string>
 
 #include "analysis/op_tree.h"
 #include "io/load_result.h"
-#include "model/trace.h"
-#include "timeline/overview.h"
-#include "timeline/row_index.h"
+#include "timeline/timeline_data.h"
 
 namespace opscope::ui {
 
-struct TraceDocument {
+struct TraceDocument : TimelineData {
   std::string path;
-  std::unique_ptr<Trace> trace;
-  RowIndex rows;
   OpTree opTree;
-  OverviewDensity overview;
-  std::vector<uint32_t> instantsByTime;  // indices into trace->instants, sorted by ts
   LoadTimings timings;
   double prepareSeconds = 0;  // row index, op tree, overview
 };

@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <map>
 
-#include "analysis/interval_set.h"
 #include "analysis/kernel_classes.h"
 #include "analysis/occupancy.h"
+#include "model/interval_set.h"
 #include "ranks/rank_metrics.h"
 #include "ranks/rank_table.h"
 

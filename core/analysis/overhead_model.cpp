@@ -4,8 +4,8 @@
 
 #include "analysis/sample_stats.h"
 #include "io/side_input.h"
-#include "report/json_text.h"
 #include "text/clip.h"
+#include "text/json_text.h"
 
 namespace opscope {
 

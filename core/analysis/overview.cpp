@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "analysis/interval_set.h"
+#include "model/interval_set.h"
 
 namespace opscope {
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "analysis/interval_set.h"
 #include "hierarchy/queries.h"
+#include "model/interval_set.h"
 
 namespace opscope {
 

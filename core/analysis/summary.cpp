@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
-#include "analysis/interval_union.h"
+#include "model/interval_union.h"
 
 namespace opscope {
 

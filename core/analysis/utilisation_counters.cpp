@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "analysis/interval_set.h"
+#include "model/interval_set.h"
 
 namespace opscope {
 

@@ -8,7 +8,7 @@
 
 #include "hierarchy/iterations.h"
 #include "hierarchy/queries.h"
-#include "report/json_text.h"
+#include "text/json_text.h"
 
 namespace opscope {
 

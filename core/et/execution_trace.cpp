@@ -5,7 +5,7 @@
 #include "io/byte_source.h"
 #include "io/json_units.h"
 #include "io/output_file.h"
-#include "report/json_text.h"
+#include "text/json_text.h"
 
 namespace opscope {
 

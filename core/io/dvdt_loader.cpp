@@ -10,7 +10,7 @@
 #include "hierarchy/finalize.h"
 #include "io/json_units.h"
 #include "model/trace_builder.h"
-#include "report/json_text.h"
+#include "text/json_text.h"
 
 namespace opscope {
 

@@ -14,7 +14,7 @@
 
 #include "io/input_limits.h"
 #include "model/trace_builder.h"
-#include "report/json_text.h"
+#include "text/json_text.h"
 
 namespace opscope {
 

@@ -1,5 +1,5 @@
 #include "perf/et_shapes.h"
-#include "report/json_text.h"
+#include "text/json_text.h"
 
 namespace opscope {
 

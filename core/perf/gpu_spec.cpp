@@ -9,8 +9,8 @@
 #include <map>
 
 #include "io/side_input.h"
-#include "report/json_text.h"
 #include "text/clip.h"
+#include "text/json_text.h"
 
 namespace opscope {
 

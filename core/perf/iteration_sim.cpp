@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <limits>
 
-#include "analysis/interval_set.h"
 #include "analysis/op_index.h"
 #include "hierarchy/iterations.h"
 #include "hierarchy/queries.h"
+#include "model/interval_set.h"
 
 namespace opscope {
 

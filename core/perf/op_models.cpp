@@ -16,7 +16,7 @@
 #include "perf/embedding_bag_models.h"
 #include "perf/tbe_models.h"
 #include "perf/triton_models.h"
-#include "report/json_text.h"
+#include "text/json_text.h"
 
 namespace opscope {
 

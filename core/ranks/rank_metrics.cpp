@@ -4,8 +4,8 @@
 #include <cctype>
 #include <map>
 
-#include "analysis/interval_set.h"
 #include "hierarchy/iterations.h"
+#include "model/interval_set.h"
 
 namespace opscope {
 

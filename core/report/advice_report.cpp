@@ -2,9 +2,10 @@
 
 #include <sstream>
 
-#include "report/json_text.h"
 #include "report/report_numbers.h"
 #include "report/summary_report.h"
+#include "text/duration_text.h"
+#include "text/json_text.h"
 
 namespace opscope {
 
@@ -59,15 +60,15 @@ std::string adviceCsv(const std::vector<Advice>& advice) {
 std::string adviceText(const std::vector<Advice>& advice, const Trace& trace, const std::string& path) {
   std::ostringstream out;
   out << path << ": " << advice.size() << " recommendation" << (advice.size() == 1 ? "" : "s")
-      << ", most time at stake first (" << formatDuration(examined(trace)) << " examined)\n";
+      << ", most time at stake first (" << reportDuration(examined(trace)) << " examined)\n";
   size_t k = 0;
   for (const Advice& a : advice) {
     out << "\n" << ++k << ". [" << a.id << "] " << a.title << "\n";
-    out << "   at stake: up to " << formatDuration(a.atStake) << "\n";
+    out << "   at stake: up to " << reportDuration(a.atStake) << "\n";
     out << "   try: " << a.action << "\n";
     if (a.where)
       out << "   e.g. " << trace.name(*a.where) << " on " << trace.trackLabel(a.where->track) << " at "
-          << formatDuration(trace.start(*a.where) - trace.minTs) << "\n";
+          << reportDuration(trace.start(*a.where) - trace.minTs) << "\n";
   }
   if (advice.empty()) out << "\nnothing stands out: no rule found time at stake\n";
   return out.str();

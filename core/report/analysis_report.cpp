@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "report/json_text.h"
 #include "report/report_numbers.h"
 #include "report/summary_report.h"
+#include "text/json_text.h"
 
 namespace opscope {
 

@@ -5,9 +5,9 @@
 #include "analysis/overhead_model.h"
 #include "analysis/sample_stats.h"
 #include "report/analysis_report.h"
-#include "report/json_text.h"
 #include "report/report_numbers.h"
 #include "report/summary_report.h"
+#include "text/json_text.h"
 
 namespace opscope {
 

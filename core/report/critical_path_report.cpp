@@ -5,9 +5,10 @@
 #include <sstream>
 
 #include "report/analysis_report.h"
-#include "report/json_text.h"
 #include "report/report_numbers.h"
 #include "report/summary_report.h"
+#include "text/duration_text.h"
+#include "text/json_text.h"
 
 namespace opscope {
 
@@ -145,7 +146,7 @@ std::string criticalPathText(const CriticalPath& path, const Trace& trace, const
   const CriticalPathWindow& w = path.window;
   out << file << ": critical path of " << (w.kind == CriticalPathWindow::Kind::Trace ? "the whole trace" : w.label)
       << "\n";
-  out << "  length " << formatDuration(path.length()) << " of " << formatDuration(w.wallEnd - w.start) << " ("
+  out << "  length " << reportDuration(path.length()) << " of " << reportDuration(w.wallEnd - w.start) << " ("
       << path.pathNodes << " nodes, " << path.events.size() << " events, " << path.segments.size() << " segments)\n\n";
   std::vector<size_t> order(kCpCategoryCount);
   for (size_t c = 0; c < kCpCategoryCount; ++c) order[c] = c;
@@ -156,7 +157,7 @@ std::string criticalPathText(const CriticalPath& path, const Trace& trace, const
     if (path.byCategory[c] == 0) continue;
     char line[160];
     std::snprintf(line, sizeof line, "    %-14s %12s  %5.1f %%\n", cpCategoryName(static_cast<CpCategory>(c)),
-                  formatDuration(path.byCategory[c]).c_str(), pct(path.byCategory[c], path.length()));
+                  reportDuration(path.byCategory[c]).c_str(), pct(path.byCategory[c], path.length()));
     out << line;
   }
   for (const bool gpu : {false, true}) {
@@ -164,7 +165,7 @@ std::string criticalPathText(const CriticalPath& path, const Trace& trace, const
     if (entries.empty()) continue;
     out << "\n  " << (gpu ? "GPU work" : "ops") << " on the path (time on it, count):\n";
     for (size_t i = 0; i < entries.size() && i < top; ++i)
-      out << "    " << formatDuration(entries[i].time) << "  x" << entries[i].count << "  " << entries[i].name << "\n";
+      out << "    " << reportDuration(entries[i].time) << "  x" << entries[i].count << "  " << entries[i].name << "\n";
     if (entries.size() > top) out << "    ... " << entries.size() - top << " more\n";
   }
   for (const std::string& s : criticalPathWarnings(path)) out << "\nnote: " << s << "\n";

@@ -3,9 +3,10 @@
 #include <cstdio>
 #include <sstream>
 
-#include "report/json_text.h"
 #include "report/report_numbers.h"
 #include "report/summary_report.h"
+#include "text/duration_text.h"
+#include "text/json_text.h"
 
 namespace opscope {
 
@@ -83,11 +84,11 @@ void table(std::ostringstream& out, const char* title, const std::vector<DiffRow
   char counts[48];
   for (size_t i = 0; i < rows.size() && i < top; ++i) {
     const DiffRow& r = rows[i];
-    std::string delta = formatDuration(r.delta());
+    std::string delta = reportDuration(r.delta());
     if (r.delta() > 0) delta.insert(delta.begin(), '+');
     std::snprintf(counts, sizeof counts, "  %7zu  %7zu  ", r.countA, r.countB);
-    out << "  " << pad(delta, 13, true) << "  " << pad(formatDuration(r.totalA), 12, true) << "  "
-        << pad(formatDuration(r.totalB), 12, true) << counts << elide(r.name, 70);
+    out << "  " << pad(delta, 13, true) << "  " << pad(reportDuration(r.totalA), 12, true) << "  "
+        << pad(reportDuration(r.totalB), 12, true) << counts << elide(r.name, 70);
     if (!r.shape.empty()) out << " " << elide(r.shape, 60);
     if (r.countA == 0) out << "  [only in B]";
     if (r.countB == 0) out << "  [only in A]";
@@ -148,13 +149,13 @@ std::string traceDiffText(const TraceDiff& d, const DiffLabels& labels, size_t t
   auto mean = [](const std::vector<TimeNs>& w) {
     TimeNs sum = 0;
     for (TimeNs v : w) addTo(sum, v);
-    return w.empty() ? std::string("-") : formatDuration(sum / static_cast<TimeNs>(w.size()));
+    return w.empty() ? std::string("-") : reportDuration(sum / static_cast<TimeNs>(w.size()));
   };
   out << "iterations: A " << d.iterationWallA.size() << " (mean " << mean(d.iterationWallA) << "), B "
       << d.iterationWallB.size() << " (mean " << mean(d.iterationWallB) << ")\n";
   const Counts k = countsOf(d.kernels);
-  out << "GPU time: A " << formatDuration(k.totalA) << ", B " << formatDuration(k.totalB) << " ("
-      << (k.totalB >= k.totalA ? "+" : "") << formatDuration(k.totalB - k.totalA) << ")\n\n";
+  out << "GPU time: A " << reportDuration(k.totalA) << ", B " << reportDuration(k.totalB) << " ("
+      << (k.totalB >= k.totalA ? "+" : "") << reportDuration(k.totalB - k.totalA) << ")\n\n";
   table(out, "GPU kernels, memcpys and memsets", d.kernels, top);
   out << "\n";
   table(out, "CPU ops, annotations and runtime calls by name and input shapes", d.ops, top);

@@ -12,8 +12,9 @@
 #include "io/input_limits.h"
 #include "ranks/cross_rank.h"
 #include "ranks/rank_inputs.h"
-#include "report/json_text.h"
 #include "report/summary_report.h"
+#include "text/duration_text.h"
+#include "text/json_text.h"
 
 namespace opscope {
 
@@ -243,7 +244,7 @@ std::string multiRankText(const std::vector<RankSummary>& ranks, const MultiRank
       out << "  clocks aligned at "
           << (d.clocks.method == "collectives" ? "the ends of " + std::to_string(d.clocks.anchors) + " collectives"
                                                : std::string("the first ProfilerStep"))
-          << "; offsets applied " << formatDuration(lo) << " to " << formatDuration(hi) << "\n";
+          << "; offsets applied " << reportDuration(lo) << " to " << reportDuration(hi) << "\n";
     }
   }
   out << "\n";
@@ -265,13 +266,13 @@ std::string multiRankText(const std::vector<RankSummary>& ranks, const MultiRank
     double mean = 0;
     for (double v : its) mean += v;
     const std::string meanText =
-        its.empty() ? "-" : formatDuration(static_cast<TimeNs>(mean / static_cast<double>(its.size()) * 1000.0));
+        its.empty() ? "-" : reportDuration(static_cast<TimeNs>(mean / static_cast<double>(its.size()) * 1000.0));
     std::string coll = "-", wait = "-", overlap = "-";
     if (auto m = measuredAt.find(i); m != measuredAt.end()) {
       const CollectiveWait& w = d.waits[m->second];
       if (w.count > 0) {
-        coll = formatDuration(w.total);
-        wait = formatDuration(w.wait);
+        coll = reportDuration(w.total);
+        wait = reportDuration(w.wait);
         char o[32];
         std::snprintf(o, sizeof o, "%.1f%%", pct(r.metrics->overlapTime, r.metrics->collectiveTime));
         overlap = o;
@@ -290,7 +291,7 @@ std::string multiRankText(const std::vector<RankSummary>& ranks, const MultiRank
     out << "stragglers (mean iteration more than " << options.stragglerPct << "% over the median):\n";
     for (const Straggler& s : d.stragglers) {
       std::snprintf(line, sizeof line, "  rank %lld  %s  +%.1f%%\n", static_cast<long long>(s.rank),
-                    formatDuration(static_cast<TimeNs>(s.iterationUsMean * 1000.0)).c_str(), s.excessPct);
+                    reportDuration(static_cast<TimeNs>(s.iterationUsMean * 1000.0)).c_str(), s.excessPct);
       out << line;
     }
   }

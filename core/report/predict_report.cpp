@@ -4,8 +4,8 @@
 
 #include <cstdio>
 
-#include "report/json_text.h"
 #include "report/report_numbers.h"
+#include "text/json_text.h"
 
 namespace opscope {
 

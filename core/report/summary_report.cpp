@@ -1,5 +1,6 @@
 #include "report/summary_report.h"
-#include "report/json_text.h"
+#include "text/duration_text.h"
+#include "text/json_text.h"
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -8,17 +9,6 @@
 namespace opscope {
 
 double nsToUs(TimeNs ns) { return static_cast<double>(ns) / 1000.0; }
-
-std::string formatDuration(TimeNs ns) {
-  char buf[64];
-  const double v = static_cast<double>(ns);
-  const TimeNs a = ns < 0 ? -ns : ns;
-  if (a >= 1000000000) std::snprintf(buf, sizeof buf, "%.3f s", v / 1e9);
-  else if (a >= 1000000) std::snprintf(buf, sizeof buf, "%.3f ms", v / 1e6);
-  else if (a >= 1000) std::snprintf(buf, sizeof buf, "%.3f \xC2\xB5s", v / 1e3);
-  else std::snprintf(buf, sizeof buf, "%lld ns", static_cast<long long>(ns));
-  return buf;
-}
 
 namespace {
 using ojson = nlohmann::ordered_json;
@@ -125,7 +115,7 @@ std::string summaryText(const Summary& s, const std::string& path) {
     if (s.rank) o << ", rank " << *s.rank << (s.worldSize ? " of " + std::to_string(*s.worldSize) : "");
     o << "\n";
   }
-  o << "  wall time " << formatDuration(s.wall) << "; " << s.processes << " processes, " << s.threads << " threads, "
+  o << "  wall time " << reportDuration(s.wall) << "; " << s.processes << " processes, " << s.threads << " threads, "
     << s.gpuStreams << " " << s.deviceKind << " streams\n";
   std::snprintf(line, sizeof line,
                 "  %llu cpu ops, %llu launches, %llu kernels, %llu memcpys, %llu memsets; %llu of %llu %s events "
@@ -135,13 +125,13 @@ std::string summaryText(const Summary& s, const std::string& path) {
                 static_cast<unsigned long long>(s.memsets), static_cast<unsigned long long>(s.linkedGpuEvents),
                 static_cast<unsigned long long>(s.gpuEvents), s.deviceKind.c_str());
   o << line;
-  if (s.window) o << "  restricted to events starting in a window of " << formatDuration(s.wall) << "\n";
+  if (s.window) o << "  restricted to events starting in a window of " << reportDuration(s.wall) << "\n";
   if (!s.iterationMarker.empty()) {
     o << "  " << s.markerIterations.size() << " iterations delimited by \"" << s.iterationMarker << "\"";
     if (!s.markerIterations.empty()) {
       long double total = 0;
       for (const Iteration& it : s.markerIterations) total += it.end - it.start;
-      o << ", mean " << formatDuration(static_cast<TimeNs>(total / s.markerIterations.size()));
+      o << ", mean " << reportDuration(static_cast<TimeNs>(total / s.markerIterations.size()));
     }
     o << "\n";
   }
@@ -149,7 +139,7 @@ std::string summaryText(const Summary& s, const std::string& path) {
     o << "  no ProfilerStep iterations\n";
   } else {
     o << "  " << s.iterations.size() << " iterations (ProfilerStep#" << s.iterations.front().number << ".."
-      << s.iterations.back().number << "), mean " << formatDuration(static_cast<TimeNs>(*s.iterationMeanNs)) << "\n";
+      << s.iterations.back().number << "), mean " << reportDuration(static_cast<TimeNs>(*s.iterationMeanNs)) << "\n";
   }
   if (!s.streams.empty()) {
     std::snprintf(line, sizeof line, "\n%-35s events        busy   busy %%\n", (s.deviceKind + " streams").c_str());
@@ -157,7 +147,7 @@ std::string summaryText(const Summary& s, const std::string& path) {
     for (const StreamSummary& r : s.streams) {
       const double pct = s.wall > 0 ? 100.0 * static_cast<double>(r.busy) / static_cast<double>(s.wall) : 0;
       std::snprintf(line, sizeof line, "  %-32s %8llu %12s %7.1f%%\n", r.label.c_str(),
-                    static_cast<unsigned long long>(r.events), formatDuration(r.busy).c_str(), pct);
+                    static_cast<unsigned long long>(r.events), reportDuration(r.busy).c_str(), pct);
       o << line;
     }
   }
@@ -166,7 +156,7 @@ std::string summaryText(const Summary& s, const std::string& path) {
     o << "\nTop kernels by total time                                          count        total\n";
     for (const KernelTotal& k : s.topKernels) {
       std::snprintf(line, sizeof line, "  %-64s %7llu %12s\n", clip(k.name, 64).c_str(),
-                    static_cast<unsigned long long>(k.count), formatDuration(k.total).c_str());
+                    static_cast<unsigned long long>(k.count), reportDuration(k.total).c_str());
       o << line;
     }
   }
@@ -174,8 +164,8 @@ std::string summaryText(const Summary& s, const std::string& path) {
     o << "\nTop-level ops by GPU time                            count      CPU time     GPU time\n";
     for (const OpTotal& op : s.topOps) {
       std::snprintf(line, sizeof line, "  %-48s %7llu %13s %12s\n", clip(op.name, 48).c_str(),
-                    static_cast<unsigned long long>(op.count), formatDuration(op.cpu).c_str(),
-                    formatDuration(op.gpu).c_str());
+                    static_cast<unsigned long long>(op.count), reportDuration(op.cpu).c_str(),
+                    reportDuration(op.gpu).c_str());
       o << line;
     }
   }

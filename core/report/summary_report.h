@@ -16,6 +16,5 @@ std::string summaryText(const Summary& s, const std::string& path);
 // ns -> µs as a double whose shortest decimal text is exact to the ns (5100 -> 5.1).
 double nsToUs(TimeNs ns);
 // Human text: "1.234 ms", "56.7 µs", "2.345 s".
-std::string formatDuration(TimeNs ns);
 
 }  // namespace opscope

@@ -16,11 +16,11 @@
 
 #include "hierarchy/queries.h"
 #include "main_window.h"
-#include "names.h"
 #include "panels/details_panel.h"
 #include "panels/op_tree_model.h"
 #include "panels/op_tree_panel.h"
 #include "test_support.h"
+#include "timeline/names.h"
 #include "timeline/timeline_widget.h"
 
 namespace opscope::ui {

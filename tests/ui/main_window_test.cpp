@@ -531,7 +531,7 @@ TEST(TimelineWidget, InstantsAreFoundUnderTheMouse) {
   auto doc = prepareDocument("inline", std::move(r));
   TimelineWidget w;
   w.resize(1200, 400);
-  w.setDocument(doc);
+  w.setData(doc);
   const auto g = w.geometryNow();
   const Trace& trace = *doc->trace;
   auto xOf = [&](TimeNs ns) {

@@ -7,7 +7,7 @@
 #include <map>
 
 #include "analysis/sample_stats.h"
-#include "names.h"
+#include "timeline/names.h"
 
 namespace opscope::ui {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <tuple>
 
-#include "names.h"
-#include "report/summary_report.h"
+#include "timeline/names.h"
+#include "timeline/time_view.h"
 
 namespace opscope::ui {
 

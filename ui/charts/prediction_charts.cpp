@@ -6,7 +6,7 @@
 #include <cmath>
 #include <map>
 
-#include "names.h"
+#include "timeline/names.h"
 
 namespace opscope::ui {
 

@@ -7,8 +7,8 @@
 
 #include "et_document.h"
 #include "hierarchy/queries.h"
-#include "names.h"
-#include "report/json_text.h"
+#include "text/json_text.h"
+#include "timeline/names.h"
 #include "timeline/time_view.h"
 
 namespace opscope::ui {

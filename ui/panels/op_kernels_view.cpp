@@ -15,7 +15,7 @@
 #include <QVBoxLayout>
 
 #include "analysis/kernel_classes.h"
-#include "names.h"
+#include "timeline/names.h"
 #include "worker.h"
 
 namespace opscope::ui {

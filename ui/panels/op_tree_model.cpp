@@ -1,6 +1,6 @@
 #include "panels/op_tree_model.h"
 
-#include "names.h"
+#include "timeline/names.h"
 #include "timeline/time_view.h"
 
 namespace opscope::ui {

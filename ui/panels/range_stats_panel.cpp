@@ -6,7 +6,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "names.h"
+#include "timeline/names.h"
 #include "timeline/time_view.h"
 
 namespace opscope::ui {

@@ -5,7 +5,7 @@
 #include <QHeaderView>
 #include <QTableWidget>
 
-#include "names.h"
+#include "timeline/names.h"
 
 namespace opscope::ui {
 

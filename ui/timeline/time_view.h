@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/ids.h"
+#include "text/duration_text.h"
 
 namespace opscope::ui {
 
@@ -57,17 +58,19 @@ Ruler rulerTicks(const TimeView& v, double widthPx, TimeNs origin, double minSpa
 // Smallest 1/2/5 x 10^k step >= ns.
 TimeNs niceStep(double ns);
 
-// The unit times are shown in (Preferences ▸ Time unit): Auto picks the unit that suits
-// each value; a fixed unit shows every ruler tick and duration in it ("0.00081 ms"),
-// with at least three significant digits. Process-wide; set from the GUI thread only.
-enum class TimeUnit { Auto, Ns, Us, Ms, S };
+// The unit times are shown in (Preferences ▸ Time unit; text/duration_text.h formats):
+// Auto picks the unit that suits each value; a fixed unit shows every ruler tick and
+// duration in it ("0.00081 ms"), with at least three significant digits. Process-wide;
+// set from the GUI thread only.
+using opscope::TimeUnit;
 void setTimeUnit(TimeUnit u);
 TimeUnit timeUnit();
 
-// t (ns) in the unit that suits step, with as many decimals as the step needs.
+// t (ns) in the unit that suits step, in the user's unit.
 std::string formatTick(TimeNs t, TimeNs step);
 
-// A duration for people: "812 ns", "5.10 µs", "12.3 ms", "1.25 s".
+// A duration for people, in the user's unit: "812 ns", "5.10 µs", "12.3 ms", "1.25 s".
+// Every view of the window formats durations with this one (never reportDuration).
 std::string formatDuration(TimeNs ns);
 
 }  // namespace opscope::ui

@@ -2,7 +2,7 @@
 
 #include "analysis/memory_timeline.h"
 
-#include "names.h"
+#include "timeline/names.h"
 
 #include <QFontMetricsF>
 #include <QPainterPath>

@@ -13,8 +13,8 @@
 #include "timeline/colors.h"
 #include "timeline/fold.h"
 #include "timeline/time_view.h"
+#include "timeline/timeline_data.h"
 #include "timeline/track_layout.h"
-#include "trace_document.h"
 
 namespace opscope::ui {
 
@@ -39,7 +39,7 @@ struct PathArrow {
 };
 
 struct RenderState {
-  const TraceDocument* doc = nullptr;
+  const TimelineData* doc = nullptr;
   const TimelineLayout* layout = nullptr;
   LayoutMetrics metrics;
   TimeView view;
@@ -80,7 +80,7 @@ class TimelineRenderer {
   const QString& labelOf(const Trace& trace, StringId name);  // displayName, cached per string
   void resetCaches(const RenderState& s);
 
-  const TraceDocument* cachedDoc_ = nullptr;
+  const TimelineData* cachedDoc_ = nullptr;
   Theme cachedTheme_ = Theme::Light;
   std::vector<QColor> colors_;
   std::vector<uint8_t> colorReady_;

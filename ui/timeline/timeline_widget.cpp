@@ -41,8 +41,8 @@ QSize TimelineWidget::eventAreaSize() const { return QSize(std::max(1, width() -
 
 double TimelineWidget::eventsWidth() const { return TimelineGeometry(eventAreaSize()).events.width(); }
 
-void TimelineWidget::setDocument(std::shared_ptr<const TraceDocument> doc) {
-  doc_ = std::move(doc);
+void TimelineWidget::setData(std::shared_ptr<const TimelineData> data) {
+  doc_ = std::move(data);
   state_.doc = doc_.get();
   state_.selected.reset();
   state_.hovered.reset();

@@ -18,8 +18,8 @@ class TimelineWidget : public QWidget {
  public:
   explicit TimelineWidget(QWidget* parent = nullptr);
 
-  void setDocument(std::shared_ptr<const TraceDocument> doc);
-  const TraceDocument* document() const { return doc_.get(); }
+  void setData(std::shared_ptr<const TimelineData> data);
+  const TimelineData* data() const { return doc_.get(); }
 
   const TimeView& view() const { return state_.view; }
   void setView(const TimeView& v);
@@ -117,7 +117,7 @@ class TimelineWidget : public QWidget {
   double eventsWidth() const;
 
   enum class Drag { None, Pan, Area, Overview };
-  std::shared_ptr<const TraceDocument> doc_;
+  std::shared_ptr<const TimelineData> doc_;
   std::shared_ptr<const NameMatcher> search_;
   std::shared_ptr<const std::vector<EventRef>> matches_;
   std::vector<Flow> linkFlows_;  // flows other than ac2g (fwd -> bwd), for arrows

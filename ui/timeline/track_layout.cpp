@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <tuple>
 
-#include "report/summary_report.h"
+#include "timeline/time_view.h"
 
 namespace opscope::ui {
 

@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "analysis/interval_set.h"
 #include "analysis/summary.h"
+#include "model/interval_set.h"
 #include "test_support.h"
 
 namespace opscope {

@@ -2,10 +2,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/interval_union.h"
 #include "analysis/summary.h"
+#include "model/interval_union.h"
 #include "report/summary_report.h"
 #include "test_support.h"
+#include "text/duration_text.h"
 
 namespace opscope {
 namespace {
@@ -128,10 +129,10 @@ TEST(Summary, TextReportIsReadable) {
 }
 
 TEST(FormatDuration, AdaptiveUnits) {
-  EXPECT_EQ(formatDuration(999), "999 ns");
-  EXPECT_EQ(formatDuration(1500), "1.500 \xC2\xB5s");
-  EXPECT_EQ(formatDuration(2500000), "2.500 ms");
-  EXPECT_EQ(formatDuration(3000000000LL), "3.000 s");
+  EXPECT_EQ(reportDuration(999), "999 ns");
+  EXPECT_EQ(reportDuration(1500), "1.500 \xC2\xB5s");
+  EXPECT_EQ(reportDuration(2500000), "2.500 ms");
+  EXPECT_EQ(reportDuration(3000000000LL), "3.000 s");
 }
 
 }  // namespace

@@ -12,9 +12,11 @@
 #include <nlohmann/json.hpp>
 
 #include "charts/analysis_charts.h"
+#include "charts/diff_chart.h"
 #include "main_window.h"
 #include "panels/diff_panel.h"
 #include "test_support.h"
+#include "timeline/time_view.h"
 #include "timeline/timeline_widget.h"
 #include "ui/ui_wait.h"
 
@@ -119,10 +121,10 @@ TEST(DiffPanel, TheComparedTraceShowsUnderTheOpenOneAndFollowsItsZoom) {
   w.setDocument(doc);
   EXPECT_FALSE(w.timelineB()->isVisible());
   w.compareWith(QString::fromStdString(b));
-  ASSERT_TRUE(waitUntil([&] { return !w.diff()->busy() && w.diff()->result() && w.timelineB()->document(); }));
+  ASSERT_TRUE(waitUntil([&] { return !w.diff()->busy() && w.diff()->result() && w.timelineB()->data(); }));
   EXPECT_TRUE(w.timelineB()->isVisible());
   // Whole traces line up at their starts: zooming A shows the same span of B.
-  const TimeNs a0 = doc->trace->minTs, b0 = w.timelineB()->document()->trace->minTs;
+  const TimeNs a0 = doc->trace->minTs, b0 = w.timelineB()->data()->trace->minTs;
   w.timeline()->showRange(a0 + 5'000'000, a0 + 6'000'000);
   EXPECT_EQ(w.timelineB()->view().start - b0, w.timeline()->view().start - a0);
   EXPECT_DOUBLE_EQ(w.timelineB()->view().nsPerPx, w.timeline()->view().nsPerPx);
@@ -132,13 +134,26 @@ TEST(DiffPanel, TheComparedTraceShowsUnderTheOpenOneAndFollowsItsZoom) {
   // Iteration 3 of A against iteration 5 of B: aligned at those iterations' starts.
   w.diff()->setIterations(3, 5);
   ASSERT_TRUE(waitUntil([&] { return !w.diff()->busy(); }));
-  const TimeNs i3 = doc->trace->iterations.at(3).start, i5 = w.timelineB()->document()->trace->iterations.at(5).start;
+  const TimeNs i3 = doc->trace->iterations.at(3).start, i5 = w.timelineB()->data()->trace->iterations.at(5).start;
   w.timeline()->showRange(i3, i3 + 2'000'000);
   EXPECT_EQ(w.timelineB()->view().start - i5, w.timeline()->view().start - i3);
   // Closing the Compare dock closes B's timeline.
   w.diffDock()->toggleViewAction()->trigger();
   EXPECT_FALSE(w.timelineB()->isVisible());
   std::filesystem::remove(b);
+}
+
+// Drift fixed: the chart's tips were formatted by the command line's reportDuration
+// ("1.500 ms" whatever Preferences ▸ Time unit said).
+TEST(DiffPanel, TheChartsDurationsFollowTheUsersTimeUnit) {
+  const DiffRow row{"ampere_sgemm", "", 2, 3, 1'500'000, 2'000'000};
+  QCustomPlot plot;
+  setTimeUnit(TimeUnit::Us);
+  plotDiff(&plot, {&row}, ChartTheme{}, QStringLiteral("diff"));
+  setTimeUnit(TimeUnit::Auto);
+  QString tips;
+  for (int i = 0; i < plot.plottableCount(); ++i) tips += plot.plottable(i)->property("tips").toStringList().join('|');
+  EXPECT_TRUE(tips.contains(QStringLiteral("A: 2 × 1500 µs · B: 3 × 2000 µs · +500 µs"))) << tips.toStdString();
 }
 
 }  // namespace

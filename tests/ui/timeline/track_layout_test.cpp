@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "test_support.h"
+#include "timeline/time_view.h"
 
 namespace opscope::ui {
 namespace {
@@ -103,6 +104,27 @@ TEST(TrackLayout, DeepThreadsShowABoundedNumberOfRowsUntilExpanded) {
   m.collapsedRows = 0;  // no bound
   layout = layoutTracks(*t, rows, {}, m);
   EXPECT_EQ(layout.entries[layout.entryOfTrack(thread)].rows, 12u);
+}
+
+}  // namespace
+}  // namespace opscope::ui
+
+namespace opscope::ui {
+namespace {
+
+// Drift fixed: the rank header's clock offset was formatted by the command line's
+// reportDuration ("+1.500 ms" whatever Preferences ▸ Time unit said); every view of
+// the window now formats durations in the user's unit.
+TEST(TrackLayout, RankHeadersShowTheClockOffsetInTheUsersUnit) {
+  auto t = test::loadOk(R"([{"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":0,"dur":5}])");
+  ASSERT_TRUE(t);
+  t->processes[0].rank = 3;
+  t->meta.sessionRanks.push_back({3, 1'500'000, "rank3.json"});
+  setTimeUnit(TimeUnit::Us);
+  const std::string us = rankHeaderLabel(*t, 3);
+  setTimeUnit(TimeUnit::Auto);
+  EXPECT_NE(us.find("clock +1500 \xC2\xB5s"), std::string::npos) << us;
+  EXPECT_NE(rankHeaderLabel(*t, 3).find("clock +1.50 ms"), std::string::npos) << rankHeaderLabel(*t, 3);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "names.h"
+#include "timeline/names.h"
 
 #include <algorithm>
 #include <cstdint>

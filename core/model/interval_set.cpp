@@ -1,4 +1,4 @@
-#include "analysis/interval_set.h"
+#include "model/interval_set.h"
 
 #include <algorithm>
 
