@@ -53,7 +53,7 @@ int runExport(const std::vector<std::string>& args) {
   if (request->timing) {
     const auto t2 = std::chrono::steady_clock::now();
     std::fprintf(stderr, "opscope: timing: load %.3f s, %s %.3f s\n", std::chrono::duration<double>(t1 - t0).count(),
-                 chartName(request->chart), std::chrono::duration<double>(t2 - t1).count());
+                 std::string(request->chart->name).c_str(), std::chrono::duration<double>(t2 - t1).count());
   }
   return writeOutput(request->out, text);
 }

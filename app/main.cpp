@@ -1,4 +1,5 @@
 // opscope: one binary for the headless commands and the GUI.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -9,6 +10,7 @@
 #include "hierarchy/iterations.h"
 #include "io/byte_source.h"
 #include "io/trace_loader.h"
+#include "report/analysis_catalog.h"
 #include "report/summary_report.h"
 #include "report/version_info.h"
 
@@ -71,16 +73,10 @@ const char* kUsageText =
     "  export --chart CHART --format {pdf,png,svg,csv,json} [options] FILE -o OUT\n"
     "                          a chart as a picture (PDF vector, PNG, SVG; drawn offscreen, no\n"
     "                          display needed) or the data behind it (CSV, JSON; OUT '-' for\n"
-    "                          standard output); always written to a temporary file and renamed\n"
-    "      CHART: overview      wall, host runtime, GPU activity, step-time breakdown\n"
-    "             breakdown     device time per stream: ops -> sub-ops -> kernels\n"
-    "             op-kernels    kernel mix of the ops with the most device time (stacked bars)\n"
-    "             kernel-stats  per kernel count/total/mean/min/max/std/share, classes\n"
-    "             overheads     T1-T5 CPU overheads (JSON: the notebook's overheads file)\n"
-    "             streams       busy/idle/overlap per stream, utilisation over time\n"
-    "             ranks         iteration time per rank of a multi-rank job\n"
-    "             memory        allocated memory over time per device, peak, live allocations, by op\n"
-    "             advice        the recommendations of advise\n"
+    "                          standard output); always written to a temporary file and renamed\n";
+
+// After the CHART list, which comes from the analysis catalog.
+const char* kUsageAfterCharts =
     "      --iteration N            only iteration N (0-based ProfilerStep)\n"
     "      --batch-size B           samples per iteration, for samples/s (overview)\n"
     "      --top N                  bars or rows to keep (kernel-stats, op-kernels)\n"
@@ -154,6 +150,42 @@ const char* kUsageText =
     "            4 not a trace or malformed, 5 cancelled\n"
     "\nmore: man opscope (every command, option and exit code), docs/ in the source tree\n";
 
+// "      CHART: overview      wall, host runtime, ..." then one line per kind.
+std::string chartUsage() {
+  std::string out;
+  for (const opscope::AnalysisKind* k : opscope::analysisCatalog()) {
+    std::string name(k->name);
+    name.resize(std::max<size_t>(name.size() + 1, 13), ' ');
+    out += (out.empty() ? "      CHART: " : "             ") + name + std::string(k->help) + "\n";
+  }
+  return out;
+}
+
+// The CHART list of opscope(1), in troff: the build splices it into the page
+// (packaging/CMakeLists.txt), so the page lists what the catalog holds.
+std::string chartManPage() {
+  std::string out;
+  auto escape = [](std::string_view s) {
+    std::string e;
+    for (size_t i = 0; i < s.size(); ++i) {
+      if (s.substr(i, 2) == "->") {
+        e += "\\(->";
+        ++i;
+      } else if (s[i] == '-') {
+        e += "\\-";
+      } else if (s[i] == '\\') {
+        e += "\\e";
+      } else {
+        e += s[i];
+      }
+    }
+    return e;
+  };
+  for (const opscope::AnalysisKind* k : opscope::analysisCatalog())
+    out += std::string(out.empty() ? ".TP 14\n" : ".TP\n") + ".B " + escape(k->name) + "\n" + escape(k->help) + "\n";
+  return out;
+}
+
 int runGui(int argc, char** argv, const std::vector<std::string>& args) {
   using Entry = int (*)(int, char**, const char* const*, int);
   auto entry = reinterpret_cast<Entry>(opscope::app::guiModuleSymbol("opscope_gui_main"));
@@ -170,6 +202,8 @@ void printUsage(FILE* out) {
   std::fputs(kUsageHead, out);
   std::fputs(kGuiUsage, out);
   std::fputs(kUsageText, out);
+  std::fputs(chartUsage().c_str(), out);
+  std::fputs(kUsageAfterCharts, out);
 }
 }  // namespace opscope::app
 
@@ -327,6 +361,10 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && (args[0] == "-h" || args[0] == "--help")) {
     printUsage(stdout);
+    return kOk;
+  }
+  if (args.size() == 1 && args[0] == "--man-charts") {  // for the build, not in --help
+    std::fputs(chartManPage().c_str(), stdout);
     return kOk;
   }
   if (!args.empty() && args[0] == "--version") {

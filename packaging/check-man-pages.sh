@@ -3,7 +3,9 @@
 # prints is in opscope(1) and every option opscope(1) names is in --help; the same for
 # every command, CHART and exit code, and for opscope-cluster(1) against its --help;
 # and groff formats both pages without a warning.
-#   packaging/check-man-pages.sh OPSCOPE_BINARY
+#   packaging/check-man-pages.sh OPSCOPE_BINARY [BUILT_PAGE]
+# BUILT_PAGE: opscope.1 as the build made it (its CHART list spliced in from the
+# analysis catalog); default: build it here from packaging/opscope.1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 opscope=$1
@@ -16,7 +18,13 @@ page_text() { sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$1"; }
 options() { grep -o -- '--[a-z0-9][a-z0-9-]*' | sort -u; }
 
 "$opscope" --help > "$tmp/help"
-page_text packaging/opscope.1 > "$tmp/page"
+built=${2:-}
+if [ -z "$built" ]; then
+  "$opscope" --man-charts > "$tmp/charts.man"
+  cmake -DPAGE=packaging/opscope.1 -DCHARTS="$tmp/charts.man" -DOUT="$tmp/opscope.1" -P packaging/splice_man_charts.cmake
+  built=$tmp/opscope.1
+fi
+page_text "$built" > "$tmp/page"
 options < "$tmp/help" > "$tmp/help.opts"
 options < "$tmp/page" > "$tmp/page.opts"
 for o in $(comm -23 "$tmp/help.opts" "$tmp/page.opts"); do fail "opscope --help has $o, opscope.1 does not"; done
@@ -43,7 +51,7 @@ options < "$tmp/cpage" > "$tmp/cpage.opts"
 for o in $(comm -23 "$tmp/chelp.opts" "$tmp/cpage.opts"); do fail "opscope-cluster --help has $o, opscope-cluster.1 does not"; done
 for o in $(comm -13 "$tmp/chelp.opts" "$tmp/cpage.opts"); do fail "opscope-cluster.1 has $o, its --help does not"; done
 
-for p in packaging/opscope.1 packaging/opscope-cluster.1; do
+for p in "$built" packaging/opscope-cluster.1; do
   warnings=$(groff -man -ww -z -Tutf8 "$p" 2>&1)
   [ -z "$warnings" ] || fail "groff on $p: $warnings"
 done

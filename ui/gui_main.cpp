@@ -139,15 +139,12 @@ int screenshot(const GuiOptions& o) {
   }
   if (!o.search.empty()) w.searchBox()->setText(QString::fromStdString(o.search));
   if (!o.analysis.empty()) {
-    // The Analysis dock on the given tab, once its worker has delivered.
-    std::vector<std::string> args{"--chart", o.analysis, "--format", "json", o.file, "-o", "-"};
-    std::string error;
-    bool help = false;
-    const auto request = o.analysis == "critical-path" ? std::nullopt : parseExportArgs(args, error, help);
+    // The Analysis dock on the given tab (a kind of the catalog, or the critical path),
+    // once its worker has delivered.
     w.analysisDock()->show();
     w.analysisDock()->raise();
     w.resizeDocks({w.analysisDock()}, {o.height * 11 / 20}, Qt::Vertical);
-    if (request) w.analysis()->showChart(request->chart);
+    if (findAnalysis(o.analysis)) w.analysis()->showChart(o.analysis);
     else w.analysis()->showCriticalPath();
     if (o.iteration >= 0) w.analysis()->setScope(o.iteration);
   }

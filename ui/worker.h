@@ -57,4 +57,34 @@ void runOnWorker(Receiver* receiver, Work work, Deliver deliver, Fail fail) {
       });
 }
 
+// "Latest job wins" for a view that recomputes when its inputs change: each run()
+// supersedes the runs before it, whose results (or failures) are dropped when they
+// arrive; busy() while any run is still on a worker. One per kind of job of a view
+// (the Analysis dock's analyses, the Prediction dock's run, a diff, one op's kernels).
+class LatestJob {
+ public:
+  template <class Receiver, class Work, class Deliver, class Fail>
+  void run(Receiver* receiver, Work work, Deliver deliver, Fail fail) {
+    const quint64 generation = ++generation_;
+    ++pending_;
+    runOnWorker(
+        receiver, std::move(work),
+        [this, generation, deliver = std::move(deliver)](Receiver* r, auto result) mutable {
+          --pending_;
+          if (generation == generation_) deliver(r, std::move(result));
+        },
+        [this, generation, fail = std::move(fail)](Receiver* r, const QString& message) mutable {
+          --pending_;
+          if (generation == generation_) fail(r, message);
+        });
+  }
+  // Drops the results of every run so far (a new document, a closed view).
+  void supersede() { ++generation_; }
+  bool busy() const { return pending_ > 0; }
+
+ private:
+  quint64 generation_ = 0;
+  int pending_ = 0;
+};
+
 }  // namespace opscope::ui

@@ -162,4 +162,28 @@ Overheads computeOverheads(const Trace& trace, const OverheadOptions& options) {
   return o;
 }
 
+OverheadsWithCosts computeOverheadsWithCosts(const Trace& trace, std::optional<TimeWindow> window,
+                                             const CostOverrides& given) {
+  OverheadsWithCosts out;
+  out.estimate = estimateProfilerCosts(trace, window);
+  OverheadOptions o;
+  o.window = window;
+  o.t1MaxGapUs = given.t1MaxGapUs;
+  o.costs = out.estimate.costs;
+  if (given.cpuEventUs) {
+    o.costs.cpuEvent = *given.cpuEventUs;
+    out.estimate.cpuEventMethod = "given";
+  }
+  if (given.gpuEventUs) {
+    o.costs.gpuEvent = *given.gpuEventUs;
+    out.estimate.gpuEventMethod = "given";
+  }
+  if (given.launchLengthUs) {
+    o.costs.launchLength = *given.launchLengthUs;
+    out.estimate.launchLengthMethod = "given";
+  }
+  out.overheads = computeOverheads(trace, o);
+  return out;
+}
+
 }  // namespace opscope

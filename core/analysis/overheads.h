@@ -84,4 +84,17 @@ struct OverheadOptions {
 
 Overheads computeOverheads(const Trace& trace, const OverheadOptions& options = {});
 
+// The overheads of a window with the profiler's costs they subtract: each cost given
+// (its method then reads "given") or estimated from the trace (estimateProfilerCosts).
+struct OverheadsWithCosts {
+  Overheads overheads;
+  ProfilerCostEstimate estimate;
+};
+struct CostOverrides {
+  std::optional<double> cpuEventUs, gpuEventUs, launchLengthUs;
+  double t1MaxGapUs = 200;
+};
+OverheadsWithCosts computeOverheadsWithCosts(const Trace& trace, std::optional<TimeWindow> window,
+                                             const CostOverrides& given);
+
 }  // namespace opscope

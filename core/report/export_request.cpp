@@ -1,43 +1,8 @@
 #include "report/export_request.h"
 
-#include "analysis/device_breakdown.h"
-#include "analysis/kernel_stats.h"
-#include "analysis/op_kernel_mix.h"
-#include "analysis/overview.h"
-#include "analysis/stream_usage.h"
-#include "report/advice_report.h"
-#include "report/analysis_report.h"
-#include "report/breakdown_report.h"
-#include "report/memory_report.h"
-#include "report/multi_rank_report.h"
-
 namespace opscope {
 
 bool isPicture(ExportFormat f) { return f == ExportFormat::Pdf || f == ExportFormat::Png || f == ExportFormat::Svg; }
-
-const char* chartName(ChartKind c) {
-  switch (c) {
-    case ChartKind::Overview:
-      return "overview";
-    case ChartKind::Breakdown:
-      return "breakdown";
-    case ChartKind::OpKernels:
-      return "op-kernels";
-    case ChartKind::KernelStats:
-      return "kernel-stats";
-    case ChartKind::Overheads:
-      return "overheads";
-    case ChartKind::Streams:
-      return "streams";
-    case ChartKind::Ranks:
-      return "ranks";
-    case ChartKind::Memory:
-      return "memory";
-    case ChartKind::Advice:
-      return "advice";
-  }
-  return "?";
-}
 
 namespace {
 
@@ -166,23 +131,9 @@ std::optional<ExportRequest> parseExportArgs(const std::vector<std::string>& arg
       return std::nullopt;
     }
   }
-  const std::pair<const char*, ChartKind> charts[] = {
-      {"overview", ChartKind::Overview},    {"breakdown", ChartKind::Breakdown},
-      {"op-kernels", ChartKind::OpKernels}, {"kernel-stats", ChartKind::KernelStats},
-      {"overheads", ChartKind::Overheads},  {"streams", ChartKind::Streams},
-      {"ranks", ChartKind::Ranks},          {"memory", ChartKind::Memory},
-      {"advice", ChartKind::Advice}};
-  bool found = false;
-  for (const auto& [name, kind] : charts)
-    if (chart == name) {
-      r.chart = kind;
-      found = true;
-    }
-  if (!found) {
-    error =
-        "--chart must be one of breakdown, op-kernels, kernel-stats, overheads, streams, overview, ranks, memory, "
-        "advice (got '" +
-        chart + "')";
+  r.chart = findAnalysis(chart);
+  if (!r.chart) {
+    error = "--chart must be one of " + analysisNames() + " (got '" + chart + "')";
     return std::nullopt;
   }
   const std::pair<const char*, ExportFormat> formats[] = {{"json", ExportFormat::Json},
@@ -190,7 +141,7 @@ std::optional<ExportRequest> parseExportArgs(const std::vector<std::string>& arg
                                                           {"pdf", ExportFormat::Pdf},
                                                           {"png", ExportFormat::Png},
                                                           {"svg", ExportFormat::Svg}};
-  found = false;
+  bool found = false;
   for (const auto& [name, kind] : formats)
     if (format == name) {
       r.format = kind;
@@ -212,7 +163,7 @@ std::optional<ExportRequest> parseExportArgs(const std::vector<std::string>& arg
     error = "--by-shape needs --op NAME";
     return std::nullopt;
   }
-  if (!r.op.empty() && r.chart != ChartKind::OpKernels) {
+  if (!r.op.empty() && r.chart->name != "op-kernels") {
     error = "--op goes with --chart op-kernels";
     return std::nullopt;
   }
@@ -232,82 +183,30 @@ bool exportWindow(const Trace& trace, const ExportRequest& request, std::optiona
   return true;
 }
 
-OverheadOptions exportOverheadOptions(const Trace& trace, const ExportRequest& request,
-                                      std::optional<TimeWindow> window, ProfilerCostEstimate& estimate) {
-  estimate = estimateProfilerCosts(trace, window);
-  OverheadOptions o;
-  o.window = window;
-  o.t1MaxGapUs = request.t1MaxGapUs;
-  o.costs = estimate.costs;
-  if (request.cpuEventUs) {
-    o.costs.cpuEvent = *request.cpuEventUs;
-    estimate.cpuEventMethod = "given";
-  }
-  if (request.gpuEventUs) {
-    o.costs.gpuEvent = *request.gpuEventUs;
-    estimate.gpuEventMethod = "given";
-  }
-  if (request.launchLengthUs) {
-    o.costs.launchLength = *request.launchLengthUs;
-    estimate.launchLengthMethod = "given";
-  }
-  return o;
+AnalysisRequest analysisRequestOf(const Trace& trace, const ExportRequest& request,
+                                  const KernelClassifier& classifier) {
+  AnalysisRequest a;
+  std::string error;
+  exportWindow(trace, request, a.window, error);
+  if (request.iteration) a.scopeLabel = "iteration " + std::to_string(*request.iteration);
+  a.classifier = &classifier;
+  a.batchSize = request.batchSize;
+  a.top = request.top;
+  a.op = request.op;
+  a.byShape = request.byShape;
+  a.costs.cpuEventUs = request.cpuEventUs;
+  a.costs.gpuEventUs = request.gpuEventUs;
+  a.costs.launchLengthUs = request.launchLengthUs;
+  a.costs.t1MaxGapUs = request.t1MaxGapUs;
+  return a;
 }
 
 std::string exportDataText(const Trace& trace, const ExportRequest& request, const KernelClassifier& classifier) {
-  std::optional<TimeWindow> window;
-  std::string error;
-  exportWindow(trace, request, window, error);
-  const bool json = request.format == ExportFormat::Json;
-  const std::string& path = request.file;
-  switch (request.chart) {
-    case ChartKind::Overview: {
-      OverviewOptions options;
-      options.window = window;
-      options.batchSize = request.batchSize;
-      options.classifier = &classifier;
-      const Overview o = computeOverview(trace, options);
-      return json ? overviewJson(o, trace, path) : overviewCsv(o);
-    }
-    case ChartKind::Breakdown: {
-      const DeviceBreakdown b = deviceBreakdown(trace, window);
-      return json ? deviceBreakdownJson(b, trace, path) : deviceBreakdownCsv(b, trace);
-    }
-    case ChartKind::OpKernels: {
-      if (!request.op.empty()) {
-        const OpKernelTable t = opKernelTable(trace, classifier, request.op, request.byShape, window);
-        return json ? opKernelTableJson(t, trace, request.op, path) : opKernelTableCsv(t, trace);
-      }
-      const OpKernelMixes m = opKernelMixes(trace, classifier, window, request.top ? request.top : 8);
-      return json ? opKernelMixJson(m, trace, path) : opKernelMixCsv(m, trace);
-    }
-    case ChartKind::KernelStats: {
-      const KernelStats k = kernelStatistics(trace, classifier, window);
-      return json ? kernelStatsJson(k, trace, path, request.top) : kernelStatsCsv(k, trace, request.top);
-    }
-    case ChartKind::Overheads: {
-      ProfilerCostEstimate estimate;
-      const Overheads o = computeOverheads(trace, exportOverheadOptions(trace, request, window, estimate));
-      return json ? overheadsJson(o, &estimate) : overheadsCsv(o);
-    }
-    case ChartKind::Streams: {
-      const StreamUsageReport s = streamUsage(trace, classifier, window);
-      return json ? streamUsageJson(s, trace, path) : streamUsageCsv(s);
-    }
-    case ChartKind::Ranks: {
-      const RankTable t = rankTable(trace);
-      return json ? rankTableJson(t, path) : rankTableCsv(t);
-    }
-    case ChartKind::Memory: {
-      const MemoryTimeline m = memoryTimeline(trace);
-      return json ? memoryJson(m, trace, path) : memoryCsv(m, trace);
-    }
-    case ChartKind::Advice: {
-      const std::vector<Advice> a = advise(trace);
-      return json ? adviceJson(a, trace, path) : adviceCsv(a);
-    }
-  }
-  return {};
+  const AnalysisRequest a = analysisRequestOf(trace, request, classifier);
+  const AnalysisKind& kind = *request.chart;
+  const auto result = computeAnalysis(kind, trace, a);
+  return request.format == ExportFormat::Json ? kind.json(*result, trace, a, request.file)
+                                              : kind.csv(*result, trace, a);
 }
 
 }  // namespace opscope

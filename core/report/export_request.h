@@ -8,16 +8,15 @@
 #include <vector>
 
 #include "analysis/kernel_classes.h"
-#include "analysis/overheads.h"
 #include "model/trace.h"
+#include "report/analysis_catalog.h"
 
 namespace opscope {
 
-enum class ChartKind { Overview, Breakdown, OpKernels, KernelStats, Overheads, Streams, Ranks, Memory, Advice };
 enum class ExportFormat { Json, Csv, Pdf, Png, Svg };
 
 struct ExportRequest {
-  ChartKind chart = ChartKind::Overview;
+  const AnalysisKind* chart = nullptr;  // from the catalog (--chart NAME)
   ExportFormat format = ExportFormat::Json;
   std::string file, out;
   std::optional<uint64_t> iteration;  // 0-based ProfilerStep
@@ -35,7 +34,6 @@ struct ExportRequest {
 };
 
 bool isPicture(ExportFormat f);
-const char* chartName(ChartKind c);
 
 // On failure nullopt and one line for the user; help set for -h/--help.
 std::optional<ExportRequest> parseExportArgs(const std::vector<std::string>& args, std::string& error, bool& help);
@@ -45,9 +43,9 @@ std::optional<ExportRequest> parseExportArgs(const std::vector<std::string>& arg
 bool exportWindow(const Trace& trace, const ExportRequest& request, std::optional<TimeWindow>& window,
                   std::string& error);
 
-// Overhead options of a request: costs given on the command line, the rest estimated.
-OverheadOptions exportOverheadOptions(const Trace& trace, const ExportRequest& request,
-                                      std::optional<TimeWindow> window, ProfilerCostEstimate& estimate);
+// The catalog's request for an export of the trace: its iteration's window (as
+// exportWindow, which the caller has checked), scope label, options and classifier.
+AnalysisRequest analysisRequestOf(const Trace& trace, const ExportRequest& request, const KernelClassifier& classifier);
 
 // The JSON or CSV text of the chart's data.
 std::string exportDataText(const Trace& trace, const ExportRequest& request, const KernelClassifier& classifier);

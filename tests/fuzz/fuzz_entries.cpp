@@ -47,13 +47,13 @@ void exercise(LoadResult& r, size_t selector) {
   // few events, and running them on every input would cut the executions tenfold.
   if (t.sliceCount() > 64) return;
   const KernelClassifier& classes = KernelClassifier::builtin();
-  constexpr ChartKind kCharts[] = {ChartKind::Overview,    ChartKind::Breakdown, ChartKind::OpKernels,
-                                   ChartKind::KernelStats, ChartKind::Overheads, ChartKind::Streams,
-                                   ChartKind::Memory,      ChartKind::Advice};
-  const size_t pick = selector % (std::size(kCharts) + 1);
-  if (pick < std::size(kCharts)) {
+  // Every kind of the analysis catalog, JSON and CSV, or the prediction.
+  const std::vector<const AnalysisKind*>& kinds = analysisCatalog();
+  const size_t pick = selector % (kinds.size() + 1);
+  if (pick < kinds.size()) {
     ExportRequest request;
-    request.chart = kCharts[pick];
+    request.chart = kinds[pick];
+    request.format = (selector / (kinds.size() + 1)) % 2 ? ExportFormat::Csv : ExportFormat::Json;
     (void)exportDataText(t, request, classes);
     return;
   }

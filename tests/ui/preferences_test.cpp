@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <set>
 
+#include "analysis/kernel_stats.h"
 #include "main_window.h"
 #include "panels/analysis_panel.h"
 #include "panels/prediction_panel.h"
@@ -112,7 +113,7 @@ TEST(Preferences, ApplyingThemChangesUnitsThemeGpuKernelClassesAndDocks) {
   w.analysisDock()->show();
   ASSERT_TRUE(waitUntil([&] { return !w.analysis()->busy() && w.analysis()->results(); }));
   const auto classes = [&] {
-    const KernelStats& k = w.analysis()->results()->kernels;
+    const KernelStats& k = w.analysis()->results()->value<KernelStats>("kernel-stats");
     return std::set<std::string>(k.classes.begin(), k.classes.end());
   };
   EXPECT_EQ(classes().count("my_gemm"), 0u);

@@ -6,10 +6,11 @@
 #include <QFileInfo>
 #include <cstdio>
 
-#include "charts/chart_builder.h"
 #include "charts/chart_export.h"
+#include "charts/chart_kinds.h"
 #include "io/trace_loader.h"
 #include "ranks/rank_session.h"
+#include "report/export_request.h"
 
 namespace opscope::ui {
 
@@ -32,28 +33,27 @@ int exportChartHeadless(const std::vector<std::string>& args) {
     std::fprintf(stderr, "opscope: %s: %s\n", request->file.c_str(), r.error.c_str());
     return r.status == LoadStatus::IoError ? 3 : r.status == LoadStatus::Cancelled ? 5 : 4;
   }
-  ChartScope scope;
-  if (!exportWindow(*r.trace, *request, scope.window, error)) {
+  std::optional<TimeWindow> window;
+  if (!exportWindow(*r.trace, *request, window, error)) {
     std::fprintf(stderr, "opscope: %s: %s\n", request->file.c_str(), error.c_str());
     return 4;
   }
-  if (request->iteration) scope.label = QStringLiteral("iteration %1").arg(*request->iteration);
-  scope.batchSize = request->batchSize;
-  scope.logScale = request->logScale;
-  scope.top = static_cast<int>(request->top);
-  ProfilerCostEstimate estimate;
-  scope.overheads = exportOverheadOptions(*r.trace, *request, scope.window, estimate);
   std::string classesError;
   const KernelClassifier classifier = KernelClassifier::withUserOverrides(classesError);
   if (!classesError.empty())
     std::fprintf(stderr, "opscope: %s (using the built-in kernel classes)\n", classesError.c_str());
-
+  // The analysis as the data export computes it, drawn as the Analysis dock draws it.
+  const AnalysisRequest analysis = analysisRequestOf(*r.trace, *request, classifier);
+  const auto result = computeAnalysis(*request->chart, *r.trace, analysis);
   QCustomPlot plot;
   plot.resize(request->width, request->height);
   ChartTheme theme;
   theme.dark = request->dark;
-  drawChart(&plot, request->chart, *r.trace, classifier, scope, theme,
-            QFileInfo(QString::fromStdString(request->file)).fileName());
+  ChartOptions options;
+  options.top = static_cast<int>(request->top);
+  options.logScale = request->logScale;
+  drawAnalysisChart(&plot, *request->chart, *result, *r.trace, theme, QString::fromStdString(analysis.scopeLabel),
+                    QFileInfo(QString::fromStdString(request->file)).fileName(), options);
   const PictureFormat format = request->format == ExportFormat::Pdf   ? PictureFormat::Pdf
                                : request->format == ExportFormat::Svg ? PictureFormat::Svg
                                                                       : PictureFormat::Png;

@@ -1,62 +1,32 @@
 #pragma once
-// The Analysis dock: one tab per chart (overview, device-time breakdown, op kernel
-// mixes, kernel statistics, T1-T5 overheads, streams), each a chart over the table of
-// the same figures, for the whole trace or one iteration. Analyses run on a worker
-// thread over the shared, immutable document; a newer request supersedes older ones.
-// Every chart's context menu exports it (PDF, PNG, SVG) and its data (CSV, JSON).
+// The Analysis dock: one tab per kind of the analysis catalog (report/analysis_catalog.h,
+// in its order; each an AnalysisTab: the kind's chart over its table), plus the
+// critical path, for the whole trace or one iteration. Every kind is computed on a
+// worker over the shared, immutable document (a newer request supersedes older ones).
+// Every chart's context menu exports it (PDF, PNG, SVG) and its data (CSV, JSON, as
+// `opscope export` writes them).
 #include <QWidget>
 #include <memory>
 #include <optional>
+#include <string_view>
+#include <vector>
 
-#include "analysis/advice.h"
-#include "analysis/critical_path.h"
-#include "analysis/device_breakdown.h"
-#include "analysis/kernel_stats.h"
-#include "analysis/memory_timeline.h"
-#include "analysis/op_kernel_mix.h"
-#include "analysis/overheads.h"
-#include "analysis/overview.h"
-#include "analysis/stream_usage.h"
 #include "charts/chart_theme.h"
-#include "ranks/rank_table.h"
-#include "report/export_request.h"
+#include "panels/analysis_tab.h"
 #include "timeline/timeline_renderer.h"
 #include "trace_document.h"
+#include "worker.h"
 
 class QComboBox;
 class QCustomPlot;
-class QDoubleSpinBox;
-class QCheckBox;
+class QLabel;
 class QSpinBox;
 class QTabWidget;
 class QTableWidget;
-class QTreeWidget;
-class QLineEdit;
-class QLabel;
 
 namespace opscope::ui {
 class OpKernelsView;
 class CriticalPathView;
-}  // namespace opscope::ui
-
-namespace opscope::ui {
-
-// Everything the tabs show, computed together for one scope.
-struct AnalysisResults {
-  std::optional<TimeWindow> window;
-  QString scopeLabel;
-  Overview overview;
-  DeviceBreakdown breakdown;
-  OpKernelMixes mixes;
-  KernelStats kernels;
-  ProfilerCostEstimate estimate;
-  Overheads overheads;
-  StreamUsageReport streams;
-  RankTable ranks;        // one row for a single trace; every rank of a folder session
-  MemoryTimeline memory;  // the whole trace: allocations outlive any iteration
-  std::vector<Advice> advice;
-  std::shared_ptr<const CriticalPath> criticalPath;  // of the scope: one iteration or the whole trace
-};
 
 class AnalysisPanel : public QWidget {
   Q_OBJECT
@@ -66,22 +36,28 @@ class AnalysisPanel : public QWidget {
 
   void setDocument(std::shared_ptr<const TraceDocument> doc);
   void setDark(bool dark);
-  // The kernel-class rules of the charts and tables (Preferences; the built-in rules
-  // until set); recomputes with them.
+  // The kernel-class rules of every kind (Preferences; the built-in rules until set);
+  // recomputes with them.
   void setKernelClassifier(std::shared_ptr<const KernelClassifier> classifier);
   // -1: whole trace; else the 0-based iteration.
   void setScope(int iteration);
-  void showChart(ChartKind chart);
-  bool busy() const { return pending_ > 0; }
+  // The tab of a catalog kind ("memory", ...).
+  void showChart(std::string_view kind);
+  bool busy() const { return job_.busy(); }
   const AnalysisResults* results() const { return results_.get(); }
-  QCustomPlot* plot(ChartKind chart) const;
-  OpKernelsView* opKernels() const { return opKernels_; }
+  QCustomPlot* plot(std::string_view kind) const;
+  AnalysisTab* tab(std::string_view kind) const;
+  OpKernelsView* opKernels() const;
   CriticalPathView* criticalPath() const { return criticalPath_; }
   void showCriticalPath();
   // The Op kernels tab showing the kernels of op (grouped by input shape when byShape).
   void showOpKernels(const QString& op, bool byShape);
-  // Exports the chart (by suffix: pdf, png, svg) or its data (csv, json).
-  bool exportChart(ChartKind chart, const QString& path, QString* error = nullptr);
+  // Exports the kind's chart (by suffix: pdf, png, svg) or its data (csv, json).
+  bool exportChart(std::string_view kind, const QString& path, QString* error = nullptr);
+  // The Memory tab: the allocations of device live at t, and its tables.
+  void showLiveMemory(size_t device, TimeNs t);
+  QTableWidget* memoryTable() const;
+  QTableWidget* memoryOpTable() const;
 
  signals:
   void eventsActivated(const QString& what, std::vector<opscope::EventRef> events);
@@ -93,65 +69,21 @@ class AnalysisPanel : public QWidget {
 
  private:
   void recompute();
-  void onResults(quint64 generation, std::shared_ptr<const AnalysisResults> results);
-  void onFailed(quint64 generation, const QString& message);
-  void redraw();
-  void fillTables();
-
- public:
-  // The Memory tab's table: the allocations of device (index into results().memory)
-  // live at t.
-  void showLiveMemory(size_t device, TimeNs t);
-  QTableWidget* memoryTable() const { return memoryTable_; }
-  // Memory by op of the same device (TensorBoard's "by operator": self and with children).
-  QTableWidget* memoryOpTable() const { return memoryOpTable_; }
-
- private:
-  void plotContextMenu(ChartKind chart, const QPoint& pos);
-  void hoverTip(QCustomPlot* plot, QMouseEvent* e);
-  QString dataText(ChartKind chart, bool json) const;
-  OverheadOptions overheadOptions() const;
+  void onResults(std::shared_ptr<const AnalysisResults> results);
+  void onFailed(const QString& message);
 
   std::shared_ptr<const TraceDocument> doc_;
   std::shared_ptr<const KernelClassifier> classifier_;
   std::shared_ptr<const AnalysisResults> results_;
-  quint64 generation_ = 0;
-  int pending_ = 0;
+  LatestJob job_;
   ChartTheme theme_;
   QComboBox* scope_ = nullptr;
   QSpinBox* batch_ = nullptr;
   QLabel* status_ = nullptr;
   QTabWidget* tabs_ = nullptr;
-  QCustomPlot* plots_[9] = {};
-  QTableWidget* overviewTable_ = nullptr;
-  QTreeWidget* breakdownTree_ = nullptr;
-  QLineEdit* breakdownFilter_ = nullptr;
-  uint32_t breakdownFocus_ = UINT32_MAX;  // node whose children the chart shows
-  QTableWidget* mixTable_ = nullptr;
-  OpKernelsView* opKernels_ = nullptr;
-  QTabWidget* mixTabs_ = nullptr;
-  QTableWidget* kernelTable_ = nullptr;
-  QTableWidget* overheadTable_ = nullptr;
-  QTableWidget* streamTable_ = nullptr;
-  QTableWidget* rankTable_ = nullptr;
-  QTableWidget* memoryTable_ = nullptr;    // the allocations live at memoryTime_
-  QTableWidget* memoryOpTable_ = nullptr;  // memoryDevice_'s byOp
-  QTabWidget* memoryTabs_ = nullptr;       // the two above
-  QTableWidget* adviceTable_ = nullptr;
+  std::vector<AnalysisTab*> kindTabs_;  // catalog order
   CriticalPathView* criticalPath_ = nullptr;
   int criticalPathTab_ = -1;
-  QLabel* memoryNote_ = nullptr;
-  size_t memoryDevice_ = 0;
-  TimeNs memoryTime_ = 0;
-  void fillMemoryTable();
-  void fillMemoryOpTable();
-  QDoubleSpinBox* cpuCost_ = nullptr;
-  QDoubleSpinBox* gpuCost_ = nullptr;
-  QDoubleSpinBox* launchCost_ = nullptr;
-  QDoubleSpinBox* t1Gap_ = nullptr;
-  QCheckBox* logScale_ = nullptr;
-  QComboBox* overheadOp_ = nullptr;
-  bool costsEdited_ = false;
 };
 
 }  // namespace opscope::ui

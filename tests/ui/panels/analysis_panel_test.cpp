@@ -2,6 +2,8 @@
 // iteration, tables filled, hover tips and click-to-mark, every export format.
 #include <gtest/gtest.h>
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 #include <qcustomplot.h>
 
@@ -18,10 +20,12 @@
 #include <cmath>
 
 #include "charts/analysis_charts.h"
+#include "charts/chart_kinds.h"
 #include "main_window.h"
 #include "panels/analysis_panel.h"
 #include "panels/critical_path_view.h"
 #include "panels/op_kernels_view.h"
+#include "report/export_request.h"
 #include "test_support.h"
 #include "timeline/colors.h"
 #include "timeline/timeline_renderer.h"
@@ -65,17 +69,19 @@ TEST(AnalysisPanel, ComputesEveryAnalysisAndFillsEveryTable) {
   ASSERT_TRUE(f.doc);
   ASSERT_TRUE(waitForResults(f.panel()));
   const AnalysisResults& r = *f.panel()->results();
-  EXPECT_FALSE(r.window);
-  EXPECT_GT(r.overview.gpuActive, 0);
-  EXPECT_FALSE(r.breakdown.roots.empty());
-  EXPECT_FALSE(r.mixes.ops.empty());
-  EXPECT_FALSE(r.kernels.kernels.empty());
-  EXPECT_GT(r.overheads.topLevelOps, 0u);
-  EXPECT_FALSE(r.streams.streams.empty());
+  EXPECT_FALSE(r.request.window);
+  // One result per kind of the catalog.
+  EXPECT_EQ(r.byKind.size(), analysisCatalog().size());
+  EXPECT_GT(r.value<Overview>("overview").gpuActive, 0);
+  EXPECT_FALSE(r.value<DeviceBreakdown>("breakdown").roots.empty());
+  EXPECT_FALSE(r.value<OpKernelMixes>("op-kernels").ops.empty());
+  EXPECT_FALSE(r.value<KernelStats>("kernel-stats").kernels.empty());
+  EXPECT_GT(r.value<OverheadsWithCosts>("overheads").overheads.topLevelOps, 0u);
+  EXPECT_FALSE(r.value<StreamUsageReport>("streams").streams.empty());
   for (QTableWidget* t : f.panel()->findChildren<QTableWidget*>()) {
     // The sample was recorded without profile_memory: no allocations or ops to list.
     if (t == f.panel()->memoryTable() || t == f.panel()->memoryOpTable()) {
-      EXPECT_TRUE(r.memory.devices.empty());
+      EXPECT_TRUE(r.value<MemoryTimeline>("memory").devices.empty());
       EXPECT_EQ(t->rowCount(), 0);
       continue;
     }
@@ -83,11 +89,10 @@ TEST(AnalysisPanel, ComputesEveryAnalysisAndFillsEveryTable) {
   }
   auto* tree = f.panel()->findChild<QTreeWidget*>(QStringLiteral("breakdownTree"));
   ASSERT_TRUE(tree);
-  EXPECT_EQ(tree->topLevelItemCount(), static_cast<int>(r.breakdown.roots.size()));
+  EXPECT_EQ(tree->topLevelItemCount(), static_cast<int>(r.value<DeviceBreakdown>("breakdown").roots.size()));
   // Every chart drew something.
-  for (ChartKind c : {ChartKind::Overview, ChartKind::Breakdown, ChartKind::OpKernels, ChartKind::KernelStats,
-                      ChartKind::Overheads, ChartKind::Streams, ChartKind::Ranks})
-    EXPECT_GT(f.panel()->plot(c)->plottableCount(), 0) << chartName(c);
+  for (const char* c : {"overview", "breakdown", "op-kernels", "kernel-stats", "overheads", "streams", "ranks"})
+    EXPECT_GT(f.panel()->plot(c)->plottableCount(), 0) << c;
 }
 
 TEST(AnalysisPanel, KernelsOfOneOpByInputShapeMatchTheCore) {
@@ -159,7 +164,7 @@ TEST(AnalysisPanel, KernelsOfOneOpByInputShapeMatchTheCore) {
 TEST(AnalysisPanel, BreakdownChartFollowsTheTreeSelection) {
   Fixture f;
   ASSERT_TRUE(waitForResults(f.panel()));
-  const DeviceBreakdown& b = f.panel()->results()->breakdown;
+  const DeviceBreakdown& b = f.panel()->results()->value<DeviceBreakdown>("breakdown");
   auto* tree = f.panel()->findChild<QTreeWidget*>(QStringLiteral("breakdownTree"));
   ASSERT_TRUE(tree);
   // The first op row under the first stream that has sub-levels of its own.
@@ -172,7 +177,7 @@ TEST(AnalysisPanel, BreakdownChartFollowsTheTreeSelection) {
   size_t expected = 0;  // children, looking through merged ProfilerStep levels
   for (uint32_t c : node.children) expected += b.nodes[c].allSteps ? b.nodes[c].children.size() : 1;
   tree->setCurrentItem(pick);
-  QCustomPlot* plot = f.panel()->plot(ChartKind::Breakdown);
+  QCustomPlot* plot = f.panel()->plot("breakdown");
   EXPECT_EQ(plot->plottableCount(), static_cast<int>(std::min<size_t>(expected, 15)));
   auto* title = qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0));
   ASSERT_TRUE(title);
@@ -185,25 +190,24 @@ TEST(AnalysisPanel, BreakdownChartFollowsTheTreeSelection) {
 TEST(AnalysisPanel, ChartsKeepAReadableMinimumHeight) {
   Fixture f;
   ASSERT_TRUE(waitForResults(f.panel()));
-  for (ChartKind c : {ChartKind::Overview, ChartKind::Breakdown, ChartKind::OpKernels, ChartKind::KernelStats,
-                      ChartKind::Overheads, ChartKind::Streams, ChartKind::Ranks}) {
+  for (const char* c : {"overview", "breakdown", "op-kernels", "kernel-stats", "overheads", "streams", "ranks"}) {
     QCustomPlot* p = f.panel()->plot(c);
-    EXPECT_GE(chartMinimumHeight(p), 200) << chartName(c);
-    EXPECT_GE(p->minimumHeight(), chartMinimumHeight(p)) << chartName(c);
+    EXPECT_GE(chartMinimumHeight(p), 200) << c;
+    EXPECT_GE(p->minimumHeight(), chartMinimumHeight(p)) << c;
   }
 }
 
 TEST(AnalysisPanel, IterationScopeUsesItsWindow) {
   Fixture f;
   ASSERT_TRUE(waitForResults(f.panel()));
-  const TimeNs whole = f.panel()->results()->overview.wall;
+  const TimeNs whole = f.panel()->results()->value<Overview>("overview").wall;
   f.panel()->setScope(2);
   ASSERT_TRUE(waitForResults(f.panel()));
   const AnalysisResults& r = *f.panel()->results();
-  ASSERT_TRUE(r.window);
-  EXPECT_EQ(r.window->start, f.doc->trace->iterations[2].start);
-  EXPECT_LT(r.overview.wall, whole);
-  EXPECT_EQ(r.overview.iterations, 1u);
+  ASSERT_TRUE(r.request.window);
+  EXPECT_EQ(r.request.window->start, f.doc->trace->iterations[2].start);
+  EXPECT_LT(r.value<Overview>("overview").wall, whole);
+  EXPECT_EQ(r.value<Overview>("overview").iterations, 1u);
 }
 
 TEST(AnalysisPanel, CriticalPathTabListsTheSegmentsAndMarksThePath) {
@@ -246,7 +250,7 @@ TEST(AnalysisPanel, CriticalPathTabListsTheSegmentsAndMarksThePath) {
 TEST(AnalysisPanel, ClickingAnOpKernelSegmentMarksItsKernels) {
   Fixture f;
   ASSERT_TRUE(waitForResults(f.panel()));
-  const OpKernelMixes& m = f.panel()->results()->mixes;
+  const OpKernelMixes& m = f.panel()->results()->value<OpKernelMixes>("op-kernels");
   ASSERT_FALSE(m.ops.empty());
   const MixSegment& seg = m.ops[0].variants[0].segments[0];
   const std::vector<EventRef> events = mixSegmentEvents(m, 0, seg.cls);
@@ -256,7 +260,7 @@ TEST(AnalysisPanel, ClickingAnOpKernelSegmentMarksItsKernels) {
   EXPECT_EQ(f.w.searchMatchCount(), events.size());
   EXPECT_TRUE(f.w.searchStatus().contains(QStringLiteral("test")));
   // Hover texts exist for the bars.
-  QCustomPlot* plot = f.panel()->plot(ChartKind::OpKernels);
+  QCustomPlot* plot = f.panel()->plot("op-kernels");
   bool tipped = false;
   for (int i = 0; i < plot->plottableCount(); ++i)
     for (const QString& t : plot->plottable(i)->property("tips").toStringList()) {
@@ -271,10 +275,9 @@ TEST(AnalysisPanel, ExportsEveryChartAsPdfPngSvgCsvAndJson) {
   QApplication::processEvents();
   const std::string dir = test::tempPath("analysis_exports");
   ASSERT_EQ(std::system(("rm -rf " + dir + " && mkdir -p " + dir).c_str()), 0);
-  for (ChartKind c : {ChartKind::Overview, ChartKind::Breakdown, ChartKind::OpKernels, ChartKind::KernelStats,
-                      ChartKind::Overheads, ChartKind::Streams, ChartKind::Ranks}) {
+  for (const char* c : {"overview", "breakdown", "op-kernels", "kernel-stats", "overheads", "streams", "ranks"}) {
     for (const char* suffix : {"pdf", "png", "svg", "csv", "json"}) {
-      const QString path = QString::fromStdString(dir) + "/" + chartName(c) + "." + suffix;
+      const QString path = QString::fromStdString(dir) + "/" + c + "." + suffix;
       QString error;
       ASSERT_TRUE(f.panel()->exportChart(c, path, &error)) << error.toStdString();
       QFile file(path);
@@ -301,9 +304,9 @@ TEST(AnalysisPanel, ExportsEveryChartAsPdfPngSvgCsvAndJson) {
     }
   }
   QString error;
-  EXPECT_FALSE(f.panel()->exportChart(ChartKind::Overview, QString::fromStdString(dir) + "/x.bmp", &error));
+  EXPECT_FALSE(f.panel()->exportChart("overview", QString::fromStdString(dir) + "/x.bmp", &error));
   EXPECT_FALSE(error.isEmpty());
-  EXPECT_FALSE(f.panel()->exportChart(ChartKind::Overview, QStringLiteral("/nonexistent-dir/x.pdf"), &error));
+  EXPECT_FALSE(f.panel()->exportChart("overview", QStringLiteral("/nonexistent-dir/x.pdf"), &error));
   std::filesystem::remove_all(dir);
 }
 
@@ -370,9 +373,9 @@ TEST(AnalysisPanel, MemoryTabListsTheAllocationsLiveAtTheClickedTime) {
   ASSERT_TRUE(f.doc);
   MainWindow& w = f.w;
   const auto& doc = f.doc;
-  w.analysis()->showChart(ChartKind::Memory);
+  w.analysis()->showChart("memory");
   ASSERT_TRUE(waitForResults(w.analysis()));
-  const MemoryTimeline& m = w.analysis()->results()->memory;
+  const MemoryTimeline& m = w.analysis()->results()->value<MemoryTimeline>("memory");
   ASSERT_EQ(m.devices.size(), 2u);
   const DeviceMemory& gpu = m.devices[0];
   QTableWidget* table = w.analysis()->memoryTable();
@@ -387,7 +390,7 @@ TEST(AnalysisPanel, MemoryTabListsTheAllocationsLiveAtTheClickedTime) {
   w.analysis()->showLiveMemory(0, doc->trace->minTs);
   EXPECT_EQ(table->rowCount(), 0);
   // A click on the GPU curve at the peak's time lists the peak's allocations again.
-  QCustomPlot* plot = w.analysis()->plot(ChartKind::Memory);
+  QCustomPlot* plot = w.analysis()->plot("memory");
   plot->replot();
   QCPAxisRect* rect = nullptr;
   for (QCPAxisRect* r : plot->axisRects())
@@ -470,6 +473,54 @@ TEST(AnalysisPanel, TheTimelineMarksTheMemoryPeak) {
   for (int px = g.events.left(); px < x - 8; ++px)
     for (int py = y; py < y + entry->height - 4; ++py) elsewhere += isMark(px, py);
   EXPECT_EQ(elsewhere, 0);
+}
+
+// Drift fixed: the window's Overview ignored the user's kernel classes (the command
+// line's `export --chart overview` used them), so a collective kernel the user's rules
+// call "nccl" was compute in the window and communication on the command line.
+TEST(AnalysisPanel, TheOverviewUsesTheUsersKernelClassesAsTheCommandLineDoes) {
+  const std::string path = test::tempPath("custom_collective.json");
+  std::ofstream(path) << R"([
+    {"ph":"X","cat":"cpu_op","name":"step","pid":1,"tid":1,"ts":0,"dur":100},
+    {"ph":"X","cat":"kernel","name":"my_allreduce_kernel","pid":0,"tid":7,"ts":10,"dur":40,"args":{"stream":7}},
+    {"ph":"X","cat":"kernel","name":"sgemm_a","pid":0,"tid":7,"ts":60,"dur":20,"args":{"stream":7}}])";
+  std::string error;
+  auto doc = loadDocument(path, error);
+  ASSERT_TRUE(doc) << error;
+  auto rules = KernelClassifier::fromJson(R"({"rules":[{"class":"nccl","pattern":"my_allreduce"}]})", error);
+  ASSERT_TRUE(rules) << error;
+  KernelClassifier all = KernelClassifier::builtin();
+  all.prepend(*rules);
+  auto classifier = std::make_shared<const KernelClassifier>(all);
+  AnalysisPanel panel;
+  panel.setKernelClassifier(classifier);
+  panel.setDocument(doc);
+  ASSERT_TRUE(waitForResults(&panel));
+  const Overview& o = panel.results()->value<Overview>("overview");
+  EXPECT_EQ(o.breakdown[static_cast<size_t>(StepPart::Communication)], 40'000);
+  // The same figure as the command line's data export with the same rules.
+  ExportRequest request;
+  request.chart = &analysisNamed("overview");
+  request.file = path;
+  const auto exported = nlohmann::json::parse(exportDataText(*doc->trace, request, all));
+  const std::string window = panel.tab("overview")->dataText(true);
+  EXPECT_EQ(nlohmann::json::parse(window), exported);
+  std::remove(path.c_str());
+}
+
+// Every kind of the catalog has its tab, in catalog order, and a drawing.
+TEST(AnalysisPanel, EveryKindOfTheCatalogHasItsTabAndItsChart) {
+  AnalysisPanel panel;
+  auto* tabs = panel.findChild<QTabWidget*>();
+  ASSERT_TRUE(tabs);
+  const auto& kinds = analysisCatalog();
+  ASSERT_EQ(tabs->count(), static_cast<int>(kinds.size()) + 1);  // + the critical path
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    EXPECT_EQ(tabs->tabText(static_cast<int>(i)).toStdString(), std::string(kinds[i]->tab));
+    EXPECT_TRUE(chartDrawing(kinds[i]->name)) << kinds[i]->name;
+    EXPECT_TRUE(panel.plot(kinds[i]->name)) << kinds[i]->name;
+  }
+  for (const ChartDrawing* d : chartDrawings()) EXPECT_TRUE(findAnalysis(d->name)) << d->name << " draws no kind";
 }
 
 }  // namespace

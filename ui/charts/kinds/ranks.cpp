@@ -1,0 +1,234 @@
+// Ranks × iterations heatmap, collective time per rank, ranks × the job's top kernels.
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "charts/analysis_charts.h"
+#include "charts/chart_kinds.h"
+#include "charts/chart_parts.h"
+#include "ranks/rank_table.h"
+#include "timeline/names.h"
+
+namespace opscope::ui {
+
+using namespace parts;
+
+namespace {
+
+// Ranks × the job's top kernels: each rank's time in a kernel against the median of the
+// ranks for it, so the kernel that makes a rank slow shows in its row.
+void plotKernelsPerRank(QCustomPlot* plot, int row, const RankTable& t, const ChartTheme& theme,
+                        const QSharedPointer<QCPAxisTickerText>& rankTicks, QCPMarginGroup* left) {
+  QCPAxisRect* rect = addRect(plot, row, 0, theme);
+  rect->setMarginGroup(QCP::msLeft, left);
+  QCPAxis* x = rect->axis(QCPAxis::atBottom);
+  QCPAxis* y = rect->axis(QCPAxis::atLeft);
+  const int n = static_cast<int>(t.rows.size());
+  const int k = static_cast<int>(t.kernelNames.size());
+  auto* map = new QCPColorMap(x, y);
+  map->data()->setSize(std::max(1, k), std::max(1, n));
+  map->data()->setRange(QCPRange(0, std::max(0, k - 1)), QCPRange(0, std::max(0, n - 1)));
+  std::vector<double> median(static_cast<size_t>(k), 0);
+  for (int c = 0; c < k; ++c) {
+    std::vector<double> known;
+    for (const RankRow& r : t.rows)
+      if (static_cast<size_t>(c) < r.kernelTime.size() && r.kernelTime[static_cast<size_t>(c)] >= 0)
+        known.push_back(static_cast<double>(r.kernelTime[static_cast<size_t>(c)]));
+    median[static_cast<size_t>(c)] = known.empty() ? 0 : medianOf(known);
+  }
+  double extreme = 5;  // at least ±5 %: equal ranks stay pale
+  QStringList tips;
+  for (int r = 0; r < n; ++r) {
+    const RankRow& rr = t.rows[static_cast<size_t>(r)];
+    for (int c = 0; c < k; ++c) {
+      const TimeNs v = static_cast<size_t>(c) < rr.kernelTime.size() ? rr.kernelTime[static_cast<size_t>(c)] : -1;
+      const double m = median[static_cast<size_t>(c)];
+      const double pct = v < 0 || m <= 0 ? std::nan("") : (static_cast<double>(v) / m - 1) * 100;
+      map->data()->setCell(c, r, pct);
+      if (!std::isnan(pct)) extreme = std::max(extreme, std::abs(pct));
+      tips.append(QStringLiteral("rank %1 · %2\n%3")
+                      .arg(rr.rank)
+                      .arg(QString::fromStdString(t.kernelNames[static_cast<size_t>(c)]).left(160))
+                      .arg(v < 0 ? QStringLiteral("not among this rank's top kernels")
+                                 : QStringLiteral("%1 (%2%3 % against the median rank)")
+                                       .arg(durationText(static_cast<double>(v)))
+                                       .arg(pct >= 0 ? QStringLiteral("+") : QString())
+                                       .arg(pct, 0, 'f', 1)));
+    }
+  }
+  map->setProperty("tips", tips);
+  map->setGradient(aboveBelow());
+  map->setDataRange(QCPRange(-extreme, extreme));
+  map->setInterpolate(false);
+  addColorScale(plot, row, rect, map, QStringLiteral("% against the median rank"), theme);
+  y->setTicker(rankTicks);
+  y->setRange(-0.5, n - 0.5);
+  y->setRangeReversed(true);
+  y->grid()->setVisible(false);
+  y->setTickLabelFont(QFont(QStringLiteral("Sans"), 8));
+  auto names = QSharedPointer<QCPAxisTickerText>::create();
+  std::map<QString, int> seen;  // two kernels cut to one text are numbered
+  for (int c = 0; c < k; ++c) {
+    QString label = shortKernelName(t.kernelNames[static_cast<size_t>(c)]);
+    if (const int n = ++seen[label]; n > 1) label += QStringLiteral(" #%1").arg(n);
+    names->addTick(c, label);
+  }
+  x->setTicker(names);
+  x->setRange(-0.5, std::max(0, k - 1) + 0.5);
+  x->setTickLabelRotation(30);
+  x->setTickLabelFont(QFont(QStringLiteral("Sans"), 8));
+  x->grid()->setVisible(false);
+  x->setLabel(QStringLiteral("time in the job's top kernels (most time first), per rank"));
+  if (k == 0) emptyNote(rect, QStringLiteral("no kernels"), theme);
+}
+
+}  // namespace
+
+void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, const QString& title) {
+  resetPlot(plot, theme);
+  addTitle(plot, 0, title, theme);
+  const int n = static_cast<int>(t.rows.size());
+  const int iters = static_cast<int>(t.maxIterations);
+  std::map<int64_t, double> excess;
+  for (const Straggler& s : t.stragglers) excess[s.rank] = s.excessPct;
+  // Rank tick labels: every rank up to 32, else every k-th and every straggler.
+  const int every = std::max(1, (n + 31) / 32);
+  auto rankTicks = [&] {
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (int i = 0; i < n; ++i) {
+      const RankRow& r = t.rows[static_cast<size_t>(i)];
+      const auto slow = excess.find(r.rank);
+      if (slow != excess.end())
+        ticker->addTick(i, QStringLiteral("rank %1 · +%2 %").arg(r.rank).arg(slow->second, 0, 'f', 1));
+      else if (i % every == 0) ticker->addTick(i, QStringLiteral("rank %1").arg(r.rank));
+    }
+    return ticker;
+  };
+
+  QCPAxisRect* heat = addRect(plot, 1, 0, theme);
+  QCPAxis* x = heat->axis(QCPAxis::atBottom);
+  QCPAxis* y = heat->axis(QCPAxis::atLeft);
+  auto* map = new QCPColorMap(x, y);
+  map->data()->setSize(std::max(1, iters), std::max(1, n));
+  map->data()->setRange(QCPRange(0, std::max(0, iters - 1)), QCPRange(0, std::max(0, n - 1)));
+  double lo = 0, hi = 0;
+  bool any = false;
+  QStringList heatTips;  // row-major: rank by rank, iteration by iteration
+  for (int r = 0; r < n; ++r)
+    for (int i = 0; i < iters; ++i) {
+      const auto& walls = t.rows[static_cast<size_t>(r)].iterationWall;
+      const double v = i < static_cast<int>(walls.size()) ? ms(walls[static_cast<size_t>(i)]) : std::nan("");
+      map->data()->setCell(i, r, v);
+      heatTips.append(std::isnan(v) ? QString()
+                                    : QStringLiteral("rank %1, iteration %2\nwall time %3")
+                                          .arg(t.rows[static_cast<size_t>(r)].rank)
+                                          .arg(i)
+                                          .arg(durationText(static_cast<double>(walls[static_cast<size_t>(i)]))));
+      if (std::isnan(v)) continue;
+      lo = any ? std::min(lo, v) : v;
+      hi = any ? std::max(hi, v) : v;
+      any = true;
+    }
+  map->setProperty("tips", heatTips);
+  map->setGradient(viridis());
+  map->setDataRange(QCPRange(lo, hi > lo ? hi : lo + 1e-3));
+  map->setInterpolate(false);
+  addColorScale(plot, 1, heat, map, QStringLiteral("iteration wall time (ms)"), theme);
+  y->setTicker(rankTicks());
+  y->setRange(-0.5, n - 0.5);
+  y->setRangeReversed(true);  // rank 0 on top, as in the timeline
+  y->grid()->setVisible(false);
+  y->setTickLabelFont(QFont(QStringLiteral("Sans"), 8));
+  x->setRange(-0.5, std::max(0, iters - 1) + 0.5);
+  auto whole = QSharedPointer<QCPAxisTickerFixed>::create();  // iterations are counted, never halved
+  whole->setTickStep(1);
+  whole->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+  x->setTicker(whole);
+  x->setLabel(QStringLiteral("iteration (ProfilerStep, in order) · stragglers: mean > %1 % over the median")
+                  .arg(t.stragglerPct));
+  x->grid()->setVisible(false);
+  if (!any) emptyNote(heat, QStringLiteral("no ProfilerStep iterations on any rank"), theme);
+
+  auto* left = new QCPMarginGroup(plot);  // rank labels of every chart in one column
+  heat->setMarginGroup(QCP::msLeft, left);
+  const int rowsPx = 14 * std::min(n, 32);
+  const bool kernels = !t.kernelNames.empty();
+  if (!t.collectivesMeasured) {  // a cluster table: iteration times and top kernels only
+    if (kernels) plotKernelsPerRank(plot, 2, t, theme, rankTicks(), left);
+    plot->plotLayout()->setRowStretchFactors(kernels ? QList<double>{0.01, 1.0, 1.0} : QList<double>{0.01, 1.0});
+    setMinimumChartHeight(plot, 60 + (kernels ? 2 : 1) * (60 + rowsPx) + (kernels ? 110 : 0));
+    plot->replot();
+    return;
+  }
+  // Collectives per rank: waiting for the slowest rank, and the rest of their time.
+  QCPAxisRect* coll = addRect(plot, 3, 0, theme);
+  QCPAxis* key = coll->axis(QCPAxis::atLeft);
+  QCPAxis* value = coll->axis(QCPAxis::atBottom);
+  const QString parts[] = {QStringLiteral("waiting for the slowest rank"), QStringLiteral("rest of the collective")};
+  const QColor colors[] = {paletteColor(1), paletteColor(0)};
+  // The legend in a row of its own between the two charts, in one line.
+  QCPLegend* legend = themedLegend(theme);
+  plot->plotLayout()->addElement(2, 0, legend);
+  legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  legend->setLayer(QStringLiteral("legend"));
+  coll->setMarginGroup(QCP::msLeft, left);
+  QCPBars* below = nullptr;
+  double top = 0;
+  bool anyCollective = false;
+  for (int p = 0; p < 2; ++p) {
+    auto* bars = new QCPBars(key, value);
+    bars->setName(parts[p]);
+    bars->setWidth(0.7);
+    bars->setPen(Qt::NoPen);
+    bars->setBrush(colors[p]);
+    QStringList tips;
+    for (int i = 0; i < n; ++i) {
+      const RankRow& r = t.rows[static_cast<size_t>(i)];
+      const CollectiveWait& c = r.collectives;
+      const TimeNs v = p == 0 ? c.wait : std::max<TimeNs>(0, c.total - c.wait);
+      bars->addData(i, ms(v));
+      top = std::max(top, ms(c.total));
+      anyCollective |= c.count > 0;
+      tips.append(QStringLiteral("rank %1\n%2: %3 of %4 in %L5 collectives (%6 matched on every rank)")
+                      .arg(r.rank)
+                      .arg(parts[p], durationText(static_cast<double>(v)), durationText(static_cast<double>(c.total)))
+                      .arg(c.count)
+                      .arg(c.matched));
+    }
+    bars->setProperty("tips", tips);
+    if (below) bars->moveAbove(below);
+    below = bars;
+    bars->addToLegend(legend);
+  }
+  key->setTicker(rankTicks());
+  key->setRange(-0.6, n - 0.4);
+  key->setRangeReversed(true);
+  key->grid()->setVisible(false);
+  key->setTickLabelFont(QFont(QStringLiteral("Sans"), 8));
+  value->setRange(0, std::max(1e-3, top * 1.05));
+  value->setLabel(QStringLiteral("ms in collectives (NCCL/RCCL kernels)"));
+  if (!anyCollective) {
+    legend->setVisible(false);
+    emptyNote(coll,
+              n > 1 ? QStringLiteral("no collective kernels")
+                    : QStringLiteral("one rank: open a folder of rank traces (File ▸ Open folder of ranks)"),
+              theme);
+  }
+  if (kernels) plotKernelsPerRank(plot, 4, t, theme, rankTicks(), left);
+  plot->plotLayout()->setRowStretchFactors(kernels ? QList<double>{0.01, 1.0, 0.01, 0.8, 1.0}
+                                                   : QList<double>{0.01, 1.0, 0.01, 0.8});
+  setMinimumChartHeight(plot, 60 + (kernels ? 3 : 2) * (60 + rowsPx) + (kernels ? 110 : 0));
+  plot->replot();
+}
+
+namespace charts {
+
+extern const ChartDrawing ranks;
+const ChartDrawing ranks{
+    "ranks", [](QCustomPlot* plot, const AnalysisResult& r, const Trace&, const ChartTheme& theme, const QString& title,
+                const ChartOptions&) { plotRanks(plot, analysisValue<RankTable>(r), theme, title); }};
+
+}  // namespace charts
+}  // namespace opscope::ui
