@@ -8,6 +8,7 @@
 #include "analysis/utilisation_counters.h"
 #include "io/trace_loader.h"
 #include "ranks/rank_session.h"
+#include "report/analysis_catalog.h"
 
 namespace opscope::ui {
 
@@ -21,6 +22,9 @@ std::shared_ptr<const TraceDocument> prepareDocument(std::string path, LoadResul
   addGpuUtilisationCounters(*doc->trace);
   // And per device its allocated / reserved memory, from the "[memory]" events.
   if (!doc->trace->memoryEvents.empty()) addMemoryCounters(*doc->trace, memoryTimeline(*doc->trace));
+  // And the series any kind of the analysis catalog draws on the timeline.
+  for (const AnalysisKind* kind : analysisCatalog())
+    if (kind->addTimelineCounters) kind->addTimelineCounters(*doc->trace);
   // Independent read-only passes over the trace: the op tree (the longest) on its own
   // thread, the others here.
   const Trace& trace = *doc->trace;
