@@ -155,7 +155,7 @@ std::string chartUsage() {
   std::string out;
   for (const opscope::AnalysisKind* k : opscope::analysisCatalog()) {
     std::string name(k->name);
-    name.resize(std::max<size_t>(name.size() + 1, 13), ' ');
+    name.resize(std::max<size_t>(name.size() + 2, 14), ' ');
     out += (out.empty() ? "      CHART: " : "             ") + name + std::string(k->help) + "\n";
   }
   return out;
