@@ -8,6 +8,7 @@
 #include "io/trace_loader.h"
 #include "perf/et_shapes.h"
 #include "perf/prediction.h"
+#include "perf/prediction_policy.h"
 #include "report/predict_report.h"
 
 namespace opscope::app {
@@ -121,15 +122,21 @@ int runPredict(const std::vector<std::string>& args) {
     return kUsage;
   }
 
-  PredictionSetup setup;
-  setup.replay = replay;
-  setup.measuredKernels = kernels == "measured";
-  setup.calibrate = calibrate;
-  Microbenchmarks microbench;
+  // What the user asked for; prediction_policy.h decides the setup, as the dock does.
+  PredictionRequest request;
+  request.gpuName = gpuName;
+  request.gpus = &specs;
+  request.userGpuDefault = !gpuFile.empty();
+  request.userGpuSource = gpuFile;
+  request.replay = replay;
+  request.measuredKernels = kernels == "measured";
+  request.calibrate = calibrate;
+  request.rooflines = rooflines;
+  auto microbench = std::make_shared<Microbenchmarks>();
   std::vector<MicrobenchKind> seen;
   for (const std::string& microbenchFile : microbenchFiles) {
     if (int exit = 0; !readSide(microbenchFile, SideInputKind::Microbench, text, exit)) return exit;
-    const auto kind = addMicrobenchmarkCsv(microbench, text, error);
+    const auto kind = addMicrobenchmarkCsv(*microbench, text, error);
     if (!kind) {
       std::fprintf(stderr, "opscope: %s: %s\n", microbenchFile.c_str(), error.c_str());
       return kInvalidInput;
@@ -141,67 +148,28 @@ int runPredict(const std::vector<std::string>& args) {
       return kUsage;
     }
     seen.push_back(*kind);
-    (*kind == MicrobenchKind::Gemm ? setup.gemmBenchSource : setup.convBenchSource) = microbenchFile;
+    (*kind == MicrobenchKind::Gemm ? request.gemmBenchSource : request.convBenchSource) = microbenchFile;
   }
-  setup.builtinMicrobench = !rooflines;
-  if (!microbench.empty()) setup.microbench = &microbench;
+  request.microbench = microbench;
   if (!overheadsFile.empty()) {
     if (int exit = 0; !readSide(overheadsFile, SideInputKind::Overheads, text, exit)) return exit;
-    setup.overheads = parseOverheadModel(text, error);
-    if (!setup.overheads) {
+    request.overheads = parseOverheadModel(text, error);
+    if (!request.overheads) {
       std::fprintf(stderr, "opscope: %s: %s\n", overheadsFile.c_str(), error.c_str());
       return kInvalidInput;
     }
-    setup.overheadsSource = overheadsFile;
+    request.overheadsSource = overheadsFile;
   }
-  if (!gpuName.empty()) {
-    const GpuSpec* g = specs.find(gpuName);
-    if (!g) {
-      std::string names;
-      for (const GpuSpec& s : specs.gpus) names += (names.empty() ? "" : ", ") + s.name;
-      std::fprintf(stderr, "opscope predict: no GPU named '%s' (known: %s)\n", gpuName.c_str(), names.c_str());
-      return kUsage;
-    }
-    setup.gpu = *g;
-    setup.gpuSource = "--gpu";
+  // A name no GPU has is a usage error, before the trace is read.
+  if (!gpuName.empty() && !findGpu(specs, gpuName, error)) {
+    std::fprintf(stderr, "opscope predict: %s\n", error.c_str());
+    return kUsage;
   }
 
   LoadResult r = loadTraceFile(file == "-" ? "/dev/stdin" : file);
   if (r.status != LoadStatus::Ok) {
     std::fprintf(stderr, "opscope: %s: %s\n", file.c_str(), r.error.c_str());
     return exitFor(r.status);
-  }
-  if (gpuName.empty()) {
-    if (!gpuFile.empty()) {
-      setup.gpu = specs.gpus.front();
-      setup.gpuSource = gpuFile;
-    } else if (auto g = gpuForTrace(*r.trace, specs, setup.gpuSource)) {
-      setup.gpu = *g;
-    } else if (setup.replay) {
-      setup.gpu = specs.gpus.front();  // the replay models nothing: any preset does
-      setup.gpuSource = "none matches (" + setup.gpuSource + "); the replay uses no GPU figures";
-    } else {
-      // Never a silent guess: an MTIA or unknown device predicted on a V100 misleads.
-      std::fprintf(stderr,
-                   "opscope: %s: no GPU preset matches this trace (%s); name one with --gpu (opscope predict "
-                   "--list-gpus) or describe it with --gpu-file\n",
-                   file.c_str(), setup.gpuSource.c_str());
-      return kUsage;
-    }
-  }
-  if (!replay && kernels == "models") {
-    // The datasheet run gets its calibrated companion; --calibrate makes the calibrated
-    // run the main one. A what-if GPU is calibrated on the trace's own.
-    std::string why;
-    const bool canFit = chooseCalibrationGpu(setup, *r.trace, specs, why);
-    if (calibrate && !canFit) {
-      std::fprintf(
-          stderr,
-          "opscope predict: --calibrate on %s needs the trace's own GPU to fit on, and no preset matches it (%s)\n",
-          setup.gpu.name.c_str(), why.c_str());
-      return kUsage;
-    }
-    setup.withCalibratedRun = !calibrate && canFit;
   }
   if (!etFile.empty()) {
     auto et = loadExecutionTrace(etFile, error);
@@ -211,9 +179,26 @@ int runPredict(const std::vector<std::string>& args) {
     }
     const EtLink link = linkExecutionTrace(*et, *r.trace);
     std::fprintf(stderr, "opscope: %s: %s\n", etFile.c_str(), link.summaryLine().c_str());
-    setup.extraShapes = std::make_shared<const std::map<uint64_t, OpShapes>>(etOpShapes(*et, link));
-    setup.shapesSource = "the trace's Input Dims, else the execution trace " + etFile;
+    request.extraShapes = std::make_shared<const std::map<uint64_t, OpShapes>>(etOpShapes(*et, link));
+    request.extraShapesSource = "the execution trace " + etFile;
   }
+  PredictionPlan plan = planPrediction(*r.trace, request);
+  switch (plan.error) {
+    case PlanError::None:
+      break;
+    case PlanError::UnknownGpu:
+      std::fprintf(stderr, "opscope predict: %s\n", plan.message.c_str());
+      return kUsage;
+    case PlanError::NoGpuForTrace:
+      std::fprintf(
+          stderr, "opscope: %s: %s; name one with --gpu (opscope predict --list-gpus) or describe it with --gpu-file\n",
+          file.c_str(), plan.message.c_str());
+      return kUsage;
+    case PlanError::CannotCalibrate:
+      std::fprintf(stderr, "opscope predict: --calibrate: %s\n", plan.message.c_str());
+      return kUsage;
+  }
+  PredictionSetup setup = std::move(*plan.setup);
   const PredictionResult result = runPrediction(*r.trace, std::move(setup));
   const std::string output = json  ? predictionJson(*r.trace, result, file)
                              : csv ? predictionCsv(*r.trace, result)

@@ -1,5 +1,7 @@
 #include "perf/conv_pairing.h"
 
+#include "perf/op_inputs.h"
+
 #include <map>
 #include <string_view>
 #include <utility>
@@ -71,11 +73,12 @@ std::optional<ConvProblem> backwardProblem(const Trace& trace, EventRef op, Conv
 
 // The sequence number of the autograd node a backward op runs in: its nearest ancestor
 // named "…Backward…" that records one (CudnnConvolutionBackward, ConvolutionBackward0).
-std::optional<int64_t> nodeSequenceNumber(const Trace& trace, EventRef op) {
+std::optional<int64_t> nodeSequenceNumber(const OpInputs& inputs, EventRef op) {
+  const Trace& trace = inputs.trace();
   const std::vector<EventRef> up = ancestors(trace, op);
   for (auto it = up.rbegin(); it != up.rend(); ++it) {
     if (trace.name(*it).find("Backward") == std::string_view::npos) continue;
-    if (auto n = intArg(trace.args(*it), "Sequence number")) return n;
+    if (auto n = intArg(inputs.args(*it), "Sequence number")) return n;
   }
   return std::nullopt;
 }
@@ -96,7 +99,8 @@ bool needsConvPairing(std::string_view n, const OpShapes& s) {
   }
 }
 
-std::unordered_map<uint64_t, ConvProblem> convProblemsOf(const Trace& trace) {
+std::unordered_map<uint64_t, ConvProblem> convProblemsOf(const OpInputs& inputs) {
+  const Trace& trace = inputs.trace();
   std::unordered_map<uint64_t, ConvProblem> out;
   // The names first: a trace without convolutions is not walked.
   std::vector<ConvRole> roles(trace.strings.size(), ConvRole::None);
@@ -123,9 +127,9 @@ std::unordered_map<uint64_t, ConvProblem> convProblemsOf(const Trace& trace) {
         continue;
       }
       if (role != ConvRole::Backward && role != ConvRole::LegacyBackward) continue;
-      auto p = backwardProblem(trace, op, role, opShapesFromArgs(trace.args(op)), roles);
+      auto p = backwardProblem(trace, op, role, inputs.shapes(op), roles);
       if (!p || !consistent(*p)) continue;
-      if (const auto n = nodeSequenceNumber(trace, op))
+      if (const auto n = nodeSequenceNumber(inputs, op))
         bySequence.emplace(std::make_pair(trace.tracks[t].process, *n), Backward{p->x, p->w, p->y});
       if (role == ConvRole::Backward && !p->stride.empty()) continue;  // its own shapes suffice
       completeStride(*p);
@@ -133,8 +137,8 @@ std::unordered_map<uint64_t, ConvProblem> convProblemsOf(const Trace& trace) {
     }
   }
   for (EventRef op : forwards) {
-    const std::vector<NamedArg> args = trace.args(op);
-    const OpShapes s = opShapesFromArgs(args);
+    const std::vector<NamedArg>& args = inputs.args(op);
+    const OpShapes& s = inputs.shapes(op);
     std::string_view name = trace.name(op);
     if (name.starts_with("aten::")) name.remove_prefix(6);
     if (convolutionProblem(name, s)) continue;  // stride and padding recorded

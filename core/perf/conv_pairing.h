@@ -31,7 +31,8 @@ namespace opscope {
 
 // Packed EventRef of a convolution op -> its problem, for the ops whose own shapes do not
 // give one complete with a stride (the rest are priced from their shapes).
-std::unordered_map<uint64_t, ConvProblem> convProblemsOf(const Trace& trace);
+class OpInputs;
+std::unordered_map<uint64_t, ConvProblem> convProblemsOf(const OpInputs& inputs);
 // Whether an op (its name without "aten::") is a convolution whose own shapes give no
 // problem complete with a stride: only then is convProblemsOf worth its walk (a trace
 // with Concrete Inputs never needs it).

@@ -14,6 +14,7 @@
 #include "perf/conv_models.h"
 #include "perf/conv_pairing.h"
 #include "perf/embedding_bag_models.h"
+#include "perf/op_inputs.h"
 #include "perf/tbe_models.h"
 #include "perf/triton_models.h"
 #include "text/json_text.h"
@@ -339,14 +340,15 @@ bool movesHostMemory(const Trace& trace, const std::vector<EventRef>& gpu) {
 // record_param_comms or nccl: annotation that records one (a few levels down: c10d op >
 // record_param_comms > nccl:all_reduce). Only collective ops look inside: a backward
 // node holding an all-reduce also runs other kernels.
-std::optional<CollectiveMessage> collectiveCallOf(const Trace& trace, EventRef op, std::optional<int64_t> worldSize,
+std::optional<CollectiveMessage> collectiveCallOf(const OpInputs& inputs, EventRef op, std::optional<int64_t> worldSize,
                                                   int depth = 0) {
+  const Trace& trace = inputs.trace();
   const std::string_view name = trace.name(op);
   if (name != "record_param_comms" && !collectiveKindFromName(name)) return std::nullopt;
-  if (auto c = collectiveFromArgs(name, trace.args(op), worldSize)) return c;
+  if (auto c = collectiveFromArgs(name, inputs.args(op), worldSize)) return c;
   if (depth >= 4) return std::nullopt;
   for (EventRef c : childrenOf(trace, op))
-    if (auto call = collectiveCallOf(trace, c, worldSize, depth + 1)) return call;
+    if (auto call = collectiveCallOf(inputs, c, worldSize, depth + 1)) return call;
   return std::nullopt;
 }
 
@@ -374,10 +376,14 @@ std::vector<EventRef> subOpsAndLaunches(const Trace& trace, EventRef op) {
 }  // namespace
 
 std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::optional<TimeWindow> window,
-                              const std::map<uint64_t, OpShapes>* extraShapes, std::vector<OpRow>* leaves) {
+                              const std::map<uint64_t, OpShapes>* extraShapes, std::vector<OpRow>* leaves,
+                              const OpInputs* shared) {
   const OpIndex index(trace);
-  auto shapesOf = [&](EventRef op) {
-    OpShapes s = opShapesFromArgs(trace.args(op));
+  std::optional<OpInputs> own;
+  if (!shared) own.emplace(trace);
+  const OpInputs& inputs = shared ? *shared : *own;
+  auto shapesOf = [&](EventRef op) -> const OpShapes& {
+    const OpShapes& s = inputs.shapes(op);
     if (!s.recorded() && extraShapes)
       if (auto it = extraShapes->find(op.packed()); it != extraShapes->end()) return it->second;
     return s;
@@ -389,16 +395,16 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
   auto launchOf = [&](EventRef g) -> const auto& {
     auto [it, fresh] = launches.try_emplace(g.packed());
     if (fresh) {
-      const auto& args = trace.args(g);
+      const auto& args = inputs.args(g);
       it->second = {launchGrid(args), launchBlock(args)};
     }
     return it->second;
   };
   // FBGEMM's embedding calls, each half completed from the other (tbe_models.h).
-  const std::unordered_map<uint64_t, TbeCall> tbeCalls = tbeCallsOf(trace);
-  // Convolutions whose shapes lack stride and padding, completed from their backward;
-  // built the first time such an op is met (never, on a trace with Concrete Inputs).
-  std::optional<std::unordered_map<uint64_t, ConvProblem>> convCalls;
+  const std::unordered_map<uint64_t, TbeCall>& tbeCalls = inputs.tbeCalls();
+  // Convolutions whose shapes lack stride and padding are completed from their backward
+  // (inputs.convCalls(): built the first time such an op is met, never on a trace with
+  // Concrete Inputs).
   // Own model, else the sum of the sub-ops that caused GPU work when each has one.
   // shapes: op's own (read once by the caller: args may be read back from the file).
   std::function<std::optional<OpPrediction>(EventRef, const OpShapes&)> predict =
@@ -441,13 +447,13 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
       if (auto p = models.tbe(it->second, kernels)) return leaf(p);
     if (!reentered) {
       if (shapes.recorded() && needsConvPairing(name, shapes)) {
-        if (!convCalls) convCalls = convProblemsOf(trace);
-        if (auto it = convCalls->find(op.packed()); it != convCalls->end())
+        const auto& convCalls = inputs.convCalls();
+        if (auto it = convCalls.find(op.packed()); it != convCalls.end())
           if (auto p = models.convolution(it->second, kernels)) return leaf(p);
       }
       if (auto p = models.own(trace.name(op), shapes, kernels)) return leaf(p);
     }
-    if (auto c = collectiveCallOf(trace, op, trace.meta.worldSize)) return leaf(models.collective(*c));
+    if (auto c = collectiveCallOf(inputs, op, trace.meta.worldSize)) return leaf(models.collective(*c));
     double sum = 0;
     bool any = false;
     for (EventRef c : subOps) {
@@ -479,7 +485,7 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
       row.op = op;
       row.gpuEvents = gpu.size();
       for (EventRef g : gpu) addTo(row.measuredGpu, trace.dur(g));
-      const OpShapes shapes = shapesOf(op);
+      const OpShapes& shapes = shapesOf(op);
       if (auto p = predict(op, shapes)) {
         row.predictedUs = p->us;
         row.model = p->model;

@@ -31,6 +31,7 @@
 namespace opscope {
 
 struct TbeCall;      // tbe_models.h
+class OpInputs;      // op_inputs.h
 struct ConvProblem;  // conv_problem.h
 
 struct OpShapes {
@@ -118,8 +119,10 @@ struct OpRow {
 // leaves, when given, receives every op predicted by a model of its own, at any depth
 // (the mm calls under a backward node), with its own measured GPU time: what
 // calibration fits on.
+// inputs: the trace's args, shapes and pairings read once for every pass of one
+// prediction (op_inputs.h); nullptr: read for this call.
 std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::optional<TimeWindow> window,
                               const std::map<uint64_t, OpShapes>* extraShapes = nullptr,
-                              std::vector<OpRow>* leaves = nullptr);
+                              std::vector<OpRow>* leaves = nullptr, const OpInputs* inputs = nullptr);
 
 }  // namespace opscope

@@ -1,5 +1,7 @@
 #include "perf/prediction.h"
 
+#include "perf/op_inputs.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -69,18 +71,19 @@ GpuSpec defaultGpu(const Trace& trace, const GpuSpecSet& set, std::string& sourc
 
 std::optional<Calibration> fitOnFirstIteration(const Trace& trace, const GpuSpec& gpu,
                                                const Microbenchmarks* microbench,
-                                               const std::map<uint64_t, OpShapes>* extraShapes, std::string& note) {
+                                               const std::map<uint64_t, OpShapes>* extraShapes, std::string& note,
+                                               const OpInputs* inputs) {
   if (trace.iterations.size() < 2) {
     note = "calibration needs two iterations or more (fitted on one, checked on the others)";
     return std::nullopt;
   }
   const TimeWindow first{trace.iterations[0].start, trace.iterations[0].end};
   std::vector<OpRow> leaves;
-  predictOps(trace, OpModels(gpu, microbench), first, extraShapes, &leaves);
+  predictOps(trace, OpModels(gpu, microbench), first, extraShapes, &leaves, inputs);
   Calibration c = fitCalibration(leaves, gpu, first);
   const GpuSpec spec = calibrated(gpu, c);
   leaves.clear();
-  predictOps(trace, OpModels(spec, microbench), first, extraShapes, &leaves);
+  predictOps(trace, OpModels(spec, microbench), first, extraShapes, &leaves, inputs);
   fitModelEfficiencies(leaves, spec, c);
   return c;
 }
@@ -101,7 +104,10 @@ Microbenchmarks microbenchmarksFor(const PredictionSetup& setup, const GpuSpec& 
 
 }  // namespace
 
-PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
+PredictionResult runPrediction(const Trace& trace, PredictionSetup setup, const OpInputs* shared) {
+  std::optional<OpInputs> own;
+  if (!shared) own.emplace(trace);
+  const OpInputs* inputs = shared ? shared : &*own;
   PredictionResult r;
   if (setup.builtinMicrobench && !setup.replay) {
     const bool ownGemm = setup.microbench && setup.microbench->gemm,
@@ -114,7 +120,7 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
     PredictionSetup c = setup;
     c.withCalibratedRun = false;
     c.calibrate = true;
-    PredictionResult cr = runPrediction(trace, std::move(c));
+    PredictionResult cr = runPrediction(trace, std::move(c), inputs);
     if (cr.calibration) {
       CalibratedRun run;
       run.calibration = *cr.calibration;
@@ -143,7 +149,7 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
     } else if (setup.calibrate) {
       const GpuSpec& fitGpu = setup.calibrationGpu ? *setup.calibrationGpu : setup.gpu;
       const Microbenchmarks fitBench = microbenchmarksFor(setup, fitGpu);
-      r.calibration = fitOnFirstIteration(trace, fitGpu, &fitBench, setup.extraShapes.get(), r.calibrationNote);
+      r.calibration = fitOnFirstIteration(trace, fitGpu, &fitBench, setup.extraShapes.get(), r.calibrationNote, inputs);
       if (r.calibration) {
         if (setup.calibrationGpu) setup.carriedCalibration = r.calibration;  // the reports say "carried"
         setup.gpu = calibrated(setup.gpu, *r.calibration);
@@ -151,7 +157,7 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup) {
     }
     OpModels models(setup.gpu, &bench);
     if (r.calibration) models.setModelEfficiency(r.calibration->modelEfficiency);
-    r.ops = predictOps(trace, models, setup.window, setup.extraShapes.get());
+    r.ops = predictOps(trace, models, setup.window, setup.extraShapes.get(), nullptr, inputs);
   }
   SimOptions sim;
   sim.replay = setup.replay;

@@ -120,7 +120,10 @@ inline double errorPct(double predicted, double measured) {
 }
 ErrorFigures errorFigures(const std::vector<double>& errorsPct);
 
-PredictionResult runPrediction(const Trace& trace, PredictionSetup setup);
+// inputs: the trace's op args, shapes and pairings, shared by every pass of the
+// prediction and by further predictions on the same trace (a what-if GPU); nullptr:
+// read for this prediction alone. Each op's args are read from the trace once.
+PredictionResult runPrediction(const Trace& trace, PredictionSetup setup, const OpInputs* inputs = nullptr);
 
 // A prediction on another GPU than the trace ran on (setup.calibrationGpu set, see
 // chooseCalibrationGpu; a replay runs on nothing) compares with times that GPU
@@ -136,7 +139,8 @@ std::optional<double> whatIfRatio(const PredictionResult& r);
 // fewer than two iterations (nothing would be left to check it on).
 std::optional<Calibration> fitOnFirstIteration(const Trace& trace, const GpuSpec& gpu,
                                                const Microbenchmarks* microbench,
-                                               const std::map<uint64_t, OpShapes>* extraShapes, std::string& note);
+                                               const std::map<uint64_t, OpShapes>* extraShapes, std::string& note,
+                                               const OpInputs* inputs = nullptr);
 
 // Where a prediction on setup.gpu calibrates: sets setup.calibrationGpu to the trace's
 // own GPU (gpuForTrace) when setup.gpu is another; false, with why, when the trace's

@@ -1,5 +1,7 @@
 #include "perf/tbe_models.h"
 
+#include "perf/op_inputs.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -127,7 +129,8 @@ void pairTbeCalls(std::vector<TbeCall*>& calls) {
   }
 }
 
-std::unordered_map<uint64_t, TbeCall> tbeCallsOf(const Trace& trace) {
+std::unordered_map<uint64_t, TbeCall> tbeCallsOf(const OpInputs& inputs) {
+  const Trace& trace = inputs.trace();
   std::unordered_map<uint64_t, TbeCall> out;
   // The names first (a few thousand strings): a trace without FBGEMM is not walked.
   std::vector<bool> tbeName(trace.strings.size(), false);
@@ -146,7 +149,7 @@ std::unordered_map<uint64_t, TbeCall> tbeCallsOf(const Trace& trace) {
     for (uint32_t i = 0; i < s.size(); ++i) {
       if (!isOpKind(s.kind[i]) || s.name[i] >= tbeName.size() || !tbeName[s.name[i]]) continue;
       const EventRef op{t, i};
-      if (auto c = tbeCall(trace.name(op), opShapesFromArgs(trace.args(op)))) {
+      if (auto c = tbeCall(trace.name(op), inputs.shapes(op))) {
         c->group = trace.tracks[t].process;
         out.emplace(op.packed(), std::move(*c));
         order.emplace_back(s.start[i], op.packed());

@@ -62,8 +62,9 @@ std::optional<TbeCall> tbeCall(std::string_view opName, const OpShapes& shapes);
 // forward without total_D) from its pair, found in its own group.
 void pairTbeCalls(std::vector<TbeCall*>& calls);
 
-// Every TBE op of the trace (packed EventRef -> call), paired.
-std::unordered_map<uint64_t, TbeCall> tbeCallsOf(const Trace& trace);
+class OpInputs;
+// Every TBE op of the trace (packed EventRef -> call), paired; args read through inputs.
+std::unordered_map<uint64_t, TbeCall> tbeCallsOf(const OpInputs& inputs);
 
 // A complete call's GPU time: the forward kernel (rows per block from its launch's
 // block.y, 32 when not recorded); the backward's update kernel (SGD or row-wise

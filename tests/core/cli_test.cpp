@@ -521,6 +521,13 @@ TEST(Cli, PredictPicksThePresetFromTheTraceOrAsks) {
   // The replay needs no preset; naming one always works.
   EXPECT_EQ(runCli("predict --replay " + mtia).code, 0);
   EXPECT_EQ(runCli("predict --gpu V100 " + mtia).code, 0);
+  // Calibration fits on the trace's own GPU: with none known it is refused, in the words
+  // the Prediction dock shows (perf/prediction_policy.h decides for both).
+  CliRun c = runCli("predict --gpu V100 --calibrate " + mtia);
+  EXPECT_EQ(c.code, 2) << c.out;
+  EXPECT_EQ(c.out,
+            "opscope predict: --calibrate: calibrating on V100 needs the trace's own GPU to fit on, and no preset "
+            "matches it (device \"ARTEMIS\" matches no preset)\n");
 }
 
 // Real traces recorded on an H100 (tests/data/pytorch_h100): the preset comes from the

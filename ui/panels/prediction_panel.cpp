@@ -31,6 +31,8 @@
 #include "io/side_input.h"
 #include "panels/gpu_spec_dialog.h"
 #include "panels/table_items.h"
+#include "perf/op_inputs.h"
+#include "perf/prediction_policy.h"
 #include "report/predict_report.h"
 #include "worker.h"
 
@@ -201,7 +203,7 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent), gpus_(built
   });
 }
 
-PredictionPanel::~PredictionPanel() { ++generation_; }
+PredictionPanel::~PredictionPanel() { job_.supersede(); }
 
 QString PredictionPanel::statusText() const {
   QTextDocument d;
@@ -347,7 +349,7 @@ void PredictionPanel::fitChartInSplitter() {
 }
 
 void PredictionPanel::recompute() {
-  const quint64 generation = ++generation_;
+  job_.supersede();
   if (!doc_) {
     showPlotMessage(plot_, QStringLiteral("No trace loaded"), theme_);
     status_->clear();
@@ -358,8 +360,8 @@ void PredictionPanel::recompute() {
   // large traces) and simulates every iteration. Visibility is checked once the event
   // loop has run: a tabbed dock is laid out (and its hidden tab hidden) after show().
   stale_ = true;
-  QTimer::singleShot(0, this, [this, generation] {
-    if (generation != generation_ || !stale_) return;
+  QTimer::singleShot(0, this, [this] {
+    if (!stale_) return;  // an earlier request's turn already started the latest inputs
     if (!isVisible()) {
       results_.reset();
       return;
@@ -369,98 +371,87 @@ void PredictionPanel::recompute() {
   });
 }
 
+void PredictionPanel::showNoPrediction(const QString& why, const QString& inChart) {
+  results_.reset();
+  status_->setText(why);
+  sources_->clear();
+  showPlotMessage(plot_, inChart, theme_);
+  for (QTableWidget* t : {ops_, iterations_, types_}) {
+    t->clearContents();
+    t->setRowCount(0);
+  }
+  emit resultsReady();
+}
+
 void PredictionPanel::startWorker() {
-  const quint64 generation = generation_;
-  // Setups are complete here; the worker only reads them and the document.
-  PredictionSetup main;
-  needsGpu_ = false;
-  if (const GpuSpec* g = gpuNamed(gpu_->currentText())) {
-    main.gpu = *g;
-    main.gpuSource = "chosen";
-  } else {
-    std::string reason;
-    auto matched = gpuForTrace(*doc_->trace, gpus_, reason);
-    if (!matched) {
-      needsGpu_ = true;
-      results_.reset();
-      status_->setText(
-          QStringLiteral("<b>No GPU preset for this device</b> (%1) — pick one in the GPU list to predict on it.")
-              .arg(QString::fromStdString(reason).toHtmlEscaped()));
-      sources_->clear();
-      showPlotMessage(
-          plot_,
-          QStringLiteral(
-              "No GPU preset matches this trace's device.\nPick a GPU above (or Edit GPU… to describe yours)."),
-          theme_);
-      for (QTableWidget* t : {ops_, iterations_, types_}) {
-        t->clearContents();
-        t->setRowCount(0);
-      }
-      emit resultsReady();
-      return;
-    }
-    main.gpu = *matched;
-    main.gpuSource = reason;
-  }
+  // The setup as the command line decides it (perf/prediction_policy.h); the worker only
+  // reads it and the document.
+  PredictionRequest request;
+  request.gpus = &gpus_;
+  if (gpuNamed(gpu_->currentText())) request.gpuName = gpu_->currentText().toStdString();
+  request.gpuNameSource = "chosen";
+  request.calibrate = calibrate_->isChecked();
+  request.rooflines = !builtinMicrobench_;
+  request.microbench = microbench_;
+  request.gemmBenchSource = gemmBenchName_.toStdString();
+  request.convBenchSource = convBenchName_.toStdString();
   if (overheads_) {
-    main.overheads = *overheads_;
-    main.overheadsSource = overheadsName_.toStdString();
-  }
-  main.microbench = microbench_.get();
-  main.builtinMicrobench = builtinMicrobench_;
-  main.gemmBenchSource = gemmBenchName_.toStdString();
-  main.convBenchSource = convBenchName_.toStdString();
-  // As the command line does: a chosen GPU other than the trace's is calibrated on the
-  // trace's own GPU and the shares carried over; without the trace's GPU nothing is fitted.
-  {
-    std::string why;
-    const bool canFit = chooseCalibrationGpu(main, *doc_->trace, gpus_, why);
-    main.calibrate = calibrate_->isChecked() && canFit;
-    main.withCalibratedRun = !calibrate_->isChecked() && canFit;
+    request.overheads = *overheads_;
+    request.overheadsSource = overheadsName_.toStdString();
   }
   if (extraShapes_) {
-    main.extraShapes = extraShapes_;
-    main.shapesSource = "the trace's Input Dims, else the execution trace " + extraShapesName_.toStdString();
+    request.extraShapes = extraShapes_;
+    request.extraShapesSource = "the execution trace " + extraShapesName_.toStdString();
   }
+  PredictionPlan plan = planPrediction(*doc_->trace, request);
+  needsGpu_ = plan.error == PlanError::NoGpuForTrace;
+  if (plan.error != PlanError::None) {
+    // The command line's words; the fix in the pane's own terms.
+    const QString message = QString::fromStdString(plan.message).toHtmlEscaped();
+    if (needsGpu_)
+      showNoPrediction(QStringLiteral("<b>%1</b> — pick one in the GPU list to predict on it.").arg(message),
+                       QStringLiteral("No GPU preset matches this trace's device.\nPick a GPU above (or Edit GPU… "
+                                      "to describe yours)."));
+    else
+      showNoPrediction(
+          QStringLiteral("<b>Not predicted: %1</b> — untick Calibrate or pick the trace's GPU.").arg(message),
+          QStringLiteral("Not predicted: %1").arg(QString::fromStdString(plan.message)));
+    return;
+  }
+  const PredictionSetup main = *plan.setup;
   std::optional<PredictionSetup> compare;
   if (const GpuSpec* g = gpuNamed(compare_->currentText())) {
     compare = main;
     compare->gpu = *g;
     compare->gpuSource = "what if";
   }
-  ++pending_;
   status_->setText(QStringLiteral("predicting…"));
   if (!results_) showPlotMessage(plot_, QStringLiteral("Predicting…"), theme_);
   std::shared_ptr<const TraceDocument> doc = doc_;
-  std::shared_ptr<const Microbenchmarks> microbench = microbench_;  // alive while the worker runs
-  runOnWorker(
+  std::shared_ptr<const Microbenchmarks> microbench = plan.microbench;  // alive while the worker runs
+  job_.run(
       this,
       [doc, microbench, main, compare] {
         auto r = std::make_shared<PredictionResults>();
-        r->main = runPrediction(*doc->trace, main);
+        const OpInputs inputs(*doc->trace);  // the ops' args read once for both GPUs
+        r->main = runPrediction(*doc->trace, main, &inputs);
         if (compare) {
           PredictionSetup whatIf = *compare;  // the main GPU's calibration, not one fitted anew
           whatIf.calibrate = false;
           whatIf.withCalibratedRun = false;
           whatIf.carriedCalibration = r->main.calibration;
-          r->compare = runPrediction(*doc->trace, whatIf);
+          r->compare = runPrediction(*doc->trace, whatIf, &inputs);
         }
         return std::shared_ptr<const PredictionResults>(std::move(r));
       },
-      [generation](PredictionPanel* self, std::shared_ptr<const PredictionResults> r) {
-        self->onResults(generation, std::move(r));
-      },
-      [generation](PredictionPanel* self, const QString& message) {
-        --self->pending_;
-        if (generation != self->generation_) return;
+      [](PredictionPanel* self, std::shared_ptr<const PredictionResults> r) { self->onResults(std::move(r)); },
+      [](PredictionPanel* self, const QString& message) {
         self->status_->setText(QStringLiteral("the prediction failed: %1").arg(message));
         emit self->failed(QStringLiteral("Prediction"), message);
       });
 }
 
-void PredictionPanel::onResults(quint64 generation, std::shared_ptr<const PredictionResults> r) {
-  --pending_;
-  if (generation != generation_) return;  // superseded
+void PredictionPanel::onResults(std::shared_ptr<const PredictionResults> r) {
   results_ = std::move(r);
   const PredictionResult& m = results_->main;
   double measured = 0, predicted = 0;

@@ -10,6 +10,7 @@
 #include "charts/chart_theme.h"
 #include "perf/prediction.h"
 #include "trace_document.h"
+#include "worker.h"
 
 class QCheckBox;
 class QComboBox;
@@ -47,7 +48,7 @@ class PredictionPanel : public QWidget {
   // Shapes of ops the trace recorded none for (a linked execution trace's); null: none.
   void setExtraShapes(std::shared_ptr<const std::map<uint64_t, OpShapes>> shapes, const QString& source);
 
-  bool busy() const { return pending_ > 0 || (stale_ && isVisible()); }
+  bool busy() const { return job_.busy() || (stale_ && isVisible()); }
   const PredictionResults* results() const { return results_.get(); }
   // No GPU is chosen and no preset matches the trace's device: nothing is predicted
   // until the user picks one (a silent default would predict on the wrong GPU).
@@ -82,7 +83,9 @@ class PredictionPanel : public QWidget {
   static constexpr int kMinTableHeight = 110;
   void recompute();
   void startWorker();
-  void onResults(quint64 generation, std::shared_ptr<const PredictionResults> r);
+  void onResults(std::shared_ptr<const PredictionResults> r);
+  // No prediction (why, in the status; inChart, in the chart): tables emptied.
+  void showNoPrediction(const QString& why, const QString& inChart);
   void fillGpuCombos(const QString& keepMain, const QString& keepCompare);
   void redraw();
   void fillTables();
@@ -99,10 +102,9 @@ class PredictionPanel : public QWidget {
   bool builtinMicrobench_ = true;  // false after "No microbenchmark (rooflines)"
   std::shared_ptr<const std::map<uint64_t, OpShapes>> extraShapes_;
   QString extraShapesName_;
-  quint64 generation_ = 0;
   bool stale_ = false;  // inputs changed while hidden: computed when next shown
   bool needsGpu_ = false;
-  int pending_ = 0;
+  LatestJob job_;
   ChartTheme theme_;
   QComboBox* gpu_ = nullptr;
   QComboBox* compare_ = nullptr;

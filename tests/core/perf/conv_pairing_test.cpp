@@ -11,6 +11,7 @@
 #include "io/trace_loader.h"
 #include "perf/conv_models.h"
 #include "perf/microbenchmarks.h"
+#include "perf/op_inputs.h"
 #include "perf/op_models.h"
 #include "test_support.h"
 
@@ -61,7 +62,7 @@ TEST(ConvPairing, AModernTraceWithoutConcreteInputsGetsTheProblemsTheyGave) {
   const auto bare = test::loadOk(j.dump());
   ASSERT_TRUE(bare);
 
-  const auto problems = convProblemsOf(*bare);
+  const auto problems = convProblemsOf(OpInputs(*bare));
   size_t forward = 0, backward = 0;
   for (const EventRef op : test::slicesNamed(*full.trace, "aten::conv2d")) {
     ASSERT_EQ(bare->name(op), "aten::conv2d");  // the same events in the same places
@@ -111,7 +112,7 @@ TEST(ConvPairing, ATraceOf2021PricesEveryConvolution) {
   const LoadResult r = loadTraceFile(OPSCOPE_SOURCE_DIR "/tests/data/tb_plugin/resnet50_memory.pt.trace.json.gz");
   ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
   const Trace& t = *r.trace;
-  const auto problems = convProblemsOf(t);
+  const auto problems = convProblemsOf(OpInputs(t));
   size_t stems = 0, weightOnly = 0, both = 0;
   for (const EventRef op : test::slicesNamed(t, "aten::cudnn_convolution_backward")) {
     const auto it = problems.find(op.packed());
@@ -167,7 +168,7 @@ TEST(ConvPairing, UnpairedOrInconsistentConvolutionsStayUnpriced) {
     {"ph":"X","cat":"cpu_op","name":"aten::convolution_backward","pid":1,"tid":2,"ts":201,"dur":40,
      "args":{"Input Dims":[[8,64,32,32],[8,16,32,32],[32,16,3,3]],"Input type":["float","float","float"]}}]})");
   ASSERT_TRUE(t);
-  const auto problems = convProblemsOf(*t);
+  const auto problems = convProblemsOf(OpInputs(*t));
   for (const EventRef op : test::slicesNamed(*t, "aten::conv2d"))
     EXPECT_FALSE(problems.count(op.packed())) << t->start(op);
   // The first backward is a convolution of its own (32x32 out of 16x16 is no stride: none
@@ -188,7 +189,7 @@ TEST(ConvPairing, APairedForwardTakesItsBackwardsOutput) {
      "args":{"Input Dims":[[8,16,32,32],[8,32,16,16],[32,16,3,3],[],[],[],[],[],[],[],[]],"Input type":["float","float","float"]}},
     {"ph":"X","cat":"cpu_op","name":"aten::cudnn_convolution_backward_input","pid":1,"tid":2,"ts":102,"dur":10,"args":{}}]})");
   ASSERT_TRUE(t);
-  const auto problems = convProblemsOf(*t);
+  const auto problems = convProblemsOf(OpInputs(*t));
   const auto fwd = problems.find(test::only(*t, "aten::conv2d").packed());
   ASSERT_NE(fwd, problems.end());
   EXPECT_FALSE(fwd->second.backward);

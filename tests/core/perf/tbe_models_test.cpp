@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "io/trace_loader.h"
+#include "perf/op_inputs.h"
 #include "perf/prediction.h"
 #include "test_support.h"
 
@@ -209,7 +210,7 @@ TEST(TbeModels, OnThePublicRecommendationTrace) {
   if (!path) GTEST_SKIP() << "../shared/traces not present";
   LoadResult r = loadTraceFile(*path);
   ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
-  const auto calls = tbeCallsOf(*r.trace);
+  const auto calls = tbeCallsOf(OpInputs(*r.trace));
   size_t forwards = 0, backwards = 0;
   for (const auto& [packed, c] : calls) {
     EXPECT_TRUE(c.complete()) << c.optimizer << " T=" << c.tables << " backward=" << c.backward;

@@ -337,7 +337,10 @@ TEST(PredictionPanel, NoPresetForTheDeviceAsksForOneInsteadOfGuessing) {
   ASSERT_TRUE(waitSettled(f.panel()));
   EXPECT_TRUE(f.panel()->needsGpu());
   EXPECT_FALSE(f.panel()->results()) << "predicted on a guessed GPU";
-  EXPECT_TRUE(f.panel()->statusText().contains(QStringLiteral("No GPU preset for this device")))
+  // The command line's words (`opscope predict` prints the same line), then how to fix
+  // it here.
+  EXPECT_TRUE(f.panel()->statusText().startsWith(
+      QStringLiteral("no GPU preset matches this trace (the trace has no deviceProperties) — pick one")))
       << f.panel()->statusText().toStdString();
   EXPECT_EQ(f.panel()->opsTable()->rowCount(), 0);
   // Picking one predicts on it.
@@ -345,6 +348,27 @@ TEST(PredictionPanel, NoPresetForTheDeviceAsksForOneInsteadOfGuessing) {
   ASSERT_TRUE(waitFor(f.panel()));
   EXPECT_FALSE(f.panel()->needsGpu());
   EXPECT_EQ(f.panel()->results()->main.setup.gpu.name, "V100");
+}
+
+// Drift fixed: with Calibrate ticked on a trace whose own GPU no preset matches, the
+// pane quietly predicted uncalibrated while `predict --calibrate` refuses; it now says
+// what the command line says and predicts nothing until the box is unticked.
+TEST(PredictionPanel, CalibrateWithoutTheTracesGpuSaysWhatTheCommandLineSays) {
+  Fixture f;
+  f.w.setDocument(documentOf(unmodelledTrace(false)));
+  f.show();
+  ASSERT_TRUE(f.panel()->setGpus(QStringLiteral("H100-SXM"), QString()));
+  ASSERT_TRUE(waitFor(f.panel()));
+  ASSERT_TRUE(f.panel()->results());
+  f.panel()->calibrateBox()->setChecked(true);
+  ASSERT_TRUE(waitSettled(f.panel()));
+  EXPECT_FALSE(f.panel()->results()) << "predicted although calibration cannot be fitted";
+  EXPECT_TRUE(f.panel()->statusText().contains(
+      QStringLiteral("calibrating on H100-SXM needs the trace's own GPU to fit on, and no preset matches it")))
+      << f.panel()->statusText().toStdString();
+  f.panel()->calibrateBox()->setChecked(false);
+  ASSERT_TRUE(waitFor(f.panel()));
+  EXPECT_TRUE(f.panel()->results());
 }
 
 TEST(PredictionPanel, NothingModelledSaysSoInsteadOfPerfectFigures) {

@@ -1,0 +1,64 @@
+// A prediction reads each op's args from the trace once, whatever the number of passes
+// (its own run, the calibrated companion, calibration's fit) and models that look at
+// them: with lazy args every read goes back to the file.
+#include "perf/op_inputs.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+
+#include "perf/gpu_spec.h"
+#include "perf/prediction.h"
+#include "test_support.h"
+
+namespace opscope {
+namespace {
+
+class CountingArgs : public LazyArgs {
+ public:
+  explicit CountingArgs(std::shared_ptr<const LazyArgs> inner) : inner_(std::move(inner)) {}
+  std::vector<NamedArg> read(uint64_t offset, std::string* error) const override {
+    ++reads[offset];
+    return inner_->read(offset, error);
+  }
+  mutable std::map<uint64_t, int> reads;
+
+ private:
+  std::shared_ptr<const LazyArgs> inner_;
+};
+
+TEST(OpInputs, APredictionReadsEachOpsArgsOnce) {
+  // Plain JSON: its args stay in the file and are read back on demand.
+  const std::string path = test::tempPath("resnet50.json");
+  std::ofstream(path, std::ios::binary) << test::gunzip(
+      test::readFile(OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/h100_resnet50_train.pt.trace.json.gz"));
+  LoadResult r = loadTraceFile(path);
+  ASSERT_EQ(r.status, LoadStatus::Ok);
+  ASSERT_TRUE(r.trace->lazyArgs);
+  auto counting = std::make_shared<CountingArgs>(r.trace->lazyArgs);
+  r.trace->lazyArgs = counting;
+  PredictionSetup setup;
+  setup.gpu = *builtinGpuSpecs().find("H100-SXM");
+  setup.withCalibratedRun = true;  // the companion run and calibration's two passes
+  const PredictionResult p = runPrediction(*r.trace, setup);
+  ASSERT_TRUE(p.calibratedRun);
+  ASSERT_FALSE(counting->reads.empty());
+  int most = 0;
+  for (const auto& [offset, n] : counting->reads) most = std::max(most, n);
+  EXPECT_EQ(most, 1) << "an event's args were read " << most << " times";
+  // A what-if on the same trace shares them: nothing is read again.
+  const size_t before = counting->reads.size();
+  OpInputs shared(*r.trace);
+  PredictionSetup h100 = setup, v100 = setup;
+  v100.gpu = *builtinGpuSpecs().find("V100");
+  runPrediction(*r.trace, h100, &shared);
+  counting->reads.clear();
+  const PredictionResult whatIf = runPrediction(*r.trace, v100, &shared);
+  EXPECT_TRUE(counting->reads.empty()) << counting->reads.size() << " of " << before << " read again";
+  EXPECT_FALSE(whatIf.ops.empty());
+  std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace opscope
