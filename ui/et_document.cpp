@@ -1,5 +1,7 @@
 #include "et_document.h"
 
+#include <QFile>
+
 namespace opscope::ui {
 
 std::shared_ptr<const EtDocument> loadEtDocument(const std::string& path, std::shared_ptr<const TraceDocument> kineto,
@@ -13,6 +15,30 @@ std::shared_ptr<const EtDocument> loadEtDocument(const std::string& path, std::s
   doc->link = linkExecutionTrace(doc->et, *doc->kineto->trace);
   doc->shapes = std::make_shared<const std::map<uint64_t, OpShapes>>(etOpShapes(doc->et, doc->link));
   return doc;
+}
+
+void EtLinker::link(const QString& path, std::shared_ptr<const TraceDocument> kineto) {
+  const std::string file = QFile::encodeName(path).toStdString();
+  struct Outcome {
+    std::shared_ptr<const EtDocument> et;
+    std::string error;
+  };
+  job_.run(
+      this,
+      [kineto, file] {
+        Outcome o;
+        o.et = loadEtDocument(file, kineto, o.error);
+        return o;
+      },
+      [path](EtLinker* self, Outcome o) {
+        if (o.et) emit self->linked(std::move(o.et), path);
+        else
+          emit self->failed(QStringLiteral("Open execution trace"),
+                            QStringLiteral("%1: %2").arg(path, QString::fromStdString(o.error)));
+      },
+      [path](EtLinker* self, const QString& message) {
+        emit self->failed(QStringLiteral("Open execution trace"), QStringLiteral("%1: %2").arg(path, message));
+      });
 }
 
 }  // namespace opscope::ui

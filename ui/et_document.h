@@ -1,12 +1,15 @@
 #pragma once
 // An execution trace opened beside the loaded Kineto trace, linked with it (see
 // core/et/et_link.h), built off the GUI thread and then only read.
+#include <QObject>
+#include <QString>
 #include <memory>
 #include <string>
 
 #include "et/et_link.h"
 #include "perf/et_shapes.h"
 #include "trace_document.h"
+#include "worker.h"
 
 namespace opscope::ui {
 
@@ -27,5 +30,23 @@ struct EtDocument {
 // Loads and links; null with error (one line) when the file is not an execution trace.
 std::shared_ptr<const EtDocument> loadEtDocument(const std::string& path, std::shared_ptr<const TraceDocument> kineto,
                                                  std::string& error);
+
+// File ▸ Open execution trace: loads and links one with the open trace on a worker; the
+// latest request wins (a new trace or another link drops a link in flight).
+class EtLinker : public QObject {
+  Q_OBJECT
+ public:
+  using QObject::QObject;
+  void link(const QString& path, std::shared_ptr<const TraceDocument> kineto);
+  void cancel() { job_.supersede(); }
+  bool busy() const { return job_.busy(); }
+
+ signals:
+  void linked(std::shared_ptr<const opscope::ui::EtDocument> et, const QString& path);
+  void failed(const QString& title, const QString& message);
+
+ private:
+  LatestJob job_;
+};
 
 }  // namespace opscope::ui

@@ -22,6 +22,11 @@ class QDockWidget;
 class QStackedWidget;
 namespace opscope::ui {
 class AnalysisPanel;
+class CompareView;
+class TraceStatusBar;
+class RankFilter;
+class RecentFiles;
+class SearchController;
 class CommandPalette;
 class KeyHelpOverlay;
 class WelcomePage;
@@ -29,6 +34,7 @@ struct PaletteEntry;
 class PredictionPanel;
 class DiffPanel;
 struct EtDocument;
+class EtLinker;
 }  // namespace opscope::ui
 
 namespace opscope::ui {
@@ -64,9 +70,10 @@ class MainWindow : public QMainWindow {
   // nodes then show in the details of the ops they link to.
   void openExecutionTrace(const QString& path);
   const EtDocument* executionTrace() const { return et_.get(); }
-  bool etBusy() const { return etPending_ > 0; }
+  bool etBusy() const;
   void showEtLinkReport();
   const TraceDocument* document() const { return doc_.get(); }
+  SearchController* search() const { return search_; }
 
   TimelineWidget* timeline() const { return timeline_; }
   DetailsPanel* details() const { return details_; }
@@ -77,29 +84,25 @@ class MainWindow : public QMainWindow {
   PredictionPanel* prediction() const { return prediction_; }
   QDockWidget* predictionDock() const { return predictionDock_; }
   DiffPanel* diff() const { return diff_; }
-  TimelineWidget* timelineB() const { return timelineB_; }
+  CompareView* compareView() const { return compare_; }
+  TimelineWidget* timelineB() const;
   QDockWidget* diffDock() const { return diffDock_; }
   // File > Compare with…: path loaded on a worker, then compared with the open trace in
   // the Compare dock; an empty path compares the open trace with itself (two iterations).
   void compareWith(const QString& path);
   // Marks events found by an analysis like search matches (Enter steps through them)
   // and selects the first.
+  // (search_controller.h)
   void markEvents(const QString& what, std::vector<EventRef> events);
   LoadJob* loadJob() const { return job_; }
-  QLineEdit* searchBox() const { return searchBox_; }
+  QLineEdit* searchBox() const;
   QString searchStatus() const;
-
-  // Search as typed in the box; returns false (and says why in the status) when a
-  // regular expression does not compile.
   bool runSearch(const QString& text, bool regex);
   void stepSearch(int direction);  // +1 next, -1 previous
-  size_t searchMatchCount() const { return matches_->size(); }
-
-  // Selects the longest slice named exactly name (else the longest whose name contains
-  // it); false when there is none.
+  size_t searchMatchCount() const;
   bool selectByName(const QString& name);
 
-  // wholeList: every track of the layout, not only the part scrolled into view.
+  // The timeline as a picture (timeline_export.h).
   bool exportPng(const QString& path, double scale, QString* error = nullptr, bool wholeList = false);
   bool exportPdf(const QString& path, QString* error = nullptr);
 
@@ -139,39 +142,27 @@ class MainWindow : public QMainWindow {
   void showEvent(QShowEvent*) override;
   void dragEnterEvent(QDragEnterEvent*) override;
   void dropEvent(QDropEvent*) override;
-  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
   void buildMenus();
-  void buildToolbar();
+  void buildPanelsToolbar();
   void buildDocks();
-  void buildStatusBar();
-  void pollProgress();
   void onLoaded(std::shared_ptr<const TraceDocument> doc);
   void onFailed(const QString& path, const QString& message);
   void onCancelled(const QString& path);
-  void refreshInfo();
   void onSelection(std::optional<EventRef> ref);
-  void addRecent(const QString& path);
-  void updateRecentMenu();
+  void onEtLinked(std::shared_ptr<const EtDocument> et, const QString& path);
   void showWarnings();
   void chooseAndOpen();
-  void chooseAndExportPng();
-  void chooseAndExportPdf();
-  void setLoadingUi(bool loading);
   void showBottomDock(QDockWidget* dock, bool on);
 
   std::shared_ptr<const TraceDocument> doc_;
   TimelineWidget* timeline_ = nullptr;
-  // The Compare dock's B under A (hidden until a comparison), zoom and scroll in step:
-  // B's view is A's shifted by alignB_ - alignA_.
-  QWidget* paneB_ = nullptr;
-  QLabel* labelB_ = nullptr;
-  TimelineWidget* timelineB_ = nullptr;
-  TimeNs alignA_ = 0, alignB_ = 0;
-  bool syncing_ = false;
-  void showTraceB(std::shared_ptr<const TraceDocument> b, TimeNs alignA, TimeNs alignB);
-  void syncViews(TimelineWidget* from, TimelineWidget* to, TimeNs shift);
+  CompareView* compare_ = nullptr;      // the Compare dock's B under A
+  SearchController* search_ = nullptr;  // the Search toolbar and marked events
+  TraceStatusBar* status_ = nullptr;    // the status bar's info, progress and badges
+  RecentFiles* recent_ = nullptr;
+  RankFilter* ranks_ = nullptr;        // View ▸ Show ranks…
   QStackedWidget* central_ = nullptr;  // the welcome page until a trace is open, then the timeline
   WelcomePage* welcome_ = nullptr;
   CommandPalette* palette_ = nullptr;
@@ -189,34 +180,17 @@ class MainWindow : public QMainWindow {
   QDockWidget* diffDock_ = nullptr;
   DiffPanel* diff_ = nullptr;
   std::shared_ptr<const EtDocument> et_;
-  int etPending_ = 0;
-  QPushButton* etButton_ = nullptr;
+  EtLinker* etLinker_ = nullptr;
   bool restoredState_ = false;  // a saved layout decides which bottom tab is on top
   bool shownOnce_ = false;
   LoadJob* job_ = nullptr;
-  QTimer* progressTimer_ = nullptr;
-  QProgressBar* progressBar_ = nullptr;
-  QLabel* progressLabel_ = nullptr;
-  QPushButton* cancelButton_ = nullptr;
-  QPushButton* warningsButton_ = nullptr;
-  QLabel* infoLabel_ = nullptr;
   class ClusterView* clusterView_ = nullptr;
   bool loadingFileList_ = false;
-  QString shownRanks_;                                    // the rank filter as typed
-  bool collectiveMarked_ = false;                         // matches_ holds the selected collective on every rank
-  void markCollectivePeers(std::optional<EventRef> ref);  // the load in flight is a list of ranks: not a recent file
-  QLineEdit* searchBox_ = nullptr;
-  QCheckBox* regexBox_ = nullptr;
-  QLabel* searchLabel_ = nullptr;
-  QMenu* recentMenu_ = nullptr;
   QAction* darkAction_ = nullptr;
   Preferences prefs_;
   QString loadingPath_;
   QString lastError_;
   bool restoreSettings_ = true;
-  std::shared_ptr<NameMatcher> matcher_;
-  std::shared_ptr<std::vector<EventRef>> matches_ = std::make_shared<std::vector<EventRef>>();
-  size_t matchCursor_ = 0;
 };
 
 }  // namespace opscope::ui

@@ -4,6 +4,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFile>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -110,11 +111,41 @@ void DiffPanel::compare(std::shared_ptr<const TraceDocument> a, std::shared_ptr<
   recompute();
 }
 
+void DiffPanel::compareWithFile(std::shared_ptr<const TraceDocument> a, const QString& path) {
+  emit loading(QStringLiteral("Loading %1 to compare…").arg(QFileInfo(path).fileName()));
+  const std::string file = QFile::encodeName(path).toStdString();
+  struct Outcome {
+    std::shared_ptr<const TraceDocument> b;
+    std::string error;
+  };
+  loadB_.run(
+      this,
+      [file] {
+        Outcome o;
+        o.b = loadDocument(file, o.error);
+        return o;
+      },
+      [path, a](DiffPanel* self, Outcome o) {
+        emit self->loading(QString());
+        if (!o.b) {
+          emit self->failed(QStringLiteral("Compare with"),
+                            QStringLiteral("%1: %2").arg(path, QString::fromStdString(o.error)));
+          return;
+        }
+        self->compare(a, std::move(o.b));
+      },
+      [path](DiffPanel* self, const QString& message) {
+        emit self->loading(QString());
+        emit self->failed(QStringLiteral("Compare with"), QStringLiteral("%1: %2").arg(path, message));
+      });
+}
+
 void DiffPanel::clear() {
   a_.reset();
   b_.reset();
   result_.reset();
-  ++generation_;
+  job_.supersede();
+  loadB_.supersede();  // a trace loading to compare with the previous one
   fillRanges(rangeA_, nullptr);
   fillRanges(rangeB_, nullptr);
   heading_->setText(QStringLiteral("File ▸ Compare with… opens a second trace to compare with this one."));
@@ -148,23 +179,17 @@ void DiffPanel::recompute() {
   heading_->setText(QStringLiteral("<b>A</b> %1 · %2 &nbsp;&nbsp; <b>B</b> %3 · %4 &nbsp;&nbsp; comparing…")
                         .arg(fileName(a_.get()).toHtmlEscaped(), rangeA_->currentText(),
                              fileName(b_.get()).toHtmlEscaped(), rangeB_->currentText()));
-  ++pending_;
-  const int generation = ++generation_;
   std::shared_ptr<const TraceDocument> a = a_, b = b_;
   const TimeNs alignA = options.windowA ? options.windowA->start : a->trace->minTs;
   const TimeNs alignB = options.windowB ? options.windowB->start : b->trace->minTs;
-  runOnWorker(
+  job_.run(
       this, [a, b, options] { return std::make_shared<const TraceDiff>(diffTraces(*a->trace, *b->trace, options)); },
-      [generation, b, alignA, alignB](DiffPanel* self, std::shared_ptr<const TraceDiff> d) {
-        --self->pending_;
-        if (generation != self->generation_) return;  // superseded
+      [b, alignA, alignB](DiffPanel* self, std::shared_ptr<const TraceDiff> d) {
         self->result_ = std::move(d);
         self->refresh();
         emit self->compared(b, alignA, alignB);
       },
-      [generation](DiffPanel* self, const QString& message) {
-        --self->pending_;
-        if (generation != self->generation_) return;
+      [](DiffPanel* self, const QString& message) {
         showPlotMessage(self->plot_, QStringLiteral("Comparison failed: %1").arg(message), self->theme_);
       });
 }

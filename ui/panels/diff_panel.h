@@ -11,6 +11,7 @@
 #include "analysis/trace_diff.h"
 #include "charts/chart_theme.h"
 #include "trace_document.h"
+#include "worker.h"
 
 class QCheckBox;
 class QComboBox;
@@ -28,6 +29,9 @@ class DiffPanel : public QWidget {
 
   // A against B, whole traces; b may be a itself (then pick two iteration ranges).
   void compare(std::shared_ptr<const TraceDocument> a, std::shared_ptr<const TraceDocument> b);
+  // A against the trace at path, loaded on a worker (a failure is reported by failed);
+  // dropped when another comparison starts meanwhile.
+  void compareWithFile(std::shared_ptr<const TraceDocument> a, const QString& path);
   void clear();
   void setDark(bool dark);
   // Iteration ranges compared: an index into each trace's iterations, -1 the whole trace.
@@ -35,7 +39,7 @@ class DiffPanel : public QWidget {
   void setShowKernels(bool kernels);
   void setFilter(const QString& text);
 
-  bool busy() const { return pending_ > 0; }
+  bool busy() const { return job_.busy(); }
   const TraceDiff* result() const { return result_.get(); }
   const TraceDocument* traceB() const { return b_.get(); }
   QTableWidget* table() const { return table_; }
@@ -49,6 +53,10 @@ class DiffPanel : public QWidget {
   // A comparison was delivered: B, and the times of A and of B that line up (the starts
   // of the ranges compared), for B's timeline under A's.
   void compared(std::shared_ptr<const opscope::ui::TraceDocument> b, opscope::TimeNs alignA, opscope::TimeNs alignB);
+  // Loading B failed (one line).
+  void failed(const QString& title, const QString& message);
+  // Loading B started ("Loading b.json to compare…") or ended (empty).
+  void loading(const QString& text);
 
  private:
   void recompute();
@@ -60,8 +68,8 @@ class DiffPanel : public QWidget {
   std::shared_ptr<const TraceDocument> a_, b_;
   std::shared_ptr<const TraceDiff> result_;
   ChartTheme theme_;
-  int pending_ = 0;
-  int generation_ = 0;
+  LatestJob job_;
+  LatestJob loadB_;
   QLabel* heading_ = nullptr;
   QComboBox* rows_ = nullptr;  // ops / kernels
   QComboBox* rangeA_ = nullptr;

@@ -111,7 +111,7 @@ void OpKernelsView::setKernelClassifier(std::shared_ptr<const KernelClassifier> 
 }
 
 void OpKernelsView::recompute() {
-  const quint64 generation = ++generation_;
+  job_.supersede();
   const std::string op = op_->currentText().trimmed().toStdString();
   if (!doc_ || op.empty()) {
     table_.reset();
@@ -119,31 +119,24 @@ void OpKernelsView::recompute() {
     status_->setText(doc_ ? QStringLiteral("type an op name") : QString());
     return;
   }
-  ++pending_;
   status_->setText(QStringLiteral("computing…"));
   std::shared_ptr<const TraceDocument> doc = doc_;
   const std::optional<TimeWindow> window = window_;
   const bool byShape = byShape_->isChecked();
   std::shared_ptr<const KernelClassifier> classifier = classifier_;
-  runOnWorker(
+  job_.run(
       this,
       [doc, classifier, window, op, byShape] {
         return std::make_shared<const OpKernelTable>(opKernelTable(*doc->trace, *classifier, op, byShape, window));
       },
-      [generation](OpKernelsView* self, std::shared_ptr<const OpKernelTable> t) {
-        self->onTable(generation, std::move(t));
-      },
-      [generation](OpKernelsView* self, const QString& message) {
-        --self->pending_;
-        if (generation != self->generation_) return;
+      [](OpKernelsView* self, std::shared_ptr<const OpKernelTable> t) { self->onTable(std::move(t)); },
+      [](OpKernelsView* self, const QString& message) {
         self->status_->setText(QStringLiteral("failed: %1").arg(message));
         emit self->failed(QStringLiteral("Kernels of one op"), message);
       });
 }
 
-void OpKernelsView::onTable(quint64 generation, std::shared_ptr<const OpKernelTable> table) {
-  --pending_;
-  if (generation != generation_) return;  // superseded by a newer request
+void OpKernelsView::onTable(std::shared_ptr<const OpKernelTable> table) {
   table_ = std::move(table);
   const Trace& trace = *doc_->trace;
   tree_->setSortingEnabled(false);

@@ -9,6 +9,7 @@
 
 #include "analysis/op_kernel_mix.h"
 #include "trace_document.h"
+#include "worker.h"
 
 class QCheckBox;
 class QComboBox;
@@ -27,7 +28,7 @@ class OpKernelsView : public QWidget {
   void setOp(const QString& op, bool byShape);
   // The kernel-class rules (the built-in ones until set); recomputes with them.
   void setKernelClassifier(std::shared_ptr<const KernelClassifier> classifier);
-  bool busy() const { return pending_ > 0; }
+  bool busy() const { return job_.busy(); }
   const OpKernelTable* table() const { return table_.get(); }
   QTreeWidget* tree() const { return tree_; }
 
@@ -38,14 +39,13 @@ class OpKernelsView : public QWidget {
 
  private:
   void recompute();
-  void onTable(quint64 generation, std::shared_ptr<const OpKernelTable> table);
+  void onTable(std::shared_ptr<const OpKernelTable> table);
 
   std::shared_ptr<const TraceDocument> doc_;
   std::shared_ptr<const KernelClassifier> classifier_;
   std::optional<TimeWindow> window_;
   std::shared_ptr<const OpKernelTable> table_;
-  quint64 generation_ = 0;
-  int pending_ = 0;
+  LatestJob job_;
   QComboBox* op_ = nullptr;
   QCheckBox* byShape_ = nullptr;
   QLabel* status_ = nullptr;

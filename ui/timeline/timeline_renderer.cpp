@@ -94,6 +94,7 @@ RenderStats TimelineRenderer::paint(QPainter& p, QSize size, const RenderState& 
   paintInstants(p, g, s);
   paintMatchMarks(p, g, s);
   paintArrows(p, g, s);
+  paintLinkedMark(p, g, s);
   paintRuler(p, g, s);
   paintOverview(p, g, s);
   return stats;
@@ -560,6 +561,22 @@ void TimelineRenderer::paintMatchMarks(QPainter& p, const TimelineGeometry& g, c
     const double y = g.events.top() + rowY(e, s.metrics, row) - s.scrollY + s.metrics.rowHeight - 3;
     p.fillRect(QRectF(x - 1, y, 3, 3), c);
   }
+  p.restore();
+}
+
+void TimelineRenderer::paintLinkedMark(QPainter& p, const TimelineGeometry& g, const RenderState& s) {
+  if (!s.linkedMark) return;
+  const Palette& pal = paletteFor(s.theme);
+  const double x0 = g.events.left() + s.view.toPx(s.linkedMark->start);
+  const double x1 = std::max(x0 + 1, g.events.left() + s.view.toPx(s.linkedMark->end));
+  p.save();
+  p.setClipRect(g.events);
+  QColor fill = qcolor(pal.selection);
+  fill.setAlpha(40);
+  p.fillRect(QRectF(x0, g.events.top(), x1 - x0, g.events.height()), fill);
+  p.setPen(QPen(qcolor(pal.selection), 1, Qt::DashLine));
+  p.drawLine(QPointF(x0, g.events.top()), QPointF(x0, g.events.bottom()));
+  p.drawLine(QPointF(x1, g.events.top()), QPointF(x1, g.events.bottom()));
   p.restore();
 }
 

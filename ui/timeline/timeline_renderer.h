@@ -53,6 +53,7 @@ struct RenderState {
   std::vector<uint32_t> areaTracks;                   // tracks inside the area selection
   std::vector<std::pair<EventRef, EventRef>> arrows;  // launch -> kernel, fwd -> bwd
   std::vector<PathArrow> pathArrows;                  // the critical path's edges between tracks
+  std::optional<TimeRange> linkedMark;                // a linked timeline's selected span
 };
 
 struct RenderStats {
@@ -72,6 +73,7 @@ class TimelineRenderer {
   void paintSlices(QPainter& p, const TimelineGeometry& g, const RenderState& s, const LayoutEntry& e, int y0,
                    RenderStats& stats);
   void paintCounter(QPainter& p, const TimelineGeometry& g, const RenderState& s, const LayoutEntry& e, int y0);
+  void paintLinkedMark(QPainter& p, const TimelineGeometry& g, const RenderState& s);
   void paintArrows(QPainter& p, const TimelineGeometry& g, const RenderState& s);
   void paintInstants(QPainter& p, const TimelineGeometry& g, const RenderState& s);
   void paintMatchMarks(QPainter& p, const TimelineGeometry& g, const RenderState& s);

@@ -35,6 +35,53 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
       update();
     }
   });
+  // What this timeline shows, published to the timelines linked with it.
+  connect(this, &TimelineWidget::viewChanged, this, [this] {
+    if (!link_ || !doc_) return;
+    TimeView v = state_.view;
+    v.start -= linkOffset_;
+    link_->setView(v, this);
+  });
+  connect(this, &TimelineWidget::selectionChanged, this, [this](std::optional<EventRef> ref) {
+    if (!link_ || !doc_) return;
+    std::optional<TimeRange> mark;
+    if (ref) mark = TimeRange{doc_->trace->start(*ref) - linkOffset_, doc_->trace->end(*ref) - linkOffset_};
+    link_->setMark(mark, this);
+  });
+}
+
+void TimelineWidget::linkView(std::shared_ptr<SharedTimeView> shared, TimeNs offset) {
+  if (link_) link_->disconnect(this);
+  link_ = std::move(shared);
+  linkOffset_ = offset;
+  state_.linkedMark.reset();
+  if (!link_) {
+    update();
+    return;
+  }
+  // Another timeline's change, applied without publishing it again.
+  connect(link_.get(), &SharedTimeView::viewSet, this, [this](TimeView v, const void* from) {
+    if (from == this || !doc_) return;
+    v.start += linkOffset_;
+    state_.view = v;
+    clampState();
+    update();
+  });
+  connect(link_.get(), &SharedTimeView::markSet, this, [this](std::optional<TimeRange> m, const void* from) {
+    if (from == this) return;
+    if (m) m = TimeRange{m->start + linkOffset_, m->end + linkOffset_};
+    state_.linkedMark = m;
+    update();
+  });
+  if (link_->view() && doc_) {
+    TimeView v = *link_->view();
+    v.start += linkOffset_;
+    state_.view = v;
+    clampState();
+    update();
+  } else if (doc_) {
+    emit viewChanged();  // the first linked timeline sets the shared view
+  }
 }
 
 QSize TimelineWidget::eventAreaSize() const { return QSize(std::max(1, width() - kScrollBarWidth), height()); }

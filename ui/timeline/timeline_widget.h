@@ -9,6 +9,7 @@
 #include <set>
 #include <span>
 
+#include "timeline/shared_time_view.h"
 #include "timeline/timeline_renderer.h"
 
 namespace opscope::ui {
@@ -23,6 +24,11 @@ class TimelineWidget : public QWidget {
 
   const TimeView& view() const { return state_.view; }
   void setView(const TimeView& v);
+  // Zoom, scroll and the selected span shared with other timelines (shared_time_view.h);
+  // offset: this timeline's time minus the shared axis's. Null unlinks.
+  void linkView(std::shared_ptr<SharedTimeView> shared, TimeNs offset);
+  // The span another linked timeline selected, drawn over this one (none: cleared).
+  std::optional<TimeRange> linkedMark() const { return state_.linkedMark; }
   void showRange(TimeNs start, TimeNs end);  // fits [start, end] with a small margin
   void fitAll();
   void fitSelection();  // the selection, else the area selection, else everything
@@ -96,6 +102,8 @@ class TimelineWidget : public QWidget {
   bool event(QEvent*) override;
 
  private:
+  std::shared_ptr<SharedTimeView> link_;
+  TimeNs linkOffset_ = 0;
   QSize eventAreaSize() const;  // the widget minus the vertical scroll bar
   // Folds or unfolds a rank or process header; false for any other entry.
   bool toggleHeader(const LayoutEntry& header);

@@ -137,6 +137,16 @@ TEST(DiffPanel, TheComparedTraceShowsUnderTheOpenOneAndFollowsItsZoom) {
   const TimeNs i3 = doc->trace->iterations.at(3).start, i5 = w.timelineB()->data()->trace->iterations.at(5).start;
   w.timeline()->showRange(i3, i3 + 2'000'000);
   EXPECT_EQ(w.timelineB()->view().start - i5, w.timeline()->view().start - i3);
+  // One shared selection: what is selected in A is marked over B at the aligned time.
+  const EventRef k = test::slicesNamed(*doc->trace, "ampere_sgemm_128x64_tn").at(20);
+  w.timeline()->select(k, false);
+  ASSERT_TRUE(w.timelineB()->linkedMark());
+  EXPECT_EQ(w.timelineB()->linkedMark()->start - i5, doc->trace->start(k) - i3);
+  EXPECT_EQ(w.timelineB()->linkedMark()->end - w.timelineB()->linkedMark()->start, doc->trace->dur(k));
+  // Both timelines follow the theme.
+  w.setDarkTheme(true);
+  EXPECT_EQ(w.timelineB()->theme(), Theme::Dark);
+  w.setDarkTheme(false);
   // Closing the Compare dock closes B's timeline.
   w.diffDock()->toggleViewAction()->trigger();
   EXPECT_FALSE(w.timelineB()->isVisible());
