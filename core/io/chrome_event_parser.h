@@ -1,0 +1,49 @@
+#pragma once
+// The meaning of Chrome trace events (Kineto / PyTorch profiler, its legacy dialect,
+// chrome://tracing, Perfetto's JSON): each raw event the tokenizer found becomes slices,
+// instants, counters, flow points, memory events or metadata in the TraceBuilder, with
+// every oddity counted as a warning at its place in the file. Top-level values
+// (schemaVersion, deviceProperties, distributedInfo, ...) become TraceMetadata.
+#include <string>
+#include <string_view>
+
+#include "io/chrome_raw_event.h"
+#include "io/json_read_window.h"
+#include "model/trace.h"
+#include "model/trace_builder.h"
+
+namespace opscope {
+
+class ChromeEventParser {
+ public:
+  // window: where the raw events' text lies, for the warnings' positions. lazyArgs: args
+  // stay in the file (read back by offset), only the indexed ones are lifted.
+  ChromeEventParser(Trace& trace, TraceBuilder& builder, const JsonReadWindow& window, bool lazyArgs);
+
+  void event(RawEvent& ev);
+  void topLevelValue(std::string_view key, std::string_view raw);
+  void warn(WarningKind kind, const char* at, std::string_view example);
+  // What the events said the file is: "kineto-json", "legacy-pytorch-json" or "chrome-json".
+  const char* format() const;
+
+ private:
+  bool timeField(const RawEvent& ev, std::string_view text, bool wasString, const char* field, TimeNs& out);
+  RawId rawId(const RawIdText& t, const RawEvent& ev, const char* field);
+  bool argId(const RawArg& a, const RawEvent& ev, int64_t& out);
+  void encodeArgs(RawEvent& ev, SliceInput& in);
+  void addMemoryEvent(const RawEvent& ev, TimeNs ts, const RawId& pid);
+  void liftId(const RawArg& a, const RawEvent& ev, int64_t& out);
+  void metadataEvent(const RawEvent& ev, uint32_t process, const RawId& pid, const RawId& tid);
+  StringId internId(const RawIdText& t);
+
+  Trace& trace_;
+  TraceBuilder& builder_;
+  const JsonReadWindow& window_;
+  bool lazyArgs_;
+  ArgsWriter argsWriter_;
+  std::string jsonScratch_;  // compactJson's copy of an indented array or object
+  StringId keyCorrelation_, keyExternalId_, keyExternalIdLegacy_, keyStream_, keyDevice_, keyDeviceLegacy_;
+  bool sawKineto_ = false, sawLegacy_ = false;
+};
+
+}  // namespace opscope

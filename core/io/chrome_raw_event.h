@@ -1,0 +1,43 @@
+#pragma once
+// One Chrome trace event as the tokenizer found it: its fields as text views into the
+// read window (valid until the window moves), not yet interpreted. The event parser
+// (chrome_event_parser.h) turns it into the model.
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "io/args_text.h"
+
+namespace opscope {
+
+struct RawIdText {
+  bool present = false;
+  bool isString = false;
+  std::string_view text;
+};
+
+// One event's fields as text views into the window (or scratch).
+struct RawEvent {
+  const char* at = nullptr;
+  std::string_view ph, name, cat, ts, dur, bp, scope;
+  bool hasPh = false, hasName = false, hasTs = false, hasDur = false;
+  bool tsIsString = false, durIsString = false, nameNotString = false;
+  RawIdText pid, tid, id;
+  std::vector<RawArg> args;
+  const char* argsAt = nullptr;     // the args object's '{', when there is one
+  uint64_t controlCharsBefore = 0;  // the scanner's count of control characters before
+  uint64_t controlCharsAfter = 0;   // and after the event: any in between is warned about
+
+  void reset(const char* start, uint64_t controlChars) {
+    at = start;
+    controlCharsBefore = controlCharsAfter = controlChars;
+    ph = name = cat = ts = dur = bp = scope = {};
+    hasPh = hasName = hasTs = hasDur = false;
+    tsIsString = durIsString = nameNotString = false;
+    pid = tid = id = {};
+    args.clear();
+    argsAt = nullptr;
+  }
+};
+
+}  // namespace opscope
