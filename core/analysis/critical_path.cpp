@@ -1,5 +1,7 @@
 #include "analysis/critical_path.h"
 
+#include "analysis/cp_graph.h"
+
 #include <algorithm>
 #include <map>
 #include <unordered_map>
@@ -55,108 +57,7 @@ struct Node {
   bool isStart = false;
 };
 
-struct Edge {
-  uint32_t from = 0, to = 0;
-  CpEdgeType type = CpEdgeType::Dependency;
-  TimeNs weight = 0;
-  uint32_t attr = kNone;  // the event an Operator / KernelKernelDelay edge's time is spent in
-};
-
-// A directed graph that adds nodes and edges in the order networkx' DiGraph does, so
-// the longest path breaks ties the same way: nodes enter with their first edge, a
-// repeated (u, v) replaces the edge's data in place.
-class Graph {
- public:
-  explicit Graph(size_t nodes) : succ_(nodes), pred_(nodes), seen_(nodes, 0) {}
-
-  void add(const Node& u, uint32_t ui, const Node& v, uint32_t vi, CpEdgeType type, bool zeroWeight, uint32_t attr) {
-    TimeNs w = (type == CpEdgeType::Dependency || type == CpEdgeType::Sync || zeroWeight) ? 0 : v.ts - u.ts;
-    if (w < 0) {
-      ++clamped;
-      w = 0;
-    }
-    const uint64_t key = (static_cast<uint64_t>(ui) << 32) | vi;
-    if (auto it = index_.find(key); it != index_.end()) {
-      edges[it->second] = {ui, vi, type, w, attr};
-      return;
-    }
-    touch(ui);
-    touch(vi);
-    index_.emplace(key, static_cast<uint32_t>(edges.size()));
-    succ_[ui].push_back(static_cast<uint32_t>(edges.size()));
-    pred_[vi].push_back(static_cast<uint32_t>(edges.size()));
-    edges.push_back({ui, vi, type, w, attr});
-  }
-  const Edge* find(uint32_t u, uint32_t v) const {
-    auto it = index_.find((static_cast<uint64_t>(u) << 32) | v);
-    return it == index_.end() ? nullptr : &edges[it->second];
-  }
-
-  // networkx.dag_longest_path: topological generations (Kahn, nodes in insertion
-  // order), each node's best predecessor the first of maximal distance, the path ending
-  // at the first node of maximal distance. Empty when the graph has a cycle.
-  std::vector<uint32_t> longestPath(bool* cycle) const {
-    std::vector<uint32_t> indegree(succ_.size(), 0), topo, generation, next;
-    for (uint32_t n : order_) indegree[n] = static_cast<uint32_t>(pred_[n].size());
-    for (uint32_t n : order_)
-      if (indegree[n] == 0) generation.push_back(n);
-    while (!generation.empty()) {
-      next.clear();
-      for (uint32_t n : generation) {
-        topo.push_back(n);
-        for (uint32_t e : succ_[n])
-          if (--indegree[edges[e].to] == 0) next.push_back(edges[e].to);
-      }
-      generation.swap(next);
-    }
-    *cycle = topo.size() != order_.size();
-    if (*cycle || topo.empty()) return {};
-    std::vector<TimeNs> dist(succ_.size(), 0);
-    std::vector<uint32_t> from(succ_.size(), kNone);
-    for (uint32_t v : topo) {
-      TimeNs best = 0;
-      uint32_t bestFrom = v;
-      bool any = false;
-      for (uint32_t e : pred_[v]) {
-        const TimeNs d = dist[edges[e].from] + edges[e].weight;
-        if (!any || d > best) {
-          best = d;
-          bestFrom = edges[e].from;
-          any = true;
-        }
-      }
-      dist[v] = best;
-      from[v] = bestFrom;
-    }
-    uint32_t v = topo.front();
-    for (uint32_t n : topo)
-      if (dist[n] > dist[v]) v = n;
-    std::vector<uint32_t> path;
-    for (uint32_t u = kNone; u != v;) {
-      path.push_back(v);
-      u = v;
-      v = from[v];
-    }
-    std::reverse(path.begin(), path.end());
-    return path;
-  }
-
-  size_t nodeCount() const { return order_.size(); }
-  std::vector<Edge> edges;
-  uint64_t clamped = 0;
-
- private:
-  void touch(uint32_t n) {
-    if (!seen_[n]) {
-      seen_[n] = 1;
-      order_.push_back(n);
-    }
-  }
-  std::unordered_map<uint64_t, uint32_t> index_;
-  std::vector<std::vector<uint32_t>> succ_, pred_;
-  std::vector<uint8_t> seen_;
-  std::vector<uint32_t> order_;
-};
+using Edge = CpGraph::Edge;
 
 struct StreamKey {
   int64_t device = kNoId, stream = kNoId;
@@ -186,7 +87,7 @@ class Builder {
   void makeNodes();
   void addEdge(uint32_t u, uint32_t v, CpEdgeType type, bool zeroWeight = false, uint32_t attr = kNone) {
     if (u == v) return;
-    graph_->add(nodes_[u], u, nodes_[v], v, type, zeroWeight, attr);
+    graph_->add(u, nodes_[u].ts, v, nodes_[v].ts, type, zeroWeight, attr);
   }
   // HTA's edge attribution for op nesting: start->x lies in the start's event, x->end
   // in the end's event, end->start (between siblings) in their parent.
@@ -211,7 +112,7 @@ class Builder {
   std::vector<SyncEv> syncs_;
   std::unordered_map<int64_t, EventRef> callOfCorrelation_;  // runtime / driver calls, whole trace
   std::vector<Node> nodes_;
-  std::unique_ptr<Graph> graph_;
+  std::unique_ptr<CpGraph> graph_;
   bool sawSyncEvents_ = false;
   size_t recordsMatched_ = 0;
 };
@@ -298,7 +199,7 @@ void Builder::makeNodes() {
                    [](const Node& a, const Node& b) { return a.ts != b.ts ? a.ts < b.ts : a.ev < b.ev; });
   for (uint32_t n = 0; n < nodes_.size(); ++n)
     (nodes_[n].isStart ? evs_[nodes_[n].ev].startNode : evs_[nodes_[n].ev].endNode) = n;
-  graph_ = std::make_unique<Graph>(nodes_.size());
+  graph_ = std::make_unique<CpGraph>(nodes_.size());
 }
 
 // Calls holding the CUDA runtime lock run one at a time across threads; who held it is
@@ -644,8 +545,8 @@ CriticalPath Builder::pathOf(const std::vector<uint32_t>& nodePath) {
   CriticalPath p;
   p.window = w_;
   p.graphNodes = graph_->nodeCount();
-  p.graphEdges = graph_->edges.size();
-  for (const Edge& e : graph_->edges) ++p.graphEdgesByType[static_cast<size_t>(e.type)];
+  p.graphEdges = graph_->edges().size();
+  for (const Edge& e : graph_->edges()) ++p.graphEdgesByType[static_cast<size_t>(e.type)];
   p.eventRecordsMatched = recordsMatched_;
   p.pathNodes = nodePath.size();
   p.traceHasSyncEvents = sawSyncEvents_;
@@ -688,6 +589,7 @@ CriticalPath Builder::run() {
   for (const Ev& e : evs_)
     if (e.gpu) w_.wallEnd = std::max(w_.wallEnd, e.end);
   w_.wallEnd = std::max(w_.wallEnd, w_.end);
+  graph_->finish();
   bool cycle = false;
   const std::vector<uint32_t> path = graph_->longestPath(&cycle);
   CriticalPath p = pathOf(path);

@@ -1,0 +1,63 @@
+#pragma once
+// The critical path's dependency graph (analysis/critical_path.h), in columnar arrays:
+// edges in one flat vector, adjacency as offsets into edge-id arrays (CSR) built once,
+// never a container per node (a 1 GB trace's graph of millions of nodes took gigabytes
+// as vectors of vectors and a hash map of edges).
+//
+// Edges and nodes are ordered as networkx' DiGraph orders them, so the longest path
+// breaks ties as Holistic Trace Analysis' does: a node enters the graph with its first
+// edge, and a repeated (u, v) keeps the place of its first insertion with the data of
+// its last.
+#include <cstdint>
+#include <vector>
+
+#include "analysis/critical_path.h"
+
+namespace opscope {
+
+class CpGraph {
+ public:
+  static constexpr uint32_t kNone = ~0u;
+  struct Edge {
+    uint32_t from = 0, to = 0;
+    TimeNs weight = 0;
+    uint32_t attr = kNone;  // the event an Operator / KernelKernelDelay edge's time is spent in
+    CpEdgeType type = CpEdgeType::Dependency;
+  };
+
+  explicit CpGraph(size_t nodes) : seen_(nodes, 0) {}
+
+  // u -> v; its weight is vts - uts (clamped at 0, counted in clamped) unless the type
+  // or zeroWeight makes it 0.
+  void add(uint32_t u, TimeNs uts, uint32_t v, TimeNs vts, CpEdgeType type, bool zeroWeight, uint32_t attr);
+  // Merges repeated edges and builds the adjacency; add() may not follow.
+  void finish();
+
+  // After finish(): the edge u -> v, or nullptr.
+  const Edge* find(uint32_t u, uint32_t v) const;
+  // networkx.dag_longest_path after finish(): topological generations (Kahn, nodes in
+  // insertion order), each node's best predecessor the first of maximal distance, the
+  // path ending at the first node of maximal distance. Empty when the graph has a cycle.
+  std::vector<uint32_t> longestPath(bool* cycle) const;
+
+  size_t nodeCount() const { return order_.size(); }
+  const std::vector<Edge>& edges() const { return edges_; }
+  uint64_t clamped = 0;
+  // Bytes held (the edges, the adjacency, the node order).
+  size_t memoryBytes() const;
+
+ private:
+  void touch(uint32_t n) {
+    if (!seen_[n]) {
+      seen_[n] = 1;
+      order_.push_back(n);
+    }
+  }
+  std::vector<Edge> edges_;
+  std::vector<uint8_t> seen_;
+  std::vector<uint32_t> order_;
+  // CSR: edges out of node n are succ_[succAt_[n] .. succAt_[n + 1]), in insertion order.
+  std::vector<uint32_t> succAt_, succ_, predAt_, pred_;
+};
+
+}  // namespace opscope
