@@ -13,6 +13,8 @@ core/io/x.h; "panels/x.h" is ui/panels/x.h; a bare "worker.h" from ui/ is ui/wor
   tools/check_layers.py [ROOT]     exit 1 and one line per violation, else a one-line summary
   tools/check_layers.py --self-test  the check on the real tree plus a planted upward include
                                    (core/model/ including report/) must report exactly that one
+  tools/check_layers.py --sizes    no source file in core/ or ui/ over 700 lines, the main window
+                                   (ui/main_window.cpp) at most 600: small files with one job
 """
 import os
 import re
@@ -79,8 +81,37 @@ def violations(files):
     return out
 
 
+MAX_LINES = 700
+MAX_LINES_OF = {os.path.join("ui", "main_window.cpp"): 600}
+
+
+def oversized(files):
+    out = []
+    for rel, text in files:
+        if not rel.startswith(("core" + os.sep, "ui" + os.sep)):
+            continue
+        limit = MAX_LINES_OF.get(rel, MAX_LINES)
+        lines = text.count("\n")
+        if lines > limit:
+            out.append("%s: %d lines, more than %d" % (rel, lines, limit))
+    return out
+
+
 def main(argv):
     root = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+    if len(argv) > 1 and argv[1] == "--sizes":
+        files = list(sources(root))
+        bad = oversized(files)
+        for b in bad:
+            print(b)
+        if bad:
+            return 1
+        planted = oversized([(os.path.join("core", "model", "planted.cpp"), "x\n" * (MAX_LINES + 1))])
+        if len(planted) != 1:
+            print("check_layers --sizes: a planted %d-line file is not reported" % (MAX_LINES + 1), file=sys.stderr)
+            return 1
+        print("check_layers --sizes: %d files within their line limits (a planted oversized one is caught)" % len(files))
+        return 0
     if len(argv) > 1 and argv[1] == "--self-test":
         files = list(sources(root))
         if violations(files):

@@ -211,7 +211,7 @@ void pageableMemcpy(const Context& c, std::vector<Advice>& out) {
 // time examined.
 void lowOccupancy(const Context& c, std::vector<Advice>& out) {
   constexpr double kTargetPct = 25.0;
-  const std::map<int64_t, SmLimits> devices = smLimitsByDevice(c.trace.meta.deviceProperties);
+  const std::map<int64_t, SmLimits> devices = smLimitsByDevice(c.trace.meta.devices);
   size_t kernels = 0;
   TimeNs time = 0, stake = 0, mostStake = 0;
   double weightedPct = 0;

@@ -18,13 +18,6 @@ int maxBlocksFor(int major, int minor) {
   return 32;
 }
 
-int intField(const nlohmann::json& o, const char* key, int fallback) {
-  const auto it = o.find(key);
-  return it != o.end() && it->is_number_integer() && it->get<int64_t>() > 0 && it->get<int64_t>() < (1 << 30)
-             ? static_cast<int>(it->get<int64_t>())
-             : fallback;
-}
-
 const NamedArg* findArg(const std::vector<NamedArg>& args, std::string_view key) {
   for (const NamedArg& a : args)
     if (a.key == key) return &a;
@@ -53,27 +46,24 @@ int64_t blockThreads(const NamedArg* a) {
 
 }  // namespace
 
-std::map<int64_t, SmLimits> smLimitsByDevice(std::string_view devicePropertiesJson) {
+std::map<int64_t, SmLimits> smLimitsByDevice(const std::vector<DeviceProperties>& devices) {
   std::map<int64_t, SmLimits> out;
-  if (devicePropertiesJson.empty()) return out;
-  const nlohmann::json j = nlohmann::json::parse(devicePropertiesJson, nullptr, false);
-  if (!j.is_array()) return out;
-  int64_t next = 0;
-  for (const auto& d : j) {
-    if (!d.is_object()) continue;
+  // A limit must be positive and sane (below 2^30) to replace the default.
+  auto limit = [](const std::optional<int64_t>& v, int fallback) {
+    return v && *v > 0 && *v < (1 << 30) ? static_cast<int>(*v) : fallback;
+  };
+  for (const DeviceProperties& d : devices) {
     SmLimits s;
-    s.maxThreadsPerSm = intField(d, "maxThreadsPerMultiprocessor", s.maxThreadsPerSm);
-    s.regsPerSm = intField(d, "regsPerMultiprocessor", s.regsPerSm);
-    s.smemPerSm = intField(d, "sharedMemPerMultiprocessor", 0);
-    s.warpSize = intField(d, "warpSize", s.warpSize);
-    s.numSms = intField(d, "numSms", 0);
-    s.computeMajor = intField(d, "computeMajor", 0);
+    s.maxThreadsPerSm = limit(d.maxThreadsPerMultiprocessor, s.maxThreadsPerSm);
+    s.regsPerSm = limit(d.regsPerMultiprocessor, s.regsPerSm);
+    s.smemPerSm = limit(d.sharedMemPerMultiprocessor, 0);
+    s.warpSize = limit(d.warpSize, s.warpSize);
+    s.numSms = limit(d.numSms, 0);
+    s.computeMajor = limit(d.computeMajor, 0);
     s.computeMinor =
-        d.contains("computeMinor") && d["computeMinor"].is_number_integer() ? d["computeMinor"].get<int>() : 0;
+        d.computeMinor && *d.computeMinor >= 0 && *d.computeMinor < 100 ? static_cast<int>(*d.computeMinor) : 0;
     s.maxBlocksPerSm = maxBlocksFor(s.computeMajor, s.computeMinor);
-    const auto id = d.find("id");
-    out[id != d.end() && id->is_number_integer() ? id->get<int64_t>() : next] = s;
-    ++next;
+    out[d.id] = s;
   }
   return out;
 }

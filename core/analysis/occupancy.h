@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "model/args.h"
+#include "model/device_properties.h"
 
 namespace opscope {
 
@@ -33,8 +34,9 @@ struct SmLimits {
   int computeMajor = 0, computeMinor = 0;
 };
 
-// deviceProperties (Kineto's array, raw JSON) by device id; empty when absent or broken.
-std::map<int64_t, SmLimits> smLimitsByDevice(std::string_view devicePropertiesJson);
+// The trace's devices' limits by device id (a field a device lacks keeps SmLimits'
+// default); empty without deviceProperties.
+std::map<int64_t, SmLimits> smLimitsByDevice(const std::vector<DeviceProperties>& devices);
 
 enum class OccupancyLimiter { Grid, Registers, SharedMemory, BlockSize };
 const char* limiterName(OccupancyLimiter l);  // "grid", "registers", "shared memory", "block size"

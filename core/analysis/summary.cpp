@@ -188,14 +188,7 @@ Summary summarize(const Trace& trace, const SummaryOptions& options) {
   sum.rank = trace.meta.rank;
   sum.deviceKind = trace.meta.deviceKind;
   sum.worldSize = trace.meta.worldSize;
-  if (!trace.meta.deviceProperties.empty()) {
-    try {
-      const auto j = nlohmann::json::parse(trace.meta.deviceProperties);
-      if (j.is_array() && !j.empty() && j[0].contains("name") && j[0]["name"].is_string())
-        sum.deviceName = j[0]["name"].get<std::string>();
-    } catch (...) {
-    }
-  }
+  if (!trace.meta.devices.empty()) sum.deviceName = trace.meta.devices[0].name;
   countKinds(trace, sum, in);
   for (const Iteration& it : trace.iterations)
     if (in(it.start)) sum.iterations.push_back(it);

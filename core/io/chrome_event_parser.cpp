@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "io/device_properties_json.h"
 #include "io/number_text.h"
 
 namespace opscope {
@@ -46,7 +47,7 @@ void ChromeEventParser::topLevelValue(std::string_view key, std::string_view raw
     asInt(m.schemaVersion);
     m.schemaVersionText = std::string(raw);
   } else if (key == "deviceProperties") {
-    m.deviceProperties = std::string(raw);
+    m.devices = parseDeviceProperties(raw);
   } else if (key == "distributedInfo") {
     m.distributedInfo = std::string(raw);
     try {

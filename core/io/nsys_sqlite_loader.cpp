@@ -325,7 +325,6 @@ LoadResult loadNsysSqlite(const std::string& path, const LoadOptions& options) {
     // its cuDevice column where present, else its id); also the trace's
     // deviceProperties, in Kineto's shape, for GPU presets.
     std::map<int64_t, std::string> deviceNames;
-    nlohmann::json props = nlohmann::json::array();
     if (q.hasColumn("TARGET_INFO_CUDA_DEVICE", "cudaId") && q.hasColumn("TARGET_INFO_CUDA_DEVICE", "name")) {
       q.select("TARGET_INFO_CUDA_DEVICE", {{"cudaId", Want::Integer, true}, {"name", Want::Text, true}},
                [&](const Row& row) { deviceNames.emplace(row.integer(0), row.text(1)); });
@@ -341,14 +340,15 @@ LoadResult loadNsysSqlite(const std::string& path, const LoadOptions& options) {
              [&](const Row& row) {
                const int64_t id = row.integer(0);
                deviceNames.emplace(id, row.text(1));
-               nlohmann::json d = {{"id", id}, {"name", row.text(1)}};
-               if (!row.null(2)) d["totalGlobalMem"] = row.integer(2);
-               if (!row.null(3)) d["numSms"] = row.integer(3);
-               if (!row.null(4)) d["computeMajor"] = row.integer(4);
-               if (!row.null(5)) d["computeMinor"] = row.integer(5);
-               props.push_back(std::move(d));
+               DeviceProperties d;
+               d.id = id;
+               d.name = row.text(1);
+               if (!row.null(2)) d.totalGlobalMem = static_cast<double>(row.integer(2));
+               if (!row.null(3)) d.numSms = row.integer(3);
+               if (!row.null(4)) d.computeMajor = row.integer(4);
+               if (!row.null(5)) d.computeMinor = row.integer(5);
+               t.meta.devices.push_back(std::move(d));
              });
-    if (!props.empty()) t.meta.deviceProperties = jsonText(props);
 
     auto negative = [&](int64_t start, int64_t end, const char* table) {
       if (end >= start) return false;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/args.h"
+#include "model/device_properties.h"
 #include "model/diagnostics.h"
 #include "model/ids.h"
 #include "model/slice_columns.h"
@@ -115,9 +116,9 @@ struct Flow {
 struct TraceMetadata {
   std::string format;  // "kineto-json", "chrome-json", "legacy-pytorch-json"
   std::optional<int64_t> schemaVersion;
-  std::string schemaVersionText;  // raw JSON text when it is not an integer
-  std::string deviceProperties;   // raw JSON text of the array
-  std::string distributedInfo;    // raw JSON text of the object
+  std::string schemaVersionText;          // raw JSON text when it is not an integer
+  std::vector<DeviceProperties> devices;  // deviceProperties, parsed (model/device_properties.h)
+  std::string distributedInfo;            // raw JSON text of the object
   std::optional<int64_t> rank, worldSize;
   std::string traceName;
   std::optional<int64_t> baseTimeNanoseconds;

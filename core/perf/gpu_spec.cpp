@@ -216,17 +216,15 @@ std::string gpuSpecJson(const GpuSpec& s) {
   return jsonText(j, 2);
 }
 
-std::optional<GpuSpec> gpuForDeviceProperties(const GpuSpecSet& set, std::string_view props, std::string& reason) {
-  const nlohmann::json j = nlohmann::json::parse(props, nullptr, false);
-  if (j.is_discarded() || !j.is_array() || j.empty() || !j[0].is_object()) {
+std::optional<GpuSpec> gpuForDeviceProperties(const GpuSpecSet& set, const std::vector<DeviceProperties>& devices,
+                                              std::string& reason) {
+  if (devices.empty()) {
     reason = "the trace has no deviceProperties";
     return std::nullopt;
   }
-  const nlohmann::json& d = j[0];
-  const std::string name = d.contains("name") && d["name"].is_string() ? d["name"].get<std::string>() : "";
-  const double memGiB = d.contains("totalGlobalMem") && d["totalGlobalMem"].is_number()
-                            ? d["totalGlobalMem"].get<double>() / (1024.0 * 1024 * 1024)
-                            : 0;
+  const DeviceProperties& d = devices.front();
+  const std::string& name = d.name;
+  const double memGiB = d.totalGlobalMem ? *d.totalGlobalMem / (1024.0 * 1024 * 1024) : 0;
   // How far a preset's memory is from the device's: unknown on either side is "far"
   // but equal for all, so it never decides against a known match.
   const auto memoryDistance = [&](const GpuSpec& g) {
@@ -247,8 +245,8 @@ std::optional<GpuSpec> gpuForDeviceProperties(const GpuSpecSet& set, std::string
     reason = "device \"" + name + "\"" + mem;
     return *best;
   }
-  const int sms = d.contains("numSms") && d["numSms"].is_number_integer() ? d["numSms"].get<int>() : 0;
-  const int warp = d.contains("warpSize") && d["warpSize"].is_number_integer() ? d["warpSize"].get<int>() : 32;
+  const int64_t sms = d.numSms.value_or(0);
+  const int64_t warp = d.warpSize.value_or(32);
   for (const GpuSpec& g : set.gpus)
     if (sms > 0 && g.sms == sms && g.warpSize == warp && (!best || memoryDistance(g) < memoryDistance(*best)))
       best = &g;

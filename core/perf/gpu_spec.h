@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/device_properties.h"
+
 namespace opscope {
 
 // Element types as the profiler's "Input type" names them.
@@ -56,13 +58,13 @@ const GpuSpecSet& builtinGpuSpecs();
 std::optional<GpuSpecSet> parseGpuSpecs(std::string_view json, std::string& error);
 std::string gpuSpecJson(const GpuSpec& spec);  // one object, the file's shape
 
-// The preset for the trace's deviceProperties (raw JSON array, see TraceMetadata):
+// The preset for the trace's devices (TraceMetadata::devices):
 // the longest "match" substring of the first device's name at word boundaries (among
 // equally long matches, the memory nearest its totalGlobalMem: an "A100-PG509-200" of
 // 42.5 GB is the 40 GB A100), else a preset with the same SM count and warp size (the
 // nearest memory again); nullopt when nothing fits. reason says which rule picked it,
 // or why none did.
-std::optional<GpuSpec> gpuForDeviceProperties(const GpuSpecSet& set, std::string_view devicePropertiesJson,
+std::optional<GpuSpec> gpuForDeviceProperties(const GpuSpecSet& set, const std::vector<DeviceProperties>& devices,
                                               std::string& reason);
 
 // The architecture the trace's GPU kernel names reveal ("sm80" from sm80_xmma_…,

@@ -32,7 +32,7 @@ ErrorFigures errorFigures(const std::vector<double>& errors) {
 
 std::optional<GpuSpec> gpuForTrace(const Trace& trace, const GpuSpecSet& set, std::string& reason) {
   std::string why;
-  if (auto g = gpuForDeviceProperties(set, trace.meta.deviceProperties, why)) {
+  if (auto g = gpuForDeviceProperties(set, trace.meta.devices, why)) {
     reason = "trace: " + why;
     return g;
   }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "io/device_properties_json.h"
 #include "io/trace_loader.h"
 #include "test_support.h"
 
@@ -51,7 +52,7 @@ std::vector<NamedArg> launch(int threads, int regs, int64_t smem, double blocksP
 }
 
 TEST(Occupancy, TheLimitThatBindsDecides) {
-  const SmLimits sm = smLimitsByDevice(kA100).at(0);
+  const SmLimits sm = smLimitsByDevice(parseDeviceProperties(kA100)).at(0);
   EXPECT_EQ(sm.numSms, 108);
   EXPECT_EQ(sm.smemPerSm, 167936);
 
@@ -102,8 +103,8 @@ TEST(Occupancy, NothingWithoutTheLaunchShape) {
   EXPECT_FALSE(
       kernelOccupancy({intArg("registers per thread", 32), jsonArg("block", "[64, 64, 1]")}, sm));  // 4096 threads
   EXPECT_FALSE(kernelOccupancy({intArg("registers per thread", 32), jsonArg("block", "not json")}, sm));
-  EXPECT_TRUE(smLimitsByDevice("").empty());
-  EXPECT_TRUE(smLimitsByDevice("{broken").empty());
+  EXPECT_TRUE(smLimitsByDevice(parseDeviceProperties("")).empty());
+  EXPECT_TRUE(smLimitsByDevice(parseDeviceProperties("{broken")).empty());
   // Without deviceProperties: an SM of 2048 threads and 65536 registers, shared memory unknown.
   const auto k = kernelOccupancy(launch(128, 32, 1 << 20, 100), sm);
   ASSERT_TRUE(k);
@@ -137,7 +138,7 @@ TEST(Occupancy, AgreesWithKinetosEstimateOnRealTraces) {
     LoadResult r = loadTraceFile(*path);
     ASSERT_EQ(r.status, LoadStatus::Ok) << name;
     const Trace& t = *r.trace;
-    const auto devices = smLimitsByDevice(t.meta.deviceProperties);
+    const auto devices = smLimitsByDevice(t.meta.devices);
     ASSERT_FALSE(devices.empty()) << name;
     size_t here = 0;
     for (uint32_t tr = 0; tr < t.tracks.size(); ++tr) {

@@ -3,6 +3,7 @@
 
 #include "analysis/op_index.h"
 #include "hierarchy/queries.h"
+#include "io/device_properties_json.h"
 #include "model/args.h"
 #include "test_support.h"
 
@@ -166,7 +167,8 @@ TEST(ChromeJson, TopLevelMetadataKept) {
   EXPECT_EQ(t->meta.schemaVersion, 1);
   EXPECT_EQ(t->meta.rank, 3);
   EXPECT_EQ(t->meta.worldSize, 8);
-  EXPECT_NE(t->meta.deviceProperties.find("H100"), std::string::npos);
+  ASSERT_FALSE(t->meta.devices.empty());
+  EXPECT_NE(t->meta.devices[0].name.find("H100"), std::string::npos);
   EXPECT_EQ(t->meta.traceName, "rank3.pt.trace.json");
   EXPECT_EQ(t->meta.displayTimeUnit, "ms");
   EXPECT_EQ(t->meta.baseTimeNanoseconds, 1700000000000000000LL);

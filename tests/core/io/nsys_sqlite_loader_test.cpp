@@ -10,6 +10,7 @@
 
 #include "analysis/summary.h"
 #include "hierarchy/queries.h"
+#include "io/device_properties_json.h"
 #include "io/trace_loader.h"
 #include "test_support.h"
 
@@ -249,11 +250,11 @@ TEST(NsysSqlite, TwoProcessesKeepTheirStreamsAndCorrelationsApart) {
   EXPECT_EQ(t.tracks[async.track].kind, TrackKind::Async);
   EXPECT_EQ(t.tracks[test::only(t, "same thread").track].kind, TrackKind::Thread);
   EXPECT_EQ(t.diagnostics.count(WarningKind::Crossover), 0u);
-  // deviceProperties in Kineto's shape, for the GPU presets.
-  const auto props = nlohmann::json::parse(t.meta.deviceProperties);
-  EXPECT_EQ(props[0]["name"], "NVIDIA A100-PG509-200");
-  EXPECT_EQ(props[0]["totalGlobalMem"], 42505273344);
-  EXPECT_EQ(props[0]["numSms"], 108);
+  // The devices, as Kineto's deviceProperties give them, for the GPU presets.
+  ASSERT_EQ(t.meta.devices.size(), 1u);
+  EXPECT_EQ(t.meta.devices[0].name, "NVIDIA A100-PG509-200");
+  EXPECT_EQ(t.meta.devices[0].totalGlobalMem, 42505273344.0);
+  EXPECT_EQ(t.meta.devices[0].numSms, 108);
   const Summary s = summarize(t);
   EXPECT_EQ(s.deviceName, "NVIDIA A100-PG509-200");
   EXPECT_EQ(s.kernels, 3u);

@@ -1,5 +1,7 @@
 #include "perf/gpu_spec.h"
 
+#include "io/device_properties_json.h"
+
 #include <gtest/gtest.h>
 
 namespace opscope {
@@ -31,33 +33,38 @@ TEST(GpuSpec, BuiltinPresetsParseAndHoldTheIssueFigures) {
 TEST(GpuSpec, DefaultFromDeviceProperties) {
   const GpuSpecSet& set = builtinGpuSpecs();
   std::string reason;
-  auto a = gpuForDeviceProperties(set, R"([{"id":0,"name":"NVIDIA A100-SXM4-40GB","numSms":108}])", reason);
+  auto a = gpuForDeviceProperties(
+      set, parseDeviceProperties(R"([{"id":0,"name":"NVIDIA A100-SXM4-40GB","numSms":108}])"), reason);
   ASSERT_TRUE(a);
   EXPECT_EQ(a->name, "A100-SXM4-40GB");  // the longest match wins over "A100"
   // Only "A100" in the name: the memory decides (alexnet_train_cuda's device).
-  a = gpuForDeviceProperties(set, R"([{"name":"NVIDIA A100-PG509-200","totalGlobalMem":42297524224,"numSms":108}])",
-                             reason);
+  a = gpuForDeviceProperties(
+      set, parseDeviceProperties(R"([{"name":"NVIDIA A100-PG509-200","totalGlobalMem":42297524224,"numSms":108}])"),
+      reason);
   ASSERT_TRUE(a);
   EXPECT_EQ(a->name, "A100-SXM4-40GB");
   EXPECT_NE(reason.find("39.4 GiB"), std::string::npos) << reason;
-  a = gpuForDeviceProperties(set, R"([{"name":"NVIDIA A100-PG509-400","totalGlobalMem":85198045184}])", reason);
+  a = gpuForDeviceProperties(
+      set, parseDeviceProperties(R"([{"name":"NVIDIA A100-PG509-400","totalGlobalMem":85198045184}])"), reason);
   ASSERT_TRUE(a);
   EXPECT_EQ(a->name, "A100-SXM4-80GB");
-  a = gpuForDeviceProperties(set, R"([{"name":"NVIDIA H100 80GB HBM3"}])", reason);
+  a = gpuForDeviceProperties(set, parseDeviceProperties(R"([{"name":"NVIDIA H100 80GB HBM3"}])"), reason);
   ASSERT_TRUE(a);
   EXPECT_EQ(a->name, "H100-SXM");
   // ROCm names every device "AMD Radeon Graphics": SM count and warp size decide.
-  a = gpuForDeviceProperties(set, R"([{"name":"AMD Radeon Graphics","numSms":104,"warpSize":64}])", reason);
+  a = gpuForDeviceProperties(
+      set, parseDeviceProperties(R"([{"name":"AMD Radeon Graphics","numSms":104,"warpSize":64}])"), reason);
   ASSERT_TRUE(a);
   EXPECT_EQ(a->name, "MI250-GCD");
   EXPECT_NE(reason.find("104 SMs"), std::string::npos) << reason;
   // "L4" is not in "L40S"; nothing else fits.
-  EXPECT_FALSE(gpuForDeviceProperties(set, R"([{"name":"NVIDIA L40S","numSms":142}])", reason));
+  EXPECT_FALSE(gpuForDeviceProperties(set, parseDeviceProperties(R"([{"name":"NVIDIA L40S","numSms":142}])"), reason));
   EXPECT_NE(reason.find("matches no preset"), std::string::npos);
   // An MTIA device is no GPU preset.
-  EXPECT_FALSE(gpuForDeviceProperties(set, R"([{"name":"ARTEMIS","totalGlobalMem":68719476736}])", reason));
-  EXPECT_FALSE(gpuForDeviceProperties(set, "", reason));
-  EXPECT_FALSE(gpuForDeviceProperties(set, "[]", reason));
+  EXPECT_FALSE(gpuForDeviceProperties(
+      set, parseDeviceProperties(R"([{"name":"ARTEMIS","totalGlobalMem":68719476736}])"), reason));
+  EXPECT_FALSE(gpuForDeviceProperties(set, parseDeviceProperties(""), reason));
+  EXPECT_FALSE(gpuForDeviceProperties(set, parseDeviceProperties("[]"), reason));
 }
 
 TEST(GpuSpec, KernelNamesTellTheArchitecture) {
