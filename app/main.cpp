@@ -40,6 +40,7 @@ const char* kGuiUsage =
     "  opscope DIR             the GUI on a folder of rank traces: every rank in one timeline\n"
     "  opscope --screenshot OUT.png [--select NAME] [--range START_US:END_US] [--search TEXT]\n"
     "                          [--size WxH] [--dark] [--whole-list] [--analysis CHART [--iteration N] [--op NAME]]\n"
+    "                          [--layout-json L.json]\n"
     "                          [--prediction [--gpu NAME] [--compare NAME]] [--et ET] [--diff B] [FILE]\n"
     "                          load FILE, lay out the window at a fixed size (1600x1000), render, save\n"
     "                          a PNG and exit (without FILE: the empty window); --select selects the longest event "
@@ -50,7 +51,9 @@ const char* kGuiUsage =
     "                          the Analysis dock on that chart's tab (CHART as for export); --op\n"
     "                          with op-kernels: the kernels of op NAME by input shape;\n"
     "                          --prediction [--gpu NAME] [--compare NAME] shows the Prediction dock;\n"
-    "                          --diff B shows the Compare dock: FILE against B (File > Compare with)\n"
+    "                          --diff B shows the Compare dock: FILE against B (File > Compare with);\n"
+    "                          --layout-json writes where the window put the timeline, its tracks, the\n"
+    "                          selection and the docks (JSON, window coordinates)\n"
     "  opscope --bench-render [--frames N] FILE\n"
     "                          frame times of the timeline at every zoom level (median, worst)\n";
 

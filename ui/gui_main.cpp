@@ -12,6 +12,7 @@
 #include <QTimer>
 #include <cstdio>
 
+#include "layout_report.h"
 #include "main_window.h"
 #include "panels/analysis_panel.h"
 #include "panels/cluster_view.h"
@@ -25,13 +26,14 @@
 #include "report/multi_rank_report.h"
 #include "save_file.h"
 #include "timeline/timeline_widget.h"
+#include "window_docks.h"
 
 namespace opscope::ui {
 
 namespace {
 
 struct GuiOptions {
-  std::string file, screenshot, select, range, search, analysis, op, gpu, compare, et, diff;
+  std::string file, screenshot, select, range, search, analysis, op, gpu, compare, et, diff, layoutJson;
   bool prediction = false;
   int iteration = -1;
   int width = 1600, height = 1000;
@@ -141,17 +143,13 @@ int screenshot(const GuiOptions& o) {
   if (!o.analysis.empty()) {
     // The Analysis dock on the given tab (a kind of the catalog, or the critical path),
     // once its worker has delivered.
-    w.analysisDock()->show();
-    w.analysisDock()->raise();
-    w.resizeDocks({w.analysisDock()}, {o.height * 11 / 20}, Qt::Vertical);
+    w.docks()->showBottom(w.analysisDock());  // as the toolbar button opens it
     if (findAnalysis(o.analysis)) w.analysis()->showChart(o.analysis);
     else w.analysis()->showCriticalPath();
     if (o.iteration >= 0) w.analysis()->setScope(o.iteration);
   }
   if (o.prediction) {
-    w.predictionDock()->show();
-    w.predictionDock()->raise();
-    w.resizeDocks({w.predictionDock()}, {o.height * 11 / 20}, Qt::Vertical);
+    w.docks()->showBottom(w.predictionDock());  // as the toolbar button opens it
     if (!w.prediction()->setGpus(QString::fromStdString(o.gpu), QString::fromStdString(o.compare))) {
       std::fprintf(stderr, "opscope: no GPU named '%s' (opscope predict --list-gpus)\n",
                    (o.gpu.empty() ? o.compare : o.gpu).c_str());
@@ -171,9 +169,7 @@ int screenshot(const GuiOptions& o) {
     // of both.
     auto b = o.diff == o.file ? doc : loadForAutomation(o.diff, code);
     if (!b) return code;
-    w.diffDock()->show();
-    w.diffDock()->raise();
-    w.resizeDocks({w.diffDock()}, {o.height * 11 / 20}, Qt::Vertical);
+    w.docks()->showBottom(w.diffDock());  // as the toolbar button opens it
     w.diff()->compare(doc, b);
     if (o.iteration >= 0) w.diff()->setIterations(o.iteration, o.iteration);
     QElapsedTimer t;
@@ -235,6 +231,11 @@ int screenshot(const GuiOptions& o) {
     std::fprintf(stderr, "opscope: %s\n", error.toLocal8Bit().constData());
     return 3;
   }
+  if (!o.layoutJson.empty() &&
+      !saveBytes(QString::fromStdString(o.layoutJson), QByteArray::fromStdString(layoutReportJson(w)), &error)) {
+    std::fprintf(stderr, "opscope: %s\n", error.toLocal8Bit().constData());
+    return 3;
+  }
   return 0;
 }
 
@@ -262,6 +263,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
         return usage("--range expects START_US:END_US with END > START", "");
     } else if (a == "--size") {
       if (!value(v) || !parseSize(v, o.width, o.height)) return usage("--size expects WxH (e.g. 1600x1000)", "");
+    } else if (a == "--layout-json") {
+      if (!value(o.layoutJson)) return usage("--layout-json needs an output JSON path", "");
     } else if (a == "--whole-list") {
       o.wholeList = true;
     } else if (a == "--dark") {
@@ -269,12 +272,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
     } else if (a == "--analysis") {
       std::string e;
       bool h = false;
-      if (!value(o.analysis) || (o.analysis != "critical-path" &&
-                                 !parseExportArgs({"--chart", o.analysis, "--format", "json", "x", "-o", "-"}, e, h)))
-        return usage(
-            "--analysis expects a chart: overview, breakdown, op-kernels, kernel-stats, overheads, streams, "
-            "ranks, memory, advice, or critical-path",
-            "");
+      if (!value(o.analysis) || (o.analysis != "critical-path" && !findAnalysis(o.analysis)))
+        return usage("--analysis expects a chart: ", analysisNames() + ", or critical-path");
     } else if (a == "--et") {
       if (!value(o.et)) return usage("--et needs an execution trace file", "");
     } else if (a == "--diff") {
@@ -315,9 +314,21 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
   if (o.prediction && o.screenshot.empty()) return usage("--prediction goes with --screenshot", "");
   if (!o.diff.empty() && (o.file.empty() || o.screenshot.empty() || o.prediction || !o.analysis.empty()))
     return usage("--diff B goes with --screenshot and a FILE (A), without --analysis or --prediction", "");
-  if ((!o.select.empty() || !o.range.empty() || !o.search.empty() || !o.analysis.empty()) && o.screenshot.empty())
-    return usage("--select, --range, --search and --analysis go with --screenshot", "");
+  if ((!o.select.empty() || !o.range.empty() || !o.search.empty() || !o.analysis.empty() || !o.layoutJson.empty()) &&
+      o.screenshot.empty())
+    return usage("--select, --range, --search, --analysis and --layout-json go with --screenshot", "");
 
+  // Without a display, a picture or a render benchmark draws offscreen (the same
+  // fonts and widgets); a window says so in one line instead of Qt's abort.
+  const bool noDisplay = qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
+                         qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+  if (noDisplay && (!o.screenshot.empty() || o.benchRender)) qputenv("QT_QPA_PLATFORM", "offscreen");
+  else if (noDisplay) {
+    std::fprintf(stderr,
+                 "opscope: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset); "
+                 "--screenshot and the commands of opscope --help work without one\n");
+    return 2;
+  }
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("opscope"));
   QApplication::setApplicationName(QStringLiteral("opscope"));

@@ -16,6 +16,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
 #include <cstdio>
 
@@ -42,10 +43,13 @@
 #include "recent_files.h"
 #include "report/multi_rank_report.h"
 #include "report/version_info.h"
+#include "screen_fit.h"
 #include "search_controller.h"
 #include "timeline/timeline_widget.h"
 #include "timeline_export.h"
 #include "trace_status_bar.h"
+#include "track_commands.h"
+#include "window_docks.h"
 
 namespace opscope::ui {
 
@@ -76,10 +80,10 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent) : QMainWindow(pare
   palette_ = new CommandPalette(this);
   keyHelp_ = new KeyHelpOverlay(this);
   job_ = new LoadJob(this);
-  buildDocks();
+  docks_ = new WindowDocks(this);
   buildMenus();
   search_ = new SearchController(this, timeline_);
-  buildPanelsToolbar();
+  docks_->addToolbar();
   status_ = new TraceStatusBar(statusBar(), job_);
   etLinker_ = new EtLinker(this);
   connect(etLinker_, &EtLinker::linked, this, &MainWindow::onEtLinked);
@@ -93,46 +97,48 @@ MainWindow::MainWindow(bool restoreSettings, QWidget* parent) : QMainWindow(pare
   connect(job_, &LoadJob::failed, this, &MainWindow::onFailed);
   connect(job_, &LoadJob::cancelled, this, &MainWindow::onCancelled);
   connect(timeline_, &TimelineWidget::selectionChanged, this, &MainWindow::onSelection);
+  connect(timeline_, &TimelineWidget::areaCleared, this, [this] {
+    docks_->rangeStats->clear();
+    docks_->rangeDock->hide();
+  });
   connect(timeline_, &TimelineWidget::areaSelected, this, [this](TimeRange r, std::vector<uint32_t> tracks) {
     if (!doc_) return;
-    rangeStats_->showRange(doc_->trace.get(), r.start, r.end, tracks);
-    rangeDock_->show();
-    rangeDock_->raise();
+    docks_->rangeStats->showRange(doc_->trace.get(), r.start, r.end, tracks);
+    docks_->showBottom(docks_->rangeDock);
   });
-  connect(details_, &DetailsPanel::eventLinkActivated, this, [this](EventRef r) { timeline_->select(r, true); });
-  connect(opTree_, &OpTreePanel::eventActivated, this, [this](EventRef r) { timeline_->select(r, true); });
-  connect(analysis_, &AnalysisPanel::eventsActivated, this, &MainWindow::markEvents);
-  connect(analysis_, &AnalysisPanel::pathMarked, this,
+  connect(docks_->details, &DetailsPanel::eventLinkActivated, this, [this](EventRef r) { timeline_->select(r, true); });
+  connect(docks_->opTree, &OpTreePanel::eventActivated, this, [this](EventRef r) { timeline_->select(r, true); });
+  connect(docks_->analysis, &AnalysisPanel::eventsActivated, this, &MainWindow::markEvents);
+  connect(docks_->analysis, &AnalysisPanel::pathMarked, this,
           [this](std::vector<PathArrow> arrows) { timeline_->setPathArrows(std::move(arrows)); });
-  connect(analysis_, &AnalysisPanel::failed, this, &MainWindow::showError);
-  connect(prediction_, &PredictionPanel::failed, this, &MainWindow::showError);
-  connect(prediction_, &PredictionPanel::opActivated, this, [this](EventRef r) { timeline_->select(r, true); });
+  connect(docks_->analysis, &AnalysisPanel::failed, this, &MainWindow::showError);
+  connect(docks_->prediction, &PredictionPanel::failed, this, &MainWindow::showError);
+  connect(docks_->prediction, &PredictionPanel::opActivated, this, [this](EventRef r) { timeline_->select(r, true); });
   auto findName = [this](const QString& name) { search_->find(name); };
-  connect(analysis_, &AnalysisPanel::nameActivated, this, findName);
-  connect(diff_, &DiffPanel::nameActivated, this, findName);
-  connect(diff_, &DiffPanel::compared, compare_, &CompareView::showTrace);
-  connect(diff_, &DiffPanel::failed, this, &MainWindow::showError);
-  connect(diff_, &DiffPanel::loading, this, [this](const QString& text) {
+  connect(docks_->analysis, &AnalysisPanel::nameActivated, this, findName);
+  connect(docks_->diff, &DiffPanel::nameActivated, this, findName);
+  connect(docks_->diff, &DiffPanel::compared, compare_, &CompareView::showTrace);
+  connect(docks_->diff, &DiffPanel::failed, this, &MainWindow::showError);
+  connect(docks_->diff, &DiffPanel::loading, this, [this](const QString& text) {
     if (text.isEmpty()) statusBar()->clearMessage();
     else statusBar()->showMessage(text);
   });
-  connect(diffDock_->toggleViewAction(), &QAction::toggled, this, [this](bool on) {
+  connect(docks_->diffDock->toggleViewAction(), &QAction::toggled, this, [this](bool on) {
     compare_->setVisible(on && compare_->hasTrace());  // closing the comparison closes its timeline
   });
-  resize(1400, 900);
+  // Scripted windows (screenshots, tests) keep a fixed size whatever the screen.
+  resize(restoreSettings_ ? firstWindowSize(this) : kPreferredWindowSize);
   // Without a saved layout the timeline owns the window: the op tree is a narrow column,
   // Details appears with the first selection, the area table with the first area
   // selection, and the analyses and prediction wait for their toolbar button.
-  detailsDock_->hide();
-  rangeDock_->hide();
-  analysisDock_->hide();
-  predictionDock_->hide();
-  diffDock_->hide();
+  docks_->hideAtStart();
   if (restoreSettings_) {
     QSettings s;
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+    clampToScreen(this);  // saved on a larger screen, or grown past it
     // Layouts saved before the timeline-first default (version 0) are not restored.
     restoredState_ = restoreState(s.value(QStringLiteral("window/state")).toByteArray(), kLayoutVersion);
+    docks_->setRestoredState(restoredState_);
     // Scripted windows (screenshots, tests) keep the defaults: built-in rules, Auto
     // units, the light theme, the trace's GPU.
     QString error;
@@ -152,66 +158,18 @@ MainWindow::~MainWindow() {
 
 void MainWindow::showEvent(QShowEvent* e) {
   QMainWindow::showEvent(e);
+  if (restoreSettings_) clampToScreen(this);  // sized before the window knew its screen
   // Tabified docks show their last tab when first laid out; without a saved layout the
   // analyses come first and the prediction (which computes only when shown) a tab away.
-  if (!shownOnce_ && !restoredState_) analysisDock_->raise();
+  if (!shownOnce_ && !restoredState_) docks_->analysisDock->raise();
   shownOnce_ = true;
 }
 
-void MainWindow::showBottomDock(QDockWidget* dock, bool on) {
-  if (!on) return;
-  dock->raise();
-  // The first time a bottom dock opens it takes about two fifths of the height (half
-  // for the prediction, whose status lines, legend and two charts stack); its charts
-  // scroll rather than squash; afterwards it keeps what the user dragged it to.
-  if (!dock->property("sized").toBool() && !restoredState_) {
-    const int share = dock == predictionDock_ ? height() / 2 : height() * 2 / 5;
-    resizeDocks({dock}, {std::max(300, share)}, Qt::Vertical);
-    dock->setProperty("sized", true);
-  }
-}
-
-void MainWindow::buildDocks() {
-  details_ = new DetailsPanel(this);
-  opTree_ = new OpTreePanel(this);
-  rangeStats_ = new RangeStatsPanel(this);
-  detailsDock_ = new QDockWidget(QStringLiteral("Details"), this);
-  detailsDock_->setObjectName(QStringLiteral("detailsDock"));
-  detailsDock_->setWidget(details_);
-  treeDock_ = new QDockWidget(QStringLiteral("Op tree"), this);
-  treeDock_->setObjectName(QStringLiteral("opTreeDock"));
-  treeDock_->setWidget(opTree_);
-  rangeDock_ = new QDockWidget(QStringLiteral("Area selection"), this);
-  rangeDock_->setObjectName(QStringLiteral("areaDock"));
-  rangeDock_->setWidget(rangeStats_);
-  addDockWidget(Qt::RightDockWidgetArea, detailsDock_);
-  addDockWidget(Qt::LeftDockWidgetArea, treeDock_);
-  addDockWidget(Qt::BottomDockWidgetArea, rangeDock_);
-  analysis_ = new AnalysisPanel(this);
-  analysisDock_ = new QDockWidget(QStringLiteral("Analysis"), this);
-  analysisDock_->setObjectName(QStringLiteral("analysisDock"));
-  analysisDock_->setWidget(analysis_);
-  addDockWidget(Qt::BottomDockWidgetArea, analysisDock_);
-  tabifyDockWidget(rangeDock_, analysisDock_);
-  prediction_ = new PredictionPanel(this);
-  predictionDock_ = new QDockWidget(QStringLiteral("Prediction"), this);
-  predictionDock_->setObjectName(QStringLiteral("predictionDock"));
-  predictionDock_->setWidget(prediction_);
-  addDockWidget(Qt::BottomDockWidgetArea, predictionDock_);
-  tabifyDockWidget(analysisDock_, predictionDock_);
-  diff_ = new DiffPanel(this);
-  diffDock_ = new QDockWidget(QStringLiteral("Compare"), this);
-  diffDock_->setObjectName(QStringLiteral("compareDock"));
-  diffDock_->setWidget(diff_);
-  addDockWidget(Qt::BottomDockWidgetArea, diffDock_);
-  tabifyDockWidget(predictionDock_, diffDock_);
-  // Side docks run the full height; the area table sits under the timeline only.
-  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
-  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-  resizeDocks({detailsDock_, treeDock_}, {340, 300}, Qt::Horizontal);
-  resizeDocks({rangeDock_}, {170}, Qt::Vertical);
-  for (QDockWidget* d : {analysisDock_, predictionDock_, diffDock_, rangeDock_})
-    connect(d->toggleViewAction(), &QAction::toggled, this, [this, d](bool on) { showBottomDock(d, on); });
+void MainWindow::resizeEvent(QResizeEvent* e) {
+  QMainWindow::resizeEvent(e);
+  // A panel whose content asked for more room never leaves the window past the screen
+  // (a maximised window opening the Compare dock grew to 815 px on a 720 px screen).
+  if (restoreSettings_ && isVisible()) QTimer::singleShot(0, this, [this] { clampToScreen(this); });
 }
 
 void MainWindow::buildMenus() {
@@ -273,12 +231,8 @@ void MainWindow::buildMenus() {
   darkAction_->setCheckable(true);
   connect(darkAction_, &QAction::toggled, this, &MainWindow::setDarkTheme);
   view->addSeparator();
-  view->addAction(detailsDock_->toggleViewAction());
-  view->addAction(treeDock_->toggleViewAction());
-  view->addAction(rangeDock_->toggleViewAction());
-  view->addAction(analysisDock_->toggleViewAction());
-  view->addAction(predictionDock_->toggleViewAction());
-  view->addAction(diffDock_->toggleViewAction());
+  docks_->addViewActions(view);
+  tracks_ = new TrackCommands(view, timeline_, restoreSettings_);
 
   // Multi-rank sessions: which ranks the timeline shows.
   ranks_ = new RankFilter(view, timeline_, this);
@@ -294,19 +248,6 @@ void MainWindow::buildMenus() {
                                       "<p style=\"color:gray\">Runs with %2</p>")
                            .arg(lines.value(0).toHtmlEscaped(), lines.value(1).toHtmlEscaped()));
   });
-}
-
-void MainWindow::buildPanelsToolbar() {
-  // The panels, one click away (the View menu holds the same toggles).
-  QToolBar* panels = addToolBar(QStringLiteral("Panels"));
-  panels->setObjectName(QStringLiteral("panelsBar"));
-  panels->setMovable(false);
-  panels->setToolButtonStyle(Qt::ToolButtonTextOnly);
-  for (QDockWidget* d : {treeDock_, detailsDock_, analysisDock_, predictionDock_, diffDock_}) {
-    QAction* a = d->toggleViewAction();
-    a->setToolTip(QStringLiteral("Show or hide the %1 panel").arg(d->windowTitle()));
-    panels->addAction(a);
-  }
 }
 
 void MainWindow::openFile(const QString& path) {
@@ -407,16 +348,17 @@ void MainWindow::setDocument(std::shared_ptr<const TraceDocument> doc) {
   et_.reset();  // linked with the previous trace
   etLinker_->cancel();
   timeline_->setData(doc_);
+  tracks_->applyToNewTrace();
   central_->setCurrentWidget(doc_ ? timeline_->parentWidget() : welcome_);
   timeline_->setFocus();  // W/S/A/D work at once, not typed into the search box
   search_->setDocument(doc_);
-  opTree_->setDocument(doc_);
-  analysis_->setDocument(doc_);
-  prediction_->setDocument(doc_);
-  diff_->clear();  // it compared the previous trace
+  docks_->opTree->setDocument(doc_);
+  docks_->analysis->setDocument(doc_);
+  docks_->prediction->setDocument(doc_);
+  docks_->diff->clear();  // it compared the previous trace
   compare_->showTrace(nullptr, 0, 0);
-  rangeStats_->clear();
-  details_->showDetails(nullptr, std::nullopt);
+  docks_->rangeStats->clear();
+  docks_->details->showDetails(nullptr, std::nullopt);
   status_->showDocument(doc_.get());
   ranks_->setDocument(doc_.get());
   if (doc_)
@@ -432,7 +374,7 @@ void MainWindow::openExecutionTrace(const QString& path) {
 
 void MainWindow::onEtLinked(std::shared_ptr<const EtDocument> et, const QString& path) {
   et_ = std::move(et);
-  prediction_->setExtraShapes(et_->shapes, QFileInfo(path).fileName());
+  docks_->prediction->setExtraShapes(et_->shapes, QFileInfo(path).fileName());
   statusBar()->showMessage(QString::fromStdString(et_->link.summaryLine()), 15000);
   status_->showEtLink(QStringLiteral("ET: %1/%2 ops, %3/%4 GPU events linked")
                           .arg(et_->link.linkedOps)
@@ -444,15 +386,15 @@ void MainWindow::onEtLinked(std::shared_ptr<const EtDocument> et, const QString&
 
 void MainWindow::compareWith(const QString& path) {
   if (!doc_) return;
-  diffDock_->show();
-  diffDock_->raise();
+  docks_->diffDock->show();
+  docks_->diffDock->raise();
   if (path.isEmpty()) {
-    diff_->compare(doc_, doc_);
+    docks_->diff->compare(doc_, doc_);
     if (doc_->trace->iterations.size() >= 2)
-      diff_->setIterations(0, static_cast<int>(doc_->trace->iterations.size()) - 1);
+      docks_->diff->setIterations(0, static_cast<int>(doc_->trace->iterations.size()) - 1);
     return;
   }
-  diff_->compareWithFile(doc_, path);
+  docks_->diff->compareWithFile(doc_, path);
 }
 
 void MainWindow::showEtLinkReport() {
@@ -465,6 +407,17 @@ void MainWindow::showEtLinkReport() {
 
 // What tests and automation reach through the window, handled by its parts.
 TimelineWidget* MainWindow::timelineB() const { return compare_->timeline(); }
+DetailsPanel* MainWindow::details() const { return docks_->details; }
+OpTreePanel* MainWindow::opTree() const { return docks_->opTree; }
+RangeStatsPanel* MainWindow::rangeStats() const { return docks_->rangeStats; }
+AnalysisPanel* MainWindow::analysis() const { return docks_->analysis; }
+PredictionPanel* MainWindow::prediction() const { return docks_->prediction; }
+DiffPanel* MainWindow::diff() const { return docks_->diff; }
+QDockWidget* MainWindow::analysisDock() const { return docks_->analysisDock; }
+QDockWidget* MainWindow::predictionDock() const { return docks_->predictionDock; }
+QDockWidget* MainWindow::diffDock() const { return docks_->diffDock; }
+QDockWidget* MainWindow::detailsDock() const { return docks_->detailsDock; }
+QDockWidget* MainWindow::rangeDock() const { return docks_->rangeDock; }
 bool MainWindow::etBusy() const { return etLinker_->busy(); }
 QLineEdit* MainWindow::searchBox() const { return search_->box(); }
 QString MainWindow::searchStatus() const { return search_->status(); }
@@ -483,8 +436,8 @@ bool MainWindow::exportPdf(const QString& path, QString* error) {
 }
 
 void MainWindow::onSelection(std::optional<EventRef> ref) {
-  details_->showDetails(doc_ ? doc_->trace.get() : nullptr, ref, et_.get());
-  if (ref && detailsDock_->isHidden()) detailsDock_->show();
+  docks_->details->showDetails(doc_ ? doc_->trace.get() : nullptr, ref, et_.get());
+  if (ref && docks_->detailsDock->isHidden()) docks_->detailsDock->show();
   search_->markCollectivePeers(ref);
 }
 
@@ -499,10 +452,10 @@ void MainWindow::setDarkTheme(bool dark) {
   applyApplicationTheme(dark);
   timeline_->setTheme(dark ? Theme::Dark : Theme::Light);
   compare_->timeline()->setTheme(dark ? Theme::Dark : Theme::Light);
-  analysis_->setDark(dark);
-  prediction_->setDark(dark);
-  diff_->setDark(dark);
-  details_->setDark(dark);
+  docks_->analysis->setDark(dark);
+  docks_->prediction->setDark(dark);
+  docks_->diff->setDark(dark);
+  docks_->details->setDark(dark);
   if (clusterView_) clusterView_->setDark(dark);
   if (restoreSettings_) QSettings().setValue(QStringLiteral("view/dark"), dark);
 }
@@ -524,19 +477,15 @@ void MainWindow::applyPreferences(const Preferences& p, std::shared_ptr<const Ke
   setTimeUnit(p.timeUnit);
   timeline_->update();
   compare_->timeline()->update();
-  opTree_->update();
+  docks_->opTree->update();
   setDarkTheme(p.dark);  // also re-renders Details, whose durations follow the unit
   // Only a changed default moves the dock off the GPU the user picked in it.
-  if (gpuChanged) prediction_->setGpus(p.defaultGpu, prediction_->compareGpu());
-  if (classifier) analysis_->setKernelClassifier(std::move(classifier));
+  if (gpuChanged) docks_->prediction->setGpus(p.defaultGpu, docks_->prediction->compareGpu());
+  if (classifier) docks_->analysis->setKernelClassifier(std::move(classifier));
   if (layoutNow) applyDockLayout(p.layout);
 }
 
-void MainWindow::applyDockLayout(DockLayout layout) {
-  for (QDockWidget* d : {detailsDock_, rangeDock_, predictionDock_, diffDock_}) d->hide();
-  treeDock_->setVisible(layout != DockLayout::TimelineOnly);
-  analysisDock_->setVisible(layout == DockLayout::TimelineAndAnalysis);
-}
+void MainWindow::applyDockLayout(DockLayout layout) { docks_->applyLayout(layout); }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
   job_->cancel();

@@ -27,6 +27,8 @@ class TraceStatusBar;
 class RankFilter;
 class RecentFiles;
 class SearchController;
+class TrackCommands;
+class WindowDocks;
 class CommandPalette;
 class KeyHelpOverlay;
 class WelcomePage;
@@ -76,17 +78,20 @@ class MainWindow : public QMainWindow {
   SearchController* search() const { return search_; }
 
   TimelineWidget* timeline() const { return timeline_; }
-  DetailsPanel* details() const { return details_; }
-  OpTreePanel* opTree() const { return opTree_; }
-  RangeStatsPanel* rangeStats() const { return rangeStats_; }
-  AnalysisPanel* analysis() const { return analysis_; }
-  QDockWidget* analysisDock() const { return analysisDock_; }
-  PredictionPanel* prediction() const { return prediction_; }
-  QDockWidget* predictionDock() const { return predictionDock_; }
-  DiffPanel* diff() const { return diff_; }
+  DetailsPanel* details() const;
+  OpTreePanel* opTree() const;
+  RangeStatsPanel* rangeStats() const;
+  AnalysisPanel* analysis() const;
+  QDockWidget* analysisDock() const;
+  PredictionPanel* prediction() const;
+  QDockWidget* predictionDock() const;
+  DiffPanel* diff() const;
+  QDockWidget* detailsDock() const;
+  QDockWidget* rangeDock() const;
+  WindowDocks* docks() const { return docks_; }
   CompareView* compareView() const { return compare_; }
   TimelineWidget* timelineB() const;
-  QDockWidget* diffDock() const { return diffDock_; }
+  QDockWidget* diffDock() const;
   // File > Compare with…: path loaded on a worker, then compared with the open trace in
   // the Compare dock; an empty path compares the open trace with itself (two iterations).
   void compareWith(const QString& path);
@@ -140,13 +145,12 @@ class MainWindow : public QMainWindow {
  protected:
   void closeEvent(QCloseEvent*) override;
   void showEvent(QShowEvent*) override;
+  void resizeEvent(QResizeEvent*) override;
   void dragEnterEvent(QDragEnterEvent*) override;
   void dropEvent(QDropEvent*) override;
 
  private:
   void buildMenus();
-  void buildPanelsToolbar();
-  void buildDocks();
   void onLoaded(std::shared_ptr<const TraceDocument> doc);
   void onFailed(const QString& path, const QString& message);
   void onCancelled(const QString& path);
@@ -154,7 +158,6 @@ class MainWindow : public QMainWindow {
   void onEtLinked(std::shared_ptr<const EtDocument> et, const QString& path);
   void showWarnings();
   void chooseAndOpen();
-  void showBottomDock(QDockWidget* dock, bool on);
 
   std::shared_ptr<const TraceDocument> doc_;
   TimelineWidget* timeline_ = nullptr;
@@ -167,18 +170,8 @@ class MainWindow : public QMainWindow {
   WelcomePage* welcome_ = nullptr;
   CommandPalette* palette_ = nullptr;
   KeyHelpOverlay* keyHelp_ = nullptr;
-  DetailsPanel* details_ = nullptr;
-  OpTreePanel* opTree_ = nullptr;
-  RangeStatsPanel* rangeStats_ = nullptr;
-  QDockWidget* detailsDock_ = nullptr;
-  QDockWidget* treeDock_ = nullptr;
-  QDockWidget* rangeDock_ = nullptr;
-  QDockWidget* analysisDock_ = nullptr;
-  AnalysisPanel* analysis_ = nullptr;
-  QDockWidget* predictionDock_ = nullptr;
-  PredictionPanel* prediction_ = nullptr;
-  QDockWidget* diffDock_ = nullptr;
-  DiffPanel* diff_ = nullptr;
+  TrackCommands* tracks_ = nullptr;
+  WindowDocks* docks_ = nullptr;  // the docks and their panels
   std::shared_ptr<const EtDocument> et_;
   EtLinker* etLinker_ = nullptr;
   bool restoredState_ = false;  // a saved layout decides which bottom tab is on top

@@ -83,7 +83,12 @@ void addQueueLengthCounters(Trace& trace, size_t maxPoints) {
     if (q.operations == 0) continue;
     CounterSeries c;
     c.process = trace.tracks[q.track].process;
-    c.name = trace.strings.intern("queue length \xC2\xB7 " + q.label);
+    // Under the stream's process header: "stream 7 · queued launches" (its start tells
+    // the streams apart when the gutter cuts the label).
+    const std::string_view label = q.label;
+    const size_t dot = label.rfind("\xC2\xB7 ");
+    const std::string stream(dot == std::string_view::npos ? label : label.substr(dot + 3));
+    c.name = trace.strings.intern(stream + std::string(kQueueLengthCounterSuffix));
     if (q.steps.size() <= maxPoints) {
       for (const QueueStep& s : q.steps) {
         c.ts.push_back(s.ts);

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hierarchy/iterations.h"
@@ -48,9 +49,12 @@ struct QueueLengthReport {
 
 QueueLengthReport queueLength(const Trace& trace, std::optional<TimeWindow> window = std::nullopt);
 
-// One counter series per stream ("queue length · <stream label>") under the stream's
+// One counter series per stream ("stream 7 · queued launches") under the stream's
 // process, for the timeline. A stream with more than maxPoints steps is drawn as the
 // maximum depth of each of maxPoints equal bins.
 void addQueueLengthCounters(Trace& trace, size_t maxPoints = 200'000);
+// The suffix of their names: the window shows them on request (View ▸ Tracks).
+inline constexpr std::string_view kQueueLengthCounterSuffix = " \xC2\xB7 queued launches";
+inline bool isQueueLengthCounter(std::string_view name) { return name.ends_with(kQueueLengthCounterSuffix); }
 
 }  // namespace opscope

@@ -57,10 +57,12 @@ std::vector<UtilisationSeries> gpuUtilisation(const Trace& trace, size_t targetB
   return out;
 }
 
+std::string utilisationCounterName(const Trace& trace) { return trace.meta.deviceKind + " utilisation %"; }
+
 void addGpuUtilisationCounters(Trace& trace, size_t targetBins) {
   const std::vector<UtilisationSeries> series = gpuUtilisation(trace, targetBins);
   if (series.empty()) return;
-  const StringId name = trace.strings.intern(kGpuUtilisationCounter);
+  const StringId name = trace.strings.intern(utilisationCounterName(trace));
   for (const UtilisationSeries& u : series) {
     CounterSeries c;
     c.process = u.process;

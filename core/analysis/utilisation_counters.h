@@ -9,6 +9,7 @@
 // at the end of the device's last event with value 0 (nothing runs after it), so the
 // series never reaches past the trace's end.
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "model/trace.h"
@@ -28,8 +29,9 @@ TimeNs roundBinWidth(TimeNs span, size_t targetBins);
 // One series per process holding GPU events; empty when the trace has none.
 std::vector<UtilisationSeries> gpuUtilisation(const Trace& trace, size_t targetBins = 2000);
 
-// Appends gpuUtilisation's series to trace.counters, named kGpuUtilisationCounter.
-inline constexpr const char* kGpuUtilisationCounter = "GPU utilisation %";
+// Appends gpuUtilisation's series to trace.counters, named after the trace's device
+// kind: "GPU utilisation %", "MTIA utilisation %", "CPU device utilisation %".
+std::string utilisationCounterName(const Trace& trace);
 void addGpuUtilisationCounters(Trace& trace, size_t targetBins = 2000);
 
 }  // namespace opscope

@@ -186,6 +186,9 @@ LoadResult loadPlaidmlEventlog(ByteSource& src) {
   // Devices, in order of appearance; kernels of no known device share one.
   std::map<int32_t, int64_t> deviceNumber;
   std::vector<std::string> deviceLabel;
+  // HardwareType of each device seen: a run whose devices are all CPUs (PlaidML's OpenCL
+  // CPU driver) calls them CPU devices, not GPUs.
+  size_t cpuDevices = 0, typedDevices = 0;
   auto device = [&](int32_t activity) {
     const auto [it, fresh] = deviceNumber.emplace(activity, static_cast<int64_t>(deviceNumber.size()));
     if (fresh) {
@@ -194,7 +197,11 @@ LoadResult loadPlaidmlEventlog(ByteSource& src) {
         for (const plaidml::Metadata& m : log.activities[static_cast<size_t>(activity)].metadata)
           if (m.type == kDeviceInfo) {
             plaidml::DeviceInfo info;
-            if (info.ParseFromString(m.value)) name = info.name();
+            if (info.ParseFromString(m.value)) {
+              name = info.name();
+              if (info.type() != 0) ++typedDevices;
+              if (info.type() == 1) ++cpuDevices;
+            }
           }
       deviceLabel.push_back(name);
       const uint32_t p = b.process(RawId{false, kDevicePidBase + it->second, 0});
@@ -395,6 +402,7 @@ LoadResult loadPlaidmlEventlog(ByteSource& src) {
   }
   if (untimed) diag.add(WarningKind::MissingField, untimed, "activities without a start time are not shown");
   b.finish();
+  if (typedDevices > 0 && cpuDevices == typedDevices) t.meta.deviceKind = "CPU device";
   result.trace = std::move(trace);
   return result;
 }

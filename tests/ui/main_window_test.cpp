@@ -8,6 +8,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QLineEdit>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -558,17 +559,22 @@ namespace {
 TEST(MainWindow, LayoutThemeAndRecentFilesSurviveARestart) {
   QSettings().clear();  // the tests' own organization (ui_test_main.cpp), not the user's
   int detailsWidth = 0;
+  // The window never outgrows its screen (the offscreen platform's is 800 px wide), so
+  // the user's width is a quarter of what the screen offers.
+  const QRect screen = QGuiApplication::primaryScreen()->availableGeometry();
+  const int wanted = screen.width() / 4;
   {
     MainWindow w(true);
-    w.resize(1500, 900);
+    w.resize(screen.width() * 9 / 10, screen.height() * 9 / 10);
     w.show();
     QApplication::processEvents();
     auto* dock = w.findChild<QDockWidget*>(QStringLiteral("detailsDock"));
     ASSERT_TRUE(dock);
-    EXPECT_FALSE(dock->isVisible());  // the default: shown by the first selection
-    dock->show();                     // the user opens it and widens it
+    EXPECT_FALSE(dock->isVisible());                                  // the default: shown by the first selection
+    w.findChild<QDockWidget*>(QStringLiteral("opTreeDock"))->hide();  // closes the op tree
+    dock->show();                                                     // opens Details, widens it
     QApplication::processEvents();
-    w.resizeDocks({dock}, {520}, Qt::Horizontal);
+    w.resizeDocks({dock}, {wanted}, Qt::Horizontal);
     w.setDarkTheme(true);
     QApplication::processEvents();
     detailsWidth = dock->width();
@@ -583,13 +589,41 @@ TEST(MainWindow, LayoutThemeAndRecentFilesSurviveARestart) {
   auto* dock = again.findChild<QDockWidget*>(QStringLiteral("detailsDock"));
   ASSERT_TRUE(dock);
   EXPECT_TRUE(dock->isVisible());  // the user's choice outlives the default
-  EXPECT_NEAR(detailsWidth, 520, 30);
+  EXPECT_FALSE(again.findChild<QDockWidget*>(QStringLiteral("opTreeDock"))->isVisible());
+  EXPECT_NEAR(detailsWidth, wanted, 30);
   EXPECT_NEAR(dock->width(), detailsWidth, 4);
   EXPECT_EQ(again.timeline()->theme(), Theme::Dark);
   const QStringList recent = QSettings().value(QStringLiteral("recent")).toStringList();
   ASSERT_FALSE(recent.isEmpty());
   EXPECT_TRUE(recent.front().endsWith(QStringLiteral("sample.pt.trace.json.gz")));
   again.setDarkTheme(false);
+  QSettings().clear();
+}
+
+TEST(MainWindow, AnInteractiveWindowNeverOutgrowsItsScreen) {
+  QSettings().clear();
+  const QRect screen = QGuiApplication::primaryScreen()->availableGeometry();
+  {
+    MainWindow first(true);
+    EXPECT_LE(first.width(), screen.width() * 9 / 10);  // the first size leaves room
+    EXPECT_LE(first.height(), screen.height() * 9 / 10);
+    first.show();
+    QApplication::processEvents();
+    // A window saved larger than this screen (another screen, or grown by a panel).
+    first.resize(screen.width() + 700, screen.height() + 400);
+    QApplication::processEvents();
+    QApplication::processEvents();
+    EXPECT_LE(first.width(), screen.width());
+    EXPECT_LE(first.height(), screen.height());
+    first.setGeometry(QRect(QPoint(0, 0), QSize(screen.width() + 500, screen.height() + 500)));
+    first.close();  // saves that geometry in the settings
+  }
+  MainWindow again(true);
+  again.show();
+  QApplication::processEvents();
+  EXPECT_LE(again.width(), screen.width());
+  EXPECT_LE(again.height(), screen.height());
+  EXPECT_TRUE(screen.contains(again.geometry().topLeft()));
   QSettings().clear();
 }
 

@@ -60,7 +60,7 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent), classifier_(bui
   batch_->setSpecialValueText(QStringLiteral("batch size: —"));
   batch_->setPrefix(QStringLiteral("batch size: "));
   batch_->setToolTip(QStringLiteral("Samples per iteration, for the throughput in samples/s"));
-  status_ = new QLabel;
+  status_ = new ElidedLabel;
   bar->addWidget(new QLabel(QStringLiteral("Scope:")));
   bar->addWidget(scope_);
   bar->addWidget(batch_);
@@ -167,7 +167,7 @@ void AnalysisPanel::recompute() {
   if (!doc_) {
     job_.supersede();
     for (AnalysisTab* t : kindTabs_) t->showMessage(QStringLiteral("No trace loaded"));
-    status_->setText(QString());
+    status_->setFullText(QString());
     return;
   }
   AnalysisRequest request;
@@ -180,7 +180,7 @@ void AnalysisPanel::recompute() {
   request.scopeLabel = label.toStdString();
   if (batch_->value() > 0) request.batchSize = static_cast<uint64_t>(batch_->value());
   if (auto* o = dynamic_cast<OverheadsTab*>(tab("overheads"))) request.costs = o->costs();
-  status_->setText(QStringLiteral("computing…"));
+  status_->setFullText(QStringLiteral("computing…"));
   if (!results_)  // a new scope keeps the previous charts until its results arrive
     for (AnalysisTab* t : kindTabs_) t->showMessage(QStringLiteral("Computing the analyses…"));
   std::shared_ptr<const TraceDocument> doc = doc_;
@@ -192,7 +192,7 @@ void AnalysisPanel::recompute() {
 }
 
 void AnalysisPanel::onFailed(const QString& message) {
-  status_->setText(QStringLiteral("the analyses failed: %1").arg(message));
+  status_->setFullText(QStringLiteral("the analyses failed: %1").arg(message));
   if (!results_)
     for (AnalysisTab* t : kindTabs_) t->showMessage(QStringLiteral("The analyses failed: %1").arg(message));
   emit failed(QStringLiteral("Analyses"), message);
@@ -206,9 +206,9 @@ void AnalysisPanel::onResults(std::shared_ptr<const AnalysisResults> results) {
                                           .arg(100.0 * ov.gpuUtilisation, 0, 'f', 1)
                                     : QStringLiteral("CPU-only job");
   const bool costsSet = results_->request.costs.cpuEventUs.has_value();
-  status_->setText(QStringLiteral("%1 · %2 · costs %3")
-                       .arg(results_->scopeLabel, busy,
-                            costsSet ? QStringLiteral("as set") : QStringLiteral("estimated from the trace")));
+  status_->setFullText(QStringLiteral("%1 · %2 · costs %3")
+                           .arg(results_->scopeLabel, busy,
+                                costsSet ? QStringLiteral("as set") : QStringLiteral("estimated from the trace")));
   criticalPath_->setPath(doc_, results_->criticalPath, results_->scopeLabel);
   for (AnalysisTab* t : kindTabs_) t->setResults(doc_, results_);
   emit resultsReady();

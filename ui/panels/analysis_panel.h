@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "charts/chart_theme.h"
+#include "elided_label.h"
 #include "panels/analysis_tab.h"
 #include "timeline/timeline_renderer.h"
 #include "trace_document.h"
@@ -79,7 +80,7 @@ class AnalysisPanel : public QWidget {
   ChartTheme theme_;
   QComboBox* scope_ = nullptr;
   QSpinBox* batch_ = nullptr;
-  QLabel* status_ = nullptr;
+  ElidedLabel* status_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   std::vector<AnalysisTab*> kindTabs_;  // catalog order
   CriticalPathView* criticalPath_ = nullptr;

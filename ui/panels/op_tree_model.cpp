@@ -64,9 +64,12 @@ QVariant OpTreeModel::data(const QModelIndex& index, int role) const {
   switch (index.column()) {
     case Name: {
       if (n.parent == UINT32_MAX) {
-        // Top rows are threads: "4515 (python3.8)" in the narrow column, the whole label as tip.
+        // Top rows are threads: "4515 (python3.8)" in the narrow column, the whole label as
+        // tip; a thread without a name keeps its word ("thread -1220540864", the id as the
+        // file wrote it, not a bare negative number).
         const QString label = qstr(t.trackLabel(n.track));
-        if (role == Qt::DisplayRole && label.startsWith(QStringLiteral("thread "))) return label.mid(7);
+        if (role == Qt::DisplayRole && label.startsWith(QStringLiteral("thread ")) && label.endsWith(u')'))
+          return label.mid(7);
         return label;
       }
       if (n.allSteps) return QStringLiteral("ProfilerStep#* (every step)");

@@ -52,7 +52,8 @@ OpTreePanel::OpTreePanel(QWidget* parent) : QWidget(parent) {
     }
     menu.exec(header->mapToGlobal(at));
   });
-  view_->setTextElideMode(Qt::ElideMiddle);
+  // Names cut at the end (their start tells ops apart: "aten::conv…"), whole in the tooltip.
+  view_->setTextElideMode(Qt::ElideRight);
   layout->addWidget(filter_);
   layout->addWidget(view_);
   connect(filter_, &QLineEdit::textChanged, this, &OpTreePanel::setFilter);

@@ -24,6 +24,7 @@ WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent) {
                                 "command line."),
                  this);
   how->setAlignment(Qt::AlignHCenter);
+  how->setWordWrap(true);  // the page never sets the window's minimum width
   column->addWidget(how, 0, Qt::AlignHCenter);
   auto* open = new QPushButton(QStringLiteral("Open a trace\u2026"), this);
   open->setDefault(true);
@@ -37,6 +38,8 @@ WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent) {
   auto* keys = new QLabel(QStringLiteral("<span style='color:gray'><b>Ctrl+Shift+P</b> finds any action, track or op"
                                          " \u00B7 <b>?</b> lists the keys and mouse gestures</span>"),
                           this);
+  keys->setWordWrap(true);
+  keys->setAlignment(Qt::AlignHCenter);
   column->addWidget(keys, 0, Qt::AlignHCenter);
 }
 

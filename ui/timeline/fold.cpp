@@ -144,6 +144,18 @@ DominantName dominantName(const SliceColumns& s, std::span<const uint32_t> row, 
   return best;
 }
 
+uint32_t longestInItem(const SliceColumns& s, std::span<const uint32_t> row, const DrawItem& item) {
+  const uint32_t count = std::max<uint32_t>(1, item.count);
+  const uint32_t samples = std::min(count, kLongestScan);
+  uint32_t best = row[item.first];
+  for (uint32_t n = 0; n < samples; ++n) {
+    const size_t k = item.first + static_cast<size_t>(uint64_t{n} * count / samples);
+    if (k >= row.size()) break;
+    if (s.dur[row[k]] > s.dur[best]) best = row[k];
+  }
+  return best;
+}
+
 std::optional<DrawItem> drawItemAt(const SliceColumns& s, std::span<const uint32_t> row, const TimeView& v,
                                    double widthPx, double minPx, bool mayOverlap, double x) {
   std::vector<DrawItem> items;

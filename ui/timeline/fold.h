@@ -48,6 +48,12 @@ struct DominantName {
 };
 DominantName dominantName(const SliceColumns& s, std::span<const uint32_t> row, const DrawItem& item);
 
+// The slice a click on a folded run selects (and its tooltip names): the longest of the
+// run, the first of equals; runs longer than kLongestScan are sampled evenly, so a click
+// on a 10^6-slice block stays instant.
+inline constexpr uint32_t kLongestScan = 4096;
+uint32_t longestInItem(const SliceColumns& s, std::span<const uint32_t> row, const DrawItem& item);
+
 // The item foldRow draws at x on this row (same arguments), if any: what the mouse is
 // over, folded block or slice.
 std::optional<DrawItem> drawItemAt(const SliceColumns& s, std::span<const uint32_t> row, const TimeView& v,

@@ -266,7 +266,7 @@ void TimelineRenderer::paintSlices(QPainter& p, const TimelineGeometry& g, const
   p.setPen(qcolor(pal.trackText));
   const QRectF labelRect(g.gutter.left() + 18, y0 + m.trackPadding, g.gutter.width() - 24, m.rowHeight);
   p.drawText(labelRect, Qt::AlignLeft | Qt::AlignVCenter,
-             fm.elidedText(qstr(e.label), Qt::ElideMiddle, labelRect.width()));
+             fm.elidedText(qstr(e.label), Qt::ElideRight, labelRect.width()));
   if (e.hiddenRows > 0 && e.rows > 1) {
     // A collapsed thread: how much is folded away, and that a click unfolds it.
     QColor dim = qcolor(pal.trackText);
@@ -392,7 +392,7 @@ void TimelineRenderer::paintCounter(QPainter& p, const TimelineGeometry& g, cons
   p.setPen(qcolor(pal.trackText));
   const QRectF labelRect(g.gutter.left() + 18, y0 + 2, g.gutter.width() - 24, 14);
   p.drawText(labelRect, Qt::AlignLeft | Qt::AlignVCenter,
-             fm.elidedText(qstr(e.label), Qt::ElideMiddle, labelRect.width()));
+             fm.elidedText(qstr(e.label), Qt::ElideRight, labelRect.width()));
   p.drawText(QRectF(labelRect.left(), y0 + 16, labelRect.width(), 14), Qt::AlignLeft | Qt::AlignVCenter,
              QStringLiteral("max %1").arg(counterValueText(range.max, memory)));
 
@@ -565,10 +565,15 @@ void TimelineRenderer::paintMatchMarks(QPainter& p, const TimelineGeometry& g, c
 }
 
 void TimelineRenderer::paintLinkedMark(QPainter& p, const TimelineGeometry& g, const RenderState& s) {
-  if (!s.linkedMark) return;
+  // A span marked with M (an area without tracks) or selected in a linked timeline:
+  // two dashed lines through every track, lightly filled between.
+  const std::optional<TimeRange> mark = s.linkedMark                     ? s.linkedMark
+                                        : s.area && s.areaTracks.empty() ? s.area
+                                                                         : std::nullopt;
+  if (!mark) return;
   const Palette& pal = paletteFor(s.theme);
-  const double x0 = g.events.left() + s.view.toPx(s.linkedMark->start);
-  const double x1 = std::max(x0 + 1, g.events.left() + s.view.toPx(s.linkedMark->end));
+  const double x0 = g.events.left() + s.view.toPx(mark->start);
+  const double x1 = std::max(x0 + 1, g.events.left() + s.view.toPx(mark->end));
   p.save();
   p.setClipRect(g.events);
   QColor fill = qcolor(pal.selection);

@@ -1,11 +1,7 @@
 #include "timeline/timeline_widget.h"
 
-#include <QHelpEvent>
-#include <QKeyEvent>
-#include <QMouseEvent>
 #include <QPainter>
-#include <QToolTip>
-#include <QWheelEvent>
+#include <QResizeEvent>
 #include <algorithm>
 #include <cmath>
 
@@ -16,7 +12,6 @@ namespace opscope::ui {
 namespace {
 
 constexpr int kScrollBarWidth = 14;
-constexpr double kKeyZoom = 1.35;
 constexpr size_t kMaxArrows = 400;
 
 QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
@@ -102,6 +97,7 @@ void TimelineWidget::setData(std::shared_ptr<const TimelineData> data) {
   collapsedRanks_.clear();
   expanded_.clear();
   hidden_.clear();
+  arrangement_ = {};
   search_.reset();
   matches_.reset();
   state_.search = nullptr;
@@ -119,6 +115,16 @@ void TimelineWidget::setData(std::shared_ptr<const TimelineData> data) {
       if (tr.kind == TrackKind::GpuStream && tr.slices.size() > 0) hasGpu[tr.process] = true;
     for (uint32_t p = 0; p < t.processes.size(); ++p)
       if (t.processes[p].rank != kNoId && !hasGpu[p]) collapsed_.insert(p);
+    // A trace with many CPU threads opens on its device streams too: a CPU process of
+    // more than kFoldThreads threads starts folded (an MTIA trace's ~50 threads pushed its
+    // 12 device streams 3,000 px down).
+    if (!t.tracks.empty()) {
+      std::vector<uint32_t> threads(t.processes.size(), 0);
+      for (const Track& tr : t.tracks)
+        if (tr.kind != TrackKind::GpuStream && tr.slices.size() > 0) ++threads[tr.process];
+      for (uint32_t p = 0; p < t.processes.size(); ++p)
+        if (!hasGpu[p] && threads[p] > kFoldThreads) collapsed_.insert(p);
+    }
   }
   relayout();
   fitAll();
@@ -129,7 +135,8 @@ void TimelineWidget::relayout() {
   if (!doc_) {
     layout_ = {};
   } else {
-    layout_ = layoutTracks(*doc_->trace, doc_->rows, collapsed_, state_.metrics, expanded_, hidden_, collapsedRanks_);
+    layout_ = layoutTracks(*doc_->trace, doc_->rows, collapsed_, state_.metrics, expanded_, hidden_, collapsedRanks_,
+                           arrangement_);
   }
   state_.layout = &layout_;
   clampState();
@@ -181,6 +188,54 @@ bool TimelineWidget::toggleHeader(const LayoutEntry& header) {
     default:
       return false;
   }
+}
+
+void TimelineWidget::setTrackPinned(uint32_t track, bool pinned) {
+  auto& p = arrangement_.pinned;
+  p.erase(std::remove(p.begin(), p.end(), track), p.end());
+  if (pinned) p.push_back(track);
+  relayout();
+  emit arrangementChanged();
+}
+
+void TimelineWidget::setTrackHidden(uint32_t track, bool hidden) {
+  if (hidden) arrangement_.hidden.insert(track);
+  else arrangement_.hidden.erase(track);
+  relayout();
+  emit arrangementChanged();
+}
+
+void TimelineWidget::setCountersHidden(const std::vector<uint32_t>& counters, bool hidden) {
+  for (uint32_t c : counters)
+    if (hidden) arrangement_.hiddenCounters.insert(c);
+    else arrangement_.hiddenCounters.erase(c);
+  relayout();
+  emit arrangementChanged();
+}
+
+void TimelineWidget::showAllTracks() {
+  arrangement_.hidden.clear();
+  arrangement_.hiddenCounters.clear();
+  relayout();
+  emit arrangementChanged();
+}
+
+bool TimelineWidget::moveTrack(uint32_t track, int delta) {
+  if (!doc_ || track >= doc_->trace->tracks.size()) return false;
+  const uint32_t process = doc_->trace->tracks[track].process;
+  // The process's tracks as shown now (the user's order, then the default one).
+  std::vector<uint32_t> order =
+      arrangement_.order.count(process) ? arrangement_.order[process] : std::vector<uint32_t>{};
+  for (uint32_t t : defaultTrackOrder(*doc_->trace, process))
+    if (std::find(order.begin(), order.end(), t) == order.end()) order.push_back(t);
+  const auto it = std::find(order.begin(), order.end(), track);
+  const long at = it - order.begin(), to = at + delta;
+  if (it == order.end() || to < 0 || to >= static_cast<long>(order.size())) return false;
+  std::swap(order[static_cast<size_t>(at)], order[static_cast<size_t>(to)]);
+  arrangement_.order[process] = std::move(order);
+  relayout();
+  emit arrangementChanged();
+  return true;
 }
 
 void TimelineWidget::setTrackExpanded(uint32_t track, bool expanded) {
@@ -285,6 +340,22 @@ void TimelineWidget::select(std::optional<EventRef> ref, bool revealIt) {
   emit selectionChanged(ref);
 }
 
+bool TimelineWidget::followFlow(bool forward) {
+  if (!state_.selected) return false;
+  const EventRef sel = *state_.selected;
+  for (const auto& [from, to] : state_.arrows) {
+    if (forward && from == sel) {
+      select(to, true);
+      return true;
+    }
+    if (!forward && to == sel) {
+      select(from, true);
+      return true;
+    }
+  }
+  return false;
+}
+
 void TimelineWidget::reveal(EventRef ref) {
   if (!doc_) return;
   const Trace& t = *doc_->trace;
@@ -367,7 +438,13 @@ std::optional<TimelineWidget::RowAt> TimelineWidget::sliceRowAt(QPoint pos) cons
 std::optional<EventRef> TimelineWidget::eventAt(QPoint pos) const {
   const auto at = sliceRowAt(pos);
   if (!at) return std::nullopt;
-  const auto hit = hitTest(doc_->trace->slices(at->track), at->row, state_.view, at->x, 2.0, at->mayOverlap);
+  const SliceColumns& cols = doc_->trace->slices(at->track);
+  // Over a folded block the click takes what the tooltip names (the run's longest), not
+  // whichever of its slivers lies nearest the pointer.
+  if (const auto item = drawItemAt(cols, at->row, state_.view, at->width, kFoldPx, at->mayOverlap, at->x);
+      item && item->folded())
+    return EventRef{at->track, longestInItem(cols, at->row, *item)};
+  const auto hit = hitTest(cols, at->row, state_.view, at->x, 2.0, at->mayOverlap);
   if (!hit) return std::nullopt;
   return EventRef{at->track, *hit};
 }
@@ -404,12 +481,13 @@ QString TimelineWidget::foldedTipAt(QPoint pos) const {
   const TimeNs to = cols.end(row[item->first + item->count - 1]);
   return QStringLiteral(
              "<b>%L1 events folded</b> (zoom in to see them)<br>mostly <b>%2</b> (%3 % of their time)"
-             "<br>from %4 to %5<br>%6")
+             "<br>from %4 to %5<br>%6<br>a click selects the longest: %7")
       .arg(item->count)
       .arg(qstr(doc_->trace->str(dom.name)).toHtmlEscaped())
       .arg(std::lround(dom.share * 100))
       .arg(qstr(formatDuration(from - doc_->trace->minTs)), qstr(formatDuration(to - doc_->trace->minTs)),
-           qstr(doc_->trace->trackLabel(at->track)).toHtmlEscaped());
+           qstr(doc_->trace->trackLabel(at->track)).toHtmlEscaped(),
+           qstr(doc_->trace->str(cols.name[longestInItem(cols, row, *item)])).toHtmlEscaped());
 }
 
 std::optional<uint32_t> TimelineWidget::instantAt(QPoint pos) const {
@@ -443,6 +521,21 @@ std::optional<QPoint> TimelineWidget::positionOf(EventRef ref) const {
   const double x1 = std::min<double>(g.events.width(), state_.view.toPx(t.end(ref)));
   const int y = g.events.top() + rowY(e, state_.metrics, row) - state_.scrollY + state_.metrics.rowHeight / 2;
   return QPoint(g.events.left() + static_cast<int>((x0 + x1) / 2), y);
+}
+
+std::optional<QRect> TimelineWidget::eventRect(EventRef ref) const {
+  if (!doc_) return std::nullopt;
+  const int k = layout_.entryOfTrack(ref.track);
+  if (k < 0) return std::nullopt;
+  const TimelineGeometry g(eventAreaSize());
+  const Trace& t = *doc_->trace;
+  const LayoutEntry& e = layout_.entries[static_cast<size_t>(k)];
+  const uint32_t row = RowIndex::rowOf(t.tracks[ref.track], doc_->rows.track(ref.track), ref.index);
+  const double x0 = state_.view.toPx(t.start(ref)), x1 = state_.view.toPx(t.end(ref));
+  const int y = g.events.top() + rowY(e, state_.metrics, row) - state_.scrollY;
+  const int left = g.events.left() + static_cast<int>(std::floor(x0));
+  return QRect(left, y, std::max(1, static_cast<int>(std::ceil(x1)) + g.events.left() - left),
+               state_.metrics.rowHeight);
 }
 
 RenderStats TimelineWidget::render(QPainter& painter, QSize size) {
@@ -480,217 +573,20 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
   }
 }
 
-void TimelineWidget::resizeEvent(QResizeEvent*) {
+void TimelineWidget::resizeEvent(QResizeEvent* e) {
   if (doc_) {
+    // The same time range stays in view (a dock opening beside the timeline compresses
+    // it rather than cutting off its end): what was selected or looked at stays on screen.
+    const int oldWidth =
+        TimelineGeometry(QSize(std::max(1, e->oldSize().width() - kScrollBarWidth), std::max(1, e->oldSize().height())))
+            .events.width();
+    const int newWidth = TimelineGeometry(eventAreaSize()).events.width();
+    if (e->oldSize().isValid() && oldWidth > 0 && newWidth > 0 && oldWidth != newWidth)
+      state_.view.nsPerPx = std::max(kMinNsPerPx, state_.view.nsPerPx * oldWidth / newWidth);
     clampState();
+    emit viewChanged();
   }
   updateScrollBar();
-}
-
-void TimelineWidget::wheelEvent(QWheelEvent* e) {
-  if (!doc_) return;
-  const TimelineGeometry g(eventAreaSize());
-  const QPoint delta = e->angleDelta();
-  const double x = e->position().x() - g.events.left();
-  if (e->modifiers() & Qt::ControlModifier) {
-    zoomAtPx(std::clamp(x, 0.0, double(g.events.width())), std::pow(1.0015, delta.y()));
-  } else if (e->modifiers() & Qt::ShiftModifier) {
-    panPx(-delta.y() * 0.5);
-  } else {
-    if (delta.x() != 0) panPx(-delta.x() * 0.5);
-    if (delta.y() != 0) setScrollY(state_.scrollY - delta.y() / 2);
-  }
-  e->accept();
-}
-
-std::vector<uint32_t> TimelineWidget::tracksBetween(int y0, int y1) const {
-  const TimelineGeometry g(eventAreaSize());
-  std::vector<uint32_t> out;
-  const int a = std::min(y0, y1) - g.events.top() + state_.scrollY;
-  const int b = std::max(y0, y1) - g.events.top() + state_.scrollY;
-  for (const LayoutEntry& e : layout_.entries)
-    if (e.kind == LayoutEntry::Kind::Slices && e.bottom() > a && e.y <= b) out.push_back(e.index);
-  return out;
-}
-
-void TimelineWidget::centreOverviewAt(int x) {
-  const TimelineGeometry g(eventAreaSize());
-  const OverviewDensity& d = doc_->overview;
-  const double frac = std::clamp((x - g.events.left()) / double(g.events.width()), 0.0, 1.0);
-  const TimeNs t = d.start + static_cast<TimeNs>(frac * double(d.end - d.start));
-  TimeView v = state_.view;
-  v.start = t - static_cast<TimeNs>(g.events.width() / 2.0 * v.nsPerPx);
-  setView(v);
-}
-
-void TimelineWidget::mousePressEvent(QMouseEvent* e) {
-  setFocus();
-  if (!doc_ || e->button() != Qt::LeftButton) return;
-  const TimelineGeometry g(eventAreaSize());
-  const QPoint pos = e->position().toPoint();
-  pressPos_ = pos;
-  pressView_ = state_.view;
-  pressScroll_ = state_.scrollY;
-  dragMoved_ = false;
-  if (g.overview.contains(pos)) {
-    drag_ = Drag::Overview;
-    centreOverviewAt(pos.x());
-    return;
-  }
-  if (g.gutter.contains(pos) || (pos.y() >= g.events.top() && !g.events.contains(pos))) {
-    const int k = layout_.entryAt(pos.y() - g.events.top() + state_.scrollY);
-    if (k >= 0 && !toggleHeader(layout_.entries[static_cast<size_t>(k)]) &&
-        layout_.entries[static_cast<size_t>(k)].kind == LayoutEntry::Kind::Slices) {
-      // A thread's label folds or unfolds its deeper rows.
-      const LayoutEntry& e = layout_.entries[static_cast<size_t>(k)];
-      if (e.hiddenRows > 0 || expanded_.count(e.index)) setTrackExpanded(e.index, !expanded_.count(e.index));
-    }
-    drag_ = Drag::None;
-    return;
-  }
-  if (g.events.contains(pos)) {
-    const int k = layout_.entryAt(pos.y() - g.events.top() + state_.scrollY);
-    if (k >= 0 && !(e->modifiers() & Qt::ShiftModifier) && toggleHeader(layout_.entries[static_cast<size_t>(k)])) {
-      drag_ = Drag::None;
-      return;
-    }
-    drag_ = (e->modifiers() & Qt::ShiftModifier) ? Drag::Area : Drag::Pan;
-  }
-}
-
-void TimelineWidget::mouseMoveEvent(QMouseEvent* e) {
-  const QPoint pos = e->position().toPoint();
-  lastMouse_ = pos;
-  if (!doc_) return;
-  const TimelineGeometry g(eventAreaSize());
-  if (drag_ == Drag::Overview) {
-    centreOverviewAt(pos.x());
-    return;
-  }
-  if (drag_ != Drag::None && (pos - pressPos_).manhattanLength() > 3) dragMoved_ = true;
-  if (drag_ == Drag::Pan && dragMoved_) {
-    state_.view = panBy(pressView_, pressPos_.x() - pos.x());
-    state_.scrollY = pressScroll_ + (pressPos_.y() - pos.y());
-    clampState();
-    vbar_->setValue(state_.scrollY);
-    update();
-    emit viewChanged();
-    return;
-  }
-  if (drag_ == Drag::Area && dragMoved_) {
-    const TimeNs a = state_.view.toTime(pressPos_.x() - g.events.left());
-    const TimeNs b = state_.view.toTime(std::clamp(pos.x(), g.events.left(), g.events.right()) - g.events.left());
-    state_.area = TimeRange{std::min(a, b), std::max(a, b)};
-    state_.areaTracks = tracksBetween(pressPos_.y(), pos.y());
-    update();
-    return;
-  }
-  const auto hover = eventAt(pos);
-  if (hover != state_.hovered) {
-    state_.hovered = hover;
-    update();
-  }
-}
-
-void TimelineWidget::mouseReleaseEvent(QMouseEvent* e) {
-  if (e->button() != Qt::LeftButton) return;
-  const Drag d = drag_;
-  drag_ = Drag::None;
-  if (!doc_) return;
-  if (d == Drag::Area && dragMoved_ && state_.area) {
-    emit areaSelected(*state_.area, state_.areaTracks);
-    return;
-  }
-  if ((d == Drag::Pan || d == Drag::Area) && !dragMoved_) {
-    // A click: select what is under the mouse (nothing clears), drop the area.
-    if (state_.area) {
-      state_.area.reset();
-      state_.areaTracks.clear();
-    }
-    select(eventAt(e->position().toPoint()));
-  }
-}
-
-void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* e) {
-  if (!doc_) return;
-  if (auto hit = eventAt(e->position().toPoint())) {
-    select(hit);
-    fitSelection();
-  }
-}
-
-void TimelineWidget::keyPressEvent(QKeyEvent* e) {
-  if (!doc_) {
-    QWidget::keyPressEvent(e);
-    return;
-  }
-  const TimelineGeometry g(eventAreaSize());
-  const double w = g.events.width();
-  double cursor = w / 2;
-  if (lastMouse_.x() >= g.events.left() && lastMouse_.x() <= g.events.right())
-    cursor = lastMouse_.x() - g.events.left();
-  switch (e->key()) {
-    case Qt::Key_W:
-      zoomAtPx(cursor, kKeyZoom);
-      break;
-    case Qt::Key_S:
-      zoomAtPx(cursor, 1 / kKeyZoom);
-      break;
-    case Qt::Key_A:
-      panPx(-w * 0.15);
-      break;
-    case Qt::Key_D:
-      panPx(w * 0.15);
-      break;
-    case Qt::Key_F:
-      fitSelection();
-      break;
-    case Qt::Key_0:
-    case Qt::Key_Home:
-      fitAll();
-      break;
-    case Qt::Key_Escape:
-      state_.area.reset();
-      state_.areaTracks.clear();
-      select(std::nullopt);
-      break;
-    default:
-      QWidget::keyPressEvent(e);
-      return;
-  }
-  e->accept();
-}
-
-bool TimelineWidget::event(QEvent* e) {
-  if (e->type() == QEvent::ToolTip && doc_) {
-    auto* he = static_cast<QHelpEvent*>(e);
-    if (const QString track = trackTipAt(he->pos()); !track.isEmpty()) {
-      QToolTip::showText(he->globalPos(), track, this);
-    } else if (const QString folded = foldedTipAt(he->pos()); !folded.isEmpty()) {
-      QToolTip::showText(he->globalPos(), folded, this);
-    } else if (auto hit = eventAt(he->pos())) {
-      const Trace& t = *doc_->trace;
-      const QString tip =
-          QStringLiteral("<b>%1</b><br>start %2<br>duration %3<br>category %4<br>%5")
-              .arg(qstr(t.name(*hit)).toHtmlEscaped(), qstr(formatDuration(t.start(*hit) - t.minTs)),
-                   qstr(formatDuration(t.dur(*hit))), qstr(t.str(t.slices(hit->track).cat[hit->index])).toHtmlEscaped(),
-                   qstr(t.trackLabel(hit->track)).toHtmlEscaped());
-      QToolTip::showText(he->globalPos(), tip, this);
-    } else if (auto in = instantAt(he->pos())) {
-      const Instant& i = doc_->trace->instants[*in];
-      static const char* scopes[] = {"thread", "process", "global"};
-      QToolTip::showText(he->globalPos(),
-                         QStringLiteral("<b>%1</b><br>instant (%2 scope) at %3")
-                             .arg(qstr(doc_->trace->str(i.name)).toHtmlEscaped(),
-                                  QString::fromLatin1(scopes[static_cast<int>(i.scope)]),
-                                  qstr(formatDuration(i.ts - doc_->trace->minTs))),
-                         this);
-    } else {
-      QToolTip::hideText();
-    }
-    return true;
-  }
-  return QWidget::event(e);
 }
 
 }  // namespace opscope::ui

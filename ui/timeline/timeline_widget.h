@@ -42,6 +42,9 @@ class TimelineWidget : public QWidget {
   void select(std::optional<EventRef> ref, bool reveal = false);
   // Brings ref on screen vertically and horizontally, zooming in when it is too small.
   void reveal(EventRef ref);
+  // Selects the other end of the selection's first flow (launch -> kernel, flow start ->
+  // end) when forward, else of its first incoming one; false when it has none.
+  bool followFlow(bool forward);
 
   // Highlights the matcher's names; matches (sorted by start) are marked inside folds.
   void setSearch(std::shared_ptr<const NameMatcher> matcher, std::shared_ptr<const std::vector<EventRef>> matches = {});
@@ -58,6 +61,18 @@ class TimelineWidget : public QWidget {
   // Threads show LayoutMetrics::collapsedRows rows until expanded (a click on their
   // label); a selected slice on a hidden row expands its thread.
   void setTrackExpanded(uint32_t track, bool expanded);
+  // The user's arrangement (the track label's context menu, the command palette): pin a
+  // track above everything, hide it, move it within its process (delta -1 up, +1 down;
+  // false when it cannot move).
+  void setTrackPinned(uint32_t track, bool pinned);
+  void setTrackHidden(uint32_t track, bool hidden);
+  // Counter series left out of the layout (or shown again).
+  void setCountersHidden(const std::vector<uint32_t>& counters, bool hidden);
+  void showAllTracks();
+  bool moveTrack(uint32_t track, int delta);
+  const TrackArrangement& arrangement() const { return arrangement_; }
+  // CPU-only processes with more threads than this start folded.
+  static constexpr uint32_t kFoldThreads = 8;
   void setAllTracksExpanded(bool expanded);
   bool trackExpanded(uint32_t track) const { return expanded_.count(track) > 0; }
   const TimelineLayout& layout() const { return layout_; }
@@ -76,6 +91,9 @@ class TimelineWidget : public QWidget {
   std::optional<uint32_t> instantAt(QPoint pos) const;
   // Widget position of the middle of a slice's visible part (tests, automation).
   std::optional<QPoint> positionOf(EventRef ref) const;
+  // The slice's rectangle in widget coordinates, unclipped (it may lie outside the
+  // event area); nullopt when its track is not laid out (a folded process).
+  std::optional<QRect> eventRect(EventRef ref) const;
 
   // Paints the current view into any device: exports and the render benchmark.
   RenderStats render(QPainter& painter, QSize size);
@@ -88,6 +106,10 @@ class TimelineWidget : public QWidget {
  signals:
   void selectionChanged(std::optional<opscope::EventRef> ref);
   void areaSelected(opscope::ui::TimeRange range, std::vector<uint32_t> tracks);
+  // Esc cleared the area selection (or M unmarked a span).
+  void areaCleared();
+  // Tracks were pinned, hidden, shown or moved.
+  void arrangementChanged();
   void viewChanged();
 
  protected:
@@ -95,6 +117,8 @@ class TimelineWidget : public QWidget {
   void resizeEvent(QResizeEvent*) override;
   void wheelEvent(QWheelEvent*) override;
   void mousePressEvent(QMouseEvent*) override;
+  // A track's menu: pin to the top, move up or down, hide; show the hidden tracks.
+  void contextMenuEvent(QContextMenuEvent*) override;
   void mouseMoveEvent(QMouseEvent*) override;
   void mouseReleaseEvent(QMouseEvent*) override;
   void mouseDoubleClickEvent(QMouseEvent*) override;
@@ -103,6 +127,7 @@ class TimelineWidget : public QWidget {
 
  private:
   std::shared_ptr<SharedTimeView> link_;
+  TrackArrangement arrangement_;
   TimeNs linkOffset_ = 0;
   QSize eventAreaSize() const;  // the widget minus the vertical scroll bar
   // Folds or unfolds a rank or process header; false for any other entry.

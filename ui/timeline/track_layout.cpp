@@ -18,11 +18,11 @@ auto idKey(const Trace& trace, const RawId& id) {
 
 int kindRank(TrackKind k) {
   switch (k) {
-    case TrackKind::Thread:
-      return 0;
-    case TrackKind::Async:
-      return 1;
     case TrackKind::GpuStream:
+      return 0;
+    case TrackKind::Thread:
+      return 1;
+    case TrackKind::Async:
       return 2;
   }
   return 3;
@@ -42,11 +42,16 @@ int TimelineLayout::entryOfTrack(uint32_t track) const { return track < trackEnt
 std::vector<uint32_t> processOrder(const Trace& trace) {
   std::vector<uint32_t> order(trace.processes.size());
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::vector<uint8_t> device(trace.processes.size(), 0);
+  for (const Track& t : trace.tracks)
+    if (t.kind == TrackKind::GpuStream && t.slices.size() > 0) device[t.process] = 1;
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
     const Process& pa = trace.processes[a];
     const Process& pb = trace.processes[b];
     // A multi-rank session: rank by rank, each rank's processes as in its own trace.
     if (pa.rank != pb.rank) return pa.rank < pb.rank;
+    // The device first: its streams are what the trace is about.
+    if (device[a] != device[b]) return device[a] > device[b];
     // Processes with a sort index first, by it (Kineto gives GPUs index 0x1000000+).
     if (pa.hasSortIndex != pb.hasSortIndex) return pa.hasSortIndex;
     if (pa.hasSortIndex && pa.sortIndex != pb.sortIndex) return pa.sortIndex < pb.sortIndex;
@@ -73,18 +78,80 @@ std::string rankHeaderLabel(const Trace& trace, int64_t rank) {
   return label;
 }
 
+namespace {
+
+void sortTracks(const Trace& trace, std::vector<uint32_t>& tracks) {
+  std::stable_sort(tracks.begin(), tracks.end(), [&](uint32_t a, uint32_t b) {
+    const Track& ta = trace.tracks[a];
+    const Track& tb = trace.tracks[b];
+    if (kindRank(ta.kind) != kindRank(tb.kind)) return kindRank(ta.kind) < kindRank(tb.kind);
+    if (ta.hasSortIndex != tb.hasSortIndex) return ta.hasSortIndex;
+    if (ta.hasSortIndex && ta.sortIndex != tb.sortIndex) return ta.sortIndex < tb.sortIndex;
+    if (ta.kind == TrackKind::GpuStream && ta.stream != tb.stream) return ta.stream < tb.stream;
+    return idKey(trace, ta.tid) < idKey(trace, tb.tid);
+  });
+}
+
+// The user's arrangement of one process's tracks: pinned and hidden ones out, the moved
+// order first.
+void arrange(std::vector<uint32_t>& tracks, uint32_t process, const TrackArrangement& a) {
+  auto gone = [&](uint32_t t) {
+    return a.hidden.count(t) || std::find(a.pinned.begin(), a.pinned.end(), t) != a.pinned.end();
+  };
+  std::vector<uint32_t> out;
+  if (auto it = a.order.find(process); it != a.order.end())
+    for (uint32_t t : it->second)
+      if (std::find(tracks.begin(), tracks.end(), t) != tracks.end() && !gone(t)) out.push_back(t);
+  for (uint32_t t : tracks)
+    if (!gone(t) && std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+  tracks = std::move(out);
+}
+
+}  // namespace
+
+std::vector<uint32_t> defaultTrackOrder(const Trace& trace, uint32_t process) {
+  std::vector<uint32_t> tracks;
+  for (uint32_t t = 0; t < trace.tracks.size(); ++t)
+    if (trace.tracks[t].process == process && trace.tracks[t].slices.size() > 0) tracks.push_back(t);
+  sortTracks(trace, tracks);
+  return tracks;
+}
+
 TimelineLayout layoutTracks(const Trace& trace, const RowIndex& rows, const std::set<uint32_t>& collapsed,
                             const LayoutMetrics& m, const std::set<uint32_t>& expanded,
-                            const std::set<uint32_t>& hidden, const std::set<int64_t>& collapsedRanks) {
+                            const std::set<uint32_t>& hidden, const std::set<int64_t>& collapsedRanks,
+                            const TrackArrangement& arrangement) {
   std::vector<std::vector<uint32_t>> tracksOf(trace.processes.size());
   for (uint32_t t = 0; t < trace.tracks.size(); ++t)
     if (trace.tracks[t].slices.size() > 0) tracksOf[trace.tracks[t].process].push_back(t);
   std::vector<std::vector<uint32_t>> countersOf(trace.processes.size());
   for (uint32_t c = 0; c < trace.counters.size(); ++c)
-    if (!trace.counters[c].ts.empty()) countersOf[trace.counters[c].process].push_back(c);
+    if (!trace.counters[c].ts.empty() && !arrangement.hiddenCounters.count(c))
+      countersOf[trace.counters[c].process].push_back(c);
 
   TimelineLayout layout;
   int y = 0;
+  auto sliceEntry = [&](uint32_t t, uint32_t p, int64_t rank, std::string label) {
+    LayoutEntry e;
+    e.kind = LayoutEntry::Kind::Slices;
+    e.process = p;
+    e.rank = rank;
+    e.index = t;
+    e.y = y;
+    const uint32_t all = std::max<uint32_t>(1, rows.track(t).rowCount);
+    const bool bounded = trace.tracks[t].kind != TrackKind::GpuStream && m.collapsedRows > 0 && !expanded.count(t);
+    e.rows = bounded ? std::min(all, m.collapsedRows) : all;
+    e.hiddenRows = all - e.rows;
+    e.height = static_cast<int>(e.rows) * m.rowHeight + 2 * m.trackPadding;
+    e.label = std::move(label);
+    y += e.height;
+    layout.entries.push_back(std::move(e));
+  };
+  // The user's pinned tracks, above everything.
+  for (uint32_t t : arrangement.pinned)
+    if (t < trace.tracks.size() && trace.tracks[t].slices.size() > 0 && !arrangement.hidden.count(t))
+      sliceEntry(t, trace.tracks[t].process, trace.processes[trace.tracks[t].process].rank,
+                 "pinned \xC2\xB7 " + trace.trackLabel(t));
   // processOrder keeps each rank's processes together, so a rank's header goes before
   // the first of them that is laid out.
   int64_t rankOpen = kNoId;
@@ -107,15 +174,9 @@ TimelineLayout layoutTracks(const Trace& trace, const RowIndex& rows, const std:
       layout.entries.push_back(std::move(header));
     }
     if (rank != kNoId && collapsedRanks.count(rank)) continue;
-    std::stable_sort(tracks.begin(), tracks.end(), [&](uint32_t a, uint32_t b) {
-      const Track& ta = trace.tracks[a];
-      const Track& tb = trace.tracks[b];
-      if (kindRank(ta.kind) != kindRank(tb.kind)) return kindRank(ta.kind) < kindRank(tb.kind);
-      if (ta.hasSortIndex != tb.hasSortIndex) return ta.hasSortIndex;
-      if (ta.hasSortIndex && ta.sortIndex != tb.sortIndex) return ta.sortIndex < tb.sortIndex;
-      if (ta.kind == TrackKind::GpuStream && ta.stream != tb.stream) return ta.stream < tb.stream;
-      return idKey(trace, ta.tid) < idKey(trace, tb.tid);
-    });
+    sortTracks(trace, tracks);
+    if (!arrangement.empty()) arrange(tracks, p, arrangement);
+    if (tracks.empty() && counters.empty()) continue;
     std::sort(counters.begin(), counters.end(), [&](uint32_t a, uint32_t b) {
       return trace.str(trace.counters[a].name) < trace.str(trace.counters[b].name);
     });
@@ -130,22 +191,7 @@ TimelineLayout layoutTracks(const Trace& trace, const RowIndex& rows, const std:
     y += header.height;
     layout.entries.push_back(std::move(header));
     if (collapsed.count(p)) continue;
-    for (uint32_t t : tracks) {
-      LayoutEntry e;
-      e.kind = LayoutEntry::Kind::Slices;
-      e.process = p;
-      e.rank = rank;
-      e.index = t;
-      e.y = y;
-      const uint32_t all = std::max<uint32_t>(1, rows.track(t).rowCount);
-      const bool bounded = trace.tracks[t].kind != TrackKind::GpuStream && m.collapsedRows > 0 && !expanded.count(t);
-      e.rows = bounded ? std::min(all, m.collapsedRows) : all;
-      e.hiddenRows = all - e.rows;
-      e.height = static_cast<int>(e.rows) * m.rowHeight + 2 * m.trackPadding;
-      e.label = trace.trackLabel(t);
-      y += e.height;
-      layout.entries.push_back(std::move(e));
-    }
+    for (uint32_t t : tracks) sliceEntry(t, p, rank, trace.trackLabel(t));
     for (uint32_t c : counters) {
       LayoutEntry e;
       e.kind = LayoutEntry::Kind::Counter;

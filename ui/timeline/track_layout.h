@@ -1,9 +1,14 @@
 #pragma once
 // Vertical layout of the timeline: process groups (collapsible headers), inside each
-// its thread tracks, GPU streams, async tracks and counters, in the order the trace's
-// metadata asks for (process_sort_index / thread_sort_index, then ids). In a multi-rank
-// session each rank's processes sit under a collapsible rank header of their own.
+// its device streams, thread tracks, async tracks and counters. Device first: processes
+// holding device streams (GPU, MTIA, HPU/XPU, PlaidML devices, Nsight GPUs) come before
+// the CPU-only ones; within each group the order the trace's metadata asks for
+// (process_sort_index / thread_sort_index, then ids). In a multi-rank session each
+// rank's processes sit under a collapsible rank header of their own. The user's
+// arrangement comes on top: pinned tracks first, hidden tracks left out, tracks moved
+// within their process.
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -50,8 +55,21 @@ struct TimelineLayout {
   int entryOfTrack(uint32_t track) const;
 };
 
-// Process display order: sort index when given, then numeric pids before string ones.
+// Process display order: rank by rank; processes with device streams first; then sort
+// index when given, then numeric pids before string ones.
 std::vector<uint32_t> processOrder(const Trace& trace);
+
+// What the user changed about the track list (the track label's context menu, the
+// command palette).
+struct TrackArrangement {
+  std::vector<uint32_t> pinned;       // laid out first, in this order, labelled "pinned · …"
+  std::set<uint32_t> hidden;          // not laid out
+  std::set<uint32_t> hiddenCounters;  // counter series not laid out
+  // A process's tracks in the order the user moved them to (tracks not listed follow,
+  // in the default order).
+  std::map<uint32_t, std::vector<uint32_t>> order;
+  bool empty() const { return pinned.empty() && hidden.empty() && hiddenCounters.empty() && order.empty(); }
+};
 
 // expandedTracks: threads and async tracks shown with all their rows; hiddenProcesses:
 // left out entirely, header included (the rank filter of a multi-rank session);
@@ -59,7 +77,11 @@ std::vector<uint32_t> processOrder(const Trace& trace);
 TimelineLayout layoutTracks(const Trace& trace, const RowIndex& rows, const std::set<uint32_t>& collapsedProcesses,
                             const LayoutMetrics& m = {}, const std::set<uint32_t>& expandedTracks = {},
                             const std::set<uint32_t>& hiddenProcesses = {},
-                            const std::set<int64_t>& collapsedRanks = {});
+                            const std::set<int64_t>& collapsedRanks = {}, const TrackArrangement& arrangement = {});
+
+// The tracks of process p as the layout orders them (device streams, threads, async;
+// sort indexes, ids), before the user's arrangement.
+std::vector<uint32_t> defaultTrackOrder(const Trace& trace, uint32_t process);
 
 // The header of a rank's group: "rank 3 · clock −12.5 µs (collectives) · 4 GPU streams,
 // 2 threads · trace_rank3.json.gz" (offset and file when the session recorded them).

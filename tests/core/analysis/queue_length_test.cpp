@@ -61,7 +61,7 @@ TEST(QueueLength, TheTimelineGetsACounterPerStream) {
   addQueueLengthCounters(*t);
   ASSERT_EQ(t->counters.size(), before + 1);
   const CounterSeries& c = t->counters.back();
-  EXPECT_EQ(t->str(c.name).substr(0, 12), "queue length");
+  EXPECT_EQ(t->str(c.name), "stream 7 \xC2\xB7 queued launches");
   EXPECT_EQ(*std::max_element(c.value.begin(), c.value.end()), 3);
   // Past the point budget: the deepest queue of each bin.
   auto u = test::loadOk(kQueued);

@@ -58,7 +58,7 @@ TEST(UtilisationCounters, AddedAsCounterTracksEndingAtZero) {
   ASSERT_EQ(t->counters.size(), before + 2);
   for (size_t i = before; i < t->counters.size(); ++i) {
     const CounterSeries& c = t->counters[i];
-    EXPECT_EQ(t->str(c.name), kGpuUtilisationCounter);
+    EXPECT_EQ(t->str(c.name), "GPU utilisation %");
     ASSERT_EQ(c.ts.size(), c.value.size());
     ASSERT_GE(c.ts.size(), 2u);
     EXPECT_TRUE(std::is_sorted(c.ts.begin(), c.ts.end()));

@@ -375,6 +375,11 @@ TEST(PlaidmlEventlog, RealLogOf2017MnistExcerpt) {
   EXPECT_EQ(t.minTs, 1505427980945366216);
   EXPECT_EQ(t.diagnostics.count(WarningKind::Crossover), 0u);
   EXPECT_EQ(t.diagnostics.count(WarningKind::BadMetadata), 0u);
+  // Run on PlaidML's OpenCL CPU driver (DeviceInfo's HardwareType 1): a CPU device, not a GPU.
+  EXPECT_EQ(t.meta.deviceKind, "CPU device");
+  for (const Track& tr : t.tracks)
+    if (tr.kind == TrackKind::GpuStream)
+      EXPECT_EQ(t.trackLabel(static_cast<uint32_t>(&tr - t.tracks.data())), "CPU device 0 \xC2\xB7 stream 0");
 }
 
 TEST(PlaidmlEventlog, RealLogOf2018MobileNet) {
@@ -398,6 +403,7 @@ TEST(PlaidmlEventlog, RealLogOf2018MobileNet) {
     if (tr.kind == TrackKind::GpuStream) tracks.insert(static_cast<uint32_t>(&tr - t.tracks.data()));
   ASSERT_EQ(tracks.size(), 1u);
   EXPECT_NE(t.str(t.processes[t.tracks[*tracks.begin()].process].name).find("gfx900"), std::string::npos);
+  EXPECT_EQ(t.meta.deviceKind, "GPU");  // gfx900's HardwareType is 2
 }
 
 }  // namespace

@@ -260,5 +260,29 @@ TEST(FoldRow, DrawItemAtFindsTheBlockUnderTheMouse) {
   EXPECT_FALSE(slice->folded());
 }
 
+TEST(FoldRow, AClickOnAFoldedBlockTakesItsLongestSlice) {
+  // 300 slices of 100 ns, one of 900 ns in the middle, all within a few pixels.
+  std::string json = "[";
+  for (int i = 0; i < 300; ++i) {
+    if (i) json += ',';
+    const int dur = i == 150 ? 900 : 100;
+    json += R"({"ph":"X","cat":"cpu_op","name":"op)" + std::to_string(i) + R"(","pid":1,"tid":1,"ts":)" +
+            std::to_string(i * 1.0) + R"(,"dur":)" + std::to_string(dur / 1000.0) + "}";
+  }
+  auto t = test::loadOk(json + "]");
+  ASSERT_TRUE(t);
+  const RowIndex rows(*t);
+  const SliceColumns& s = t->slices(0);
+  const auto row = rows.track(0).row(0);
+  const TimeView v{t->minTs, static_cast<double>(t->maxTs - t->minTs) / 10};
+  const auto item = drawItemAt(s, row, v, 100, kFoldPx, false, 5);
+  ASSERT_TRUE(item);
+  ASSERT_TRUE(item->folded());
+  EXPECT_EQ(t->str(s.name[longestInItem(s, row, *item)]), "op150");
+  // A single slice is its own longest.
+  const DrawItem one{0, 1, 7, 1};
+  EXPECT_EQ(longestInItem(s, row, one), row[7]);
+}
+
 }  // namespace
 }  // namespace opscope::ui

@@ -23,7 +23,9 @@ const char* kTrace = R"({"traceEvents":[
   {"ph":"C","name":"mem","pid":9,"ts":5,"args":{"bytes":7}}
 ]})";
 
-TEST(TrackLayout, OrderFollowsSortIndexesThenIds) {
+// The device first (issue: an MTIA trace's device streams sat 3,000 px down under ~50
+// CPU threads), then the sort indexes and ids within each group.
+TEST(TrackLayout, DeviceFirstThenSortIndexesThenIds) {
   auto t = test::loadOk(kTrace);
   ASSERT_TRUE(t);
   const RowIndex rows(*t);
@@ -31,17 +33,13 @@ TEST(TrackLayout, OrderFollowsSortIndexesThenIds) {
   const TimelineLayout layout = layoutTracks(*t, rows, {}, m);
   std::vector<std::string> labels;
   for (const LayoutEntry& e : layout.entries) labels.push_back(e.label);
-  const std::vector<std::string> expected = {"worker (9)",
-                                             "thread 2",
-                                             "thread 1",
-                                             "mem.bytes",
-                                             "GPU (0)",
-                                             "GPU 0 \xC2\xB7 stream 7",
-                                             "GPU 0 \xC2\xB7 stream 20"};
+  const std::vector<std::string> expected = {
+      "GPU (0)",  "GPU 0 \xC2\xB7 stream 7", "GPU 0 \xC2\xB7 stream 20", "worker (9)", "thread 2", "thread 1",
+      "mem.bytes"};
   EXPECT_EQ(labels, expected);
   // Heights: two depth rows for thread 1, one for thread 2; entries tile the height.
-  EXPECT_EQ(layout.entries[2].rows, 2u);
-  EXPECT_EQ(layout.entries[2].height, 2 * m.rowHeight + 2 * m.trackPadding);
+  EXPECT_EQ(layout.entries[5].rows, 2u);
+  EXPECT_EQ(layout.entries[5].height, 2 * m.rowHeight + 2 * m.trackPadding);
   int y = 0;
   for (const LayoutEntry& e : layout.entries) {
     EXPECT_EQ(e.y, y);
@@ -58,11 +56,13 @@ TEST(TrackLayout, CollapsedProcessesKeepOnlyTheirHeader) {
   auto t = test::loadOk(kTrace);
   ASSERT_TRUE(t);
   const RowIndex rows(*t);
-  const auto order = processOrder(*t);
-  const TimelineLayout layout = layoutTracks(*t, rows, {order[0]});
+  const uint32_t worker = t->tracks[test::only(*t, "a").track].process;
+  const TimelineLayout layout = layoutTracks(*t, rows, {worker});
+  // The GPU process (header and two streams), then the folded worker's header alone.
   ASSERT_EQ(layout.entries.size(), 4u);
   EXPECT_EQ(layout.entries[0].kind, LayoutEntry::Kind::ProcessHeader);
-  EXPECT_EQ(layout.entries[1].kind, LayoutEntry::Kind::ProcessHeader);
+  EXPECT_EQ(layout.entries[3].kind, LayoutEntry::Kind::ProcessHeader);
+  EXPECT_EQ(layout.entries[3].process, worker);
   EXPECT_EQ(layout.entryOfTrack(test::only(*t, "a").track), -1);
 }
 
@@ -111,6 +111,32 @@ TEST(TrackLayout, DeepThreadsShowABoundedNumberOfRowsUntilExpanded) {
 
 namespace opscope::ui {
 namespace {
+
+// Pinned tracks first, hidden ones gone, a moved track where the user put it.
+TEST(TrackLayout, TheUsersArrangementPinsHidesAndMovesTracks) {
+  auto t = test::loadOk(kTrace);
+  ASSERT_TRUE(t);
+  const RowIndex rows(*t);
+  const EventRef c = test::only(*t, "c"), a = test::slicesNamed(*t, "a").at(0);
+  uint32_t stream20 = 0;
+  for (EventRef k : test::slicesNamed(*t, "k"))
+    if (t->tracks[k.track].stream == 20) stream20 = k.track;
+  TrackArrangement arr;
+  arr.pinned = {c.track};
+  arr.hidden = {stream20};
+  arr.order[t->tracks[a.track].process] = {a.track};  // thread 1 before thread 2
+  const TimelineLayout layout = layoutTracks(*t, rows, {}, {}, {}, {}, {}, arr);
+  std::vector<std::string> labels;
+  for (const LayoutEntry& e : layout.entries) labels.push_back(e.label);
+  const std::vector<std::string> expected = {
+      "pinned \xC2\xB7 thread 2", "GPU (0)", "GPU 0 \xC2\xB7 stream 7", "worker (9)", "thread 1", "mem.bytes"};
+  EXPECT_EQ(labels, expected);
+  EXPECT_EQ(layout.entryOfTrack(c.track), 0);
+  EXPECT_EQ(layout.entryOfTrack(stream20), -1);
+  const std::vector<uint32_t> defaults = defaultTrackOrder(*t, t->tracks[a.track].process);
+  ASSERT_EQ(defaults.size(), 2u);
+  EXPECT_EQ(defaults[0], c.track);  // thread 2 by its sort index
+}
 
 // Drift fixed: the rank header's clock offset was formatted by the command line's
 // reportDuration ("+1.500 ms" whatever Preferences ▸ Time unit said); every view of
