@@ -115,7 +115,7 @@ std::optional<OverheadModel> parseOverheadModel(const std::string& text, std::st
     }
     for (const auto& [name, p] : v.items()) {
       MeanStd ms;
-      if (!readPair(p, std::string(key) + "[\"" + name + "\"]", ms, error)) return std::nullopt;
+      if (!readPair(p, std::string(key) + "[\"" + clipForMessage(name) + "\"]", ms, error)) return std::nullopt;
       if (counts && counts->contains(key) && (*counts)[key].is_object() && (*counts)[key].contains(name) &&
           (*counts)[key][name].is_number_unsigned())
         ms.count = (*counts)[key][name].get<uint64_t>();
