@@ -2,6 +2,9 @@
 
 #include <QFile>
 
+#include "et/execution_trace.h"
+#include "io/byte_source.h"
+
 namespace opscope::ui {
 
 std::shared_ptr<const EtDocument> loadEtDocument(const std::string& path, std::shared_ptr<const TraceDocument> kineto,
@@ -39,6 +42,12 @@ void EtLinker::link(const QString& path, std::shared_ptr<const TraceDocument> ki
       [path](EtLinker* self, const QString& message) {
         emit self->failed(QStringLiteral("Open execution trace"), QStringLiteral("%1: %2").arg(path, message));
       });
+}
+
+bool isExecutionTraceFile(const std::string& path) {
+  std::string error;
+  auto src = ByteSource::open(path, error);
+  return src && looksLikeExecutionTrace(peekHead(*src, 1 << 16));
 }
 
 }  // namespace opscope::ui

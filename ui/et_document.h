@@ -28,6 +28,10 @@ struct EtDocument {
 };
 
 // Loads and links; null with error (one line) when the file is not an execution trace.
+// Whether path holds a PyTorch execution trace (by its first 64 KiB, gzip or not): a
+// file opened as a timeline that is one gets an offer to link it instead.
+bool isExecutionTraceFile(const std::string& path);
+
 std::shared_ptr<const EtDocument> loadEtDocument(const std::string& path, std::shared_ptr<const TraceDocument> kineto,
                                                  std::string& error);
 

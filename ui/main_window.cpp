@@ -22,6 +22,7 @@
 
 #include "app_theme.h"
 #include "compare_view.h"
+#include "dialog_folder.h"
 #include "et_document.h"
 #include "load_job.h"
 #include "palette/command_palette.h"
@@ -177,12 +178,13 @@ void MainWindow::buildMenus() {
   file->addAction(QStringLiteral("&Open…"), QKeySequence::Open, this, &MainWindow::chooseAndOpen);
   // A folder of rank traces (trace_rank0.json.gz, …) opens as one multi-rank session.
   file->addAction(QStringLiteral("Open &folder of ranks…"), QKeySequence(QStringLiteral("Ctrl+Shift+O")), this, [this] {
-    const QString dir = QFileDialog::getExistingDirectory(this, QStringLiteral("Open a folder of rank traces"));
+    const QString dir =
+        QFileDialog::getExistingDirectory(this, QStringLiteral("Open a folder of rank traces"), dialogStart());
     if (!dir.isEmpty()) openFile(dir);
   });
   QAction* openEt = file->addAction(QStringLiteral("Open &execution trace…"), this, [this] {
     const QString path =
-        QFileDialog::getOpenFileName(this, QStringLiteral("Open execution trace"), QString(),
+        QFileDialog::getOpenFileName(this, QStringLiteral("Open execution trace"), dialogStart(),
                                      QStringLiteral("Execution traces (*.json *.json.gz *.gz);;All files (*)"));
     if (!path.isEmpty()) openExecutionTrace(path);
   });
@@ -190,7 +192,7 @@ void MainWindow::buildMenus() {
   QAction* compare =
       file->addAction(QStringLiteral("&Compare with…"), QKeySequence(QStringLiteral("Ctrl+Shift+D")), this, [this] {
         const QString path =
-            QFileDialog::getOpenFileName(this, QStringLiteral("Compare with"), QString(),
+            QFileDialog::getOpenFileName(this, QStringLiteral("Compare with"), dialogStart(),
                                          QStringLiteral("Traces (*.json *.json.gz *.gz);;All files (*)"));
         if (!path.isEmpty()) compareWith(path);
       });
@@ -210,6 +212,10 @@ void MainWindow::buildMenus() {
   });
   file->addAction(QStringLiteral("Export timeline as P&DF…"), this, [this] {
     if (doc_) statusBar()->showMessage(chooseAndExportTimelinePdf(this, *timeline_, windowTitle()), 5000);
+  });
+  file->addAction(QStringLiteral("Export &chart…"), QKeySequence(QStringLiteral("Ctrl+E")), this, [this] {
+    const QString path = docks_->exportRaisedChart();
+    if (!path.isEmpty()) statusBar()->showMessage(QStringLiteral("Saved %1").arg(path), 5000);
   });
   file->addSeparator();
   file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -232,7 +238,7 @@ void MainWindow::buildMenus() {
   connect(darkAction_, &QAction::toggled, this, &MainWindow::setDarkTheme);
   view->addSeparator();
   docks_->addViewActions(view);
-  tracks_ = new TrackCommands(view, timeline_, restoreSettings_);
+  tracks_ = new TrackCommands(view, timeline_, {timeline_, compare_->timeline()}, restoreSettings_);
 
   // Multi-rank sessions: which ranks the timeline shows.
   ranks_ = new RankFilter(view, timeline_, this);
@@ -321,6 +327,24 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceDocument> doc) {
 void MainWindow::onFailed(const QString& path, const QString& message) {
   status_->setLoading(false);
   status_->showDocument(doc_.get());  // the trace that was open stays open
+  // An execution trace opened as a timeline: offered to link with the open trace.
+  if (isExecutionTraceFile(path.toStdString())) {
+    const QString name = QFileInfo(path).fileName();
+    if (!doc_ || !restoreSettings_) {
+      showError(QStringLiteral("An execution trace"),
+                QStringLiteral("%1 is a PyTorch execution trace, not a timeline: open the Kineto trace recorded with "
+                               "it, then File \u25B8 Open execution trace\u2026 links them")
+                    .arg(name));
+      return;
+    }
+    const auto answer = QMessageBox::question(
+        this, QStringLiteral("An execution trace"),
+        QStringLiteral("%1 is a PyTorch execution trace, not a timeline.\n\nLink it with the open trace (%2)? Each op "
+                       "then shows its execution-trace node, shapes and data flow in Details.")
+            .arg(name, QFileInfo(QString::fromStdString(doc_->path)).fileName()));
+    if (answer == QMessageBox::Yes) openExecutionTrace(path);
+    return;
+  }
   showError(QStringLiteral("Cannot open trace"), QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), message));
 }
 
@@ -348,7 +372,10 @@ void MainWindow::setDocument(std::shared_ptr<const TraceDocument> doc) {
   et_.reset();  // linked with the previous trace
   etLinker_->cancel();
   timeline_->setData(doc_);
-  tracks_->applyToNewTrace();
+  if (doc_) {  // a trace's folder; a folder of ranks itself
+    const QFileInfo opened(QString::fromStdString(doc_->path));
+    setDialogFolder(opened.isDir() ? opened.absoluteFilePath() : opened.absolutePath());
+  }
   central_->setCurrentWidget(doc_ ? timeline_->parentWidget() : welcome_);
   timeline_->setFocus();  // W/S/A/D work at once, not typed into the search box
   search_->setDocument(doc_);
@@ -512,7 +539,7 @@ namespace opscope::ui {
 
 void MainWindow::chooseAndOpen() {
   const QString path =
-      QFileDialog::getOpenFileName(this, QStringLiteral("Open trace"), QString(),
+      QFileDialog::getOpenFileName(this, QStringLiteral("Open trace"), dialogStart(),
                                    QStringLiteral("Traces (*.json *.json.gz *.gz *.sqlite *.log);;All files (*)"));
   if (!path.isEmpty()) openFile(path);
 }

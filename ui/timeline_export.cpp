@@ -1,13 +1,21 @@
 #include "timeline_export.h"
 
 #include <QBuffer>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
 #include <QImage>
-#include <QInputDialog>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QPushButton>
 
+#include "dialog_folder.h"
 #include "save_file.h"
 #include "timeline/timeline_widget.h"
 
@@ -69,30 +77,54 @@ bool exportTimelinePdf(TimelineWidget& timeline, const QString& path, const QStr
 
 QString chooseAndExportTimelinePng(QWidget* parent, TimelineWidget& timeline) {
   if (!timeline.data()) return {};
-  bool ok = false;
-  const QStringList scales{QStringLiteral("1x"), QStringLiteral("2x"), QStringLiteral("3x"), QStringLiteral("4x")};
-  const QString choice =
-      QInputDialog::getItem(parent, QStringLiteral("Export PNG"), QStringLiteral("Scale"), scales, 1, false, &ok);
-  if (!ok) return {};
-  const QStringList parts{QStringLiteral("Visible part"), QStringLiteral("Whole track list")};
-  const QString part =
-      QInputDialog::getItem(parent, QStringLiteral("Export PNG"), QStringLiteral("Tracks"), parts, 0, false, &ok);
-  if (!ok) return {};
-  const QString path = QFileDialog::getSaveFileName(
-      parent, QStringLiteral("Export PNG"), QStringLiteral("timeline.png"), QStringLiteral("PNG images (*.png)"));
-  if (path.isEmpty()) return {};
-  QString error;
-  if (!exportTimelinePng(timeline, path, choice.left(1).toDouble(), &error, part == parts[1])) {
-    QMessageBox::critical(parent, QStringLiteral("Export failed"), error);
-    return {};
-  }
-  return QStringLiteral("Saved %1").arg(path);
+  // One dialog: where, how sharp, which tracks (it took three modal dialogs).
+  QDialog dialog(parent);
+  dialog.setWindowTitle(QStringLiteral("Export the timeline as PNG"));
+  auto* form = new QFormLayout(&dialog);
+  auto* path = new QLineEdit(dialogStart(QStringLiteral("timeline.png")));
+  path->setMinimumWidth(360);
+  auto* browse = new QPushButton(QStringLiteral("Browse…"));
+  auto* where = new QHBoxLayout;
+  where->addWidget(path, 1);
+  where->addWidget(browse);
+  form->addRow(QStringLiteral("File"), where);
+  auto* scale = new QComboBox;
+  scale->addItems({QStringLiteral("1x"), QStringLiteral("2x"), QStringLiteral("3x"), QStringLiteral("4x")});
+  scale->setCurrentIndex(1);
+  form->addRow(QStringLiteral("Scale"), scale);
+  auto* tracks = new QComboBox;
+  tracks->addItems({QStringLiteral("Visible part"), QStringLiteral("Whole track list")});
+  form->addRow(QStringLiteral("Tracks"), tracks);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel);
+  form->addRow(buttons);
+  QObject::connect(browse, &QPushButton::clicked, &dialog, [&] {
+    const QString chosen = QFileDialog::getSaveFileName(&dialog, QStringLiteral("Export PNG"), path->text(),
+                                                        QStringLiteral("PNG images (*.png)"));
+    if (!chosen.isEmpty()) path->setText(chosen);
+  });
+  QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+  QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, [&] {
+    QString error;
+    QString file = path->text().trimmed();
+    if (!file.isEmpty() && QFileInfo(file).suffix().isEmpty()) file += QStringLiteral(".png");
+    if (file.isEmpty()) error = QStringLiteral("choose a file");
+    else if (!exportTimelinePng(timeline, file, scale->currentIndex() + 1, &error, tracks->currentIndex() == 1)) {
+      QMessageBox::critical(&dialog, QStringLiteral("Export failed"), error);
+      return;
+    }
+    if (!error.isEmpty()) return;
+    path->setText(file);
+    dialog.accept();
+  });
+  if (dialog.exec() != QDialog::Accepted) return {};
+  return QStringLiteral("Saved %1").arg(path->text());
 }
 
 QString chooseAndExportTimelinePdf(QWidget* parent, TimelineWidget& timeline, const QString& title) {
   if (!timeline.data()) return {};
-  const QString path = QFileDialog::getSaveFileName(
-      parent, QStringLiteral("Export PDF"), QStringLiteral("timeline.pdf"), QStringLiteral("PDF documents (*.pdf)"));
+  const QString path =
+      QFileDialog::getSaveFileName(parent, QStringLiteral("Export PDF"), dialogStart(QStringLiteral("timeline.pdf")),
+                                   QStringLiteral("PDF documents (*.pdf)"));
   if (path.isEmpty()) return {};
   QString error;
   if (!exportTimelinePdf(timeline, path, title, &error)) {

@@ -16,7 +16,8 @@ const QString kQueuesKey = QStringLiteral("timeline/queueCounters");
 
 }  // namespace
 
-TrackCommands::TrackCommands(QMenu* view, TimelineWidget* timeline, bool restore) : QObject(view), timeline_(timeline) {
+TrackCommands::TrackCommands(QMenu* view, TimelineWidget* timeline, std::vector<TimelineWidget*> follow, bool restore)
+    : QObject(view), timeline_(timeline), follow_(std::move(follow)) {
   QMenu* tracks = view->addMenu(QStringLiteral("&Tracks"));
   tracks->addAction(QStringLiteral("&Pin the selected event's track to the top"), this, [this] {
     uint32_t t;
@@ -42,6 +43,8 @@ TrackCommands::TrackCommands(QMenu* view, TimelineWidget* timeline, bool restore
   queues_->setCheckable(true);
   queues_->setChecked(restore && QSettings().value(kQueuesKey, false).toBool());
   queues_->setToolTip(QStringLiteral("A counter track under each stream: launches not yet finished on the device"));
+  for (TimelineWidget* t : follow_)
+    connect(t, &TimelineWidget::dataChanged, this, [this, t] { applyQueues(t, queues_->isChecked()); });
   connect(queues_, &QAction::toggled, this, [this, restore](bool on) {
     if (restore) QSettings().setValue(kQueuesKey, on);
     setQueueCountersShown(on);
@@ -54,15 +57,17 @@ bool TrackCommands::selectedTrack(uint32_t& track) const {
   return true;
 }
 
-void TrackCommands::setQueueCountersShown(bool shown) {
-  const TimelineData* data = timeline_->data();
+void TrackCommands::applyQueues(TimelineWidget* timeline, bool shown) {
+  const TimelineData* data = timeline->data();
   if (!data) return;
   std::vector<uint32_t> queues;
   for (uint32_t c = 0; c < data->trace->counters.size(); ++c)
     if (isQueueLengthCounter(data->trace->str(data->trace->counters[c].name))) queues.push_back(c);
-  if (!queues.empty()) timeline_->setCountersHidden(queues, !shown);
+  if (!queues.empty()) timeline->setCountersHidden(queues, !shown);
 }
 
-void TrackCommands::applyToNewTrace() { setQueueCountersShown(queues_->isChecked()); }
+void TrackCommands::setQueueCountersShown(bool shown) {
+  for (TimelineWidget* t : follow_) applyQueues(t, shown);
+}
 
 }  // namespace opscope::ui

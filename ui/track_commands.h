@@ -5,6 +5,7 @@
 // the timeline leaves out until asked for (ten streams would add ten rows under the
 // device's streams). The track label's context menu offers the same on a track.
 #include <QObject>
+#include <vector>
 
 class QAction;
 class QMenu;
@@ -17,15 +18,18 @@ class TrackCommands : public QObject {
   Q_OBJECT
  public:
   // restore: read and keep the user's choice in the settings (not for scripted windows).
-  TrackCommands(QMenu* view, TimelineWidget* timeline, bool restore);
-  // A new trace in the timeline: its queue counters hidden unless the user asked for them.
-  void applyToNewTrace();
+  // The commands act on timeline (its selected event); the queue counters' choice
+  // holds for every timeline in follow (the compared trace's too), applied whenever one
+  // is given a new trace.
+  TrackCommands(QMenu* view, TimelineWidget* timeline, std::vector<TimelineWidget*> follow, bool restore);
   void setQueueCountersShown(bool shown);
 
  private:
   // The selected event's track, or none.
   bool selectedTrack(uint32_t& track) const;
+  static void applyQueues(TimelineWidget* timeline, bool shown);
   TimelineWidget* timeline_;
+  std::vector<TimelineWidget*> follow_;
   QAction* queues_ = nullptr;
 };
 

@@ -4,6 +4,7 @@
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QMenu>
+#include <QMessageBox>
 #include <QScrollArea>
 #include <QStatusBar>
 #include <QToolBar>
@@ -113,6 +114,16 @@ void WindowDocks::toggleMaximized() {
     window_->restoreState(stateBeforeMaximize_);
     if (!d->isVisible()) showBottom(d);  // maximised from closed: it stays open
   }
+}
+
+QString WindowDocks::exportRaisedChart() {
+  QDockWidget* d = raisedBottom();
+  if (d == analysisDock) return analysis->exportCurrent();
+  if (d == predictionDock) return prediction->exportCurrent();
+  if (d == diffDock) return diff->exportCurrent();
+  QMessageBox::information(window_, QStringLiteral("Export chart"),
+                           QStringLiteral("Open the Analysis, Prediction or Compare panel: its chart is exported."));
+  return {};
 }
 
 void WindowDocks::addToolbar() {

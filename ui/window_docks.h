@@ -42,6 +42,10 @@ class WindowDocks : public QObject {
   // The bottom area over most of the window, or back to its size before.
   void toggleMaximized();
   bool maximized() const { return maximized_; }
+  // File ▸ Export chart…: the chart of the bottom panel on top (Analysis' current tab,
+  // Prediction, Compare) to a file chosen in one dialog; the path written, or empty
+  // (cancelled; no chart on top: said in a message box).
+  QString exportRaisedChart();
   void setRestoredState(bool restored) { restoredState_ = restored; }
 
   DetailsPanel* details = nullptr;

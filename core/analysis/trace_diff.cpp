@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <unordered_map>
 #include <utility>
 
@@ -38,6 +39,7 @@ bool inside(const std::optional<TimeWindow>& w, TimeNs t) { return !w || (t >= w
 struct Side {
   std::map<std::pair<std::string, std::string>, Acc> ops;
   std::map<std::string, Acc> gpu;
+  std::set<std::string> calls;  // runtime and driver calls among ops
   std::vector<TimeNs> iterationWall;
 };
 
@@ -45,6 +47,7 @@ Side measure(const Trace& trace, const std::optional<TimeWindow>& window) {
   Side side;
   std::map<std::pair<StringId, std::string>, Acc> ops;
   std::unordered_map<StringId, Acc> gpu;
+  std::set<StringId> calls;
   const auto& g2l = trace.links.gpuToLaunch;
   size_t link = 0;  // walks gpuToLaunch alongside the GPU tracks (both by packed ref)
   for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
@@ -65,6 +68,7 @@ Side measure(const Trace& trace, const std::optional<TimeWindow>& window) {
         if (s.kind[i] == SliceKind::CpuOp || s.kind[i] == SliceKind::UserAnnotation)
           for (const NamedArg& a : trace.args(op))
             if (a.key == "Input Dims") shape = a.text;
+        if (s.kind[i] == SliceKind::Runtime || s.kind[i] == SliceKind::Driver) calls.insert(s.name[i]);
         Acc& acc = ops[{s.name[i], std::move(shape)}];
         ++acc.count;
         addTo(acc.total, s.dur[i]);
@@ -85,6 +89,7 @@ Side measure(const Trace& trace, const std::optional<TimeWindow>& window) {
   }
   for (auto& [key, acc] : ops) side.ops[{std::string(trace.str(key.first)), key.second}] = acc;
   for (const auto& [name, acc] : gpu) side.gpu[std::string(trace.str(name))] = acc;
+  for (StringId c : calls) side.calls.emplace(trace.str(c));
   const std::vector<TimeNs> ends = iterationWallEnds(trace, trace.iterations);
   for (size_t i = 0; i < trace.iterations.size() && i < ends.size(); ++i)
     if (inside(window, trace.iterations[i].start)) side.iterationWall.push_back(ends[i] - trace.iterations[i].start);
@@ -113,15 +118,124 @@ std::vector<DiffRow> join(const std::map<Key, Acc>& a, const std::map<Key, Acc>&
   }
   for (const auto& [k, y] : b)
     if (!a.count(k)) add(k, nullptr, &y);
+  return rows;
+}
+
+void sortRows(std::vector<DiffRow>& rows) {
   std::sort(rows.begin(), rows.end(), [](const DiffRow& x, const DiffRow& y) {
     const TimeNs dx = x.delta() < 0 ? -x.delta() : x.delta(), dy = y.delta() < 0 ? -y.delta() : y.delta();
     if (dx != dy) return dx > dy;
     return std::tie(x.name, x.shape) < std::tie(y.name, y.shape);
   });
-  return rows;
+}
+
+// Rows on one side only whose key (empty: not matchable) agrees with rows on the other
+// side only become one row per key, named by label(key, namesA, namesB).
+template <typename Key, typename Label>
+void pairUnmatched(std::vector<DiffRow>& rows, DiffRow::Match match, Key key, Label label) {
+  std::map<std::string, std::vector<size_t>> onlyA, onlyB;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const DiffRow& r = rows[i];
+    if (r.countA > 0 && r.countB > 0) continue;
+    std::string k = key(r);
+    if (k.empty()) continue;
+    (r.countB == 0 ? onlyA : onlyB)[std::move(k)].push_back(i);
+  }
+  std::vector<bool> gone(rows.size(), false);
+  std::vector<DiffRow> merged;
+  for (const auto& [k, as] : onlyA) {
+    const auto it = onlyB.find(k);
+    if (it == onlyB.end()) continue;
+    DiffRow m;
+    m.match = match;
+    m.shape = rows[as.front()].shape;
+    for (size_t i : as) {
+      m.countA += rows[i].countA;
+      addTo(m.totalA, rows[i].totalA);
+      m.namesA.push_back(rows[i].name);
+      gone[i] = true;
+    }
+    for (size_t i : it->second) {
+      m.countB += rows[i].countB;
+      addTo(m.totalB, rows[i].totalB);
+      m.namesB.push_back(rows[i].name);
+      gone[i] = true;
+    }
+    m.name = label(k, m.namesA, m.namesB);
+    merged.push_back(std::move(m));
+  }
+  if (merged.empty()) return;
+  std::vector<DiffRow> out;
+  out.reserve(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (!gone[i]) out.push_back(std::move(rows[i]));
+  for (DiffRow& m : merged) out.push_back(std::move(m));
+  rows = std::move(out);
 }
 
 }  // namespace
+
+std::string kernelBaseName(std::string_view name) {
+  std::string_view n = name;
+  if (n.starts_with("void ")) n.remove_prefix(5);
+  std::string out;
+  out.reserve(n.size());
+  int angle = 0;
+  for (size_t i = 0; i < n.size(); ++i) {
+    const char c = n[i];
+    if (c == '(' && angle == 0) {
+      // "(anonymous namespace)::" is part of the name, not a parameter list.
+      constexpr std::string_view anon = "(anonymous namespace)";
+      if (n.substr(i).starts_with(anon)) {
+        out += anon;
+        i += anon.size() - 1;
+        continue;
+      }
+      break;
+    }
+    if (c == '<' && !(out.ends_with("operator") || out.ends_with("operator<"))) {
+      ++angle;
+      continue;
+    }
+    if (c == '>' && angle > 0) {
+      --angle;
+      continue;
+    }
+    if (angle == 0) out += c;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out.empty() ? std::string(name) : out;
+}
+
+std::string vendorNeutralCallName(std::string_view name) {
+  std::string_view n = name;
+  if (n.starts_with("cuda")) n.remove_prefix(4);
+  else if (n.starts_with("hip")) n.remove_prefix(3);
+  else if (n.starts_with("cu") && n.size() > 2 && n[2] >= 'A' && n[2] <= 'Z') n.remove_prefix(2);
+  else return {};
+  if (n.empty() || n[0] < 'A' || n[0] > 'Z') return {};
+  for (std::string_view module : {"ExtModule", "Module"})
+    if (n.starts_with(module) && n.substr(module.size()).starts_with("Launch")) n.remove_prefix(module.size());
+  return std::string(n);
+}
+
+std::string joinedNames(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+const char* matchName(DiffRow::Match m) {
+  switch (m) {
+    case DiffRow::Match::kBaseName:
+      return "base name";
+    case DiffRow::Match::kRuntimeCall:
+      return "runtime call";
+    case DiffRow::Match::kName:
+      break;
+  }
+  return "name";
+}
 
 TraceDiff diffTraces(const Trace& a, const Trace& b, const DiffOptions& options) {
   const Side sa = measure(a, options.windowA);
@@ -134,6 +248,28 @@ TraceDiff diffTraces(const Trace& a, const Trace& b, const DiffOptions& options)
     r.shape = k.second;
   });
   d.kernels = join(sa.gpu, sb.gpu, itersA, itersB, [](const std::string& k, DiffRow& r) { r.name = k; });
+  // What the exact names left on one side only, matched again.
+  pairUnmatched(
+      d.kernels, DiffRow::Match::kBaseName,
+      [](const DiffRow& r) {
+        // Copies keep their kind: "Memcpy HtoD (Pinned -> Device)" against "(Pageable ->
+        // Device)" is a finding, not one row.
+        if (r.name.starts_with("Memcpy") || r.name.starts_with("Memset")) return std::string();
+        return kernelBaseName(r.name);
+      },
+      [](const std::string& base, const auto&, const auto&) { return base; });
+  pairUnmatched(
+      d.ops, DiffRow::Match::kRuntimeCall,
+      [&](const DiffRow& r) {
+        if (!sa.calls.count(r.name) && !sb.calls.count(r.name)) return std::string();
+        const std::string neutral = vendorNeutralCallName(r.name);
+        return neutral.empty() ? neutral : neutral + '\x1f' + r.shape;
+      },
+      [](const std::string&, const std::vector<std::string>& a, const std::vector<std::string>& b) {
+        return joinedNames(a) + " / " + joinedNames(b);
+      });
+  sortRows(d.ops);
+  sortRows(d.kernels);
   d.iterationWallA = sa.iterationWall;
   d.iterationWallB = sb.iterationWall;
   return d;

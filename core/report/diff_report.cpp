@@ -30,6 +30,12 @@ ojson rowJson(const DiffRow& r, bool withShape) {
   j["mean_us_a"] = meanUs(r.totalA, r.countA);
   j["mean_us_b"] = meanUs(r.totalB, r.countB);
   j["ratio"] = r.totalA > 0 ? ojson(static_cast<double>(r.totalB) / static_cast<double>(r.totalA)) : ojson(nullptr);
+  // How the sides were matched; each side's own names where they differ.
+  j["match"] = matchName(r.match);
+  if (r.match != DiffRow::Match::kName) {
+    j["names_a"] = r.namesA;
+    j["names_b"] = r.namesB;
+  }
   return j;
 }
 
@@ -92,6 +98,8 @@ void table(std::ostringstream& out, const char* title, const std::vector<DiffRow
     if (!r.shape.empty()) out << " " << elide(r.shape, 60);
     if (r.countA == 0) out << "  [only in B]";
     if (r.countB == 0) out << "  [only in A]";
+    if (r.match == DiffRow::Match::kBaseName) out << "  [same base name, signatures differ]";
+    if (r.match == DiffRow::Match::kRuntimeCall) out << "  [the same call on each vendor]";
     out << "\n";
   }
   if (rows.size() > top) out << "  ... " << rows.size() - top << " more (--top N, or --json for every row)\n";
@@ -126,7 +134,7 @@ std::string traceDiffJson(const TraceDiff& d, const DiffLabels& labels) {
 }
 
 std::string traceDiffCsv(const TraceDiff& d) {
-  std::string out = "table,name,shape,count_a,count_b,total_us_a,total_us_b,delta_us\n";
+  std::string out = "table,name,shape,count_a,count_b,total_us_a,total_us_b,delta_us,match\n";
   auto quoted = [](const std::string& s) {
     std::string q = "\"";
     for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
@@ -136,7 +144,7 @@ std::string traceDiffCsv(const TraceDiff& d) {
     for (const DiffRow& r : *rows)
       out += std::string(table) + "," + quoted(r.name) + "," + quoted(r.shape) + "," + std::to_string(r.countA) + "," +
              std::to_string(r.countB) + "," + usText(r.totalA) + "," + usText(r.totalB) + "," + usText(r.delta()) +
-             "\n";
+             "," + quoted(matchName(r.match)) + "\n";
   return out;
 }
 

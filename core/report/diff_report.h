@@ -8,6 +8,10 @@
 // Rows sorted by |delta_us|, largest first; a row on one side only has the other
 // side's count 0 and total 0 (mean null there, ratio null when total_us_a is 0).
 // "kernels" holds every GPU event kind that runs on a stream: kernels, memcpys, memsets.
+// Every row also has "match": "name", "base name" (kernels whose signatures differ
+// only in template arguments or parameters) or "runtime call" (cudaX <-> hipX); rows
+// matched other than by name add "names_a" and "names_b", each side's own names. CSV:
+// a last column, match.
 // iterations_a/b: the range compared ("FIRST:COUNT" as given, null: the whole trace).
 // totals: {"op_rows_added", "op_rows_removed", "kernel_rows_added",
 // "kernel_rows_removed", "gpu_us_a", "gpu_us_b", "iteration_us_mean_a", "iteration_us_mean_b"}.

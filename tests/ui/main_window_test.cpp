@@ -627,5 +627,31 @@ TEST(MainWindow, AnInteractiveWindowNeverOutgrowsItsScreen) {
   QSettings().clear();
 }
 
+TEST(MainWindow, DetailsShowRealArgsToSixSignificantDigits) {
+  auto t = test::loadOk(R"J({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1,
+    "dur": 2, "args": {"memory bandwidth (GB/s)": 0.6285714285714286, "correlation": 1683564902533021,
+    "grid": [16, 1, 1]}}]})J");
+  ASSERT_TRUE(t);
+  DetailsPanel details;
+  details.showDetails(t.get(), EventRef{0, 0});
+  const QString html = details.toHtml();
+  EXPECT_TRUE(html.contains(QStringLiteral("0.628571"))) << html.toStdString();
+  EXPECT_FALSE(html.contains(QStringLiteral("0.6285714285714286")));
+  EXPECT_TRUE(html.contains(QStringLiteral("1683564902533021")));  // integers as written
+}
+
+// An execution trace opened as a timeline is recognised and the way to link it given,
+// instead of a list of command-line commands.
+TEST(MainWindow, AnExecutionTraceOpenedAsATraceIsOfferedForLinking) {
+  MainWindow w(false);
+  QSignalSpy failed(w.loadJob(), &LoadJob::failed);
+  w.openFile(QStringLiteral(OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/h100_mlp_et.json.gz"));
+  ASSERT_TRUE(failed.wait(10000));
+  QApplication::processEvents();
+  EXPECT_TRUE(w.lastError().contains(QStringLiteral("is a PyTorch execution trace"))) << w.lastError().toStdString();
+  EXPECT_TRUE(w.lastError().contains(QStringLiteral("Open execution trace")));
+  EXPECT_FALSE(w.lastError().contains(QStringLiteral("opscope link")));
+}
+
 }  // namespace
 }  // namespace opscope::ui

@@ -10,12 +10,14 @@
 #include <QPdfWriter>
 #include <QSvgGenerator>
 
+#include "dialog_folder.h"
 #include "save_file.h"
 
 namespace opscope::ui {
 
 bool exportPlotOrData(QCustomPlot* plot, const QString& path, const std::function<std::string(bool json)>& data,
-                      int minWidth, QString* error) {
+                      int minWidth, QString* error, bool shownDark,
+                      const std::function<void(const ChartTheme&)>& redrawIn) {
   const QString suffix = QFileInfo(path).suffix().toLower();
   if (suffix == QLatin1String("csv") || suffix == QLatin1String("json")) {
     return saveBytes(path, data(suffix == QLatin1String("json")), error);
@@ -26,7 +28,11 @@ bool exportPlotOrData(QCustomPlot* plot, const QString& path, const std::functio
     return false;
   }
   const int w = std::max(plot->width(), minWidth), h = std::max(plot->height(), 560);
-  return saveChart(plot, path, format, w, h, format == PictureFormat::Png ? 144 : 96, error);
+  const bool relight = shownDark && redrawIn;
+  if (relight) redrawIn(ChartTheme{false});
+  const bool ok = saveChart(plot, path, format, w, h, format == PictureFormat::Png ? 144 : 96, error);
+  if (relight) redrawIn(ChartTheme{true});
+  return ok;
 }
 
 bool pictureFormatFromSuffix(const QString& path, PictureFormat& format) {
@@ -109,7 +115,7 @@ void showExportMenu(QWidget* parent, const QPoint& globalPos, const QString& bas
     const QString suffix = QString::fromLatin1(item.suffix);
     menu.addAction(QString::fromUtf8(item.label), parent, [parent, base, suffix, exporter] {
       const QString path =
-          QFileDialog::getSaveFileName(parent, QStringLiteral("Export %1").arg(base), base + "." + suffix,
+          QFileDialog::getSaveFileName(parent, QStringLiteral("Export %1").arg(base), dialogStart(base + "." + suffix),
                                        suffix.toUpper() + QStringLiteral(" (*.") + suffix + ")");
       if (path.isEmpty()) return;
       QString error;
@@ -117,6 +123,28 @@ void showExportMenu(QWidget* parent, const QPoint& globalPos, const QString& bas
     });
   }
   menu.exec(globalPos);
+}
+
+QString exportWithDialog(QWidget* parent, const QString& base,
+                         const std::function<bool(const QString& path, QString* error)>& exporter) {
+  const QStringList filters{QStringLiteral("PDF, vector (*.pdf)"), QStringLiteral("PNG (*.png)"),
+                            QStringLiteral("SVG (*.svg)"), QStringLiteral("CSV data (*.csv)"),
+                            QStringLiteral("JSON data (*.json)")};
+  QString chosen = filters.front();
+  QString path = QFileDialog::getSaveFileName(parent, QStringLiteral("Export %1").arg(base),
+                                              dialogStart(base + QStringLiteral(".pdf")),
+                                              filters.join(QStringLiteral(";;")), &chosen);
+  if (path.isEmpty()) return {};
+  if (QFileInfo(path).suffix().isEmpty()) {
+    const qsizetype dot = chosen.indexOf(QStringLiteral("*."));
+    path += chosen.mid(dot + 1, chosen.indexOf(u')', dot) - dot - 1);
+  }
+  QString error;
+  if (!exporter(path, &error)) {
+    QMessageBox::warning(parent, QStringLiteral("Export"), error);
+    return {};
+  }
+  return path;
 }
 
 }  // namespace opscope::ui

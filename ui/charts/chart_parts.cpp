@@ -110,6 +110,10 @@ void emptyNote(QCPAxisRect* rect, const QString& text, const ChartTheme& theme) 
   item->position->setCoords(0.5, 0.5);
   item->setText(text);
   item->setColor(theme.text());
+  // Nothing to read off: no axes (an empty memory chart drew a 0-5 scale of nothing),
+  // and the note near the top, where a short dock still shows it.
+  for (QCPAxis* axis : rect->axes()) axis->setVisible(false);
+  item->position->setCoords(0.5, 0.25);
 }
 
 // A gradient through evenly spaced stops, in RGB, NaN cells left transparent.

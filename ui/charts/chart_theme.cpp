@@ -2,11 +2,84 @@
 
 #include <qcustomplot.h>
 
+#include <QFontMetrics>
 #include <QHash>
 
 namespace opscope::ui {
 
+namespace {
+
+// Text that does not fit is cut at the end, never clipped in the middle of a letter: a
+// chart's titles fit the plot's width, axis titles their axis' length (a ranks heatmap
+// in a laptop dock read "eration wall time (ms)"). The full text is kept in a property
+// so a later fit (a wider dock) shows more of it again.
+// A line broken at spaces into lines of at most room pixels.
+QStringList wrapped(const QString& line, const QFontMetrics& fm, int room) {
+  QStringList out;
+  QString current;
+  for (const QString& word : line.split(QLatin1Char(' '))) {
+    const QString tried = current.isEmpty() ? word : current + QLatin1Char(' ') + word;
+    if (!current.isEmpty() && fm.horizontalAdvance(tried) > room) {
+      out << current;
+      current = word;
+    } else {
+      current = tried;
+    }
+  }
+  out << current;
+  return out;
+}
+
+QString fitted(QObject* holder, const QString& now, const QFont& font, int room) {
+  QString full = holder->property("fullText").toString();
+  if (full.isEmpty() || now != holder->property("shownText").toString()) full = now;  // new text
+  QStringList lines = full.split(QLatin1Char('\n'));
+  const QFontMetrics fm(font);
+  if (holder->property("wraps").toBool()) {  // messages: every word shown
+    QStringList all;
+    for (const QString& line : lines) all << wrapped(line, fm, std::max(20, room));
+    lines = all;
+  }
+  for (QString& line : lines) line = fm.elidedText(line, Qt::ElideRight, std::max(20, room));
+  const QString shown = lines.join(QLatin1Char('\n'));
+  holder->setProperty("fullText", full);
+  holder->setProperty("shownText", shown);
+  return shown;
+}
+
+void fitTexts(QCustomPlot* plot) {
+  // After the layout step: every element's rect is the one it is drawn in.
+  for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {  // nested grids too
+    if (auto* t = qobject_cast<QCPTextElement*>(e)) {
+      // Its text's width would otherwise be the plot's minimum width (the dock scrolled
+      // sideways instead of the title being cut).
+      t->setMinimumSize(20, 0);
+      t->setText(fitted(t, t->text(), t->font(), t->outerRect().width() - 8));
+    } else if (auto* scale = qobject_cast<QCPColorScale*>(e)) {
+      QCPAxis* axis = scale->axis();
+      const bool vertical = axis->axisType() == QCPAxis::atLeft || axis->axisType() == QCPAxis::atRight;
+      const int room = vertical ? scale->outerRect().height() : scale->outerRect().width();
+      if (!axis->label().isEmpty() && room > 0) axis->setLabel(fitted(axis, axis->label(), axis->labelFont(), room));
+      // Tick labels at least ~28 px apart: a short scale's numbers never overlap.
+      if (room > 0) axis->ticker()->setTickCount(std::max(2, room / 28));
+    }
+  }
+  for (QCPAxisRect* rect : plot->axisRects())
+    for (QCPAxis* axis : rect->axes()) {
+      if (axis->label().isEmpty()) continue;
+      const bool vertical = axis->axisType() == QCPAxis::atLeft || axis->axisType() == QCPAxis::atRight;
+      const int room = vertical ? rect->height() : rect->width();
+      if (room > 0) axis->setLabel(fitted(axis, axis->label(), axis->labelFont(), room));
+    }
+}
+
+}  // namespace
+
 void resetPlot(QCustomPlot* plot, const ChartTheme& theme) {
+  if (!plot->property("fitsTexts").toBool()) {
+    QObject::connect(plot, &QCustomPlot::afterLayout, plot, [plot] { fitTexts(plot); });
+    plot->setProperty("fitsTexts", true);
+  }
   plot->clearPlottables();
   plot->clearItems();
   plot->plotLayout()->clear();  // deletes every axis rect, legend and title
@@ -20,6 +93,7 @@ void resetPlot(QCustomPlot* plot, const ChartTheme& theme) {
 void showPlotMessage(QCustomPlot* plot, const QString& text, const ChartTheme& theme) {
   resetPlot(plot, theme);
   auto* t = new QCPTextElement(plot, text, QFont(QStringLiteral("Sans"), 10));
+  t->setProperty("wraps", true);
   t->setTextColor(theme.text());
   plot->plotLayout()->addElement(0, 0, t);
   plot->replot();

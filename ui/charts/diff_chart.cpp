@@ -65,6 +65,10 @@ void plotDiff(QCustomPlot* plot, const std::vector<const DiffRow*>& rows, const 
     extreme = std::max(extreme, std::abs(ms));
     QString tip = QString::fromStdString(r.name);
     if (!r.shape.empty()) tip += QStringLiteral("\nshapes %1").arg(QString::fromStdString(r.shape));
+    if (r.match != DiffRow::Match::kName)
+      tip += QStringLiteral("\nmatched by %1 · A: %2 · B: %3")
+                 .arg(QString::fromLatin1(matchName(r.match)), QString::fromStdString(joinedNames(r.namesA)),
+                      QString::fromStdString(joinedNames(r.namesB)));
     tip += QStringLiteral("\nA: %L1 × %2 · B: %L3 × %4 · %5")
                .arg(r.countA)
                .arg(QString::fromStdString(formatDuration(r.totalA)))

@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include "analysis/overview.h"
@@ -65,6 +66,11 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent), classifier_(bui
   bar->addWidget(scope_);
   bar->addWidget(batch_);
   bar->addWidget(status_, 1);
+  auto* exportButton = new QToolButton;
+  exportButton->setText(QStringLiteral("Export…"));
+  exportButton->setToolTip(QStringLiteral("Export this tab's chart (PDF, PNG, SVG) or its data (CSV, JSON)"));
+  connect(exportButton, &QToolButton::clicked, this, [this] { exportCurrent(); });
+  bar->addWidget(exportButton);
   layout->addLayout(bar);
   tabs_ = new QTabWidget;
   layout->addWidget(tabs_, 1);
@@ -93,6 +99,17 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent), classifier_(bui
 }
 
 AnalysisPanel::~AnalysisPanel() = default;
+
+QString AnalysisPanel::exportCurrent() {
+  for (size_t i = 0; i < kindTabs_.size(); ++i)
+    if (tabs_->currentWidget() == kindTabs_[i]) {
+      const std::string_view name = analysisCatalog()[i]->name;
+      return exportWithDialog(
+          this, QString::fromUtf8(name.data(), static_cast<int>(name.size())),
+          [this, name](const QString& path, QString* error) { return exportChart(name, path, error); });
+    }
+  return {};  // the critical path: its table and the timeline's marks, no chart
+}
 
 AnalysisTab* AnalysisPanel::tab(std::string_view kind) const {
   for (AnalysisTab* t : kindTabs_)
@@ -223,7 +240,8 @@ bool AnalysisPanel::exportChart(std::string_view kind, const QString& path, QStr
     return false;
   }
   return exportPlotOrData(
-      t->plot(), path, [t](bool json) { return t->dataText(json); }, 900, error);
+      t->plot(), path, [t](bool json) { return t->dataText(json); }, 900, error, theme_.dark,
+      [t](const ChartTheme& theme) { t->setTheme(theme); });
 }
 
 }  // namespace opscope::ui

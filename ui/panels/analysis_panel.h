@@ -54,6 +54,9 @@ class AnalysisPanel : public QWidget {
   // The Op kernels tab showing the kernels of op (grouped by input shape when byShape).
   void showOpKernels(const QString& op, bool byShape);
   // Exports the kind's chart (by suffix: pdf, png, svg) or its data (csv, json).
+  // The current tab's chart or data, to a file chosen in one dialog; the path written
+  // (empty: cancelled or failed, the failure shown).
+  QString exportCurrent();
   bool exportChart(std::string_view kind, const QString& path, QString* error = nullptr);
   // The Memory tab: the allocations of device live at t, and its tables.
   void showLiveMemory(size_t device, TimeNs t);

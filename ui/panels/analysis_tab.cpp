@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "charts/analysis_charts.h"
+#include "panels/adaptive_splitter.h"
 #include "panels/table_items.h"
 
 namespace opscope::ui {
@@ -79,7 +80,7 @@ AnalysisTab::AnalysisTab(const AnalysisKind& kind, QWidget* parent) : QWidget(pa
     if (tip.isEmpty()) QToolTip::hideText();
     else QToolTip::showText(e->globalPosition().toPoint(), tip, plot_);
   });
-  split_ = new QSplitter(Qt::Vertical);
+  split_ = new AdaptiveSplitter;
   // A small dock scrolls the chart instead of squashing its labels together.
   auto* scroll = new QScrollArea;
   scroll->setWidgetResizable(true);

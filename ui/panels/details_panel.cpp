@@ -4,6 +4,7 @@
 
 #include <QUrl>
 #include <algorithm>
+#include <cmath>
 
 #include "et_document.h"
 #include "hierarchy/queries.h"
@@ -199,7 +200,11 @@ QString detailsHtml(const Trace& t, EventRef ref, const EtDocument* et, bool ful
   const std::vector<NamedArg> args = t.args(ref, &argsError);
   if (!args.empty()) {
     html += QStringLiteral("<h4>Args</h4><table>");
-    for (const NamedArg& a : args) row(html, esc(a.key), esc(namedArgText(a)));
+    // Reals to 6 significant digits ("0.628571", not "0.6285714285714286"); ids, counts
+    // and text as the file wrote them.
+    for (const NamedArg& a : args)
+      row(html, esc(a.key),
+          a.type == ArgType::Double && std::isfinite(a.d) ? QString::number(a.d, 'g', 6) : esc(namedArgText(a)));
     html += QStringLiteral("</table>");
   } else if (!argsError.empty()) {
     html += QStringLiteral("<h4>Args</h4><p style=\"color:#b35900\">%1</p>").arg(esc(argsError));

@@ -9,14 +9,18 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QResizeEvent>
 #include <QSplitter>
 #include <QTableWidget>
+#include <QTimer>
+#include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
 
 #include "charts/analysis_charts.h"
 #include "charts/chart_export.h"
 #include "charts/diff_chart.h"
+#include "panels/adaptive_splitter.h"
 #include "panels/table_items.h"
 #include "report/diff_report.h"
 #include "worker.h"
@@ -61,10 +65,15 @@ DiffPanel::DiffPanel(QWidget* parent) : QWidget(parent) {
   bar->addWidget(rangeB_);
   bar->addWidget(perIteration_);
   bar->addWidget(filter_, 1);
+  auto* exportButton = new QToolButton;
+  exportButton->setText(QStringLiteral("Export…"));
+  exportButton->setToolTip(QStringLiteral("Export the chart (PDF, PNG, SVG) or every row (CSV, JSON)"));
+  connect(exportButton, &QToolButton::clicked, this, [this] { exportCurrent(); });
+  bar->addWidget(exportButton);
   layout->addLayout(bar);
-  auto* split = new QSplitter(Qt::Vertical);
+  auto* split = new AdaptiveSplitter;
   plot_ = new QCustomPlot;
-  plot_->setMinimumHeight(160);
+  plot_->setMinimumHeight(120);
   plot_->setMouseTracking(true);
   plot_->setContextMenuPolicy(Qt::CustomContextMenu);
   showPlotMessage(plot_, QStringLiteral("Nothing compared yet"), theme_);
@@ -88,6 +97,7 @@ DiffPanel::DiffPanel(QWidget* parent) : QWidget(parent) {
     else QToolTip::showText(e->globalPosition().toPoint(), tip, plot_);
   });
   connect(plot_, &QWidget::customContextMenuRequested, this, &DiffPanel::contextMenu);
+  plot_->installEventFilter(this);
   connect(table_, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
     if (QTableWidgetItem* item = table_->item(row, 0)) emit nameActivated(item->data(Qt::UserRole).toString());
   });
@@ -194,6 +204,15 @@ void DiffPanel::recompute() {
       });
 }
 
+bool DiffPanel::eventFilter(QObject* watched, QEvent* e) {
+  // The chart's row count follows its height.
+  if (watched == plot_ && e->type() == QEvent::Resize && result_) {
+    auto* re = static_cast<QResizeEvent*>(e);
+    if (re->oldSize().height() != re->size().height()) QTimer::singleShot(0, this, [this] { refresh(); });
+  }
+  return QWidget::eventFilter(watched, e);
+}
+
 void DiffPanel::refresh() {
   if (!result_) return;
   const bool kernels = rows_->currentIndex() == 0;
@@ -204,9 +223,12 @@ void DiffPanel::refresh() {
     if (needle.isEmpty() || QString::fromStdString(r.name).contains(needle, Qt::CaseInsensitive) ||
         QString::fromStdString(r.shape).contains(needle, Qt::CaseInsensitive))
       shown.push_back(&r);
+  // As many changed rows as the chart has room for (17 px a row under its title and
+  // axis), so labels never overlap; a resize draws again.
+  const size_t fit = static_cast<size_t>(std::clamp((plot_->height() - 90) / 17, 3, kChartRows));
   std::vector<const DiffRow*> changed;
   for (const DiffRow* r : shown)
-    if (r->delta() != 0 && changed.size() < kChartRows) changed.push_back(r);
+    if (r->delta() != 0 && changed.size() < fit) changed.push_back(r);
   TimeNs gpuA = 0, gpuB = 0;
   for (const DiffRow& r : result_->kernels) addTo(gpuA, r.totalA), addTo(gpuB, r.totalB);
   heading_->setText(QStringLiteral("<b>A</b> %1 · %2 &nbsp;&nbsp; <b>B</b> %3 · %4 &nbsp;&nbsp; GPU time %5 → %6 ms")
@@ -227,8 +249,14 @@ void DiffPanel::refresh() {
                               : r.totalA > 0
                                   ? numberItem(static_cast<double>(r.totalB) / static_cast<double>(r.totalA), 3)
                                   : textItem(QStringLiteral("–"));
+    QTableWidgetItem* name = nameItem(r.name);
+    if (r.match != DiffRow::Match::kName)
+      name->setToolTip(QStringLiteral("%1\nmatched by %2\nA: %3\nB: %4")
+                           .arg(QString::fromStdString(r.name), QString::fromLatin1(matchName(r.match)),
+                                QString::fromStdString(joinedNames(r.namesA)),
+                                QString::fromStdString(joinedNames(r.namesB))));
     fillRow(table_, static_cast<int>(i),
-            {nameItem(r.name), textItem(QString::fromStdString(r.shape)), numberItem(static_cast<double>(r.countA), 0),
+            {name, textItem(QString::fromStdString(r.shape)), numberItem(static_cast<double>(r.countA), 0),
              numberItem(static_cast<double>(r.countB), 0), numberItem(ms(r.totalA), 3), numberItem(ms(r.totalB), 3),
              numberItem(ms(r.delta()), 3), ratio});
   }
@@ -253,7 +281,16 @@ bool DiffPanel::exportChart(const QString& path, QString* error) {
     return false;
   }
   return exportPlotOrData(
-      plot_, path, [this](bool json) { return dataText(json); }, 900, error);
+      plot_, path, [this](bool json) { return dataText(json); }, 900, error, theme_.dark,
+      [this](const ChartTheme& theme) {
+        theme_ = theme;
+        refresh();
+      });
+}
+
+QString DiffPanel::exportCurrent() {
+  return exportWithDialog(this, QStringLiteral("diff"),
+                          [this](const QString& path, QString* error) { return exportChart(path, error); });
 }
 
 void DiffPanel::contextMenu(const QPoint& pos) {

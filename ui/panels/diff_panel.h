@@ -44,8 +44,10 @@ class DiffPanel : public QWidget {
   const TraceDocument* traceB() const { return b_.get(); }
   QTableWidget* table() const { return table_; }
   QCustomPlot* plot() const { return plot_; }
+  // The chart or the rows, to a file chosen in one dialog (the path, or empty).
+  QString exportCurrent();
   bool exportChart(const QString& path, QString* error);
-  static constexpr int kChartRows = 15;
+  static constexpr int kChartRows = 15;  // at most, when the chart is tall enough
 
  signals:
   // A row was double-clicked: the name to find on the timeline (of A).
@@ -57,6 +59,9 @@ class DiffPanel : public QWidget {
   void failed(const QString& title, const QString& message);
   // Loading B started ("Loading b.json to compare…") or ended (empty).
   void loading(const QString& text);
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* e) override;
 
  private:
   void recompute();

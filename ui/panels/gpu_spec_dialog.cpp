@@ -10,6 +10,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "dialog_folder.h"
 #include "save_file.h"
 
 namespace opscope::ui {
@@ -74,9 +75,9 @@ GpuSpec GpuSpecDialog::spec() const {
 
 void GpuSpecDialog::saveToFile() {
   const GpuSpec s = spec();
-  const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save GPU specs"),
-                                                    QString::fromStdString(s.name) + QStringLiteral(".json"),
-                                                    QStringLiteral("JSON (*.json)"));
+  const QString path = QFileDialog::getSaveFileName(
+      this, QStringLiteral("Save GPU specs"), dialogStart(QString::fromStdString(s.name) + QStringLiteral(".json")),
+      QStringLiteral("JSON (*.json)"));
   if (path.isEmpty()) return;
   QString error;
   const std::string text = "{\"gpus\": [" + gpuSpecJson(s) + "]}\n";

@@ -23,12 +23,15 @@
 #include <QTextDocument>
 #include <QThreadPool>
 #include <QTimer>
+#include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
 
 #include "charts/chart_export.h"
 #include "charts/prediction_charts.h"
+#include "dialog_folder.h"
 #include "io/side_input.h"
+#include "panels/adaptive_splitter.h"
 #include "panels/gpu_spec_dialog.h"
 #include "panels/table_items.h"
 #include "perf/op_inputs.h"
@@ -89,8 +92,22 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent), gpus_(built
   bar->addWidget(edit);
   bar->addWidget(calibrate_);
   bar->addWidget(more);
+  // Where the GPU, the overheads and the benchmarks came from: a line on request, so a
+  // laptop-height dock keeps its rows for the chart.
+  auto* sources = new QToolButton;
+  sources->setText(QStringLiteral("Sources"));
+  sources->setCheckable(true);
+  sources->setToolTip(
+      QStringLiteral("Show where the GPU, the overheads, the GEMM and convolution timings and the "
+                     "shapes come from"));
+  bar->addWidget(sources);
   bar->addWidget(new QLabel(QStringLiteral("ops")));
   bar->addWidget(filter_, 1);
+  auto* exportButton = new QToolButton;
+  exportButton->setText(QStringLiteral("Export…"));
+  exportButton->setToolTip(QStringLiteral("Export the chart (PDF, PNG, SVG) or the predicted ops (CSV, JSON)"));
+  connect(exportButton, &QToolButton::clicked, this, [this] { exportCurrent(); });
+  bar->addWidget(exportButton);
   layout->addLayout(bar);
   status_ = new QLabel;
   status_->setWordWrap(true);
@@ -98,11 +115,13 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent), gpus_(built
   sources_->setWordWrap(true);
   layout->addWidget(status_);
   layout->addWidget(sources_);
+  sources_->setVisible(false);
+  connect(sources, &QToolButton::toggled, sources_, &QLabel::setVisible);
 
   tabs_ = new QTabWidget;
   layout->addWidget(tabs_, 1);
   plot_ = new QCustomPlot;
-  plot_->setMinimumHeight(200);
+  plot_->setMinimumHeight(140);
   plot_->setContextMenuPolicy(Qt::CustomContextMenu);
   plot_->setMouseTracking(true);
   showPlotMessage(plot_, QStringLiteral("No trace loaded"), theme_);
@@ -118,7 +137,7 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent), gpus_(built
       {0, 8});
   ops_->setSortingEnabled(true);
   ops_->setToolTip(QStringLiteral("Activate a row to select the op in the timeline"));
-  split_ = new QSplitter(Qt::Vertical);
+  split_ = new AdaptiveSplitter;
   split_->addWidget(scroll);
   split_->addWidget(ops_);
   split_->setSizes({600, 250});
@@ -156,13 +175,13 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent), gpus_(built
   });
   inputs->addAction(QStringLiteral("Load GPU specs…"), this, [this] {
     const QString path =
-        QFileDialog::getOpenFileName(this, QStringLiteral("GPU specs"), QString(), QStringLiteral("JSON (*.json)"));
+        QFileDialog::getOpenFileName(this, QStringLiteral("GPU specs"), dialogStart(), QStringLiteral("JSON (*.json)"));
     QString error;
     if (!path.isEmpty() && !loadGpuSpecs(path, &error)) QMessageBox::warning(this, QStringLiteral("GPU specs"), error);
   });
   inputs->addAction(QStringLiteral("Load overheads (T1–T5 JSON)…"), this, [this] {
     const QString path =
-        QFileDialog::getOpenFileName(this, QStringLiteral("Overheads"), QString(), QStringLiteral("JSON (*.json)"));
+        QFileDialog::getOpenFileName(this, QStringLiteral("Overheads"), dialogStart(), QStringLiteral("JSON (*.json)"));
     QString error;
     if (!path.isEmpty() && !loadOverheads(path, &error)) QMessageBox::warning(this, QStringLiteral("Overheads"), error);
   });
@@ -172,8 +191,8 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent), gpus_(built
     recompute();
   });
   inputs->addAction(QStringLiteral("Load GEMM or convolution microbenchmark (CSV)…"), this, [this] {
-    const QString path =
-        QFileDialog::getOpenFileName(this, QStringLiteral("Microbenchmark"), QString(), QStringLiteral("CSV (*.csv)"));
+    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Microbenchmark"), dialogStart(),
+                                                      QStringLiteral("CSV (*.csv)"));
     QString error;
     if (!path.isEmpty() && !loadMicrobenchmark(path, &error))
       QMessageBox::warning(this, QStringLiteral("Microbenchmark"), error);
@@ -338,7 +357,8 @@ bool PredictionPanel::eventFilter(QObject* watched, QEvent* e) {
 }
 
 void PredictionPanel::fitChartInSplitter() {
-  if (userSplit_) return;
+  // Side by side (a wide, short dock), the chart has the whole height already.
+  if (userSplit_ || split_->orientation() != Qt::Vertical) return;
   const QList<int> sizes = split_->sizes();
   const int total = sizes.value(0) + sizes.value(1);
   if (sizes.size() != 2 || total <= 0) return;  // not laid out yet
@@ -649,7 +669,16 @@ bool PredictionPanel::exportTo(const QString& path, QString* error) {
   const std::string file = doc_->path;
   return exportPlotOrData(
       plot_, path, [&](bool json) { return json ? predictionJson(trace, r, file) : predictionCsv(trace, r); }, 1100,
-      error);
+      error, theme_.dark,
+      [this](const ChartTheme& theme) {
+        theme_ = theme;
+        redraw();
+      });
+}
+
+QString PredictionPanel::exportCurrent() {
+  return exportWithDialog(this, QStringLiteral("prediction"),
+                          [this](const QString& path, QString* error) { return exportTo(path, error); });
 }
 
 void PredictionPanel::contextMenu(const QPoint& pos) {

@@ -64,6 +64,8 @@ class PredictionPanel : public QWidget {
   QCheckBox* calibrateBox() const { return calibrate_; }
   QTableWidget* iterationsTable() const { return iterations_; }
   // pdf/png/svg: the chart; csv/json: the per-op rows / the full report.
+  // The chart or the ops, to a file chosen in one dialog (the path, or empty).
+  QString exportCurrent();
   bool exportTo(const QString& path, QString* error = nullptr);
 
  signals:

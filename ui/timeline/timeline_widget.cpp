@@ -21,7 +21,7 @@ QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cas
 TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
   setFocusPolicy(Qt::StrongFocus);
   setMouseTracking(true);
-  setMinimumSize(400, 200);
+  setMinimumSize(400, 120);  // two of them (Compare) and a bottom dock fit a 720 px screen
   setAttribute(Qt::WA_OpaquePaintEvent);
   vbar_ = new QScrollBar(Qt::Vertical, this);
   connect(vbar_, &QScrollBar::valueChanged, this, [this](int v) {
@@ -129,6 +129,7 @@ void TimelineWidget::setData(std::shared_ptr<const TimelineData> data) {
   relayout();
   fitAll();
   emit selectionChanged(std::nullopt);
+  emit dataChanged();
 }
 
 void TimelineWidget::relayout() {
@@ -584,7 +585,10 @@ void TimelineWidget::resizeEvent(QResizeEvent* e) {
     if (e->oldSize().isValid() && oldWidth > 0 && newWidth > 0 && oldWidth != newWidth)
       state_.view.nsPerPx = std::max(kMinNsPerPx, state_.view.nsPerPx * oldWidth / newWidth);
     clampState();
-    emit viewChanged();
+    // Linked timelines share one column and resize together, each keeping its range: a
+    // resize is not published (B's view, clamped to its shorter trace, would move A's).
+    if (link_) update();
+    else emit viewChanged();
   }
   updateScrollBar();
 }

@@ -111,6 +111,8 @@ class TimelineWidget : public QWidget {
   // Tracks were pinned, hidden, shown or moved.
   void arrangementChanged();
   void viewChanged();
+  // setData gave it another trace (or none); the arrangement starts afresh.
+  void dataChanged();
 
  protected:
   void paintEvent(QPaintEvent*) override;

@@ -127,6 +127,105 @@ TEST(TraceDiff, ReportsExactlyTheRemovedAddedAndStretchedRows) {
   EXPECT_EQ(j["totals"]["kernel_rows_removed"], 1);
 }
 
+TEST(TraceDiff, KernelBaseNamesAndVendorNeutralCalls) {
+  EXPECT_EQ(kernelBaseName("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)"),
+            "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t");
+  EXPECT_EQ(
+      kernelBaseName("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+                     "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, at::detail::Array<char*, "
+                     "1>)"),
+      "at::native::vectorized_elementwise_kernel");
+  EXPECT_EQ(kernelBaseName("void at::native::(anonymous namespace)::softmax_warp_forward<float, float, float, 8, "
+                           "false>(float*, float const*, int, int, int)"),
+            "at::native::(anonymous namespace)::softmax_warp_forward");
+  EXPECT_EQ(kernelBaseName("triton_poi_fused_add_0"), "triton_poi_fused_add_0");
+  EXPECT_EQ(kernelBaseName("Foo<int>::bar<float>(int)"), "Foo::bar");
+  EXPECT_EQ(kernelBaseName("(broken"), "(broken");  // nothing left: the name as it is
+  EXPECT_EQ(vendorNeutralCallName("cudaLaunchKernel"), "LaunchKernel");
+  EXPECT_EQ(vendorNeutralCallName("hipLaunchKernel"), "LaunchKernel");
+  EXPECT_EQ(vendorNeutralCallName("hipExtModuleLaunchKernel"), "LaunchKernel");
+  EXPECT_EQ(vendorNeutralCallName("cuLaunchKernel"), "LaunchKernel");
+  EXPECT_EQ(vendorNeutralCallName("hipMemcpyAsync"), vendorNeutralCallName("cudaMemcpyAsync"));
+  EXPECT_EQ(vendorNeutralCallName("cudnnConvolutionForward"), "");  // a library, not the runtime
+  EXPECT_EQ(vendorNeutralCallName("aten::mm"), "");
+  EXPECT_EQ(vendorNeutralCallName("cuda"), "");
+}
+
+// A trace of `calls` launches through `runtime` of each named kernel (count times each).
+std::string launches(const std::string& runtime, const std::vector<std::pair<std::string, int>>& kernels) {
+  std::string events;
+  double t = 0;
+  int corr = 1;
+  auto add = [&](const std::string& e) { events += (events.empty() ? "" : ",\n") + e; };
+  for (const auto& [name, count] : kernels)
+    for (int i = 0; i < count; ++i, t += 20, ++corr) {
+      add(R"({"ph": "X", "cat": "cuda_runtime", "name": ")" + runtime + R"(", "pid": 1, "tid": 1, "ts": )" +
+          std::to_string(t) + R"(, "dur": 2, "args": {"correlation": )" + std::to_string(corr) + "}}");
+      add(R"({"ph": "X", "cat": "kernel", "name": ")" + name + R"(", "pid": 0, "tid": 7, "ts": )" +
+          std::to_string(t + 5) + R"(, "dur": 4, "args": {"correlation": )" + std::to_string(corr) +
+          R"(, "device": 0, "stream": 7}})");
+    }
+  return "{\"traceEvents\": [\n" + events + "\n]}";
+}
+
+TEST(TraceDiff, SignaturesThatDifferAndOtherVendorsCallsStillMatch) {
+  // The same NCCL kernel, its parameter list changed between the two builds; two
+  // instantiations of one template present on both sides; CUDA against HIP launches.
+  const auto a = test::loadOk(launches(
+      "cudaLaunchKernel",
+      {{"ncclKernel_AllReduce(ncclDevComm*, long, ncclWork*)", 80}, {"fill<float>(int)", 3}, {"fill<half>(int)", 2}}));
+  const auto b =
+      test::loadOk(launches("hipLaunchKernel", {{"ncclKernel_AllReduce(ncclDevComm*, unsigned long, ncclWork*)", 42},
+                                                {"fill<float>(int)", 3},
+                                                {"fill<half>(int)", 2}}));
+  ASSERT_TRUE(a && b);
+  const TraceDiff d = diffTraces(*a, *b);
+  ASSERT_EQ(d.kernels.size(), 3u);  // not 4: no "only in A" and "only in B" for one kernel
+  const DiffRow* nccl = row(d.kernels, "ncclKernel_AllReduce");
+  ASSERT_TRUE(nccl);
+  EXPECT_EQ(nccl->match, DiffRow::Match::kBaseName);
+  EXPECT_EQ(nccl->countA, 80u);
+  EXPECT_EQ(nccl->countB, 42u);
+  EXPECT_EQ(nccl->namesA, std::vector<std::string>{"ncclKernel_AllReduce(ncclDevComm*, long, ncclWork*)"});
+  EXPECT_EQ(nccl->namesB, std::vector<std::string>{"ncclKernel_AllReduce(ncclDevComm*, unsigned long, ncclWork*)"});
+  // Exact matches first: the two instantiations stay apart.
+  ASSERT_TRUE(row(d.kernels, "fill<float>(int)"));
+  EXPECT_EQ(row(d.kernels, "fill<float>(int)")->match, DiffRow::Match::kName);
+  EXPECT_EQ(row(d.kernels, "fill<half>(int)")->countB, 2u);
+  ASSERT_EQ(d.ops.size(), 1u);
+  EXPECT_EQ(d.ops[0].name, "cudaLaunchKernel / hipLaunchKernel");
+  EXPECT_EQ(d.ops[0].match, DiffRow::Match::kRuntimeCall);
+  EXPECT_EQ(d.ops[0].countA, 85u);
+  EXPECT_EQ(d.ops[0].countB, 47u);
+  // The contract gains fields only: "match" on every row, each side's names where they differ.
+  const auto j = nlohmann::json::parse(traceDiffJson(d, {"a", "b", "", "", false}));
+  for (const auto& k : j["kernels"]) {
+    EXPECT_TRUE(k.contains("name") && k.contains("count_a") && k.contains("match"));
+    if (k["name"] == "ncclKernel_AllReduce") {
+      EXPECT_EQ(k["match"], "base name");
+      EXPECT_EQ(k["names_b"][0], "ncclKernel_AllReduce(ncclDevComm*, unsigned long, ncclWork*)");
+    } else {
+      EXPECT_EQ(k["match"], "name");
+      EXPECT_FALSE(k.contains("names_a"));
+    }
+  }
+  EXPECT_EQ(j["ops"][0]["match"], "runtime call");
+  EXPECT_EQ(traceDiffCsv(d).substr(0, traceDiffCsv(d).find('\n')),
+            "table,name,shape,count_a,count_b,total_us_a,total_us_b,delta_us,match");
+}
+
+// Copies keep their kind: pinned against pageable is a finding.
+TEST(TraceDiff, CopiesOfAnotherKindAreNotMerged) {
+  DiffRow x{"Memcpy HtoD (Pinned -> Device)", "", 1, 0, 10, 0};
+  EXPECT_EQ(kernelBaseName(x.name), "Memcpy HtoD");  // the base name alone would merge them
+  const auto a = test::loadOk(R"J({"traceEvents": [
+    {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pinned -> Device)", "pid": 0, "tid": 7, "ts": 1, "dur": 3, "args": {"device": 0, "stream": 7}}]})J");
+  const auto b = test::loadOk(R"J({"traceEvents": [
+    {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pageable -> Device)", "pid": 0, "tid": 7, "ts": 1, "dur": 3, "args": {"device": 0, "stream": 7}}]})J");
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(diffTraces(*a, *b).kernels.size(), 2u);
+}
+
 TEST(TraceDiff, ATraceAgainstItselfHasNoDelta) {
   auto check = [](const Trace& t) {
     const TraceDiff d = diffTraces(t, t);

@@ -23,7 +23,7 @@ void plotMemory(QCustomPlot* plot, const MemoryTimeline& m, const Trace& trace, 
     QCPAxisRect* rect = addRect(plot, 1, 0, theme);
     emptyNote(rect, QStringLiteral("no [memory] events: record with torch.profiler.profile(profile_memory=True)"),
               theme);
-    setMinimumChartHeight(plot, 200);
+    setMinimumChartHeight(plot, 80);
     plot->replot();
     return;
   }

@@ -87,6 +87,16 @@ void plotKernelsPerRank(QCustomPlot* plot, int row, const RankTable& t, const Ch
 }  // namespace
 
 void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, const QString& title) {
+  if (t.rows.size() < 2) {
+    // Ranks are compared with each other: one rank makes a one-row heatmap of nothing.
+    showPlotMessage(plot,
+                    QStringLiteral("%1\n\nOne rank: there is nothing to compare it with. Open the folder of every "
+                                   "rank's trace (File \u25B8 Open folder of ranks) to see stragglers, collective "
+                                   "waits and per-rank kernels; this rank's figures are in the table.")
+                        .arg(title),
+                    theme);
+    return;
+  }
   resetPlot(plot, theme);
   addTitle(plot, 0, title, theme);
   const int n = static_cast<int>(t.rows.size());

@@ -13,6 +13,7 @@
 
 #include "analysis/overhead_model.h"
 #include "analysis/sample_stats.h"
+#include "dialog_folder.h"
 #include "panels/table_items.h"
 #include "save_file.h"
 
@@ -52,8 +53,9 @@ OverheadsTab::OverheadsTab(const AnalysisKind& kind) : AnalysisTab(kind) {
   save->setToolTip(QStringLiteral("The overheads JSON the prediction pane and the notebook read"));
   connect(save, &QPushButton::clicked, this, [this] {
     if (!hasResults()) return;
-    const QString path = QFileDialog::getSaveFileName(
-        this, QStringLiteral("Save overheads"), QStringLiteral("overheads.json"), QStringLiteral("JSON (*.json)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, QStringLiteral("Save overheads"),
+                                     dialogStart(QStringLiteral("overheads.json")), QStringLiteral("JSON (*.json)"));
     if (path.isEmpty()) return;
     QString error;
     const auto& o = analysisValue<OverheadsWithCosts>(result());
