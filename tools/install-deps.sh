@@ -16,6 +16,7 @@ PACKAGES=(
   python3-distributed           # tools/opscope-cluster (Dask) and its test
   time                          # /usr/bin/time -v for peak RSS in bench/
   xvfb xauth                    # looking at the GUI headless
+  openbox xdotool imagemagick   # a real window under a window manager, driven and photographed (tests/tools/real_window_test.sh)
   desktop-file-utils shared-mime-info  # checking the desktop entry and file types
   appstream lintian file groff-base    # checking the AppStream file, the .deb, icons, man pages
 )

@@ -101,7 +101,8 @@ void TraceStatusBar::showDocument(const TraceDocument* doc) {
   for (const Process& p : t.processes)
     if (p.rank != kNoId) ranks.insert(p.rank);
   const QString name = QFileInfo(QString::fromStdString(doc->path)).fileName();
-  info_->setText(QStringLiteral("%1 · %L2 slices · %3 GPU stream%4 · %5 iteration%6 · %7 wall · loaded in %8 s")
+  // The device as the trace calls it: "12 MTIA streams", "1 CPU device stream".
+  info_->setText(QStringLiteral("%1 · %L2 slices · %3 %9 stream%4 · %5 iteration%6 · %7 wall · loaded in %8 s")
                      .arg(ranks.empty() ? name : QStringLiteral("%1 (%2 ranks)").arg(name).arg(ranks.size()))
                      .arg(t.sliceCount())
                      .arg(gpuStreams)
@@ -109,7 +110,8 @@ void TraceStatusBar::showDocument(const TraceDocument* doc) {
                      .arg(t.iterations.size())
                      .arg(t.iterations.size() == 1 ? "" : "s")
                      .arg(QString::fromStdString(formatDuration(t.maxTs - t.minTs)))
-                     .arg(doc->timings.parseSeconds + doc->timings.hierarchySeconds + doc->prepareSeconds, 0, 'f', 2));
+                     .arg(doc->timings.parseSeconds + doc->timings.hierarchySeconds + doc->prepareSeconds, 0, 'f', 2)
+                     .arg(QString::fromStdString(t.meta.deviceKind)));
   // Problems raise an orange badge; informational diagnostics only (launch flows that
   // lost an end, which every Kineto file has) a quiet one to the same list.
   const uint64_t problems = t.diagnostics.problems(), all = t.diagnostics.total();

@@ -52,6 +52,10 @@ WindowDocks::WindowDocks(QMainWindow* window) : QObject(window), window_(window)
   analysisDock = dock(QStringLiteral("Analysis"), "analysisDock", analysis);
   predictionDock = dock(QStringLiteral("Prediction"), "predictionDock", prediction);
   diffDock = dock(QStringLiteral("Compare"), "compareDock", diff);
+  // Side docks narrow enough for a laptop, wide enough for a name (the op tree's names
+  // went to one letter when Details opened beside it).
+  treeDock->setMinimumWidth(230);
+  detailsDock->setMinimumWidth(230);
   window_->addDockWidget(Qt::RightDockWidgetArea, detailsDock);
   window_->addDockWidget(Qt::LeftDockWidgetArea, treeDock);
   for (QDockWidget* d : {rangeDock, analysisDock, predictionDock, diffDock})

@@ -20,7 +20,7 @@ struct PredictionRequest {
   std::string gpuName;
   std::string gpuNameSource = "--gpu";  // what the reports say chose it ("chosen" in the dock)
   // Where names are looked up and the trace's device matched: the user's GPUs
-  // (--gpu-file, Edit GPU…) before the presets. Must be set and outlive the plan.
+  // (--gpu-file, the dock's Edit the GPU's figures…) before the presets. Must be set and outlive the plan.
   const GpuSpecSet* gpus = nullptr;
   bool userGpuDefault = false;  // --gpu-file without --gpu: its first GPU, named by userGpuSource
   std::string userGpuSource;

@@ -50,6 +50,7 @@ QString fitted(QObject* holder, const QString& now, const QFont& font, int room)
 void fitTexts(QCustomPlot* plot) {
   // After the layout step: every element's rect is the one it is drawn in.
   for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {  // nested grids too
+    if (!e) continue;                                               // an empty cell
     if (auto* t = qobject_cast<QCPTextElement*>(e)) {
       // Its text's width would otherwise be the plot's minimum width (the dock scrolled
       // sideways instead of the title being cut).
@@ -73,10 +74,31 @@ void fitTexts(QCustomPlot* plot) {
     }
 }
 
+// Legends laid out in as many columns as the plot's width holds (a legend of four
+// columns set the plot's minimum width to 800 px, and a laptop dock clipped it).
+void fitLegends(QCustomPlot* plot) {
+  for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {
+    auto* legend = e ? qobject_cast<QCPLegend*>(e) : nullptr;
+    if (!legend || legend->itemCount() == 0 || legend->fillOrder() != QCPLayoutGrid::foColumnsFirst) continue;
+    int widest = 1;
+    for (int i = 0; i < legend->itemCount(); ++i)  // cells of the grid may be empty
+      if (QCPAbstractLegendItem* item = legend->item(i))
+        widest = std::max(widest, item->minimumOuterSizeHint().width() + legend->columnSpacing());
+    const int wanted = legend->property("wrapAsked").isValid() ? legend->property("wrapAsked").toInt() : legend->wrap();
+    legend->setProperty("wrapAsked", wanted);
+    const int fits = std::clamp((plot->width() - 20) / widest, 1, std::max(1, wanted));
+    if (fits != legend->wrap()) {
+      legend->setWrap(fits);
+      legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    }
+  }
+}
+
 }  // namespace
 
 void resetPlot(QCustomPlot* plot, const ChartTheme& theme) {
   if (!plot->property("fitsTexts").toBool()) {
+    QObject::connect(plot, &QCustomPlot::beforeReplot, plot, [plot] { fitLegends(plot); });
     QObject::connect(plot, &QCustomPlot::afterLayout, plot, [plot] { fitTexts(plot); });
     plot->setProperty("fitsTexts", true);
   }

@@ -46,6 +46,7 @@ void plotDiff(QCustomPlot* plot, const std::vector<const DiffRow*>& rows, const 
     note->position->setCoords(0.5, 0.5);
     note->setText(QStringLiteral("no rows differ"));
     note->setColor(theme.text());
+    for (QCPAxis* axis : rect->axes()) axis->setVisible(false);  // nothing to read off
     plot->replot();
     return;
   }

@@ -45,11 +45,16 @@ DiffPanel::DiffPanel(QWidget* parent) : QWidget(parent) {
   layout->addWidget(heading_);
   auto* bar = new QHBoxLayout;
   rows_ = new QComboBox;
-  rows_->addItems(
-      {QStringLiteral("GPU kernels, memcpys, memsets"), QStringLiteral("CPU ops, annotations, runtime calls")});
+  rows_->addItems({QStringLiteral("GPU work"), QStringLiteral("Host work")});
+  rows_->setItemData(0, QStringLiteral("GPU kernels, memcpys and memsets"), Qt::ToolTipRole);
+  rows_->setItemData(1, QStringLiteral("CPU ops, annotations and runtime calls"), Qt::ToolTipRole);
   rangeA_ = new QComboBox;
   rangeB_ = new QComboBox;
-  for (QComboBox* box : {rangeA_, rangeB_}) box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  // As wide as a short range name: the bar fits a laptop's bottom dock.
+  for (QComboBox* box : {rangeA_, rangeB_}) {
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(9);
+  }
   rangeA_->setToolTip(QStringLiteral("The part of A compared"));
   rangeB_->setToolTip(QStringLiteral("The part of B compared (B may be A itself: two iterations of one run)"));
   perIteration_ = new QCheckBox(QStringLiteral("per iteration"));
@@ -58,6 +63,7 @@ DiffPanel::DiffPanel(QWidget* parent) : QWidget(parent) {
   filter_ = new QLineEdit;
   filter_->setPlaceholderText(QStringLiteral("filter names (substring)"));
   filter_->setClearButtonEnabled(true);
+  filter_->setMinimumWidth(80);
   bar->addWidget(rows_);
   bar->addWidget(new QLabel(QStringLiteral("A:")));
   bar->addWidget(rangeA_);

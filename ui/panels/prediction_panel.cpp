@@ -73,13 +73,20 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent), gpus_(built
   gpu_->setToolTip(QStringLiteral("GPU whose models predict each op's GPU time"));
   compare_ = new QComboBox;
   compare_->setToolTip(QStringLiteral("What if: a second GPU, its predictions side by side"));
-  auto* edit = new QPushButton(QStringLiteral("Edit GPU…"));
+  // Inputs ▾ holds what is set up once (the GPU's figures, overheads, benchmarks, where
+  // they came from), so the bar fits a laptop's bottom dock.
   auto* more = new QPushButton(QStringLiteral("Inputs"));
   auto* inputs = new QMenu(more);
   more->setMenu(inputs);
+  QAction* edit = inputs->addAction(QStringLiteral("Edit the GPU's figures…"));
   filter_ = new QComboBox;
   filter_->setToolTip(QStringLiteral("Only ops of this name in the chart and the op table"));
-  filter_->setMinimumContentsLength(18);
+  // Combo boxes as wide as a short name, not their longest entry: the bar fits a
+  // laptop's bottom dock (it pushed the panel into a sideways scroll at 1280x720).
+  for (QComboBox* box : {gpu_, compare_, filter_}) {
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(10);
+  }
   bar->addWidget(new QLabel(QStringLiteral("GPU")));
   bar->addWidget(gpu_);
   bar->addWidget(new QLabel(QStringLiteral("what if")));
@@ -89,18 +96,16 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent), gpus_(built
       QStringLiteral("Learn the kernel floor, the achieved DRAM bandwidth and each model's share of "
                      "its datasheet prediction from the first iteration and predict with them; errors are then over "
                      "the other iterations (out of sample)"));
-  bar->addWidget(edit);
   bar->addWidget(calibrate_);
   bar->addWidget(more);
   // Where the GPU, the overheads and the benchmarks came from: a line on request, so a
   // laptop-height dock keeps its rows for the chart.
-  auto* sources = new QToolButton;
-  sources->setText(QStringLiteral("Sources"));
+  QAction* sources = inputs->addAction(QStringLiteral("Show where the inputs come from"));
   sources->setCheckable(true);
   sources->setToolTip(
-      QStringLiteral("Show where the GPU, the overheads, the GEMM and convolution timings and the "
+      QStringLiteral("A line under the figures: where the GPU, the overheads, the GEMM and convolution timings and the "
                      "shapes come from"));
-  bar->addWidget(sources);
+  inputs->addSeparator();
   bar->addWidget(new QLabel(QStringLiteral("ops")));
   bar->addWidget(filter_, 1);
   auto* exportButton = new QToolButton;
@@ -116,7 +121,7 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent), gpus_(built
   layout->addWidget(status_);
   layout->addWidget(sources_);
   sources_->setVisible(false);
-  connect(sources, &QToolButton::toggled, sources_, &QLabel::setVisible);
+  connect(sources, &QAction::toggled, sources_, &QLabel::setVisible);
 
   tabs_ = new QTabWidget;
   layout->addWidget(tabs_, 1);
@@ -164,7 +169,7 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent), gpus_(built
     redraw();
     fillTables();
   });
-  connect(edit, &QPushButton::clicked, this, [this] {
+  connect(edit, &QAction::triggered, this, [this] {
     const GpuSpec* current = gpuNamed(gpu_->currentText());
     GpuSpec start = current ? *current : (results_ ? results_->main.setup.gpu : gpus_.gpus.front());
     GpuSpecDialog dialog(start, this);
@@ -429,9 +434,10 @@ void PredictionPanel::startWorker() {
     // The command line's words; the fix in the pane's own terms.
     const QString message = QString::fromStdString(plan.message).toHtmlEscaped();
     if (needsGpu_)
-      showNoPrediction(QStringLiteral("<b>%1</b> — pick one in the GPU list to predict on it.").arg(message),
-                       QStringLiteral("No GPU preset matches this trace's device.\nPick a GPU above (or Edit GPU… "
-                                      "to describe yours)."));
+      showNoPrediction(
+          QStringLiteral("<b>%1</b> — pick one in the GPU list to predict on it.").arg(message),
+          QStringLiteral("No GPU preset matches this trace's device.\nPick a GPU above (or Inputs \u25B8 Edit the "
+                         "GPU's figures\u2026 to describe yours)."));
     else
       showNoPrediction(
           QStringLiteral("<b>Not predicted: %1</b> — untick Calibrate or pick the trace's GPU.").arg(message),

@@ -1,9 +1,10 @@
 #include "panels/table_items.h"
 
-#include <algorithm>
-
+#include <QEvent>
 #include <QHeaderView>
 #include <QTableWidget>
+#include <algorithm>
+#include <vector>
 
 #include "timeline/names.h"
 
@@ -16,6 +17,30 @@ QTableWidgetItem* numberItem(double v, int decimals) {
   return item;
 }
 
+namespace {
+
+constexpr double kNameShare = 0.45;
+
+// Keeps the name columns at kNameShare of the table's width, shared between them.
+class NameWidth : public QObject {
+ public:
+  NameWidth(QTableWidget* table, std::vector<int> columns)
+      : QObject(table), table_(table), columns_(std::move(columns)) {}
+  bool eventFilter(QObject*, QEvent* e) override {
+    if (e->type() == QEvent::Resize) {
+      const int room = static_cast<int>(table_->viewport()->width() * kNameShare) / static_cast<int>(columns_.size());
+      for (int c : columns_) table_->setColumnWidth(c, std::max(120, room));
+    }
+    return false;
+  }
+
+ private:
+  QTableWidget* table_;
+  std::vector<int> columns_;
+};
+
+}  // namespace
+
 QTableWidget* makeTable(const QStringList& headers, std::initializer_list<int> textColumns) {
   auto* t = new QTableWidget;
   t->setColumnCount(static_cast<int>(headers.size()));
@@ -27,10 +52,16 @@ QTableWidget* makeTable(const QStringList& headers, std::initializer_list<int> t
   QHeaderView* h = t->horizontalHeader();
   h->setStretchLastSection(false);
   h->setMinimumSectionSize(40);
-  for (int c = 0; c < headers.size(); ++c)
-    h->setSectionResizeMode(c, std::find(textColumns.begin(), textColumns.end(), c) != textColumns.end()
-                                   ? QHeaderView::Stretch
-                                   : QHeaderView::ResizeToContents);
+  // Names get their width first (in a laptop dock the stretched name column was left a
+  // few letters by the numbers): each holds at least kNameShare of the view between
+  // them, the numbers size to their contents, and the table scrolls sideways if need be.
+  std::vector<int> names;
+  for (int c = 0; c < headers.size(); ++c) {
+    const bool text = std::find(textColumns.begin(), textColumns.end(), c) != textColumns.end();
+    h->setSectionResizeMode(c, text ? QHeaderView::Interactive : QHeaderView::ResizeToContents);
+    if (text) names.push_back(c);
+  }
+  if (!names.empty()) t->viewport()->installEventFilter(new NameWidth(t, std::move(names)));
   t->setAlternatingRowColors(true);
   t->setWordWrap(false);
   return t;
