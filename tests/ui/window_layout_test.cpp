@@ -11,9 +11,12 @@
 #include <QTest>
 #include <QToolBar>
 #include <nlohmann/json.hpp>
+#include <qcustomplot.h>
 
 #include "layout_report.h"
 #include "main_window.h"
+#include "panels/analysis_panel.h"
+#include "report/analysis_catalog.h"
 #include "timeline/timeline_widget.h"
 #include "trace_document.h"
 #include "ui_wait.h"
@@ -200,6 +203,39 @@ TEST(WindowLayout, QueuedLaunchCountersOnRequest) {
   EXPECT_GT(counters(), 0);
   toggle->trigger();
   EXPECT_EQ(counters(), 0);
+}
+
+// Every chart of the Analysis dock at 1280x720: its titles and axis titles fit their
+// rectangles (cut at the end, never clipped) and lie inside the plot; legends fit the
+// plot's width. A ranks heatmap read "eration wall time (ms)"; titles ran off the side.
+TEST(WindowLayout, ChartTextsFitTheirRectanglesInALaptopDock) {
+  Laptop l(kResnet);
+  l.w.docks()->showBottom(l.w.docks()->analysisDock);
+  ASSERT_TRUE(test::waitUntil([&] { return l.w.analysis()->results() != nullptr; }));
+  for (const AnalysisKind* kind : analysisCatalog()) {
+    l.w.analysis()->showChart(kind->name);
+    QApplication::processEvents();
+    QCustomPlot* plot = l.w.analysis()->plot(kind->name);
+    ASSERT_TRUE(plot) << kind->name;
+    plot->replot();
+    const QRect inside = plot->rect();
+    for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {
+      if (!e) continue;
+      EXPECT_TRUE(inside.contains(e->outerRect().adjusted(1, 1, -1, -1))) << kind->name;
+      if (auto* t = qobject_cast<QCPTextElement*>(e))
+        for (const QString& line : t->text().split(u'\n'))
+          EXPECT_LE(QFontMetrics(t->font()).horizontalAdvance(line), t->outerRect().width())
+              << kind->name << ": " << line.toStdString();
+    }
+    for (QCPAxisRect* rect : plot->axisRects())
+      for (QCPAxis* axis : rect->axes()) {
+        if (!axis->visible() || axis->label().isEmpty()) continue;
+        const bool vertical = axis->axisType() == QCPAxis::atLeft || axis->axisType() == QCPAxis::atRight;
+        EXPECT_LE(QFontMetrics(axis->labelFont()).horizontalAdvance(axis->label()),
+                  vertical ? rect->height() : rect->width())
+            << kind->name << ": " << axis->label().toStdString();
+      }
+  }
 }
 
 }  // namespace
