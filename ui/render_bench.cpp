@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "timeline/timeline_widget.h"
+#include "track_commands.h"
 
 namespace opscope::ui {
 
@@ -15,6 +16,7 @@ double runRenderBench(std::shared_ptr<const TraceDocument> doc, const RenderBenc
   TimelineWidget widget;
   widget.resize(o.width, o.height);
   widget.setData(doc);
+  TrackCommands::applyQueues(&widget, false);  // as the window opens it
   const Trace& t = *doc->trace;
   QImage image(widget.size(), QImage::Format_RGB32);
   const TimeNs span = std::max<TimeNs>(1, t.maxTs - t.minTs);

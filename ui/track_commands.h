@@ -23,11 +23,13 @@ class TrackCommands : public QObject {
   // is given a new trace.
   TrackCommands(QMenu* view, TimelineWidget* timeline, std::vector<TimelineWidget*> follow, bool restore);
   void setQueueCountersShown(bool shown);
+  // The queued-launch counters of timeline's trace shown or left out: the window's
+  // default (left out) for whatever draws a timeline as the window does (--bench-render).
+  static void applyQueues(TimelineWidget* timeline, bool shown);
 
  private:
   // The selected event's track, or none.
   bool selectedTrack(uint32_t& track) const;
-  static void applyQueues(TimelineWidget* timeline, bool shown);
   TimelineWidget* timeline_;
   std::vector<TimelineWidget*> follow_;
   QAction* queues_ = nullptr;
