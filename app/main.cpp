@@ -2,7 +2,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cerrno>
 #include <cstring>
+#include <iostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -360,6 +362,38 @@ int runSummary(const std::vector<std::string>& args) {
 
 }  // namespace
 
+namespace {
+
+// Every command's output reaches its reader or the exit says so: a write to a full
+// disk or a closed pipe (summary --json > /dev/full exited 0) is one line and exit 3.
+int checkedExit(int code) {
+  std::cout.flush();
+  const bool streamFailed = !std::cout.good();
+  const bool flushFailed = std::fflush(stdout) != 0 || std::ferror(stdout);
+  if (streamFailed || flushFailed) {
+    const int err = errno;
+    std::fprintf(stderr, "opscope: writing to the standard output failed: %s\n",
+                 err ? std::strerror(err) : "write error");
+    return code == kOk ? kIoError : code;
+  }
+  return code;
+}
+
+int runCommand(const std::string& command, const std::vector<std::string>& args, bool& known) {
+  known = true;
+  if (command == "summary") return runSummary(args);
+  if (command == "export") return runExport(args);
+  if (command == "predict") return runPredict(args);
+  if (command == "link") return runLink(args);
+  if (command == "diff") return runDiff(args);
+  if (command == "advise") return runAdvise(args);
+  if (command == "critical-path") return runCriticalPath(args);
+  known = false;
+  return kUsage;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && (args[0] == "-h" || args[0] == "--help")) {
@@ -389,13 +423,9 @@ int main(int argc, char** argv) {
   const std::string command = args[0];
   args.erase(args.begin());
   try {
-    if (command == "summary") return runSummary(args);
-    if (command == "export") return runExport(args);
-    if (command == "predict") return runPredict(args);
-    if (command == "link") return runLink(args);
-    if (command == "diff") return runDiff(args);
-    if (command == "advise") return runAdvise(args);
-    if (command == "critical-path") return runCriticalPath(args);
+    bool known = false;
+    const int code = runCommand(command, args, known);
+    if (known) return checkedExit(code);
   } catch (const std::bad_alloc&) {
     std::fputs("opscope: out of memory\n", stderr);
     return kInternal;

@@ -397,5 +397,21 @@ TEST(CliRobustness, GzipBombsStayUnder300MiB) {
 #endif
 }
 
+// A failed write is one line and exit 3, never a silent 0 (summary --json > /dev/full
+// exited 0; text summary exited 3 without a word).
+TEST(CliRobustness, AWriteToAFullDeviceIsOneLineAndExit3) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  const std::string sample = kSample;
+  for (const std::string& command :
+       {"summary --json " + sample, "summary " + sample, "predict --json " + sample, "critical-path --json " + sample,
+        "advise --json " + sample, "export --chart overview --format json -o - " + sample,
+        "diff --json " + sample + " " + sample}) {
+    const ShellRun r = shell(kBinary + " " + command + " >/dev/full");
+    EXPECT_EQ(r.code, 3) << command << ": " << r.out;
+    EXPECT_NE(r.out.find("writing to the standard output failed"), std::string::npos) << command << ": " << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << command << ": " << r.out;
+  }
+}
+
 }  // namespace
 }  // namespace opscope
