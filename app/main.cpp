@@ -1,8 +1,8 @@
 // opscope: one binary for the headless commands and the GUI.
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
-#include <cerrno>
 #include <cstring>
 #include <iostream>
 #include <stdexcept>

@@ -6,12 +6,12 @@
 // clears the area selection and its panel, the bottom panel maximises and comes back.
 #include <gtest/gtest.h>
 
+#include <qcustomplot.h>
 #include <QApplication>
 #include <QDockWidget>
 #include <QTest>
 #include <QToolBar>
 #include <nlohmann/json.hpp>
-#include <qcustomplot.h>
 
 #include "layout_report.h"
 #include "main_window.h"
