@@ -47,6 +47,7 @@ int runAdvise(const std::vector<std::string>& args) {
     std::fprintf(stderr, "opscope: %s: %s\n", file.c_str(), r.error.c_str());
     return exitFor(r.status);
   }
+  reportRanksNotLoaded(r, file);
   const std::vector<Advice> advice = advise(*r.trace);
   return writeOutput(out, json ? adviceJson(advice, *r.trace, file) : adviceText(advice, *r.trace, file));
 }

@@ -29,6 +29,12 @@ int writeOutput(const std::string& out, std::string_view text) {
   return kIoError;
 }
 
+void reportRanksNotLoaded(const LoadResult& r, const std::string& input) {
+  if (!r.trace) return;
+  for (const std::string& failure : r.trace->meta.ranksNotLoaded)
+    std::fprintf(stderr, "opscope: %s: rank left out: %s\n", input.c_str(), failure.c_str());
+}
+
 int exitFor(LoadStatus s) {
   switch (s) {
     case LoadStatus::Ok:

@@ -19,6 +19,10 @@ enum Exit : int {
 
 int exitFor(LoadStatus s);
 
+// A folder of ranks: one line on stderr per rank trace that did not load (the session
+// goes on without it), so no command over a folder loses a rank silently.
+void reportRanksNotLoaded(const LoadResult& r, const std::string& input);
+
 // "FIRST" or "FIRST:COUNT" (0-based iterations, COUNT >= 1, 1 by default); false for
 // anything else, a negative number included.
 bool parseIterationRange(const std::string& text, size_t& first, size_t& count);

@@ -39,6 +39,7 @@ int runExport(const std::vector<std::string>& args) {
     std::fprintf(stderr, "opscope: %s: %s\n", request->file.c_str(), r.error.c_str());
     return exitFor(r.status);
   }
+  reportRanksNotLoaded(r, request->file);
   std::optional<TimeWindow> window;
   if (!exportWindow(*r.trace, *request, window, error)) {
     std::fprintf(stderr, "opscope: %s: %s\n", request->file.c_str(), error.c_str());

@@ -270,8 +270,6 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
     } else if (a == "--dark") {
       o.dark = true;
     } else if (a == "--analysis") {
-      std::string e;
-      bool h = false;
       if (!value(o.analysis) || (o.analysis != "critical-path" && !findAnalysis(o.analysis)))
         return usage("--analysis expects a chart: ", analysisNames() + ", or critical-path");
     } else if (a == "--et") {

@@ -139,6 +139,9 @@ struct TraceMetadata {
   };
   std::vector<SessionRank> sessionRanks;
   std::string clockAlignment;
+  // The session's files that did not load, each "file: the loader's one-line error";
+  // every command over a folder lists them (advise DIR said nothing of them).
+  std::vector<std::string> ranksNotLoaded;
 };
 
 // launch (cuda_runtime / cuda_driver / Runtime) <-> GPU event, joined by correlation id.

@@ -220,9 +220,11 @@ LoadResult loadRankSession(const std::vector<std::string>& inputs, const LoadOpt
   std::vector<size_t> unnamed;
   std::string failures;
   size_t failed = 0;
+  std::vector<std::string> notLoaded;
   for (size_t i = 0; i < files.size(); ++i) {
     if (loaded[i].status != LoadStatus::Ok) {
       if (failed++ == 0) failures = files[i] + ": " + loaded[i].error;
+      notLoaded.push_back(files[i] + ": " + loaded[i].error);
       continue;
     }
     std::optional<int64_t> rank = loaded[i].trace->meta.rank;
@@ -267,6 +269,7 @@ LoadResult loadRankSession(const std::vector<std::string>& inputs, const LoadOpt
   result.trace->meta.other.emplace_back("clock_alignment", clocks.method);
   result.trace->meta.clockAlignment = clocks.method;
   if (failed) result.trace->diagnostics.add(WarningKind::BadMetadata, failed, "rank trace not loaded: " + failures);
+  result.trace->meta.ranksNotLoaded = std::move(notLoaded);
   result.timings.hierarchySeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - result.timings.parseSeconds;
   return result;

@@ -44,6 +44,9 @@ std::string adviceJson(const std::vector<Advice>& advice, const Trace& trace, co
     list.push_back(std::move(o));
   }
   j["recommendations"] = std::move(list);
+  // A folder of ranks: the rank traces left out ("file: error"), so a reader knows what
+  // the recommendations did not see.
+  if (!trace.meta.sessionRanks.empty()) j["ranks_not_loaded"] = trace.meta.ranksNotLoaded;
   return jsonText(j, 2) + "\n";
 }
 

@@ -3,7 +3,7 @@
 // "recommendations": [{"id", "title", "action", "at_stake_us", "share_pct",
 // "where": {"track", "name", "ts_us" (from the trace start), "dur_us"} | null,
 // "evidence": {name: number}}]}, most time at stake first; an empty list when no rule
-// fires.
+// fires. For a folder of ranks also "ranks_not_loaded": ["file: error"].
 #include <string>
 #include <vector>
 

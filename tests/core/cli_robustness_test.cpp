@@ -413,5 +413,43 @@ TEST(CliRobustness, AWriteToAFullDeviceIsOneLineAndExit3) {
   }
 }
 
+// A folder of ranks with one broken rank: advise and export go on with the others, say
+// on stderr which file was left out and why, and advise's JSON lists it (advise DIR said
+// nothing of the rank it had dropped).
+TEST(CliRobustness, AFolderWithABrokenRankNamesTheRankLeftOut) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("opscope_broken_rank_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const char* name : {"sampled_rank-0.json.gz", "sampled_rank-1.json.gz"})
+    fs::copy_file(fs::path(OPSCOPE_SOURCE_DIR "/tests/data/hta/ranks") / name, dir / name);
+  writeFile((dir / "sampled_rank-2.json").string(), R"({"traceEvents": [ {"ph":"X", "ts": 1, )");
+  const std::string broken = (dir / "sampled_rank-2.json").string();
+
+  ShellRun r = shell(kBinary + " advise --json " + dir.string() + " 2>/dev/null");
+  EXPECT_EQ(r.code, 0) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  ASSERT_TRUE(j.contains("ranks_not_loaded")) << r.out;
+  ASSERT_EQ(j["ranks_not_loaded"].size(), 1u);
+  EXPECT_EQ(j["ranks_not_loaded"][0].get<std::string>().rfind(broken + ": ", 0), 0u) << j["ranks_not_loaded"][0];
+
+  for (const std::string& command :
+       {"advise " + dir.string(), "export --chart overview --format csv -o - " + dir.string()}) {
+    r = shell(kBinary + " " + command + " 2>&1 >/dev/null");
+    EXPECT_EQ(r.code, 0) << command << ": " << r.out;
+    EXPECT_NE(r.out.find("rank left out: " + broken + ": "), std::string::npos) << command << ": " << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << command << ": " << r.out;
+  }
+
+  // Every rank loaded: the list is there and empty, nothing on stderr.
+  fs::remove(broken);
+  r = shell(kBinary + " advise --json " + dir.string() + " 2>/dev/null");
+  const nlohmann::json all = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(all.is_discarded()) << r.out;
+  EXPECT_TRUE(all["ranks_not_loaded"].empty());
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace opscope
