@@ -83,7 +83,9 @@ TEST(AnalysisCatalog, ScopesAndWritersAreTheExports) {
     AnalysisRequest whole = r;
     whole.window.reset();
     const std::string wholeJson = k->json(*computeAnalysis(*k, t, whole), t, whole, "x");
-    if (k->scope == AnalysisScope::WholeTrace) EXPECT_EQ(k->json(*result, t, r, "x"), wholeJson) << k->name;
+    if (k->scope == AnalysisScope::WholeTrace) {
+      EXPECT_EQ(k->json(*result, t, r, "x"), wholeJson) << k->name;
+    }
   }
   // The overview of one iteration is shorter than the whole trace's.
   const AnalysisKind& overview = analysisNamed("overview");

@@ -222,10 +222,11 @@ TEST(WindowLayout, ChartTextsFitTheirRectanglesInALaptopDock) {
     for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {
       if (!e) continue;
       EXPECT_TRUE(inside.contains(e->outerRect().adjusted(1, 1, -1, -1))) << kind->name;
-      if (auto* t = qobject_cast<QCPTextElement*>(e))
+      if (auto* t = qobject_cast<QCPTextElement*>(e)) {
         for (const QString& line : t->text().split(u'\n'))
           EXPECT_LE(QFontMetrics(t->font()).horizontalAdvance(line), t->outerRect().width())
               << kind->name << ": " << line.toStdString();
+      }
     }
     for (QCPAxisRect* rect : plot->axisRects())
       for (QCPAxis* axis : rect->axes()) {

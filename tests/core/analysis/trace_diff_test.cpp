@@ -216,7 +216,7 @@ TEST(TraceDiff, SignaturesThatDifferAndOtherVendorsCallsStillMatch) {
 
 // Copies keep their kind: pinned against pageable is a finding.
 TEST(TraceDiff, CopiesOfAnotherKindAreNotMerged) {
-  DiffRow x{"Memcpy HtoD (Pinned -> Device)", "", 1, 0, 10, 0};
+  DiffRow x{"Memcpy HtoD (Pinned -> Device)", "", 1, 0, 10, 0, DiffRow::Match::kName, {}, {}};
   EXPECT_EQ(kernelBaseName(x.name), "Memcpy HtoD");  // the base name alone would merge them
   const auto a = test::loadOk(R"J({"traceEvents": [
     {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pinned -> Device)", "pid": 0, "tid": 7, "ts": 1, "dur": 3, "args": {"device": 0, "stream": 7}}]})J");

@@ -377,9 +377,10 @@ TEST(PlaidmlEventlog, RealLogOf2017MnistExcerpt) {
   EXPECT_EQ(t.diagnostics.count(WarningKind::BadMetadata), 0u);
   // Run on PlaidML's OpenCL CPU driver (DeviceInfo's HardwareType 1): a CPU device, not a GPU.
   EXPECT_EQ(t.meta.deviceKind, "CPU device");
-  for (const Track& tr : t.tracks)
-    if (tr.kind == TrackKind::GpuStream)
-      EXPECT_EQ(t.trackLabel(static_cast<uint32_t>(&tr - t.tracks.data())), "CPU device 0 \xC2\xB7 stream 0");
+  for (const Track& tr : t.tracks) {
+    if (tr.kind != TrackKind::GpuStream) continue;
+    EXPECT_EQ(t.trackLabel(static_cast<uint32_t>(&tr - t.tracks.data())), "CPU device 0 \xC2\xB7 stream 0");
+  }
 }
 
 TEST(PlaidmlEventlog, RealLogOf2018MobileNet) {

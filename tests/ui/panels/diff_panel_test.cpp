@@ -156,7 +156,7 @@ TEST(DiffPanel, TheComparedTraceShowsUnderTheOpenOneAndFollowsItsZoom) {
 // Drift fixed: the chart's tips were formatted by the command line's reportDuration
 // ("1.500 ms" whatever Preferences ▸ Time unit said).
 TEST(DiffPanel, TheChartsDurationsFollowTheUsersTimeUnit) {
-  const DiffRow row{"ampere_sgemm", "", 2, 3, 1'500'000, 2'000'000};
+  const DiffRow row{"ampere_sgemm", "", 2, 3, 1'500'000, 2'000'000, DiffRow::Match::kName, {}, {}};
   QCustomPlot plot;
   setTimeUnit(TimeUnit::Us);
   plotDiff(&plot, {&row}, ChartTheme{}, QStringLiteral("diff"));
