@@ -3,6 +3,7 @@
 #include "hierarchy/iterations.h"
 #include "hierarchy/links.h"
 #include "hierarchy/nesting.h"
+#include "hierarchy/unnamed_threads.h"
 
 namespace opscope {
 
@@ -26,6 +27,7 @@ void buildHierarchy(Trace& trace) {
     }
   }
   trace.diagnostics.add(WarningKind::Crossover, crossovers, example);
+  describeUnnamedThreads(trace);
   bindFlows(trace);         // before the launch links: GPU events without a correlation
   buildLaunchLinks(trace);  // id are linked by their ac2g flow
   trace.iterations = findProfilerSteps(trace);

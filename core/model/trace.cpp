@@ -104,6 +104,7 @@ std::string Trace::trackLabel(uint32_t track) const {
     return s + (name == id ? name + " (async)" : name + " (async " + id + ")");
   }
   const std::string tid = rawIdText(t.tid);
+  if (t.holds && !t.name) return s + "thread " + tid + " (unnamed: " + std::string(str(t.holds)) + ")";
   if (t.name) {
     // Kineto names threads "thread 4515 (python3.8)" already: do not repeat the id.
     const std::string_view name = str(t.name);

@@ -51,6 +51,11 @@ struct Track {
   // Merged sessions: where this track's lazy args are read back (each rank's file has
   // its own); null: Trace::lazyArgs.
   std::shared_ptr<const LazyArgs> lazyArgs;
+  // A thread with no name and an id no OS gave (negative or above 2^22: CUPTI's
+  // pthread_self() cut to int32, e.g. -1220540864, for runtime calls made on threads
+  // Kineto did not name, such as NCCL's watchdog): what its events are, e.g.
+  // "cudaEventQuery", shown in its label. Not the file's thread_name; 0 when unset.
+  StringId holds = 0;
   uint16_t maxDepth = 0;  // rows used: nesting depth (CPU) or lanes (GPU), plus overflow row
   uint64_t crossovers = 0;
   SliceColumns slices;

@@ -130,6 +130,7 @@ std::unique_ptr<Trace> mergeRanks(std::vector<RankPart> parts) {
       tr.process += processBase;
       tr.tid = map(tr.tid);
       tr.name = map(tr.name);
+      tr.holds = map(tr.holds);
       SliceColumns& s = tr.slices;
       for (auto& v : s.start) v += o;
       for (auto& v : s.name) v = map(v);
