@@ -6,7 +6,8 @@
 # Generates ~100 MB and ~1 GB Kineto traces (and their .gz) with
 # ../shared/tools/gen_kineto_trace.py, then reports for each: wall seconds (median of
 # RUNS runs), MB/s of JSON, and peak RSS (/usr/bin/time -v), beside Python's
-# json.load on the 100 MB file in the same run. Needs a Release build in build/release.
+# json.load on the 100 MB file in the same run. The .gz figures are with ISA-L, then
+# again with zlib (OPSCOPE_INFLATE=zlib), back to back. Needs a Release build in build/release.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:-bench/out}
@@ -51,6 +52,8 @@ for mb in 100 1000; do
   bytes=$(stat -L -c %s "$f")
   measure "opscope summary ${mb} MB .json" "$f" "$bytes" "$BIN" summary --json "$f"
   measure "opscope summary ${mb} MB .json.gz" "$f.gz" "$bytes" "$BIN" summary --json "$f.gz"
+  # The same load inflated by zlib instead of ISA-L (the reference engine; the before).
+  measure "  the same with zlib" "$f.gz" "$bytes" env OPSCOPE_INFLATE=zlib "$BIN" summary --json "$f.gz"
 done
 RUNS=${PY_RUNS:-3} measure "python3 json.load 100 MB .json" "$OUT/gen_100mb.json" "$(stat -L -c %s "$OUT/gen_100mb.json")" \
   python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$OUT/gen_100mb.json"

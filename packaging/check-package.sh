@@ -45,7 +45,7 @@ appstreamcli validate --no-net --pedantic "$tmp/root/usr/share/metainfo/$app.met
   || { appstreamcli validate --no-net --pedantic "$tmp/root/usr/share/metainfo/$app.metainfo.xml" >&2; fail "appstreamcli validate"; }
 # Libraries found by dpkg-shlibdeps, not written by hand.
 depends=$(dpkg-deb -f "$deb" Depends)
-for lib in libqt6widgets6 libqt6svg6 libqcustomplot libsqlite3 libprotobuf-lite zlib1g libstdc++6; do
+for lib in libqt6widgets6 libqt6svg6 libqcustomplot libsqlite3 libprotobuf-lite zlib1g libisal2 libstdc++6; do
   [[ $depends == *"$lib"* ]] || fail "Depends lacks $lib: $depends"
 done
 # --fail-on: errors and warnings fail the check; info and pedantic tags do not.

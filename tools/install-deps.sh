@@ -9,6 +9,7 @@ PACKAGES=(
   clang-format                  # tools/check_format.sh (.clang-format)
   qt6-base-dev qt6-svg-dev libqcustomplot-dev  # QCustomPlot draws every chart (no Qt Charts)
   nlohmann-json3-dev libgtest-dev zlib1g-dev
+  libisal-dev                   # gzip traces: ISA-L's inflate (zlib kept as the tests' reference)
   libsqlite3-dev                # Nsight Systems SQLite exports
   libprotobuf-dev protobuf-compiler  # PlaidML event logs
   libre2-dev                    # kernel classes and search: linear-time regular expressions

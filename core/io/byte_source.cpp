@@ -3,16 +3,18 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "io/inflater.h"
 
 namespace opscope {
 
@@ -60,20 +62,16 @@ constexpr size_t kRawChunk = 1 << 20;
 // Peeks the first bytes, then serves them before the rest of the input.
 class Source final : public ByteSource {
  public:
-  Source(std::unique_ptr<RawInput> in, uint64_t total) : in_(std::move(in)) {
+  Source(std::unique_ptr<RawInput> in, uint64_t total, InflateEngine engine) : in_(std::move(in)) {
     total_ = total;
     // Small inputs get a small buffer (a fresh 1 MiB costs page faults on every load).
     raw_.resize(total > 0 && total < kRawChunk ? static_cast<size_t>(total) + 1 : kRawChunk);
     fillRaw();
     gzip_ = rawEnd_ >= 2 && static_cast<unsigned char>(raw_[0]) == 0x1f && static_cast<unsigned char>(raw_[1]) == 0x8b;
     if (gzip_) {
-      std::memset(&z_, 0, sizeof z_);
-      if (inflateInit2(&z_, 15 + 16) != Z_OK) error_ = "cannot initialise zlib";
-      zInit_ = true;
+      inflater_ = makeInflater(engine);
+      if (!inflater_) error_ = "this build has no ISA-L";
     }
-  }
-  ~Source() override {
-    if (zInit_) inflateEnd(&z_);
   }
 
   uint64_t consumed() const override { return rawConsumed_ - (rawEnd_ - rawPos_); }
@@ -120,14 +118,14 @@ class Source final : public ByteSource {
   }
 
   size_t inflateInto(char* dst, size_t cap) {
-    z_.next_out = reinterpret_cast<Bytef*>(dst);
-    z_.avail_out = static_cast<uInt>(std::min<size_t>(cap, 1u << 30));
-    while (z_.avail_out > 0) {
+    char* out = dst;
+    size_t room = cap;
+    while (room > 0) {
       if (memberDone_) {
         // Another gzip member may follow (concatenated .gz files are one stream).
         if (rawPos_ == rawEnd_ && !fillRaw()) break;
         if (static_cast<unsigned char>(raw_[rawPos_]) != 0x1f) break;  // trailing garbage: stop
-        inflateReset(&z_);
+        inflater_->reset();
         memberDone_ = false;
       }
       if (rawPos_ == rawEnd_ && !fillRaw()) {
@@ -135,22 +133,17 @@ class Source final : public ByteSource {
         truncated_ = true;
         break;
       }
-      z_.next_in = reinterpret_cast<Bytef*>(raw_.data() + rawPos_);
-      z_.avail_in = static_cast<uInt>(rawEnd_ - rawPos_);
-      const int rc = inflate(&z_, Z_NO_FLUSH);
-      rawPos_ = rawEnd_ - z_.avail_in;
-      if (rc == Z_STREAM_END) {
-        memberDone_ = true;
-        continue;
-      }
-      if (rc == Z_BUF_ERROR) continue;  // needs more input
-      if (rc != Z_OK) {
-        error_ = std::string("corrupt gzip data near compressed byte ") + std::to_string(consumed()) + ": " +
-                 (z_.msg ? z_.msg : "inflate failed");
+      const unsigned char* in = reinterpret_cast<const unsigned char*>(raw_.data() + rawPos_);
+      size_t inLen = rawEnd_ - rawPos_;
+      const Inflater::Step step = inflater_->step(in, inLen, out, room);
+      rawPos_ = rawEnd_ - inLen;
+      if (step == Inflater::Step::kMemberEnd) memberDone_ = true;
+      if (step == Inflater::Step::kError) {
+        error_ = "corrupt gzip data near compressed byte " + std::to_string(consumed()) + ": " + inflater_->error();
         break;
       }
     }
-    return cap - z_.avail_out;
+    return cap - room;
   }
 
   std::unique_ptr<RawInput> in_;
@@ -158,8 +151,7 @@ class Source final : public ByteSource {
   size_t rawPos_ = 0, rawEnd_ = 0;
   uint64_t rawConsumed_ = 0;
   bool eof_ = false;
-  z_stream z_;
-  bool zInit_ = false;
+  std::unique_ptr<Inflater> inflater_;
   bool memberDone_ = false;
 };
 
@@ -282,6 +274,14 @@ std::unique_ptr<ByteSource> overlapped(std::unique_ptr<Source> src) {
 
 }  // namespace
 
+namespace {
+// OPSCOPE_INFLATE=zlib reads gzip with zlib instead of ISA-L: the benchmarks' before.
+InflateEngine engineFromEnvironment() {
+  const char* e = std::getenv("OPSCOPE_INFLATE");
+  return e && std::strcmp(e, "zlib") == 0 ? InflateEngine::kZlib : InflateEngine::kBest;
+}
+}  // namespace
+
 std::unique_ptr<ByteSource> ByteSource::open(const std::string& path, std::string& error) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
@@ -295,7 +295,8 @@ std::unique_ptr<ByteSource> ByteSource::open(const std::string& path, std::strin
     return nullptr;
   }
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-  auto src = std::make_unique<Source>(std::make_unique<FileInput>(fd), static_cast<uint64_t>(st.st_size));
+  auto src = std::make_unique<Source>(std::make_unique<FileInput>(fd), static_cast<uint64_t>(st.st_size),
+                                      engineFromEnvironment());
   if (!src->error().empty()) {
     error = src->error();
     return nullptr;
@@ -308,9 +309,9 @@ std::unique_ptr<ByteSource> ByteSource::open(const std::string& path, std::strin
   return out;
 }
 
-std::unique_ptr<ByteSource> ByteSource::fromMemory(std::string bytes) {
+std::unique_ptr<ByteSource> ByteSource::fromMemory(std::string bytes, InflateEngine engine) {
   const uint64_t n = bytes.size();
-  return overlapped(std::make_unique<Source>(std::make_unique<MemoryInput>(std::move(bytes)), n));
+  return overlapped(std::make_unique<Source>(std::make_unique<MemoryInput>(std::move(bytes)), n, engine));
 }
 
 std::string describeMagic(const unsigned char* b, size_t n) {

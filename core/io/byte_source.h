@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "io/inflater.h"
+
 namespace opscope {
 
 class ByteSource {
@@ -15,7 +17,8 @@ class ByteSource {
   // Opens path; on failure returns nullptr and sets error to one line.
   static std::unique_ptr<ByteSource> open(const std::string& path, std::string& error);
   // Reads over an in-memory buffer (tests, embedded fixtures); gzip detected as for files.
-  static std::unique_ptr<ByteSource> fromMemory(std::string bytes);
+  // Files take ISA-L unless OPSCOPE_INFLATE=zlib (the benchmarks' reference run).
+  static std::unique_ptr<ByteSource> fromMemory(std::string bytes, InflateEngine engine = InflateEngine::kBest);
 
   // Fills up to cap bytes; returns 0 at the end of the stream or on error (see error()).
   // Bytes given back with unread() come first.
