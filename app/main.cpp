@@ -57,7 +57,11 @@ const char* kGuiUsage =
     "                          --layout-json writes where the window put the timeline, its tracks, the\n"
     "                          selection and the docks (JSON, window coordinates)\n"
     "  opscope --bench-render [--frames N] FILE\n"
-    "                          frame times of the timeline at every zoom level (median, worst)\n";
+    "                          frame times of the timeline at every zoom level (median, worst)\n"
+    "  opscope --bench-open [--size WxH] [--open-dock analysis|prediction] FILE\n"
+    "                          the window opening FILE as File > Open does: seconds to the first\n"
+    "                          frame and until every worker is done, the longest event-loop stall\n"
+    "                          and peak RSS (one JSON line)\n";
 
 const char* kUsageText =
     "\n"

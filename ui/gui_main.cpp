@@ -14,6 +14,7 @@
 
 #include "layout_report.h"
 #include "main_window.h"
+#include "open_bench.h"
 #include "panels/analysis_panel.h"
 #include "panels/cluster_view.h"
 #include "panels/critical_path_view.h"
@@ -37,7 +38,8 @@ struct GuiOptions {
   bool prediction = false;
   int iteration = -1;
   int width = 1600, height = 1000;
-  bool dark = false, benchRender = false, wholeList = false;
+  bool dark = false, benchRender = false, benchOpen = false, wholeList = false;
+  std::string openDock;
   int frames = 15;
 };
 
@@ -289,6 +291,11 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
         return usage("--iteration expects a 0-based index", "");
     } else if (a == "--bench-render") {
       o.benchRender = true;
+    } else if (a == "--bench-open") {
+      o.benchOpen = true;
+    } else if (a == "--open-dock") {
+      if (!value(o.openDock) || (o.openDock != "analysis" && o.openDock != "prediction"))
+        return usage("--open-dock expects analysis or prediction", "");
     } else if (a == "--frames") {
       if (!value(v) || (o.frames = std::atoi(v.c_str())) < 1) return usage("--frames expects a positive count", "");
     } else if (!a.empty() && a[0] == '-') {
@@ -301,6 +308,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
   }
   if (!o.et.empty() && o.file.empty()) return usage("--et needs the Kineto trace FILE it was recorded with", "");
   if (o.benchRender && o.file.empty()) return usage("--bench-render", " needs a FILE");
+  if (o.benchOpen && o.file.empty()) return usage("--bench-open", " needs a FILE");
+  if (!o.openDock.empty() && !o.benchOpen) return usage("--open-dock goes with --bench-open", "");
   if (o.file.empty() &&
       (!o.select.empty() || !o.range.empty() || !o.search.empty() || !o.analysis.empty() || o.prediction))
     return usage("--select, --range, --search, --analysis and --prediction need a FILE", "");
@@ -320,7 +329,7 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
   // fonts and widgets); a window says so in one line instead of Qt's abort.
   const bool noDisplay = qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
                          qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
-  if (noDisplay && (!o.screenshot.empty() || o.benchRender)) qputenv("QT_QPA_PLATFORM", "offscreen");
+  if (noDisplay && (!o.screenshot.empty() || o.benchRender || o.benchOpen)) qputenv("QT_QPA_PLATFORM", "offscreen");
   else if (noDisplay) {
     std::fprintf(stderr,
                  "opscope: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset); "
@@ -339,6 +348,14 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
   QApplication::setStyle(QStringLiteral("Fusion"));
 
   if (!o.screenshot.empty()) return screenshot(o);
+  if (o.benchOpen) {
+    OpenBenchOptions bo;
+    bo.file = o.file;
+    bo.width = o.width;
+    bo.height = o.height;
+    bo.openDock = o.openDock;
+    return runOpenBench(bo);
+  }
   if (o.benchRender) {
     int code = 0;
     auto doc = loadForAutomation(o.file, code);

@@ -451,5 +451,30 @@ TEST(CliRobustness, AFolderWithABrokenRankNamesTheRankLeftOut) {
   fs::remove_all(dir);
 }
 
+// opscope --bench-open: one JSON line whose times are in the order they happen, and a
+// file that does not load is the loader's one line and exit 4.
+TEST(CliRobustness, BenchOpenReportsTheWindowsFiguresInOrder) {
+  ShellRun r = shell(kBinary + " --bench-open " + kSample + " 2>/dev/null");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  EXPECT_GT(j["loaded_s"].get<double>(), 0.0);
+  EXPECT_GE(j["first_frame_s"].get<double>(), j["loaded_s"].get<double>());
+  EXPECT_GE(j["settled_s"].get<double>(), j["first_frame_s"].get<double>());
+  EXPECT_LT(j["settled_s"].get<double>(), 120.0);
+  EXPECT_GE(j["longest_stall_ms"].get<int64_t>(), 0);
+  EXPECT_GT(j["rss_at_first_frame_mib"].get<double>(), 1.0);
+  EXPECT_GE(j["peak_rss_mib"].get<double>(), j["rss_at_first_frame_mib"].get<double>());
+  r = shell(kBinary + " --bench-open --open-dock analysis " + kSample + " 2>/dev/null");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("\"dock\":\"analysis\""), std::string::npos) << r.out;
+  const std::string bad = test::tempPath("bench_open_bad.json");
+  writeFile(bad, "{\"traceEvents\": [ {\"ph\":");
+  r = shell(kBinary + " --bench-open " + bad + " 2>&1 >/dev/null");
+  EXPECT_EQ(r.code, 4) << r.out;
+  EXPECT_NE(r.out.find("opscope: " + bad + ": no complete event before the cut"), std::string::npos) << r.out;
+  std::remove(bad.c_str());
+}
+
 }  // namespace
 }  // namespace opscope

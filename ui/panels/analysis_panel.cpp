@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -119,6 +120,7 @@ AnalysisTab* AnalysisPanel::tab(std::string_view kind) const {
 
 QCustomPlot* AnalysisPanel::plot(std::string_view kind) const {
   AnalysisTab* t = tab(kind);
+  if (t) t->ensureDrawn();
   return t ? t->plot() : nullptr;
 }
 
@@ -129,11 +131,13 @@ OpKernelsView* AnalysisPanel::opKernels() const {
 
 QTableWidget* AnalysisPanel::memoryTable() const {
   auto* t = dynamic_cast<MemoryTab*>(tab("memory"));
+  if (t) t->ensureDrawn();
   return t ? t->liveTable() : nullptr;
 }
 
 QTableWidget* AnalysisPanel::memoryOpTable() const {
   auto* t = dynamic_cast<MemoryTab*>(tab("memory"));
+  if (t) t->ensureDrawn();
   return t ? t->byOpTable() : nullptr;
 }
 
@@ -183,10 +187,31 @@ void AnalysisPanel::setKernelClassifier(std::shared_ptr<const KernelClassifier> 
 void AnalysisPanel::recompute() {
   if (!doc_) {
     job_.supersede();
+    stale_ = false;
     for (AnalysisTab* t : kindTabs_) t->showMessage(QStringLiteral("No trace loaded"));
     status_->setFullText(QString());
     return;
   }
+  // A hidden dock costs nothing: every analysis and the critical path of a 1 GB trace
+  // take seconds of both cores and a gigabyte while the user looks at the timeline.
+  // Visibility is checked once the event loop has run (a tabbed dock hides its other
+  // tabs after show()); showEvent starts what was left.
+  stale_ = true;
+  if (!results_)
+    for (AnalysisTab* t : kindTabs_) t->showMessage(QStringLiteral("The analyses run when this panel is shown"));
+  QTimer::singleShot(0, this, [this] {
+    if (stale_ && isVisible()) startJob();
+  });
+}
+
+void AnalysisPanel::showEvent(QShowEvent* e) {
+  QWidget::showEvent(e);
+  if (stale_) startJob();
+}
+
+void AnalysisPanel::startJob() {
+  stale_ = false;
+  if (!doc_) return;
   AnalysisRequest request;
   const int iteration = scope_->currentData().toInt();
   QString label = QStringLiteral("whole trace");
@@ -235,6 +260,7 @@ void AnalysisPanel::showCriticalPath() { tabs_->setCurrentIndex(criticalPathTab_
 
 bool AnalysisPanel::exportChart(std::string_view kind, const QString& path, QString* error) {
   AnalysisTab* t = tab(kind);
+  if (t) t->ensureDrawn();
   if (!results_ || !t) {
     if (error) *error = QStringLiteral("no analysis yet");
     return false;

@@ -44,7 +44,9 @@ class AnalysisPanel : public QWidget {
   void setScope(int iteration);
   // The tab of a catalog kind ("memory", ...).
   void showChart(std::string_view kind);
-  bool busy() const { return job_.busy(); }
+  // Computing, or about to: a shown panel whose inputs changed starts on the next turn
+  // of the event loop; a hidden one computes nothing until shown.
+  bool busy() const { return job_.busy() || (stale_ && isVisible()); }
   const AnalysisResults* results() const { return results_.get(); }
   QCustomPlot* plot(std::string_view kind) const;
   AnalysisTab* tab(std::string_view kind) const;
@@ -71,8 +73,12 @@ class AnalysisPanel : public QWidget {
   // A computation failed (one line); the panel keeps its previous results.
   void failed(const QString& title, const QString& message);
 
+ protected:
+  void showEvent(QShowEvent* e) override;
+
  private:
   void recompute();
+  void startJob();
   void onResults(std::shared_ptr<const AnalysisResults> results);
   void onFailed(const QString& message);
 
@@ -88,6 +94,7 @@ class AnalysisPanel : public QWidget {
   std::vector<AnalysisTab*> kindTabs_;  // catalog order
   CriticalPathView* criticalPath_ = nullptr;
   int criticalPathTab_ = -1;
+  bool stale_ = false;  // inputs changed while hidden: compute when shown
 };
 
 }  // namespace opscope::ui

@@ -112,20 +112,35 @@ void AnalysisTab::setAbove(QWidget* above) { top_->addWidget(above); }
 void AnalysisTab::setResults(std::shared_ptr<const TraceDocument> doc, std::shared_ptr<const AnalysisResults> results) {
   doc_ = std::move(doc);
   results_ = std::move(results);
+  needsFill_ = needsDraw_ = true;
+  if (isVisible()) ensureDrawn();
+}
+
+void AnalysisTab::ensureDrawn() {
   if (!hasResults() || !results_->of(kind_.name)) return;
-  fill();
-  redraw();
+  if (needsFill_) {
+    needsFill_ = false;
+    fill();
+  }
+  if (needsDraw_) redraw();
+}
+
+void AnalysisTab::showEvent(QShowEvent* e) {
+  QWidget::showEvent(e);
+  ensureDrawn();
 }
 
 void AnalysisTab::showMessage(const QString& text) { showPlotMessage(plot_, text, theme_); }
 
 void AnalysisTab::setTheme(const ChartTheme& theme) {
   theme_ = theme;
-  redraw();
+  needsDraw_ = true;
+  if (isVisible()) redraw();
 }
 
 void AnalysisTab::redraw() {
   if (!hasResults() || !results_->of(kind_.name)) return;
+  needsDraw_ = false;
   const QString file = QFileInfo(QString::fromStdString(doc_->path)).fileName();
   drawAnalysisChart(plot_, kind_, result(), *doc_->trace, theme_, results_->scopeLabel, file, chartOptions());
   plot_->setMinimumHeight(std::max(120, chartMinimumHeight(plot_)));

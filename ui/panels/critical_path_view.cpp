@@ -84,6 +84,24 @@ void CriticalPathView::setPath(std::shared_ptr<const TraceDocument> doc, std::sh
                                const QString& scope) {
   doc_ = std::move(doc);
   path_ = std::move(path);
+  scope_ = scope;
+  stale_ = true;
+  if (isVisible()) fillIfStale();
+}
+
+void CriticalPathView::showEvent(QShowEvent* e) {
+  QWidget::showEvent(e);
+  fillIfStale();
+}
+
+void CriticalPathView::fillIfStale() {
+  if (!stale_) return;
+  stale_ = false;
+  fill();
+}
+
+void CriticalPathView::fill() {
+  const QString& scope = scope_;
   categories_->setSortingEnabled(false);
   categories_->setRowCount(0);
   segments_->setRowCount(0);
