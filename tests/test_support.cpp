@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -77,13 +78,36 @@ std::string readFile(const std::string& path) {
   return s.str();
 }
 
+namespace {
+// Every temporary file of a test process lives in one folder of its own, removed when
+// the process ends (tests wrote read-only copies and state files into /tmp and left
+// them there, a few hundred over a day of runs).
+const std::filesystem::path& processTempDir() {
+  static const std::filesystem::path dir = [] {
+    const auto d = std::filesystem::temp_directory_path() / ("opscope_test_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(d);
+    std::atexit([] {
+      std::error_code ec;
+      const auto d = std::filesystem::temp_directory_path() / ("opscope_test_" + std::to_string(::getpid()));
+      // A test may leave a file or folder without write permission: give it back first.
+      for (auto it = std::filesystem::recursive_directory_iterator(d, ec);
+           !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
+        std::filesystem::permissions(it->path(), std::filesystem::perms::owner_all, std::filesystem::perm_options::add,
+                                     ec);
+      std::filesystem::remove_all(d, ec);
+    });
+    return d;
+  }();
+  return dir;
+}
+}  // namespace
+
 std::string tempPath(const std::string& name) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
   std::string base = std::string(info ? info->name() : "t") + "_" + name;
   for (char& c : base)
     if (c == '/') c = '_';
-  return (std::filesystem::temp_directory_path() / ("opscope_test_" + std::to_string(::getpid()) + "_" + base))
-      .string();
+  return (processTempDir() / base).string();
 }
 
 void writeTwoRankFolder(const std::string& samplePath, const std::string& dir) {

@@ -21,6 +21,7 @@ std::string sharedTool(const std::string& name);
 std::vector<EventRef> slicesNamed(const Trace& t, std::string_view name);
 EventRef only(const Trace& t, std::string_view name);
 std::string readFile(const std::string& path);
+// A path for a temporary file in a folder of this test process, removed at its exit.
 std::string tempPath(const std::string& name);
 // A two-rank folder made of the sample at samplePath (distributedInfo rank 0 of world
 // size 2): dir (emptied first) gets it as job_rank0.json.gz and a copy made rank 1 as

@@ -118,6 +118,15 @@ std::optional<GpuSpec> specFrom(const nlohmann::json& g, std::string& error) {
     error = "GPU \"" + clipForMessage(s.name) + "\": sms, dram_gbs and fp32_tflops must be > 0";
     return std::nullopt;
   }
+  // Counts held as int: bounded before the cast (the fuzzer gave "sms": 1.4e87).
+  if (sms > 1e6) {
+    error = "GPU \"" + clipForMessage(s.name) + "\": \"sms\" must be at most 1000000";
+    return std::nullopt;
+  }
+  if (warp < 1 || warp > 1024) {
+    error = "GPU \"" + clipForMessage(s.name) + "\": \"warp\" must be 1 to 1024";
+    return std::nullopt;
+  }
   s.sms = static_cast<int>(sms);
   s.warpSize = static_cast<int>(warp);
   s.l2Bytes = l2Mib * 1024 * 1024;

@@ -123,5 +123,17 @@ TEST(GpuSpec, ProfilerTypeNames) {
   EXPECT_EQ(dtypeBytes(DType::I64), 8);
 }
 
+// Counts kept as int are bounded before the cast (the fuzzer's "sms": 1.4e87 was
+// undefined behaviour; tests/fuzz/regressions/gpu_file/huge_sm_count).
+TEST(GpuSpec, CountsBeyondAnIntAreOneLineErrors) {
+  std::string error;
+  const std::string base = R"({"gpus":[{"name":"X","dram_gbs":1,"l2_gbs":1,"l2_mib":1,"fp32_tflops":1,)";
+  EXPECT_FALSE(parseGpuSpecs(base + R"("sms":1.4e87}]})", error));
+  EXPECT_NE(error.find("\"sms\" must be at most 1000000"), std::string::npos) << error;
+  EXPECT_FALSE(parseGpuSpecs(base + R"("sms":10,"warp":1e30}]})", error));
+  EXPECT_NE(error.find("\"warp\" must be 1 to 1024"), std::string::npos) << error;
+  EXPECT_TRUE(parseGpuSpecs(base + R"("sms":132,"warp":32}]})", error)) << error;
+}
+
 }  // namespace
 }  // namespace opscope
