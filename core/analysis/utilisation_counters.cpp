@@ -1,20 +1,26 @@
 #include "analysis/utilisation_counters.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 #include "model/interval_set.h"
 
 namespace opscope {
 
+namespace {
+// 128-bit bin arithmetic (GCC and clang; __extension__ keeps -Wpedantic quiet).
+__extension__ typedef __int128 Wide;
+}  // namespace
+
 TimeNs roundBinWidth(TimeNs span, size_t targetBins) {
   const TimeNs want = span / static_cast<TimeNs>(std::max<size_t>(1, targetBins));
-  TimeNs decade = 1000;  // at least 1 µs
-  while (true) {
+  // Widths 1, 2, 5 × 10^k ns from 1 µs up to 5·10^18 (the time domain is ±2^62 ns, so
+  // a span is below 9.3·10^18): no product or decade here overflows.
+  for (TimeNs decade = 1000; decade <= 1'000'000'000'000'000'000; decade *= 10)
     for (TimeNs f : {1, 2, 5})
       if (f * decade >= want) return f * decade;
-    decade *= 10;
-  }
+  return want;
 }
 
 std::vector<UtilisationSeries> gpuUtilisation(const Trace& trace, size_t targetBins) {
@@ -35,16 +41,24 @@ std::vector<UtilisationSeries> gpuUtilisation(const Trace& trace, size_t targetB
     u.process = process;
     const TimeNs first = busy.intervals().front().first, last = busy.intervals().back().second;
     u.end = last;
-    u.binWidth = roundBinWidth(last - first, targetBins);
+    // Saturating: events at both ends of the ±2^62 ns domain span 2^63 ns, one more
+    // than int64 holds (UBSan found the overflow on a 10 KB Nsight export).
+    u.binWidth = roundBinWidth(satSub(last, first), targetBins);
     // Bins aligned to multiples of the width (rounding down, negative times included).
     u.start = first - ((first % u.binWidth) + u.binWidth) % u.binWidth;
-    const size_t bins = static_cast<size_t>(ceilDiv(last - u.start, u.binWidth));
+    // Bin arithmetic in 128 bits: last - start can exceed int64 by up to a bin width.
+    const Wide width = u.binWidth;
+    const size_t bins = static_cast<size_t>((Wide{last} - u.start + width - 1) / width);
+    auto binEnd = [&](size_t bin) {  // start + (bin + 1) × width, clamped to int64
+      const Wide e = Wide{u.start} + (Wide{static_cast<int64_t>(bin)} + 1) * width;
+      return static_cast<TimeNs>(std::min<Wide>(e, std::numeric_limits<TimeNs>::max()));
+    };
     std::vector<TimeNs> covered(bins, 0);
     for (auto [a, b] : busy.intervals()) {
       // An interval may span many bins; each gets the part inside it.
       for (TimeNs x = a; x < b;) {
-        const size_t bin = static_cast<size_t>((x - u.start) / u.binWidth);
-        const TimeNs y = std::min(b, satAdd(u.start, static_cast<TimeNs>(bin + 1) * u.binWidth));
+        const size_t bin = std::min(bins - 1, static_cast<size_t>((Wide{x} - u.start) / width));
+        const TimeNs y = std::min(b, binEnd(bin));
         covered[bin] += y - x;
         x = y;
       }
@@ -70,7 +84,9 @@ void addGpuUtilisationCounters(Trace& trace, size_t targetBins) {
     c.ts.reserve(u.percent.size() + 1);
     c.value.reserve(u.percent.size() + 1);
     for (size_t i = 0; i < u.percent.size(); ++i) {
-      c.ts.push_back(satAdd(u.start, static_cast<TimeNs>(i) * u.binWidth));
+      // In 128 bits: i × width can pass int64 at the far end of the ±2^62 domain.
+      const Wide ts = Wide{u.start} + Wide{static_cast<int64_t>(i)} * u.binWidth;
+      c.ts.push_back(static_cast<TimeNs>(std::min<Wide>(ts, std::numeric_limits<TimeNs>::max())));
       c.value.push_back(u.percent[i]);
     }
     c.ts.push_back(u.end);

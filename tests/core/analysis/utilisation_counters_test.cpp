@@ -95,5 +95,31 @@ TEST(UtilisationCounters, OnlyZeroLengthDeviceEventsMakeNoSeries) {
   EXPECT_TRUE(gpuUtilisation(*t, 100).empty());
 }
 
+// Busy time at both ends of the ±2^62 ns time domain: the span is 2^63 ns, one more than
+// int64 holds (signed overflow that UBSan found on a 10 KB Nsight export). The bins
+// stay bounded, cover the trace and never count more than their width.
+TEST(UtilisationCounters, BothEndsOfTheTimeDomainNeverOverflow) {
+  const std::string json =
+      R"({"traceEvents":[)"
+      R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":-4611686018427387,"dur":5,"args":{"stream":7}},)"
+      R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":4611686018427380,"dur":5,"args":{"stream":7}}]})";
+  auto t = test::loadOk(json);
+  ASSERT_TRUE(t);
+  for (size_t target : {size_t{1}, size_t{2}, size_t{2000}}) {
+    const std::vector<UtilisationSeries> s = gpuUtilisation(*t, target);
+    ASSERT_EQ(s.size(), 1u);
+    EXPECT_GT(s[0].binWidth, 0);
+    EXPECT_LE(s[0].percent.size(), 2 * target + 2) << target;
+    for (double p : s[0].percent) {
+      EXPECT_GE(p, 0.0);
+      EXPECT_LE(p, 100.0);
+    }
+    EXPECT_LE(s[0].start, t->minTs);
+  }
+  addGpuUtilisationCounters(*t, 2000);
+  const CounterSeries& c = t->counters.back();
+  EXPECT_TRUE(std::is_sorted(c.ts.begin(), c.ts.end()));
+}
+
 }  // namespace
 }  // namespace opscope
