@@ -17,10 +17,12 @@ TimeNs roundBinWidth(TimeNs span, size_t targetBins) {
   const TimeNs want = span / static_cast<TimeNs>(std::max<size_t>(1, targetBins));
   // Widths 1, 2, 5 × 10^k ns from 1 µs up to 5·10^18 (the time domain is ±2^62 ns, so
   // a span is below 9.3·10^18): no product or decade here overflows.
-  for (TimeNs decade = 1000; decade <= 1'000'000'000'000'000'000; decade *= 10)
+  constexpr TimeNs kLastDecade = 1'000'000'000'000'000'000;
+  for (TimeNs decade = 1000;; decade *= 10) {
     for (TimeNs f : {1, 2, 5})
       if (f * decade >= want) return f * decade;
-  return want;
+    if (decade == kLastDecade) return want;  // before decade × 10 would overflow
+  }
 }
 
 std::vector<UtilisationSeries> gpuUtilisation(const Trace& trace, size_t targetBins) {
