@@ -1,8 +1,10 @@
 #pragma once
 // The five CPU-side overhead types of the DLRM performance model (Lin et al., HiPC
 // 2022; ../shared/seeds/pm_dlrm_trace_breakdown_and_overheads), in µs, per sample:
-//   T1  gap between two consecutive top-level ops under the same parent, minus one
-//       CPU event cost; gaps of t1MaxGapUs or more are data loading and skipped
+//   T1  gap between two consecutive top-level ops under the same parent (Python
+//       frames of with_stack traces are looked through: the parent is the nearest
+//       enclosing slice that is not a python_function), minus one CPU event cost;
+//       gaps of t1MaxGapUs or more are data loading and skipped
 //   T2  op start -> its first launch, minus the cost of the sub-events before it
 //   T3  its last launch's end -> op end, minus the cost of the sub-events after it
 //   T4  a launch call itself, minus one CPU and one GPU event cost, per launch name;
