@@ -32,9 +32,11 @@ bool readSide(const std::string& path, SideInputKind kind, std::string& text, in
 }  // namespace
 
 int runPredict(const std::vector<std::string>& args) {
-  std::string file, gpuName, gpuFile, overheadsFile, etFile, kernels = "models", out = "-";
+  std::string file, gpuName, gpuFile, overheadsFile, etFile, kernels = "models", out = "-", efficiencyFile,
+                                                             fitSamplesFile;
   std::vector<std::string> microbenchFiles;  // one GEMM and one convolution table at most
-  bool replay = false, json = false, csv = false, listGpus = false, calibrate = false, rooflines = false;
+  bool replay = false, json = false, csv = false, listGpus = false, calibrate = false, rooflines = false,
+       datasheet = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](std::string& v) {
@@ -53,6 +55,9 @@ int runPredict(const std::vector<std::string>& args) {
     else if (a == "--replay") replay = true;
     else if (a == "--calibrate") calibrate = true;
     else if (a == "--rooflines") rooflines = true;
+    else if (a == "--datasheet") datasheet = true;
+    else if (a == "--efficiency") ok = value(efficiencyFile);
+    else if (a == "--fit-samples") ok = value(fitSamplesFile);
     else if (a == "--json") json = true;
     else if (a == "--csv") csv = true;
     else if (a == "--list-gpus") listGpus = true;
@@ -122,6 +127,15 @@ int runPredict(const std::vector<std::string>& args) {
     return kUsage;
   }
 
+  if (datasheet && !efficiencyFile.empty()) {
+    std::fprintf(stderr, "opscope predict: --datasheet and --efficiency exclude each other\n");
+    return kUsage;
+  }
+  if (replay && (datasheet || !efficiencyFile.empty())) {
+    std::fprintf(stderr, "opscope predict: --replay models nothing; --datasheet and --efficiency do not apply\n");
+    return kUsage;
+  }
+
   // What the user asked for; prediction_policy.h decides the setup, as the dock does.
   PredictionRequest request;
   request.gpuName = gpuName;
@@ -132,6 +146,17 @@ int runPredict(const std::vector<std::string>& args) {
   request.measuredKernels = kernels == "measured";
   request.calibrate = calibrate;
   request.rooflines = rooflines;
+  request.datasheet = datasheet;
+  if (!efficiencyFile.empty()) {
+    if (int exit = 0; !readSide(efficiencyFile, SideInputKind::Efficiency, text, exit)) return exit;
+    auto tables = parseEfficiencyTables(text, error);
+    if (!tables) {
+      std::fprintf(stderr, "opscope: %s: %s\n", efficiencyFile.c_str(), error.c_str());
+      return kInvalidInput;
+    }
+    tables->source = efficiencyFile;
+    request.efficiency = std::make_shared<const EfficiencyTables>(std::move(*tables));
+  }
   auto microbench = std::make_shared<Microbenchmarks>();
   std::vector<MicrobenchKind> seen;
   for (const std::string& microbenchFile : microbenchFiles) {
@@ -199,6 +224,11 @@ int runPredict(const std::vector<std::string>& args) {
       return kUsage;
   }
   PredictionSetup setup = std::move(*plan.setup);
+  if (!fitSamplesFile.empty()) {
+    const int exit =
+        writeOutput(fitSamplesFile, fitSamplesCsv(*r.trace, datasheetLeaves(*r.trace, setup), setup.gpu, file));
+    if (exit != kOk) return exit;
+  }
   const PredictionResult result = runPrediction(*r.trace, std::move(setup));
   const std::string output = json  ? predictionJson(*r.trace, result, file)
                              : csv ? predictionCsv(*r.trace, result)

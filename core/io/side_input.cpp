@@ -22,6 +22,8 @@ const char* sideInputName(SideInputKind kind) {
       return "overheads file";
     case SideInputKind::Microbench:
       return "microbenchmark table";
+    case SideInputKind::Efficiency:
+      return "efficiency table";
   }
   return "side input";
 }
@@ -30,6 +32,7 @@ size_t sideInputCeiling(SideInputKind kind) {
   switch (kind) {
     case SideInputKind::Microbench:
       return size_t{16} << 20;
+    case SideInputKind::Efficiency:  // a fitted table is ~20 KiB
     case SideInputKind::GpuFile:
     case SideInputKind::KernelClasses:
     case SideInputKind::Overheads:

@@ -14,7 +14,7 @@
 
 namespace opscope {
 
-enum class SideInputKind { GpuFile, KernelClasses, Overheads, Microbench };
+enum class SideInputKind { GpuFile, KernelClasses, Overheads, Microbench, Efficiency };
 
 // "GPU file", "kernel classes file", ...: the words errors use.
 const char* sideInputName(SideInputKind kind);

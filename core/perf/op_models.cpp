@@ -240,6 +240,23 @@ std::optional<OpPrediction> OpModels::scaled(std::optional<OpPrediction> p) cons
   return p;
 }
 
+OpPrediction OpModels::learned(OpPrediction p, size_t gpuEvents, std::string_view op, DType dtype) const {
+  p.datasheetUs = p.us;
+  if (!learned_ || !learnsEfficiency(p.model)) return p;
+  const double perEvent = p.us / static_cast<double>(std::max<size_t>(gpuEvents, 1));
+  // An op the datasheet puts at the kernel floor says nothing about its model's
+  // efficiency: it takes the GPU's learned floor curve (kFloorModel) first.
+  const bool atFloor = p.us <= gpu_.kernelFloorUs * (1 + 1e-9);
+  const EfficiencyCurve* c = atFloor ? learned_->find(gpu_, kFloorModel, perEvent, &p.curve) : nullptr;
+  if (!c) c = learned_->find(gpu_, p.model, perEvent, &p.curve, op, dtypeKey(dtype));
+  if (!c) {
+    p.curve = "none";
+    return p;
+  }
+  p.us *= c->ratioAt(perEvent);
+  return p;
+}
+
 std::optional<OpPrediction> OpModels::datasheet(std::string_view name, const OpShapes& s,
                                                 const std::vector<KernelLaunch>& kernels) const {
   if (!s.recorded()) return std::nullopt;
@@ -416,6 +433,7 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
       return *gpuEvents;
     };
     auto leaf = [&](std::optional<OpPrediction> p) {
+      if (p) p = models.learned(std::move(*p), gpu().size(), trace.name(op), shapes.type(0));
       if (p && leaves) {
         OpRow l;
         l.op = op;
@@ -423,6 +441,9 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
         for (EventRef g : gpu()) addTo(l.measuredGpu, trace.dur(g));
         l.predictedUs = p->us;
         l.model = p->model;
+        l.datasheetUs = p->datasheetUs;
+        l.curve = p->curve;
+        l.dtype = shapes.type(0);
         leaves->push_back(std::move(l));
       }
       return p;
@@ -454,8 +475,9 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
       if (auto p = models.own(trace.name(op), shapes, kernels)) return leaf(p);
     }
     if (auto c = collectiveCallOf(inputs, op, trace.meta.worldSize)) return leaf(models.collective(*c));
-    double sum = 0;
+    double sum = 0, datasheetSum = 0;
     bool any = false;
+    std::string curve;
     for (EventRef c : subOps) {
       if (isLaunchKind(trace.kind(c))) {
         // A launch made by op itself, outside its sub-ops, is unmodelled GPU work.
@@ -466,10 +488,12 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
       auto p = predict(c, shapesOf(c));
       if (!p) return std::nullopt;
       sum += p->us;
+      datasheetSum += p->datasheetUs;
+      curve = !any || curve == p->curve ? p->curve : "several";
       any = true;
     }
     if (!any) return std::nullopt;
-    return OpPrediction{sum, "sum of sub-ops"};
+    return OpPrediction{sum, "sum of sub-ops", datasheetSum, curve};
   };
   for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
     if (trace.tracks[t].kind != TrackKind::Thread) continue;
@@ -489,6 +513,8 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
       if (auto p = predict(op, shapes)) {
         row.predictedUs = p->us;
         row.model = p->model;
+        row.datasheetUs = p->datasheetUs;
+        row.curve = p->curve;
       }
       row.shapes = shapes.dimsText;
       rows.push_back(std::move(row));

@@ -26,6 +26,7 @@
 #include "model/trace.h"
 #include "perf/collective_models.h"
 #include "perf/kernel_models.h"
+#include "perf/learned_efficiency.h"
 #include "perf/microbenchmarks.h"
 
 namespace opscope {
@@ -56,8 +57,17 @@ struct OpShapes {
 OpShapes opShapesFromArgs(const std::vector<NamedArg>& args);
 
 struct OpPrediction {
+  OpPrediction() = default;
+  OpPrediction(double us_, std::string model_, double datasheetUs_ = 0, std::string curve_ = {})
+      : us(us_), model(std::move(model_)), datasheetUs(datasheetUs_), curve(std::move(curve_)) {}
   double us = 0;
   std::string model;  // "gemm roofline", "gemm microbenchmark", "memory-bound", "sum of sub-ops"
+  // With learned efficiency (learned_efficiency.h): the model's datasheet time before
+  // its curve, and the curve that priced it ("H100-SXM / gemm roofline"; "none" when
+  // the tables have no curve for it; "" without tables; "several" for a sum whose
+  // sub-ops used different curves).
+  double datasheetUs = 0;
+  std::string curve;
 };
 
 class OpModels {
@@ -82,6 +92,15 @@ class OpModels {
   // Calibration's per-model shares (calibration.h): a prediction of a listed model
   // above the kernel floor is divided by its share, never below the floor.
   void setModelEfficiency(std::map<std::string, double> e) { efficiency_ = std::move(e); }
+  // Learned achieved-efficiency curves (learned_efficiency.h), applied to every op a
+  // model of its own prices (leaves: a sum of sub-ops adds its sub-ops' learned
+  // times); nullptr: datasheet times. The tables outlive the models.
+  void setLearnedEfficiency(const EfficiencyTables* tables) { learned_ = tables; }
+  const EfficiencyTables* learnedEfficiency() const { return learned_; }
+  // p priced by its curve for an op that launched gpuEvents GPU events; sets
+  // datasheetUs and curve.
+  // op: the op's name, dtype its first input's (EfficiencyTables::find).
+  OpPrediction learned(OpPrediction p, size_t gpuEvents, std::string_view op = {}, DType dtype = DType::Unknown) const;
   // An NCCL/RCCL collective (collective_models.h) over the spec's links.
   OpPrediction collective(const CollectiveMessage& c) const {
     return *scaled(OpPrediction{collectiveUs(gpu_, c), std::string("collective ") + collectiveKindName(c.kind)});
@@ -101,6 +120,7 @@ class OpModels {
   GpuSpec gpu_;
   const Microbenchmarks* microbench_;
   std::map<std::string, double> efficiency_;
+  const EfficiencyTables* learned_ = nullptr;
 };
 
 // One row per outermost host op (see OpIndex) that caused GPU work.
@@ -110,7 +130,10 @@ struct OpRow {
   uint64_t gpuEvents = 0;
   std::optional<double> predictedUs;
   std::string model = "no model";
-  std::string shapes;  // "Input Dims" text
+  std::string shapes;            // "Input Dims" text
+  double datasheetUs = 0;        // with a prediction: before learned efficiency (OpPrediction)
+  DType dtype = DType::Unknown;  // leaves: the op's first input's
+  std::string curve;             // the learned curve that priced it, see OpPrediction::curve
 };
 
 // Ops starting inside window when given; in time order. extraShapes (packed op ->

@@ -157,6 +157,11 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup, const 
     }
     OpModels models(setup.gpu, &bench);
     if (r.calibration) models.setModelEfficiency(r.calibration->modelEfficiency);
+    else if (setup.efficiency && !setup.calibrate) {
+      models.setLearnedEfficiency(setup.efficiency);
+      r.fingerprint = traceFingerprint(trace);
+      r.traceInFit = setup.efficiency->fittedOnTrace(r.fingerprint);
+    }
     r.ops = predictOps(trace, models, setup.window, setup.extraShapes.get(), nullptr, inputs);
   }
   SimOptions sim;
@@ -231,6 +236,13 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup, const 
             [](const OpTypeFigures& a, const OpTypeFigures& b) { return a.measuredUs > b.measuredUs; });
   r.setup = std::move(setup);
   return r;
+}
+
+std::vector<OpRow> datasheetLeaves(const Trace& trace, const PredictionSetup& setup) {
+  const Microbenchmarks bench = microbenchmarksFor(setup, setup.gpu);
+  std::vector<OpRow> leaves;
+  predictOps(trace, OpModels(setup.gpu, &bench), std::nullopt, setup.extraShapes.get(), &leaves);
+  return leaves;
 }
 
 bool isWhatIf(const PredictionResult& r) { return r.setup.calibrationGpu && !r.setup.replay; }

@@ -48,6 +48,11 @@ struct PredictionSetup {
   const Microbenchmarks* microbench = nullptr;
   bool builtinMicrobench = true;
   std::string gemmBenchSource, convBenchSource;
+  // Learned achieved-efficiency curves (learned_efficiency.h) that price every model's
+  // ops, the built-in ones unless the user gave a table or asked for --datasheet;
+  // nullptr: datasheet figures. Not used by --calibrate (which fits its own shares on
+  // the datasheet) or --replay. Outlives the setup.
+  const EfficiencyTables* efficiency = nullptr;
   std::optional<TimeWindow> window;  // ops of this window only (iterations: all)
   // Shapes of ops the Kineto trace recorded none for (a linked execution trace's).
   std::shared_ptr<const std::map<uint64_t, OpShapes>> extraShapes;
@@ -112,6 +117,10 @@ struct PredictionResult {
   std::optional<double> iterationErrorPctMeanOutOfSample;
   std::optional<CalibratedRun> calibratedRun;  // setup.withCalibratedRun, two iterations or more
   double coverage = 0;                         // share of measured GPU time whose op has a model
+  // With learned efficiency: the trace's fingerprint (traceFingerprint) and whether the
+  // tables were fitted on this trace (then its figures are in sample).
+  std::string fingerprint;
+  bool traceInFit = false;
 };
 
 // error of one prediction in percent of the measured value
@@ -133,6 +142,11 @@ bool isWhatIf(const PredictionResult& r);
 // The mean over the iterations of predicted / measured when isWhatIf; nullopt
 // otherwise and without iterations.
 std::optional<double> whatIfRatio(const PredictionResult& r);
+
+// Every op a model of its own prices (predictOps' leaves, sub-ops included) over the
+// whole trace with setup.gpu's datasheet figures and tables and no learned efficiency:
+// the samples tools/fit_efficiency.py fits curves on (`predict --fit-samples CSV`).
+std::vector<OpRow> datasheetLeaves(const Trace& trace, const PredictionSetup& setup);
 
 // The calibration of gpu's models fitted on the trace's first iteration (floor and
 // bandwidth, then each model's share); nullopt with why in note when the trace has

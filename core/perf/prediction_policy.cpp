@@ -19,6 +19,11 @@ PredictionPlan planPrediction(const Trace& trace, const PredictionRequest& reque
   setup.calibrate = request.calibrate;
   setup.builtinMicrobench = !request.rooflines;
   plan.microbench = request.microbench;
+  // Learned efficiency prices every run but a replay and a calibration (which fits its
+  // own shares on the datasheet figures).
+  plan.efficiency = request.efficiency;
+  if (!request.datasheet && !request.replay && !request.calibrate)
+    setup.efficiency = request.efficiency ? request.efficiency.get() : builtinEfficiencyTables();
   if (request.microbench && !request.microbench->empty()) setup.microbench = request.microbench.get();
   setup.gemmBenchSource = request.gemmBenchSource;
   setup.convBenchSource = request.convBenchSource;

@@ -28,6 +28,11 @@ struct PredictionRequest {
   bool measuredKernels = false;  // --kernels measured
   bool calibrate = false;        // --calibrate; the dock's Calibrate box
   bool rooflines = false;        // --rooflines; the dock's "No microbenchmark"
+  // --datasheet: no learned efficiency, the presets' figures alone. Otherwise the
+  // user's table (--efficiency FILE) or the built-in one.
+  bool datasheet = false;
+  std::shared_ptr<const EfficiencyTables> efficiency;
+  std::string efficiencySource;
   // Tables, overheads and shapes the user gave (each optional), with what to call them.
   std::shared_ptr<const Microbenchmarks> microbench;
   std::string gemmBenchSource, convBenchSource;
@@ -50,6 +55,7 @@ struct PredictionPlan {
   std::string message;  // one line when error is not None
   // The microbenchmarks the setup points at (setup.microbench), kept alive with it.
   std::shared_ptr<const Microbenchmarks> microbench;
+  std::shared_ptr<const EfficiencyTables> efficiency;  // the user's table, kept alive with the setup
 };
 
 // The GPU named name in set, or nullptr with message "no GPU named 'X' (known: …)".

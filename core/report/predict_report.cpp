@@ -77,6 +77,16 @@ std::string predictionJson(const Trace& trace, const PredictionResult& r, const 
     auto source = [](const std::string& s) { return s.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(s); };
     j["microbenchmarks"] = {{"gemm", source(r.setup.gemmBenchSource)},
                             {"convolution", source(r.setup.convBenchSource)}};
+    // The learned achieved-efficiency tables that priced the ops, and whether this trace
+    // was among those they were fitted on (then its figures are in sample); null:
+    // datasheet figures (--datasheet, --calibrate).
+    if (const EfficiencyTables* e = r.setup.efficiency; e && !r.calibration)
+      j["efficiency"] = {{"tables", e->source},
+                         {"description", e->description},
+                         {"fitted_on_traces", e->fittedOn.size()},
+                         {"trace_in_fit", r.traceInFit},
+                         {"fingerprint", r.fingerprint}};
+    else j["efficiency"] = nullptr;
   }
   j["iterations"] = nlohmann::ordered_json::array();
   for (const IterationPrediction& i : r.iterations) {
@@ -168,6 +178,10 @@ std::string predictionJson(const Trace& trace, const PredictionResult& r, const 
       o["error_pct"] =
           row.predictedUs ? nlohmann::ordered_json(round3(errorPct(*row.predictedUs, m))) : nlohmann::ordered_json();
       o["model"] = row.model;
+      if (row.predictedUs && !row.curve.empty()) {
+        o["datasheet_us"] = round3(row.datasheetUs);
+        o["efficiency_curve"] = row.curve;
+      }
       o["gpu_events"] = row.gpuEvents;
       if (!row.shapes.empty()) o["input_dims"] = nlohmann::ordered_json::parse(row.shapes, nullptr, false);
       j["ops"].push_back(std::move(o));
@@ -205,6 +219,12 @@ std::string predictionText(const Trace& trace, const PredictionResult& r, const 
       out += "microbenchmarks: GEMMs " + name(r.setup.gemmBenchSource) + "; convolutions " +
              name(r.setup.convBenchSource) + "\n";
     }
+    if (const EfficiencyTables* e = r.setup.efficiency; e && !r.calibration)
+      out += "achieved efficiency: learned curves, " + e->source + ", fitted on " + std::to_string(e->fittedOn.size()) +
+             " traces; " +
+             (r.traceInFit ? "this trace is one of them (its figures are in sample)"
+                           : "this trace is not one of them (out of sample)") +
+             "\n";
   }
   if (r.calibration) {
     std::snprintf(line, sizeof line,
@@ -341,6 +361,23 @@ std::string predictionCsv(const Trace& trace, const PredictionResult& r) {
     out += ',';
     out += csvField(row.shapes);
     out += '\n';
+  }
+  return out;
+}
+
+std::string fitSamplesCsv(const Trace& trace, const std::vector<OpRow>& leaves, const GpuSpec& gpu,
+                          const std::string& file) {
+  std::string out = "file,gpu,vendor,fingerprint,op,model,family,dtype,at_floor,gpu_events,datasheet_us,measured_us\n";
+  const std::string head =
+      csvField(file) + "," + csvField(gpu.name) + "," + gpuVendor(gpu) + "," + csvField(traceFingerprint(trace)) + ",";
+  char numbers[96];
+  for (const OpRow& l : leaves) {
+    const double m = static_cast<double>(l.measuredGpu) / 1e3;
+    if (!l.predictedUs || m <= kSampledOutUs) continue;
+    std::snprintf(numbers, sizeof numbers, ",%llu,%.4f,%.4f\n", static_cast<unsigned long long>(l.gpuEvents),
+                  l.datasheetUs, m);
+    out += head + csvField(trace.name(l.op)) + "," + csvField(l.model) + "," + csvField(modelFamily(l.model)) + "," +
+           dtypeKey(l.dtype) + (l.datasheetUs <= gpu.kernelFloorUs * (1 + 1e-9) ? ",1" : ",0") + numbers;
   }
   return out;
 }

@@ -15,5 +15,10 @@ std::string predictionJson(const Trace& trace, const PredictionResult& r, const 
 std::string predictionText(const Trace& trace, const PredictionResult& r, const std::string& file, size_t topOps = 15);
 // The per-op rows as CSV (the pane's export).
 std::string predictionCsv(const Trace& trace, const PredictionResult& r);
+// `predict --fit-samples`: one row per op a model prices (datasheetLeaves) with what
+// tools/fit_efficiency.py fits on: file,gpu,vendor,fingerprint,op,model,family,dtype,at_floor,gpu_events,
+// datasheet_us,measured_us (µs; sampled-out ops, measured at most kSampledOutUs, left out).
+std::string fitSamplesCsv(const Trace& trace, const std::vector<OpRow>& leaves, const GpuSpec& gpu,
+                          const std::string& file);
 
 }  // namespace opscope

@@ -553,8 +553,10 @@ TEST(Cli, PredictOnRealH100TracesPicksTheH100AndFollowsTheGpu) {
   for (std::string name : {"h100_resnet50_train --calibrate", "h100_transformer_bf16", "h100_ddp_embedding_mlp"}) {
     const bool resnet = name.starts_with("h100_resnet50");
     if (resnet) {
-      // Rooflines alone (--rooflines: not the preset's built-in convolution table).
-      CliRun datasheet = runCli("predict --json --rooflines " + dir + "h100_resnet50_train.pt.trace.json.gz");
+      // Rooflines alone (--rooflines: not the preset's built-in convolution table;
+      // --datasheet: not the learned efficiency curves, which are fitted on this trace).
+      CliRun datasheet =
+          runCli("predict --json --rooflines --datasheet " + dir + "h100_resnet50_train.pt.trace.json.gz");
       ASSERT_EQ(datasheet.code, 0) << datasheet.out;
       const auto j = nlohmann::json::parse(datasheet.out);
       EXPECT_TRUE(j["microbenchmarks"]["convolution"].is_null());
@@ -873,6 +875,71 @@ TEST(Cli, CriticalPathJsonIsTheContractAndTilesTheIteration) {
   EXPECT_EQ(r.code, 4);
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
   EXPECT_EQ(runCli("critical-path /nonexistent.json").code, 3);
+}
+
+// Learned efficiency (core/perf/learned_efficiency.h): a run says which tables priced it
+// and whether the trace was in their fit; a table fitted without the trace prices it
+// out of sample; --datasheet turns the curves off; --fit-samples writes what the
+// fitting script reads.
+TEST(Cli, PredictSaysWhichEfficiencyTablesPricedTheTraceAndWhetherItWasInTheirFit) {
+  const std::string bert =
+      OPSCOPE_SOURCE_DIR "/tests/data/tracelens/h100_gaunernst_bert-small-uncased__1016001.json.gz";
+  CliRun builtin = runCli("predict --json " + bert);
+  ASSERT_EQ(builtin.code, 0) << builtin.out.substr(0, 500);
+  auto j = nlohmann::json::parse(builtin.out);
+  ASSERT_TRUE(j["efficiency"].is_object());
+  EXPECT_EQ(j["efficiency"]["tables"], "built-in (resources/gpu/efficiency.json)");
+  EXPECT_TRUE(j["efficiency"]["trace_in_fit"].get<bool>());  // the built-in table was fitted on it
+  size_t curved = 0;
+  for (const auto& op : j["ops"])
+    if (op.contains("efficiency_curve")) {
+      ++curved;
+      EXPECT_GT(op["datasheet_us"].get<double>(), 0);
+    }
+  EXPECT_GT(curved, 10u);
+
+  // A table without this trace: out of sample, and the text says so.
+  const std::string table = test::tempPath("efficiency_without_bert.json");
+  {
+    std::ofstream f(table);
+    f << R"({"description": "test", "curves": {"H100-SXM": {"memory-bound": {"knots": [[0, 2]]},
+            "kernel floor": {"knots": [[0, 1.5]]}}}, "fitted_on": [{"file": "x", "fingerprint": "kernels=1 kernel_ns=1"}]})";
+  }
+  CliRun other = runCli("predict --json --efficiency " + table + " " + bert);
+  ASSERT_EQ(other.code, 0) << other.out.substr(0, 500);
+  j = nlohmann::json::parse(other.out);
+  EXPECT_FALSE(j["efficiency"]["trace_in_fit"].get<bool>());
+  EXPECT_EQ(j["efficiency"]["tables"], table);
+  bool floorSeen = false;
+  for (const auto& op : j["ops"])
+    if (op.value("efficiency_curve", "") == "H100-SXM / kernel floor") floorSeen = true;
+  EXPECT_TRUE(floorSeen);
+  CliRun text = runCli("predict --efficiency " + table + " " + bert);
+  EXPECT_NE(text.out.find("this trace is not one of them (out of sample)"), std::string::npos) << text.out;
+
+  CliRun sheet = runCli("predict --json --datasheet " + bert);
+  ASSERT_EQ(sheet.code, 0);
+  EXPECT_TRUE(nlohmann::json::parse(sheet.out)["efficiency"].is_null());
+  EXPECT_EQ(runCli("predict --datasheet --efficiency " + table + " " + bert).code, 2);
+  EXPECT_EQ(runCli("predict --replay --datasheet " + bert).code, 2);
+  const std::string broken = test::tempPath("efficiency_broken.json");
+  {
+    std::ofstream f(broken);
+    f << R"({"curves": {"H100-SXM": {"gemm": {"knots": [[1, -2]]}}}})";
+  }
+  CliRun bad = runCli("predict --efficiency " + broken + " " + bert);
+  EXPECT_EQ(bad.code, 4) << bad.out;
+  EXPECT_NE(bad.out.find("curves.H100-SXM.gemm: a knot's ratio must be in"), std::string::npos) << bad.out;
+
+  const std::string samples = test::tempPath("fit_samples.csv");
+  CliRun fit = runCli("predict --datasheet --fit-samples " + samples + " -o /dev/null " + bert);
+  ASSERT_EQ(fit.code, 0) << fit.out;
+  const std::string csv = test::readFile(samples);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "file,gpu,vendor,fingerprint,op,model,family,dtype,at_floor,gpu_events,datasheet_us,measured_us");
+  EXPECT_NE(csv.find(",H100-SXM,nvidia,kernels=60 kernel_ns=307197,aten::linear,gemm roofline,gemm,"),
+            std::string::npos);
+  EXPECT_GT(std::count(csv.begin(), csv.end(), '\n'), 50);
 }
 
 }  // namespace

@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""Fits the learned achieved-efficiency curves of `opscope predict` and checks them
+leave-one-out.
+
+    tools/fit_efficiency.py --opscope build/release/app/opscope \
+        [--traces tools/efficiency_traces.txt] [-o resources/gpu/efficiency.json] \
+        [--loo REPORT.md] [--loo-json REPORT.json]
+
+For every trace of the list, `opscope predict --datasheet --fit-samples` gives each op a
+model of its own prices: its model, its number of GPU events, its datasheet time and its
+measured GPU time. A curve is fitted per (GPU preset, model), per (GPU, family), per
+(vendor, model/family) and over all traces ("any"): measured / datasheet as a function of
+x = log10(datasheet µs per GPU event), the median of the log ratio at knots half a decade
+apart (samples within half a decade of the knot, shrunk towards the curve's overall
+median when they are few). Medians of log ratios minimise the per-op log error; a knot
+needs 4 samples, a curve 8.
+
+--loo: for each group of the list, curves fitted without that group's traces price each
+of them (`predict --json --efficiency`), on its own GPU and, where the group holds the
+same model recorded on another GPU, as a what-if on that GPU against what it measured.
+Nothing a figure reports was fitted on the trace (or model) it is computed on.
+
+Pure Python (no numpy): the fit is a few thousand medians.
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+KNOT_STEP = 0.5
+KNOTS = [x * KNOT_STEP for x in range(-1, 11)]  # 0.3 µs .. 100 ms per GPU event
+MIN_CURVE_SAMPLES = 8
+MIN_KNOT_SAMPLES = 4
+SHRINK = 3.0  # pseudo-samples of the curve's overall median at each knot
+MIN_RATIO, MAX_RATIO = 0.05, 200.0
+
+
+def read_list(path, root):
+    traces = []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            group, rel = line.split(None, 1)
+            full = rel if os.path.isabs(rel) else os.path.normpath(os.path.join(root, rel))
+            if os.path.exists(full):
+                traces.append({"group": group, "path": full, "name": rel})
+            else:
+                print(f"fit_efficiency: {rel}: not here, skipped", file=sys.stderr)
+    return traces
+
+
+def samples_of(opscope, trace, tmp):
+    out = os.path.join(tmp, "samples.csv")
+    subprocess.run([opscope, "predict", "--datasheet", "--fit-samples", out, "-o", os.devnull, trace["path"]],
+                   check=True)
+    with open(out, newline="") as f:
+        rows = list(csv.DictReader(f))
+    for r in rows:
+        r["group"] = trace["group"]
+        r["name"] = trace["name"]
+    return rows
+
+
+def fit_curve(points):
+    """points: [(x, y, trace)] with y = ln(measured / datasheet). Returns knots or None.
+
+    A curve needs MIN_CURVE_SAMPLES ops from two traces or more (one model's kernels
+    say little about another's), a knot MIN_KNOT_SAMPLES ops within half a decade."""
+    if len(points) < MIN_CURVE_SAMPLES or len({t for _, _, t in points}) < 2:
+        return None
+    overall = statistics.median(y for _, y, _ in points)
+    knots = []
+    for k in KNOTS:
+        near = [y for x, y, _ in points if abs(x - k) <= KNOT_STEP]
+        if len(near) < MIN_KNOT_SAMPLES:
+            continue
+        n = len(near)
+        y = (n * statistics.median(near) + SHRINK * overall) / (n + SHRINK)
+        r = min(MAX_RATIO, max(MIN_RATIO, math.exp(y)))
+        knots.append([round(k, 3), round(r, 4)])
+    return knots or None
+
+
+def family(model):
+    m = model.split(" (")[0]
+    return m if m.startswith("memory-bound") else m.split(" ")[0]
+
+
+def fit(rows):
+    buckets = {}
+    for r in rows:
+        # As learnsEfficiency (core/perf/learned_efficiency.h): a collective's time is its
+        # wait for peers, a microbenchmark's is measured already.
+        if r["model"].startswith("collective") or "microbenchmark" in r["model"]:
+            continue
+        ds, meas, n = float(r["datasheet_us"]), float(r["measured_us"]), max(1, int(r["gpu_events"]))
+        if ds <= 0 or meas <= 0:
+            continue
+        p = (math.log10(ds / n), math.log(meas / ds), r["name"])
+        for gpu in (r["gpu"], r["vendor"] or None, "any"):
+            if gpu is None:
+                continue
+            by_op = r["model"] + "|" + r["op"]
+            keys = {r["model"], family(r["model"]), by_op} | ({by_op + "|" + r["dtype"]} if r["dtype"] else set())
+            if r["at_floor"] == "1":  # as OpModels::learned: the floor curve, kFloorModel
+                keys = {"kernel floor"}
+            for model in keys:
+                buckets.setdefault((gpu, model), []).append(p)
+    curves = {}
+    for (gpu, model), pts in sorted(buckets.items()):
+        knots = fit_curve(pts)
+        if knots:
+            curves.setdefault(gpu, {})[model] = {"knots": knots, "samples": len(pts)}
+    return curves
+
+
+def table(rows, traces, description):
+    fitted = []
+    seen = set()
+    for r in rows:
+        key = (r["name"], r["fingerprint"])
+        if key not in seen:
+            seen.add(key)
+            fitted.append({"file": r["name"], "gpu": r["gpu"], "fingerprint": r["fingerprint"]})
+    for t in traces:  # traces no model priced still count as seen by the fit
+        if not any(f["file"] == t["name"] for f in fitted):
+            fitted.append({"file": t["name"], "gpu": "", "fingerprint": t.get("fingerprint", "")})
+    return {"description": description, "curves": fit(rows), "fitted_on": fitted}
+
+
+def predict(opscope, path, efficiency=None, gpu=None, datasheet=False):
+    cmd = [opscope, "predict", "--json"]
+    if datasheet:
+        cmd.append("--datasheet")
+    if efficiency:
+        cmd += ["--efficiency", efficiency]
+    if gpu:
+        cmd += ["--gpu", gpu]
+    return json.loads(subprocess.run(cmd + [path], check=True, capture_output=True, text=True).stdout)
+
+
+def iteration_us(report):
+    its = report["iterations"]
+    return sum(i["predicted_us"] for i in its) / len(its), sum(i["measured_us"] for i in its) / len(its)
+
+
+def leave_one_out(opscope, traces, rows, tmp):
+    results = []
+    for group in sorted({t["group"] for t in traces}):
+        train = [r for r in rows if r["group"] != group]
+        members = [t for t in traces if t["group"] == group]
+        path = os.path.join(tmp, f"loo_{group}.json")
+        with open(path, "w") as f:
+            json.dump(table(train, [t for t in traces if t["group"] != group], f"without {group}"), f)
+        reports = {}
+        for t in members:
+            learned = predict(opscope, t["path"], efficiency=path)
+            assert learned["efficiency"]["trace_in_fit"] is False, t["name"]
+            sheet = predict(opscope, t["path"], datasheet=True)
+            reports[t["name"]] = learned
+            pred, meas = iteration_us(learned)
+            results.append({
+                "group": group, "trace": t["name"], "gpu": learned["gpu"],
+                "iterations": len(learned["iterations"]),
+                "iteration_error_pct": learned["error_pct_mean"],
+                "datasheet_iteration_error_pct": sheet["error_pct_mean"],
+                "op_gmae_pct": learned["op_error"]["gmae_pct"],
+                "datasheet_op_gmae_pct": sheet["op_error"]["gmae_pct"],
+                "gpu_active_measured_us": sum(i["gpu_active_measured_us"] for i in learned["iterations"]),
+                "gpu_active_predicted_us": sum(i["gpu_active_predicted_us"] for i in learned["iterations"]),
+                "coverage": learned["coverage"],
+            })
+        # What-if: each member predicted on another member's GPU, against what that measured.
+        for a in members:
+            for b in members:
+                ga, gb = reports[a["name"]]["gpu"], reports[b["name"]]["gpu"]
+                if a is b or ga == gb:
+                    continue
+                w = predict(opscope, a["path"], efficiency=path, gpu=gb)
+                pred, _ = iteration_us(w)
+                _, measured_b = iteration_us(reports[b["name"]])
+                results.append({"group": group, "trace": a["name"], "gpu": ga, "what_if_gpu": gb,
+                                "what_if_error_pct": round(100 * (pred - measured_b) / measured_b, 3),
+                                "predicted_us": round(pred, 3), "measured_on_that_gpu_us": round(measured_b, 3)})
+    return results
+
+
+def markdown(results):
+    own = [r for r in results if "what_if_gpu" not in r]
+    wif = [r for r in results if "what_if_gpu" in r]
+    lines = ["| trace | GPU | iteration error % (datasheet) | op GMAE % (datasheet) | GPU active measured / predicted ms |",
+             "|---|---|---:|---:|---:|"]
+    for r in own:
+        lines.append(f"| {os.path.basename(r['trace'])} | {r['gpu']} | {r['iteration_error_pct']:.1f} "
+                     f"({r['datasheet_iteration_error_pct']:.1f}) | "
+                     f"{r['op_gmae_pct'] if r['op_gmae_pct'] is not None else float('nan'):.1f} "
+                     f"({r['datasheet_op_gmae_pct'] if r['datasheet_op_gmae_pct'] is not None else float('nan'):.1f}) | "
+                     f"{r['gpu_active_measured_us'] / 1e3:.2f} / {r['gpu_active_predicted_us'] / 1e3:.2f} |")
+    errs = [r["iteration_error_pct"] for r in own]
+    gm = [r["op_gmae_pct"] for r in own if r["op_gmae_pct"]]
+    lines.append(f"\nmean iteration error {statistics.mean(errs):.1f} %, worst {max(errs):.1f} %; "
+                 f"mean op GMAE {statistics.mean(gm):.1f} %, worst {max(gm):.1f} % ({len(own)} traces)")
+    if wif:
+        lines += ["", "| trace | recorded on | predicted on | predicted ms | measured there ms | error % |",
+                  "|---|---|---|---:|---:|---:|"]
+        for r in wif:
+            lines.append(f"| {os.path.basename(r['trace'])} | {r['gpu']} | {r['what_if_gpu']} | "
+                         f"{r['predicted_us'] / 1e3:.2f} | {r['measured_on_that_gpu_us'] / 1e3:.2f} | "
+                         f"{r['what_if_error_pct']:.1f} |")
+        we = [abs(r["what_if_error_pct"]) for r in wif]
+        lines.append(f"\nwhat-if mean |error| {statistics.mean(we):.1f} %, worst {max(we):.1f} % ({len(wif)} pairs)")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--opscope", required=True)
+    ap.add_argument("--traces", default=os.path.join(root, "tools", "efficiency_traces.txt"))
+    ap.add_argument("-o", "--output")
+    ap.add_argument("--loo", help="write the leave-one-out report (markdown) here; - for stdout")
+    ap.add_argument("--loo-json")
+    args = ap.parse_args()
+    traces = read_list(args.traces, root)
+    if not traces:
+        sys.exit("fit_efficiency: no trace of the list is here")
+    with tempfile.TemporaryDirectory() as tmp:
+        rows = []
+        for t in traces:
+            got = samples_of(args.opscope, t, tmp)
+            if got:
+                t["fingerprint"] = got[0]["fingerprint"]
+            rows += got
+        print(f"fit_efficiency: {len(rows)} ops from {len(traces)} traces", file=sys.stderr)
+        if args.output:
+            with open(args.output, "w") as f:
+                json.dump(table(rows, traces, f"fitted by tools/fit_efficiency.py on {len(traces)} traces "
+                                               f"({len(rows)} ops) of {os.path.relpath(args.traces, root)}"),
+                          f, indent=1)
+                f.write("\n")
+        if args.loo or args.loo_json:
+            results = leave_one_out(args.opscope, traces, rows, tmp)
+            if args.loo_json:
+                with open(args.loo_json, "w") as f:
+                    json.dump(results, f, indent=1)
+            if args.loo:
+                text = markdown(results)
+                if args.loo == "-":
+                    sys.stdout.write(text)
+                else:
+                    with open(args.loo, "w") as f:
+                        f.write(text)
+
+
+if __name__ == "__main__":
+    main()
