@@ -9,7 +9,7 @@
 
 namespace opscope {
 
-extern const char* const kBuiltinEfficiencyJson;
+extern const unsigned char kBuiltinEfficiencyJson[];
 
 double EfficiencyCurve::ratioAt(double datasheetUsPerEvent) const {
   if (knots.empty() || !(datasheetUsPerEvent > 0)) return 1;
@@ -175,7 +175,7 @@ std::optional<EfficiencyTables> parseEfficiencyTables(std::string_view text, std
 const EfficiencyTables* builtinEfficiencyTables() {
   static const EfficiencyTables tables = [] {
     std::string error;
-    auto t = parseEfficiencyTables(kBuiltinEfficiencyJson, error);
+    auto t = parseEfficiencyTables(reinterpret_cast<const char*>(kBuiltinEfficiencyJson), error);
     EfficiencyTables out = t ? std::move(*t) : EfficiencyTables{};  // the resource is tested to parse
     out.source = "built-in (resources/gpu/efficiency.json)";
     return out;

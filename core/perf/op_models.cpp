@@ -240,6 +240,19 @@ std::optional<OpPrediction> OpModels::scaled(std::optional<OpPrediction> p) cons
   return p;
 }
 
+MathPath OpModels::pathOf(DType t, const std::vector<KernelLaunch>& kernels) const {
+  MathPath p = mathPath(gpu_, t, kernels);
+  // Another GPU's kernels: its library picks kernels built for it (an A100 trace's
+  // sm80 kernels are no sign that an H100 would run them).
+  if (ranOnOther_) p.legacyTensorCores = false;
+  return p;
+}
+
+void OpModels::setKernelsRanOn(const GpuSpec& g) {
+  ranOnOther_ = !iequal(g.name, gpu_.name);
+  gridScale_ = ranOnOther_ && g.sms > 0 && gpu_.sms > 0 ? static_cast<double>(gpu_.sms) / g.sms : 1.0;
+}
+
 OpPrediction OpModels::learned(OpPrediction p, size_t gpuEvents, std::string_view op, DType dtype) const {
   p.datasheetUs = p.us;
   if (!learned_ || !learnsEfficiency(p.model)) return p;
@@ -261,7 +274,7 @@ std::optional<OpPrediction> OpModels::datasheet(std::string_view name, const OpS
                                                 const std::vector<KernelLaunch>& kernels) const {
   if (!s.recorded()) return std::nullopt;
   if (auto g = gemmShape(name, s)) {
-    const MathPath path = mathPath(gpu_, g->dtype, kernels);
+    const MathPath path = pathOf(g->dtype, kernels);
     g->tf32 = path.tf32;
     g->legacyTensorCores = path.legacyTensorCores;
     g->grid = path.grid;
@@ -271,9 +284,9 @@ std::optional<OpPrediction> OpModels::datasheet(std::string_view name, const OpS
   }
   const std::string_view base = baseName(name);
   if (isConvolutionName(base))
-    return convolutionPrediction(gpu_, base, s, mathPath(gpu_, s.type(0), kernels), kernels, convTable());
+    return convolutionPrediction(gpu_, base, s, pathOf(s.type(0), kernels), kernels, convTable());
   const int64_t grid = widestGrid(kernels);
-  if (isTritonKernelName(base)) return tritonPrediction(gpu_, base, s, mathPath(gpu_, s.type(0), kernels), grid);
+  if (isTritonKernelName(base)) return tritonPrediction(gpu_, base, s, pathOf(s.type(0), kernels), grid);
   if (auto p = normOrPoolPrediction(gpu_, base, s, grid)) return p;
   if (auto p = attentionPrediction(gpu_, base, s)) return p;
   if (auto p = embeddingBagPrediction(gpu_, base, s)) return p;
@@ -329,7 +342,7 @@ const ConvMicrobench* OpModels::convTable() const {
 
 std::optional<OpPrediction> OpModels::convolution(const ConvProblem& p,
                                                   const std::vector<KernelLaunch>& kernels) const {
-  return scaled(convolutionPrediction(gpu_, p, mathPath(gpu_, p.dtype, kernels), kernels, convTable()));
+  return scaled(convolutionPrediction(gpu_, p, pathOf(p.dtype, kernels), kernels, convTable()));
 }
 
 std::optional<OpPrediction> OpModels::tbe(const TbeCall& call, const std::vector<KernelLaunch>& kernels) const {
@@ -454,7 +467,11 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
     if (shapes.recorded())
       for (EventRef g : gpu())
         if (trace.kind(g) == SliceKind::Kernel) {
-          const auto& [grid, block] = launchOf(g);
+          auto [grid, block] = launchOf(g);
+          // A what-if GPU's library sizes its grids to its own SMs (an H100 GEMM's 132
+          // tiles are 304 on an MI300X): the recorded grid, scaled by their ratio.
+          if (grid[0] > 0 && models.gridScale() != 1.0)
+            grid[0] = std::max<int64_t>(1, std::llround(static_cast<double>(grid[0]) * models.gridScale()));
           kernels.emplace_back(trace.name(g), grid, block);
         }
     // Under autocast an op casts its inputs and calls itself again (an aten::linear of

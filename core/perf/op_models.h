@@ -99,6 +99,11 @@ class OpModels {
   const EfficiencyTables* learnedEfficiency() const { return learned_; }
   // p priced by its curve for an op that launched gpuEvents GPU events; sets
   // datasheetUs and curve.
+  // The GPU the trace's kernels ran on, when it is another than gpu (a what-if): their
+  // grids are scaled by the SM counts' ratio (gridScale) and their architecture no
+  // longer marks them as legacy tensor-core kernels.
+  void setKernelsRanOn(const GpuSpec& g);
+  double gridScale() const { return gridScale_; }
   // op: the op's name, dtype its first input's (EfficiencyTables::find).
   OpPrediction learned(OpPrediction p, size_t gpuEvents, std::string_view op = {}, DType dtype = DType::Unknown) const;
   // An NCCL/RCCL collective (collective_models.h) over the spec's links.
@@ -121,6 +126,9 @@ class OpModels {
   const Microbenchmarks* microbench_;
   std::map<std::string, double> efficiency_;
   const EfficiencyTables* learned_ = nullptr;
+  bool ranOnOther_ = false;
+  double gridScale_ = 1.0;
+  MathPath pathOf(DType t, const std::vector<KernelLaunch>& kernels) const;
 };
 
 // One row per outermost host op (see OpIndex) that caused GPU work.

@@ -156,6 +156,7 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup, const 
       }
     }
     OpModels models(setup.gpu, &bench);
+    if (setup.calibrationGpu) models.setKernelsRanOn(*setup.calibrationGpu);
     if (r.calibration) models.setModelEfficiency(r.calibration->modelEfficiency);
     else if (setup.efficiency && !setup.calibrate) {
       models.setLearnedEfficiency(setup.efficiency);

@@ -219,12 +219,7 @@ std::string predictionText(const Trace& trace, const PredictionResult& r, const 
       out += "microbenchmarks: GEMMs " + name(r.setup.gemmBenchSource) + "; convolutions " +
              name(r.setup.convBenchSource) + "\n";
     }
-    if (const EfficiencyTables* e = r.setup.efficiency; e && !r.calibration)
-      out += "achieved efficiency: learned curves, " + e->source + ", fitted on " + std::to_string(e->fittedOn.size()) +
-             " traces; " +
-             (r.traceInFit ? "this trace is one of them (its figures are in sample)"
-                           : "this trace is not one of them (out of sample)") +
-             "\n";
+    if (r.setup.efficiency && !r.calibration) out += "achieved efficiency: " + efficiencySource(r) + "\n";
   }
   if (r.calibration) {
     std::snprintf(line, sizeof line,
@@ -363,6 +358,14 @@ std::string predictionCsv(const Trace& trace, const PredictionResult& r) {
     out += '\n';
   }
   return out;
+}
+
+std::string efficiencySource(const PredictionResult& r) {
+  const EfficiencyTables* e = r.calibration ? nullptr : r.setup.efficiency;
+  if (!e) return "datasheet figures (no learned efficiency)";
+  return "learned curves, " + e->source + ", fitted on " + std::to_string(e->fittedOn.size()) + " traces; " +
+         (r.traceInFit ? "this trace is one of them (its figures are in sample)"
+                       : "this trace is not one of them (out of sample)");
 }
 
 std::string fitSamplesCsv(const Trace& trace, const std::vector<OpRow>& leaves, const GpuSpec& gpu,

@@ -565,10 +565,11 @@ void PredictionPanel::onResults(std::shared_ptr<const PredictionResults> r) {
     return source.empty() ? QStringLiteral("roofline")
                           : QStringLiteral("microbenchmark (%1)").arg(QString::fromStdString(source));
   };
-  sources_->setText(QStringLiteral("GPU: %1 · overheads: %2 · GEMMs: %3 · convolutions: %4 · shapes: %5")
+  sources_->setText(QStringLiteral("GPU: %1 · overheads: %2 · GEMMs: %3 · convolutions: %4 · shapes: %5 · %6")
                         .arg(QString::fromStdString(m.setup.gpuSource), QString::fromStdString(m.setup.overheadsSource),
                              bench(m.setup.gemmBenchSource), bench(m.setup.convBenchSource),
-                             QString::fromStdString(m.setup.shapesSource)));
+                             QString::fromStdString(m.setup.shapesSource),
+                             QString::fromStdString(efficiencySource(m))));
   {
     const QString keep = filter_->currentText();
     const QSignalBlocker block(filter_);
