@@ -499,11 +499,13 @@ void PredictionPanel::onResults(std::shared_ptr<const PredictionResults> r) {
             .arg(*ratio, 0, 'f', 2)
             .arg(m.selfCheckErrorPctMean, 0, 'f', 1);
   else
-    text += QStringLiteral("iteration measured %1 ms, predicted %2 ms (mean |error| %3 %; with measured kernels %4 %)")
-                .arg(measured / n / 1e3, 0, 'f', 3)
-                .arg(predicted / n / 1e3, 0, 'f', 3)
-                .arg(m.iterationErrorPctMean, 0, 'f', 1)
-                .arg(m.selfCheckErrorPctMean, 0, 'f', 1);
+    text +=
+        QStringLiteral("iteration measured %1 ms, predicted %2 ms (mean |error| %3 %%4; with measured kernels %5 %)")
+            .arg(measured / n / 1e3, 0, 'f', 3)
+            .arg(predicted / n / 1e3, 0, 'f', 3)
+            .arg(m.iterationErrorPctMean, 0, 'f', 1)
+            .arg(m.traceInFit ? QStringLiteral(", <b>in sample</b>: the efficiency curves were fitted on it") : "")
+            .arg(m.selfCheckErrorPctMean, 0, 'f', 1);
   // Figures over nothing are not figures: "GMAE 0.0 % over 0 ops" read as a perfect model.
   if (modelled && whatIfRatio(m))
     text += QStringLiteral(" · %L1 ops modelled · models cover %2 % of the GPU time")

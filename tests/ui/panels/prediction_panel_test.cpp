@@ -449,5 +449,25 @@ TEST(PredictionPanel, CustomGpuOverheadsAndExports) {
   std::filesystem::remove_all(dir);
 }
 
+// The dock prices ops with the learned efficiency curves as `predict` does, and says so:
+// a trace the built-in table was fitted on is "in sample" in the status line, and the
+// sources line names the tables; a calibrated run uses the datasheet and says that.
+TEST(PredictionPanel, SaysWhichEfficiencyCurvesPricedTheTraceAndWhetherInSample) {
+  Fixture f(OPSCOPE_SOURCE_DIR "/tests/data/tracelens/h100_gaunernst_bert-small-uncased__1016001.json.gz");
+  ASSERT_TRUE(f.doc);
+  f.show();
+  ASSERT_TRUE(waitFor(f.panel()));
+  const PredictionResult& r = f.panel()->results()->main;
+  ASSERT_NE(r.setup.efficiency, nullptr);
+  EXPECT_TRUE(r.traceInFit);
+  EXPECT_TRUE(f.panel()->statusText().contains(QStringLiteral("in sample: the efficiency curves were fitted on it")))
+      << f.panel()->statusText().toStdString();
+  EXPECT_TRUE(f.panel()->sourcesText().contains(QStringLiteral("learned curves, built-in")))
+      << f.panel()->sourcesText().toStdString();
+  size_t curved = 0;
+  for (const OpRow& row : r.ops) curved += row.curve.empty() ? 0 : 1;
+  EXPECT_GT(curved, 10u);
+}
+
 }  // namespace
 }  // namespace opscope::ui
