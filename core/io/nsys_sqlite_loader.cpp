@@ -40,13 +40,42 @@ struct Fatal {
   std::string message;
 };
 
-bool hasTable(sqlite3* db, const char* table) {
+// Whether the schema holds table; error gets SQLite's own message when the schema
+// cannot be read at all (a truncated file, a bad page size: "database disk image is
+// malformed", "file is not a database"), which is then the one-line error, not "not an
+// nsys export".
+bool hasTable(sqlite3* db, const char* table, std::string& error) {
   Statement st;
   if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", -1, &st.s, nullptr) !=
-      SQLITE_OK)
+      SQLITE_OK) {
+    error = sqlite3_errmsg(db);
     return false;
+  }
   sqlite3_bind_text(st.s, 1, table, -1, SQLITE_STATIC);
-  return sqlite3_step(st.s) == SQLITE_ROW;
+  const int rc = sqlite3_step(st.s);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE) error = sqlite3_errmsg(db);
+  return rc == SQLITE_ROW;
+}
+
+// The path as an SQLite URI opened immutable: SQLite then takes no lock and creates no
+// -wal, -shm or -journal file beside the input (it did, and left them, for a WAL-mode
+// export; in a read-only folder such an export could not be opened at all), and never
+// replays a hot journal or a -wal file into it: what is read is the database file as it
+// is. '%', '?' and '#' are escaped; "//x" (a URI authority) is read as "/x".
+std::string immutableUri(std::string path) {
+  while (path.size() > 1 && path[0] == '/' && path[1] == '/') path.erase(0, 1);
+  std::string uri = "file:";
+  static const char* hex = "0123456789ABCDEF";
+  for (unsigned char c : path) {
+    if (c == '%' || c == '?' || c == '#' || c < 0x20) {
+      uri += '%';
+      uri += hex[c >> 4];
+      uri += hex[c & 15];
+    } else {
+      uri += static_cast<char>(c);
+    }
+  }
+  return uri + "?immutable=1";
 }
 
 // How a column the loader reads must be declared (SQLite's affinity of the declared
@@ -88,7 +117,10 @@ class Reader {
   }
   ~Reader() { sqlite3_progress_handler(db_, 0, nullptr, nullptr); }
 
-  bool has(const char* table) const { return hasTable(db_, table); }
+  bool has(const char* table) const {
+    std::string ignored;  // the schema was read once already, before any table
+    return hasTable(db_, table, ignored);
+  }
 
   // Runs "SELECT <columns> FROM table" after checking that every column read is an
   // ordinary stored column of an ordinary table with the expected declared type (a
@@ -253,7 +285,8 @@ bool looksLikeSqlite(std::string_view head) {
 LoadResult loadNsysSqlite(const std::string& path, const LoadOptions& options) {
   LoadResult r;
   Db db;
-  if (sqlite3_open_v2(path.c_str(), &db.db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+  if (sqlite3_open_v2(immutableUri(path).c_str(), &db.db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) !=
+      SQLITE_OK) {
     r.status = LoadStatus::IoError;
     r.error = "cannot open as SQLite: " + std::string(db.db ? sqlite3_errmsg(db.db) : "out of memory");
     return r;
@@ -266,7 +299,13 @@ LoadResult loadNsysSqlite(const std::string& path, const LoadOptions& options) {
   const char* tables[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_MEMCPY",
                           "CUPTI_ACTIVITY_KIND_MEMSET", "NVTX_EVENTS"};
   bool any = false;
-  for (const char* t : tables) any |= hasTable(db.db, t);
+  std::string schemaError;
+  for (const char* t : tables) any |= hasTable(db.db, t, schemaError);
+  if (!any && !schemaError.empty()) {
+    r.status = LoadStatus::InvalidInput;
+    r.error = "SQLite cannot read the database: " + schemaError;
+    return r;
+  }
   if (!any) {
     r.status = LoadStatus::InvalidInput;
     r.error =

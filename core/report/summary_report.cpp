@@ -107,9 +107,12 @@ std::string summaryText(const Summary& s, const std::string& path) {
     else std::snprintf(b, sizeof b, "%.1f kB", static_cast<double>(bytes) / 1e3);
     return std::string(b);
   };
-  o << "  format " << s.format << ", " << size(s.inputBytes) << " on disk, " << size(s.jsonBytes)
-    << (s.format.find("json") != std::string::npos ? " of JSON, " : " decompressed, ") << s.eventsRead
-    << " events read, " << s.slices << " slices\n";
+  // Formats read through a database (Nsight's SQLite) stream no bytes: "0.0 kB
+  // decompressed" would be a figure about nothing.
+  o << "  format " << s.format << ", " << size(s.inputBytes) << " on disk, ";
+  if (s.jsonBytes > 0)
+    o << size(s.jsonBytes) << (s.format.find("json") != std::string::npos ? " of JSON, " : " decompressed, ");
+  o << s.eventsRead << " events read, " << s.slices << " slices\n";
   if (!s.deviceName.empty() || s.rank) {
     o << "  device " << (s.deviceName.empty() ? "?" : s.deviceName);
     if (s.rank) o << ", rank " << *s.rank << (s.worldSize ? " of " + std::to_string(*s.worldSize) : "");

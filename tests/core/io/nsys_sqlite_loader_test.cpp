@@ -12,6 +12,7 @@
 #include "hierarchy/queries.h"
 #include "io/device_properties_json.h"
 #include "io/trace_loader.h"
+#include "report/summary_report.h"
 #include "test_support.h"
 
 namespace opscope {
@@ -259,6 +260,68 @@ TEST(NsysSqlite, TwoProcessesKeepTheirStreamsAndCorrelationsApart) {
   EXPECT_EQ(s.deviceName, "NVIDIA A100-PG509-200");
   EXPECT_EQ(s.kernels, 3u);
   EXPECT_EQ(s.linkedGpuEvents, 3u);  // two kernels and the copy; the orphan stays unlinked
+}
+
+// Inputs are opened immutable: a WAL-mode export leaves nothing beside it (SQLite made
+// and left -wal and -shm files, and could not open such an export in a read-only
+// folder), and a database SQLite cannot read gets SQLite's own words, not "not an nsys
+// export": a bad page size in the header, a file cut in the middle of its pages.
+TEST(NsysSqlite, OpenedImmutableNothingBesideItAndSqlitesOwnErrors) {
+  const std::string wal = writeFixture("wal_mode.sqlite");
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(wal.c_str(), &db), SQLITE_OK);
+    exec(db, "PRAGMA journal_mode=WAL;");
+    sqlite3_close(db);
+  }
+  std::remove((wal + "-wal").c_str());
+  std::remove((wal + "-shm").c_str());
+  LoadResult r = loadTraceFile(wal);
+  ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
+  EXPECT_EQ(test::slicesNamed(*r.trace, "void gemm_kernel<float>(float*)").size(), 1u);
+  // The summary says nothing about decompressed bytes a database does not have.
+  const std::string text = summaryText(summarize(*r.trace), "wal_mode.sqlite");
+  EXPECT_EQ(text.find("decompressed"), std::string::npos) << text;
+  EXPECT_NE(text.find("format nsys-sqlite, "), std::string::npos) << text;
+  for (const char* side : {"-wal", "-shm", "-journal"}) {
+    FILE* f = std::fopen((wal + side).c_str(), "rb");
+    EXPECT_EQ(f, nullptr) << "left beside the input: " << wal + side;
+    if (f) std::fclose(f);
+  }
+
+  const std::string good = writeFixture("pages.sqlite");
+  std::string bytes = test::readFile(good);
+  ASSERT_GT(bytes.size(), 4096u);
+  const std::string badPage = test::tempPath("bad_page_size.sqlite");
+  {
+    std::string b = bytes;
+    b[16] = 0x03;  // page size 768: not a power of two
+    b[17] = 0x00;
+    FILE* f = std::fopen(badPage.c_str(), "wb");
+    std::fwrite(b.data(), 1, b.size(), f);
+    std::fclose(f);
+  }
+  r = loadTraceFile(badPage);
+  EXPECT_EQ(r.status, LoadStatus::InvalidInput);
+  EXPECT_NE(r.error.find("SQLite cannot read the database: "), std::string::npos) << r.error;
+  EXPECT_EQ(r.error.find("not an nsys export"), std::string::npos) << r.error;
+
+  // Cut after the first page: the schema says tables live on pages that are not there.
+  const std::string cut = test::tempPath("cut_pages.sqlite");
+  {
+    FILE* f = std::fopen(cut.c_str(), "wb");
+    std::fwrite(bytes.data(), 1, 4096 + 100, f);
+    std::fclose(f);
+  }
+  r = loadTraceFile(cut);
+  EXPECT_NE(r.status, LoadStatus::Ok);
+  EXPECT_NE(r.error.find("malformed"), std::string::npos) << r.error;
+  EXPECT_EQ(r.error.find('\n'), std::string::npos) << r.error;
+
+  // A path with the characters a URI gives meaning to still opens.
+  const std::string odd = writeFixture("odd ?#% name.sqlite");
+  r = loadTraceFile(odd);
+  EXPECT_EQ(r.status, LoadStatus::Ok) << r.error;
 }
 
 }  // namespace
