@@ -124,7 +124,10 @@ class Source final : public ByteSource {
       if (memberDone_) {
         // Another gzip member may follow (concatenated .gz files are one stream).
         if (rawPos_ == rawEnd_ && !fillRaw()) break;
-        if (static_cast<unsigned char>(raw_[rawPos_]) != 0x1f) break;  // trailing garbage: stop
+        if (static_cast<unsigned char>(raw_[rawPos_]) != 0x1f) {  // trailing garbage: stop, say where
+          if (trailingAt_ == 0) trailingAt_ = consumed();
+          break;
+        }
         inflater_->reset();
         memberDone_ = false;
       }
@@ -188,6 +191,7 @@ class ThreadedSource final : public ByteSource {
         cv_.wait(lock, [&] { return !full_.empty() || finished_; });
         if (full_.empty()) {
           truncated_ = innerTruncated_;
+          trailingAt_ = innerTrailingAt_;
           error_ = innerError_;
           break;
         }
@@ -245,6 +249,7 @@ class ThreadedSource final : public ByteSource {
       if (filled > 0) full_.push_back(std::move(chunk));
       if (ended) {
         innerTruncated_ = inner_->truncated();
+        innerTrailingAt_ = inner_->trailingAt();
         innerError_ = inner_->error();
         finished_ = true;
         cv_.notify_all();
@@ -261,6 +266,7 @@ class ThreadedSource final : public ByteSource {
   std::deque<Chunk> full_;
   std::vector<Chunk> spare_;
   bool stop_ = false, finished_ = false, innerTruncated_ = false;
+  uint64_t innerTrailingAt_ = 0;
   std::string innerError_;
   std::atomic<uint64_t> consumed_{0};
   Chunk current_;  // consumer side only
@@ -333,6 +339,17 @@ std::string describeMagic(const unsigned char* b, size_t n) {
     return "an ELF executable";
   if (starts("\x1f\x8b", 2)) return "gzip data inside gzip";
   return {};
+}
+
+void drainForTrailing(ByteSource& src, uint64_t limit) {
+  if (!src.isGzip()) return;
+  std::vector<char> scratch(1 << 16);
+  uint64_t read = 0;
+  while (read < limit) {
+    const size_t n = src.read(scratch.data(), scratch.size());
+    if (n == 0) break;
+    read += n;
+  }
 }
 
 std::string readUpTo(ByteSource& src, size_t n) {

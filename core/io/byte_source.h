@@ -32,6 +32,10 @@ class ByteSource {
   uint64_t totalSize() const { return total_; }
   bool isGzip() const { return gzip_; }
   bool truncated() const { return truncated_; }
+  // gzip: the compressed byte at which bytes that are not a gzip member follow the last
+  // member read (trailing garbage: they are not read); 0 when none was met. Only known
+  // once the stream was read to its end (drainForTrailing).
+  uint64_t trailingAt() const { return trailingAt_; }
   const std::string& error() const { return error_; }
   // The path when the stream is a regular file's own bytes (not gzip, not a pipe), so
   // parts of it can be read again later by offset (lazy args); empty otherwise.
@@ -43,6 +47,7 @@ class ByteSource {
   uint64_t total_ = 0;
   bool gzip_ = false;
   bool truncated_ = false;
+  uint64_t trailingAt_ = 0;
   std::string error_;
   std::string randomAccessPath_;
   int64_t mtimeNs_ = 0;
@@ -51,6 +56,11 @@ class ByteSource {
   std::string pushedBack_;
   size_t pushedPos_ = 0;
 };
+
+// Reads a gzip source to its end after a loader stopped at the end of what it parses
+// (JSON ignores what follows its top-level value), so trailing garbage after the last
+// member is seen (trailingAt); at most limit bytes are inflated. Plain sources: nothing.
+void drainForTrailing(ByteSource& src, uint64_t limit = uint64_t{1} << 30);
 
 // Up to n bytes from the source's current position (fewer at its end): the head of
 // a file for format detection.

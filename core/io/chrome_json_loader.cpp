@@ -212,7 +212,12 @@ LoadResult Loader::run() {
   }
   if (window_.size() == 0) {
     result.status = src_.error().empty() ? LoadStatus::InvalidInput : LoadStatus::IoError;
-    result.error = src_.error().empty() ? "empty file: no JSON in it" : src_.error();
+    // A gzip file cut inside its first member's header or data gave no byte: that is a
+    // cut file, not an empty one.
+    result.error = !src_.error().empty() ? src_.error()
+                   : src_.truncated()    ? "the gzip stream ends after " + std::to_string(src_.consumed()) +
+                                            " compressed bytes, before any data: the file is cut"
+                                      : "empty file: no JSON in it";
     return result;
   }
   const char* committed = window_.data();

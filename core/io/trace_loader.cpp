@@ -113,7 +113,19 @@ LoadResult loadFrom(ByteSource& src, const std::string& path, const LoadOptions&
   if (looksLikeSqlite(head)) return finishLoad(loadSqlite(src, path, options), t0, src.totalSize(), options);
   if (looksLikeDvdtProf(head)) return finishLoad(loadDvdtProf(src), t0, src.totalSize(), options);
   if (looksLikePlaidmlEventlog(head)) return finishLoad(loadPlaidmlEventlog(src), t0, src.totalSize(), options);
-  return finishLoad(loadChrome(src, options), t0, src.totalSize(), options);
+  LoadResult r = loadChrome(src, options);
+  // JSON stops at the end of its top-level value; what follows in a gzip file is read
+  // through, so bytes after the last member (a file appended to, a download's padding)
+  // are named instead of silently dropped (both inflaters stop there alike).
+  if (r.status == LoadStatus::Ok && src.isGzip()) {
+    drainForTrailing(src);
+    if (const uint64_t at = src.trailingAt(); at > 0)
+      r.trace->diagnostics.add(WarningKind::TrailingData, 1,
+                               "bytes from compressed byte " + std::to_string(at) +
+                                   " on are not a gzip member: ignored (" +
+                                   std::to_string(src.totalSize() > at ? src.totalSize() - at : 0) + " bytes)");
+  }
+  return finishLoad(std::move(r), t0, src.totalSize(), options);
 }
 }  // namespace
 

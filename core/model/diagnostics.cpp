@@ -38,6 +38,8 @@ const char* warningKindName(WarningKind k) {
       return "time out of range";
     case WarningKind::Unfinished:
       return "activity without an end";
+    case WarningKind::TrailingData:
+      return "data after the gzip stream";
     case WarningKind::Count_:
       break;
   }

@@ -25,6 +25,7 @@ enum class WarningKind : uint8_t {
   ArgsDropped,         // a track's args beyond 4 GiB are not kept
   TimeOutOfRange,      // a time beyond ±kMaxTimeNs (or a slice ending there): clamped
   Unfinished,          // an activity that never ended (event logs): ends at its clock's last event
+  TrailingData,        // bytes after the last gzip member that are not one: not read
   Count_
 };
 

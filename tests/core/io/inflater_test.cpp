@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "io/byte_source.h"
+#include "io/trace_loader.h"
 #include "test_support.h"
 
 namespace opscope {
@@ -17,6 +18,7 @@ struct Drained {
   std::string bytes;
   bool truncated = false;
   std::string error;
+  uint64_t trailingAt = 0;
 };
 
 // Every byte a source gives, read `step` bytes at a time.
@@ -27,6 +29,7 @@ Drained drain(const std::string& gz, InflateEngine engine, size_t step = 1 << 20
   for (size_t n; (n = src->read(buf.data(), step)) > 0;) d.bytes.append(buf.data(), n);
   d.truncated = src->truncated();
   d.error = src->error();
+  d.trailingAt = src->trailingAt();
   return d;
 }
 
@@ -78,6 +81,8 @@ TEST(Inflater, MembersCutsCorruptionAndGarbageAsZlib) {
     const Drained g = drain(members + "garbage\n", e);
     EXPECT_TRUE(g.bytes == a + b + c);
     EXPECT_TRUE(g.error.empty()) << g.error;
+    EXPECT_EQ(g.trailingAt, members.size());  // and where the garbage starts
+    EXPECT_EQ(drain(members, e).trailingAt, 0u);
     // Cut anywhere inside the first member: truncated, a prefix of the whole.
     const std::string first = test::gzip(a);
     for (size_t cut : {size_t{12}, first.size() / 3, first.size() / 2, first.size() - 4, first.size() - 1}) {
@@ -96,6 +101,27 @@ TEST(Inflater, MembersCutsCorruptionAndGarbageAsZlib) {
     const Drained c2 = drain(crc, e);
     EXPECT_NE(c2.error.find("incorrect data check"), std::string::npos) << c2.error;
     EXPECT_EQ(c2.error.find('\n'), std::string::npos);
+  }
+}
+
+// A loaded gzip trace with bytes after its last member says so in its warnings (the
+// JSON ends before them, so the loader reads the stream through); a gzip file cut in
+// its header is a cut file, not an empty one.
+TEST(Inflater, TrailingGarbageIsAWarningAndACutHeaderIsACutFile) {
+  const std::string json = R"({"traceEvents": [{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2}]})";
+  LoadResult r = loadTraceBytes(test::gzip(json) + "appended by mistake");
+  ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
+  EXPECT_EQ(r.trace->diagnostics.count(WarningKind::TrailingData), 1u);
+  const auto entries = r.trace->diagnostics.entries();
+  ASSERT_FALSE(entries.empty());
+  EXPECT_NE(entries.back().example.find("are not a gzip member: ignored"), std::string::npos);
+  r = loadTraceBytes(test::gzip(json));
+  ASSERT_EQ(r.status, LoadStatus::Ok);
+  EXPECT_EQ(r.trace->diagnostics.count(WarningKind::TrailingData), 0u);
+  for (size_t cut : {size_t{2}, size_t{4}, size_t{9}}) {
+    r = loadTraceBytes(test::gzip(json).substr(0, cut));
+    EXPECT_EQ(r.status, LoadStatus::InvalidInput);
+    EXPECT_NE(r.error.find("before any data: the file is cut"), std::string::npos) << cut << ": " << r.error;
   }
 }
 
