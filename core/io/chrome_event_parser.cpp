@@ -79,7 +79,9 @@ bool ChromeEventParser::timeField(const RawEvent& ev, std::string_view text, boo
     case NumberStatus::Ok:
       return true;
     case NumberStatus::OutOfRange:
-      warn(WarningKind::IdOutOfRange, ev.at, std::string(field) + " out of range: " + std::string(text.substr(0, 40)));
+      // A time, not an id: counted as one (it said "id out of range" for a ts of 1e300).
+      warn(WarningKind::TimeOutOfRange, ev.at,
+           std::string(field) + " beyond int64 ns, event left out: " + std::string(text.substr(0, 40)));
       return false;
     case NumberStatus::Invalid:
       warn(WarningKind::WrongType, ev.at, std::string(field) + " is not a number: " + std::string(text.substr(0, 40)));

@@ -244,5 +244,21 @@ TEST(BadInput, EveryPrefixIsHandled) {
   }
 }
 
+// A time beyond int64 ns is a time out of range, not an id: the event is left out and
+// counted with the times (it was counted as "id out of range").
+TEST(BadInput, TimesBeyondInt64NsAreTimesNotIds) {
+  auto t = loadOk(R"([{"ph":"X","name":"far","pid":1,"tid":1,"ts":1e300,"dur":1},
+                      {"ph":"X","name":"long","pid":1,"tid":1,"ts":1,"dur":99999999999999999999999},
+                      {"ph":"X","name":"kept","pid":1,"tid":1,"ts":1,"dur":1}])");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->diagnostics.count(WarningKind::IdOutOfRange), 0u);
+  EXPECT_EQ(t->diagnostics.count(WarningKind::TimeOutOfRange), 2u);
+  EXPECT_EQ(test::slicesNamed(*t, "kept").size(), 1u);
+  bool named = false;
+  for (const WarningEntry& e : t->diagnostics.entries())
+    if (e.kind == WarningKind::TimeOutOfRange) named = e.example.find("ts beyond int64 ns") != std::string::npos;
+  EXPECT_TRUE(named);
+}
+
 }  // namespace
 }  // namespace opscope
