@@ -100,6 +100,45 @@ bool addNode(ExecutionTrace& et, Json&& n, size_t index, std::string& error) {
 
 }  // namespace
 
+namespace {
+
+// Parents that lead back to a node itself (2 -> 3 -> 2) would leave the cycle unreachable
+// from any root: every tree walk would silently lose it. Each chain of parents is walked
+// once, iteratively (no recursion however long the chain); where a chain comes back to
+// a node already on it, that node becomes a root and the cycle is named.
+void breakParentCycles(ExecutionTrace& et) {
+  enum : uint8_t { kUnseen, kOnPath, kDone };
+  std::vector<uint8_t> state(et.nodes.size(), kUnseen);
+  std::vector<size_t> path;
+  auto parentIndex = [&](size_t i) -> std::optional<size_t> {
+    const EtNode& n = et.nodes[i];
+    if (n.parent < 0 || n.parent == n.id || n.parent == 0) return std::nullopt;
+    const auto it = et.indexOfId.find(n.parent);
+    if (it == et.indexOfId.end()) return std::nullopt;
+    return it->second;
+  };
+  for (size_t start = 0; start < et.nodes.size(); ++start) {
+    if (state[start] != kUnseen) continue;
+    path.clear();
+    std::optional<size_t> at = start;
+    while (at && state[*at] == kUnseen) {
+      state[*at] = kOnPath;
+      path.push_back(*at);
+      at = parentIndex(*at);
+    }
+    if (at && state[*at] == kOnPath) {
+      EtNode& n = et.nodes[*at];
+      et.problems.push_back({"node " + std::to_string(n.id) + " (" + n.name +
+                             "): its parents lead back to it (parent " + std::to_string(n.parent) +
+                             "); it is treated as a root"});
+      n.parent = -1;
+    }
+    for (size_t i : path) state[i] = kDone;
+  }
+}
+
+}  // namespace
+
 std::optional<ExecutionTrace> readExecutionTrace(ByteSource& src, std::string& error) {
   ExecutionTrace et;
   bool sawNodes = false;
@@ -148,6 +187,7 @@ std::optional<ExecutionTrace> readExecutionTrace(ByteSource& src, std::string& e
       n.parent = -1;
     }
   }
+  breakParentCycles(et);
   if (et.nodes.empty()) {
     error = "the execution trace has no nodes";
     return std::nullopt;

@@ -402,5 +402,38 @@ TEST(EtShapes, LinkedExecutionTraceGivesThePredictorsShapes) {
   EXPECT_EQ(adds, 2u);
 }
 
+// Parents that lead back to a node (4 -> 5 -> 6 -> 4) are named and broken, so the
+// nodes stay reachable from a root; a chain of 200,000 parents is walked without
+// recursion.
+TEST(ExecutionTrace, ParentCyclesAreNamedAndBroken) {
+  std::string error;
+  auto et = parseExecutionTrace(R"({"schema": "1.0.1", "nodes": [
+      {"id": 1, "name": "[pytorch|profiler|execution_trace|process]", "parent": 1},
+      {"id": 2, "name": "aten::add", "parent": 1},
+      {"id": 4, "name": "a", "parent": 6}, {"id": 5, "name": "b", "parent": 4}, {"id": 6, "name": "c", "parent": 5},
+      {"id": 7, "name": "d", "parent": 5}]})",
+                                error);
+  ASSERT_TRUE(et) << error;
+  ASSERT_EQ(et->problems.size(), 1u);
+  EXPECT_NE(et->problems[0].what.find("its parents lead back to it"), std::string::npos) << et->problems[0].what;
+  // Every node reaches a root now.
+  for (const EtNode& n : et->nodes) {
+    int64_t at = n.id;
+    for (int steps = 0; steps < 10 && at > 0; ++steps) {
+      const EtNode* node = et->node(at);
+      ASSERT_NE(node, nullptr);
+      at = node->parent == node->id ? -1 : node->parent;
+    }
+    EXPECT_LE(at, 0) << "node " << n.id << " is still on a cycle";
+  }
+  std::string chain = R"({"schema": "1.0.1", "nodes": [{"id": 1, "name": "root", "parent": -1})";
+  for (int i = 2; i <= 200000; ++i)
+    chain += ", {\"id\": " + std::to_string(i) + ", \"name\": \"n\", \"parent\": " + std::to_string(i - 1) + "}";
+  chain += "]}";
+  et = parseExecutionTrace(chain, error);
+  ASSERT_TRUE(et) << error;
+  EXPECT_TRUE(et->problems.empty());
+}
+
 }  // namespace
 }  // namespace opscope
