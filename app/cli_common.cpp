@@ -1,5 +1,7 @@
 #include "cli_common.h"
 
+#include <algorithm>
+
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -93,6 +95,14 @@ bool parseIterationRange(const std::string& text, size_t& first, size_t& count) 
   } catch (...) {
     return false;
   }
+}
+
+void endOfOptions(std::vector<std::string>& args) {
+  const auto end = std::find(args.begin(), args.end(), "--");
+  if (end == args.end()) return;
+  for (auto it = end + 1; it != args.end(); ++it)
+    if (it->size() > 1 && (*it)[0] == '-') *it = "./" + *it;
+  args.erase(end);
 }
 
 }  // namespace opscope::app

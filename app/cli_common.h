@@ -3,6 +3,7 @@
 // --help) and the GUI module, loaded only by the commands that need Qt.
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "io/load_result.h"
 
@@ -31,6 +32,11 @@ bool parseIterationRange(const std::string& text, size_t& first, size_t& count);
 // writeOutputFile (io/output_file.h). Prints the one-line error and returns the exit
 // code: kOk, kUsage when OUT is the command's own input, kIoError otherwise.
 int writeOutput(const std::string& out, std::string_view text);
+
+// "--" ends a command's options: it is dropped, and every later argument is a FILE even
+// when it starts with '-' (handed on as "./-name", the same file, which each command's
+// own parser takes as a FILE); "-" after it stays the standard input.
+void endOfOptions(std::vector<std::string>& args);
 
 // A symbol of opscope-gui.so (next to the binary in a build tree, under lib/opscope
 // when installed); nullptr after printing one line when the module or the symbol is

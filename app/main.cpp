@@ -159,7 +159,8 @@ const char* kUsageAfterCharts =
     "  --version               program version\n"
     "\n"
     "FILE: Chrome trace JSON as PyTorch's profiler (Kineto) or its legacy dialect writes it,\n"
-    "plain or gzip-compressed (detected from the content, not the name).\n"
+    "plain or gzip-compressed (detected from the content, not the name). After a command,\n"
+    "-- ends its options: every later argument is a FILE, even one that starts with '-'.\n"
     "\n"
     "exit codes: 0 ok, 1 internal error, 2 usage error, 3 cannot read the file,\n"
     "            4 not a trace or malformed, 5 cancelled\n"
@@ -432,6 +433,7 @@ int main(int argc, char** argv) {
   }
   const std::string command = args[0];
   args.erase(args.begin());
+  endOfOptions(args);
   try {
     bool known = false;
     const int code = runCommand(command, args, known);

@@ -942,5 +942,30 @@ TEST(Cli, PredictSaysWhichEfficiencyTablesPricedTheTraceAndWhetherItWasInTheirFi
   EXPECT_GT(std::count(csv.begin(), csv.end(), '\n'), 50);
 }
 
+// "--" ends a command's options: a file whose name starts with '-' is read as a FILE
+// after it (before it, it is an unknown option, as before).
+TEST(Cli, DoubleDashEndsTheOptions) {
+  const std::string dir = test::tempPath("dashes");
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(kSample, dir + "/-odd.json.gz", std::filesystem::copy_options::overwrite_existing);
+  auto run = [&](const std::string& args) {
+    const std::string cmd = "cd '" + dir + "' && " + std::string(OPSCOPE_BINARY) + " " + args + " 2>&1";
+    FILE* p = ::popen(cmd.c_str(), "r");
+    std::string out;
+    char buf[4096];
+    for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+    const int status = ::pclose(p);
+    return CliRun{WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  };
+  CliRun r = run("summary --json -- -odd.json.gz");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["iterations"], 16);
+  r = run("summary -odd.json.gz");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("unknown option -odd.json.gz"), std::string::npos) << r.out;
+  EXPECT_EQ(run("predict --json --datasheet -- -odd.json.gz").code, 0);
+  EXPECT_EQ(run("diff --json -- -odd.json.gz -odd.json.gz").code, 0);
+}
+
 }  // namespace
 }  // namespace opscope
