@@ -1,12 +1,27 @@
 #include "link_command.h"
 
 #include <cstdio>
+#include <filesystem>
 
 #include "cli_common.h"
 #include "et/et_link.h"
 #include "io/trace_loader.h"
 
 namespace opscope::app {
+
+namespace {
+
+// Whether two output names are one destination: both standard output, the same path
+// once made absolute and normal, or (existing) the same file under two names.
+bool sameOutput(const std::string& a, const std::string& b) {
+  if (a == "-" || b == "-") return a == b;
+  std::error_code ec;
+  if (std::filesystem::exists(a, ec) && std::filesystem::exists(b, ec)) return std::filesystem::equivalent(a, b, ec);
+  const auto na = std::filesystem::weakly_canonical(a, ec), nb = std::filesystem::weakly_canonical(b, ec);
+  return !ec && na == nb;
+}
+
+}  // namespace
 
 void printUsage(FILE* out);
 
@@ -40,6 +55,13 @@ int runLink(const std::vector<std::string>& args) {
   }
   if (etPath.empty() || kinetoPath.empty() || out.empty()) {
     std::fprintf(stderr, "opscope link: needs --et ET --kineto TRACE -o OUT\n");
+    return kUsage;
+  }
+  // Checked before anything is read: the report written second would replace the
+  // linked trace (or both would interleave on standard output).
+  if (!reportJson.empty() && sameOutput(out, reportJson)) {
+    std::fprintf(stderr, "opscope link: -o and --report-json name the same file (%s): one would overwrite the other\n",
+                 reportJson.c_str());
     return kUsage;
   }
   std::string error;

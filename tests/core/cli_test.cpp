@@ -967,5 +967,28 @@ TEST(Cli, DoubleDashEndsTheOptions) {
   EXPECT_EQ(run("diff --json -- -odd.json.gz -odd.json.gz").code, 0);
 }
 
+// link -o X --report-json X: refused before anything is read or written (the report,
+// written second, replaced the linked trace); so are two names of one file and both on
+// standard output.
+TEST(Cli, LinkRefusesOneFileForBothOutputs) {
+  const std::string out = test::tempPath("both.json");
+  std::remove(out.c_str());
+  const std::string inputs = "link --et /nonexistent_et.json --kineto /nonexistent.json";
+  for (const std::string& pair : {"-o " + out + " --report-json " + out,
+                                  "-o " + out + " --report-json " + std::filesystem::path(out).parent_path().string() +
+                                      "/./" + std::filesystem::path(out).filename().string(),
+                                  std::string("-o - --report-json -")}) {
+    CliRun r = runCli(inputs + " " + pair);
+    EXPECT_EQ(r.code, 2) << pair << ": " << r.out;
+    EXPECT_NE(r.out.find("-o and --report-json name the same file"), std::string::npos) << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  }
+  FILE* f = std::fopen(out.c_str(), "rb");
+  EXPECT_EQ(f, nullptr) << "nothing is written";
+  if (f) std::fclose(f);
+  // Different outputs go on to read the inputs (and fail on them, exit 3).
+  EXPECT_EQ(runCli(inputs + " -o " + out + " --report-json " + out + ".report").code, 3);
+}
+
 }  // namespace
 }  // namespace opscope
