@@ -9,6 +9,7 @@
 #include <QMessageBox>
 #include <QPdfWriter>
 #include <QSvgGenerator>
+#include <QToolButton>
 
 #include "dialog_folder.h"
 #include "save_file.h"
@@ -145,6 +146,14 @@ QString exportWithDialog(QWidget* parent, const QString& base,
     return {};
   }
   return path;
+}
+
+QToolButton* makeExportButton(const QString& dataTip, const std::function<void()>& onClick) {
+  auto* b = new QToolButton;
+  b->setText(QStringLiteral("Export…"));
+  b->setToolTip(QStringLiteral("Export the chart (PDF, PNG, SVG) or %1 (CSV, JSON)").arg(dataTip));
+  QObject::connect(b, &QToolButton::clicked, b, onClick);
+  return b;
 }
 
 }  // namespace opscope::ui

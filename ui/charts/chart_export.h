@@ -10,6 +10,7 @@
 
 class QCustomPlot;
 class QPoint;
+class QToolButton;
 class QWidget;
 
 namespace opscope::ui {
@@ -43,5 +44,9 @@ void showExportMenu(QWidget* parent, const QPoint& globalPos, const QString& bas
 // empty (cancelled, or the failure shown in a warning over parent).
 QString exportWithDialog(QWidget* parent, const QString& base,
                          const std::function<bool(const QString& path, QString* error)>& exporter);
+
+// The "Export…" button over a chart (the diff and prediction panels): the tool button
+// with its tooltip (what the data exports hold), calling onClick.
+QToolButton* makeExportButton(const QString& dataTip, const std::function<void()>& onClick);
 
 }  // namespace opscope::ui

@@ -13,7 +13,6 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <QTimer>
-#include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -71,11 +70,7 @@ DiffPanel::DiffPanel(QWidget* parent) : QWidget(parent) {
   bar->addWidget(rangeB_);
   bar->addWidget(perIteration_);
   bar->addWidget(filter_, 1);
-  auto* exportButton = new QToolButton;
-  exportButton->setText(QStringLiteral("Export…"));
-  exportButton->setToolTip(QStringLiteral("Export the chart (PDF, PNG, SVG) or every row (CSV, JSON)"));
-  connect(exportButton, &QToolButton::clicked, this, [this] { exportCurrent(); });
-  bar->addWidget(exportButton);
+  bar->addWidget(makeExportButton(QStringLiteral("every row"), [this] { exportCurrent(); }));
   layout->addLayout(bar);
   auto* split = new AdaptiveSplitter;
   plot_ = new QCustomPlot;

@@ -23,7 +23,6 @@
 #include <QTextDocument>
 #include <QThreadPool>
 #include <QTimer>
-#include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -108,11 +107,7 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent), gpus_(built
   inputs->addSeparator();
   bar->addWidget(new QLabel(QStringLiteral("ops")));
   bar->addWidget(filter_, 1);
-  auto* exportButton = new QToolButton;
-  exportButton->setText(QStringLiteral("Export…"));
-  exportButton->setToolTip(QStringLiteral("Export the chart (PDF, PNG, SVG) or the predicted ops (CSV, JSON)"));
-  connect(exportButton, &QToolButton::clicked, this, [this] { exportCurrent(); });
-  bar->addWidget(exportButton);
+  bar->addWidget(makeExportButton(QStringLiteral("the predicted ops"), [this] { exportCurrent(); }));
   layout->addLayout(bar);
   status_ = new QLabel;
   status_->setWordWrap(true);
