@@ -425,6 +425,7 @@ void PredictionPanel::startWorker() {
   }
   PredictionPlan plan = planPrediction(*doc_->trace, request);
   needsGpu_ = plan.error == PlanError::NoGpuForTrace;
+  refused_ = plan.error != PlanError::None;
   if (plan.error != PlanError::None) {
     // The command line's words; the fix in the pane's own terms.
     const QString message = QString::fromStdString(plan.message).toHtmlEscaped();

@@ -53,6 +53,9 @@ class PredictionPanel : public QWidget {
   // No GPU is chosen and no preset matches the trace's device: nothing is predicted
   // until the user picks one (a silent default would predict on the wrong GPU).
   bool needsGpu() const { return needsGpu_; }
+  // The last request was refused as the command line refuses it (needsGpu, or Calibrate
+  // without the trace's own GPU): nothing is predicted and the status line says why.
+  bool refused() const { return refused_; }
   QString statusText() const;   // the summary line above the charts, as plain text
   QString sourcesText() const;  // what the prediction used: GPU, overheads, GEMMs, convolutions, shapes
   // The preset's built-in microbenchmark tables (true, the default) or rooflines only;
@@ -105,7 +108,7 @@ class PredictionPanel : public QWidget {
   std::shared_ptr<const std::map<uint64_t, OpShapes>> extraShapes_;
   QString extraShapesName_;
   bool stale_ = false;  // inputs changed while hidden: computed when next shown
-  bool needsGpu_ = false;
+  bool needsGpu_ = false, refused_ = false;
   LatestJob job_;
   ChartTheme theme_;
   QComboBox* gpu_ = nullptr;
