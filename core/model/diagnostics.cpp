@@ -40,6 +40,8 @@ const char* warningKindName(WarningKind k) {
       return "activity without an end";
     case WarningKind::TrailingData:
       return "data after the gzip stream";
+    case WarningKind::TracksMerged:
+      return "events on the merged track";
     case WarningKind::Count_:
       break;
   }

@@ -26,6 +26,7 @@ enum class WarningKind : uint8_t {
   TimeOutOfRange,      // a time beyond ±kMaxTimeNs (or a slice ending there): clamped
   Unfinished,          // an activity that never ended (event logs): ends at its clock's last event
   TrailingData,        // bytes after the last gzip member that are not one: not read
+  TracksMerged,        // events of threads past kMaxTracks, put on one merged track
   Count_
 };
 

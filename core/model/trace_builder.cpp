@@ -70,11 +70,30 @@ uint32_t TraceBuilder::process(const RawId& pid) {
   return it->second;
 }
 
+uint32_t TraceBuilder::mergedTrack(uint32_t process) {
+  trace_.diagnostics.add(
+      WarningKind::TracksMerged, 1,
+      "a thread beyond the first " + std::to_string(kMaxTracks) + " tracks: its events are on one merged track");
+  if (overflowTrack_ == ~0u) {
+    Track t;
+    t.kind = TrackKind::Thread;
+    t.process = process;
+    t.tid.isString = true;
+    t.tid.str = trace_.strings.intern("merged");
+    t.name = trace_.strings.intern("threads beyond the first " + std::to_string(kMaxTracks) + ", merged");
+    overflowTrack_ = static_cast<uint32_t>(trace_.tracks.size());
+    trace_.tracks.push_back(std::move(t));
+    openSlices_.emplace_back();
+  }
+  return overflowTrack_;
+}
+
 uint32_t TraceBuilder::threadTrack(const RawId& pid, const RawId& tid) {
   if (lastTrack_ != ~0u && pid == lastPid_ && tid == lastTid_) return lastTrack_;
   const uint32_t proc = process(pid);
   Key key = rawKey(kThreadTag, tid);
   key.a |= static_cast<uint64_t>(proc) << 32;
+  if (trace_.tracks.size() >= kMaxTracks && !trackByKey_.count(key)) return mergedTrack(proc);
   auto [it, inserted] = trackByKey_.try_emplace(key, static_cast<uint32_t>(trace_.tracks.size()));
   if (inserted) {
     Track t;
@@ -189,6 +208,10 @@ bool TraceBuilder::endSlice(uint32_t track, TimeNs ts) {
 
 uint32_t TraceBuilder::asyncTrack(uint32_t process, StringId cat, StringId id) {
   const Key key{(static_cast<uint64_t>(process) << 32) | (kAsyncTag * 2), (static_cast<uint64_t>(cat) << 32) | id};
+  if (trace_.tracks.size() >= kMaxTracks && !trackByKey_.count(key)) {
+    lastTrack_ = ~0u;
+    return mergedTrack(process);
+  }
   auto [it, inserted] = trackByKey_.try_emplace(key, static_cast<uint32_t>(trace_.tracks.size()));
   if (inserted) {
     Track t;
