@@ -71,16 +71,16 @@ uint32_t TraceBuilder::process(const RawId& pid) {
 }
 
 uint32_t TraceBuilder::mergedTrack(uint32_t process) {
-  trace_.diagnostics.add(
-      WarningKind::TracksMerged, 1,
-      "a thread beyond the first " + std::to_string(kMaxTracks) + " tracks: its events are on one merged track");
+  trace_.diagnostics.add(WarningKind::TracksMerged, 1,
+                         "a thread or stream beyond the first " + std::to_string(kMaxTracks) +
+                             " tracks: its events are on one merged track");
   if (overflowTrack_ == ~0u) {
     Track t;
     t.kind = TrackKind::Thread;
     t.process = process;
     t.tid.isString = true;
     t.tid.str = trace_.strings.intern("merged");
-    t.name = trace_.strings.intern("threads beyond the first " + std::to_string(kMaxTracks) + ", merged");
+    t.name = trace_.strings.intern("threads and streams beyond the first " + std::to_string(kMaxTracks) + ", merged");
     overflowTrack_ = static_cast<uint32_t>(trace_.tracks.size());
     trace_.tracks.push_back(std::move(t));
     openSlices_.emplace_back();
