@@ -71,9 +71,10 @@ uint32_t TraceBuilder::process(const RawId& pid) {
 }
 
 uint32_t TraceBuilder::mergedTrack(uint32_t process) {
-  trace_.diagnostics.add(WarningKind::TracksMerged, 1,
-                         "a thread or stream beyond the first " + std::to_string(kMaxTracks) +
-                             " tracks: its events are on one merged track");
+  // Once per event on the merged track: the words are made once, not per event.
+  static const std::string note = "a thread or stream beyond the first " + std::to_string(kMaxTracks) +
+                                  " tracks: its events are on one merged track";
+  trace_.diagnostics.add(WarningKind::TracksMerged, 1, note);
   if (overflowTrack_ == ~0u) {
     Track t;
     t.kind = TrackKind::Thread;
