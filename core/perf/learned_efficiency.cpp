@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "io/side_input.h"
@@ -34,19 +35,27 @@ bool EfficiencyCurve::covers(double datasheetUsPerEvent) const {
   return x >= knots.front().log10Us - kCurveReach && x <= knots.back().log10Us + kCurveReach;
 }
 
-std::string gpuVendor(const GpuSpec& gpu) {
+namespace {
+
+std::string_view familyOf(std::string_view model) {
+  const size_t paren = model.find(" (");
+  if (paren != std::string_view::npos) model = model.substr(0, paren);
+  const size_t space = model.find(' ');
+  if (space != std::string_view::npos && model.substr(0, space) != "memory-bound") model = model.substr(0, space);
+  return model;
+}
+
+std::string_view vendorOf(const GpuSpec& gpu) {
   if (gpu.arch.starts_with("sm")) return "nvidia";
   if (gpu.arch.starts_with("gfx")) return "amd";
   return "";
 }
 
-std::string modelFamily(std::string_view model) {
-  const size_t paren = model.find(" (");
-  if (paren != std::string_view::npos) model = model.substr(0, paren);
-  const size_t space = model.find(' ');
-  if (space != std::string_view::npos && model.substr(0, space) != "memory-bound") model = model.substr(0, space);
-  return std::string(model);
-}
+}  // namespace
+
+std::string gpuVendor(const GpuSpec& gpu) { return std::string(vendorOf(gpu)); }
+
+std::string modelFamily(std::string_view model) { return std::string(familyOf(model)); }
 
 const char* dtypeKey(DType t) {
   switch (t) {
@@ -76,23 +85,26 @@ const char* dtypeKey(DType t) {
 
 const EfficiencyCurve* EfficiencyTables::find(const GpuSpec& gpu, std::string_view model, double datasheetUsPerEvent,
                                               std::string* which, std::string_view op, std::string_view dtype) const {
-  const std::string family = modelFamily(model);
-  std::vector<std::string> names;
+  // Called for every op a model prices: the names are views, the two joined ones built
+  // in buffers kept from call to call (no allocation per op once they have grown).
+  thread_local std::string byOp, byOpDtype;
+  std::array<std::string_view, 4> names;
+  size_t n = 0;
   if (!op.empty()) {
-    const std::string byOp = std::string(model) + "|" + std::string(op);
-    if (!dtype.empty()) names.push_back(byOp + "|" + std::string(dtype));
-    names.push_back(byOp);
+    byOp.assign(model).append("|").append(op);
+    if (!dtype.empty()) names[n++] = byOpDtype.assign(byOp).append("|").append(dtype);
+    names[n++] = byOp;
   }
-  names.emplace_back(model);
-  names.push_back(family);
-  for (const std::string& key : {gpu.name, gpuVendor(gpu), std::string("any")}) {
+  names[n++] = model;
+  names[n++] = familyOf(model);
+  for (const std::string_view key : {std::string_view(gpu.name), vendorOf(gpu), std::string_view("any")}) {
     if (key.empty()) continue;
     const auto g = curves.find(key);
     if (g == curves.end()) continue;
-    for (const std::string& m : names) {
-      const auto c = g->second.find(m);
+    for (size_t i = 0; i < n; ++i) {
+      const auto c = g->second.find(names[i]);
       if (c == g->second.end() || !c->second.covers(datasheetUsPerEvent)) continue;
-      if (which) *which = key + " / " + m;
+      if (which) which->assign(key).append(" / ").append(names[i]);
       return &c->second;
     }
   }

@@ -65,7 +65,7 @@ struct EfficiencyTables {
   std::string source;  // "built-in (resources/gpu/efficiency.json)" or the file given
   std::string description;
   // GPU key ("H100-SXM", "nvidia", "amd", "any") -> model or family -> curve.
-  std::map<std::string, std::map<std::string, EfficiencyCurve>> curves;
+  std::map<std::string, std::map<std::string, EfficiencyCurve, std::less<>>, std::less<>> curves;
   std::vector<FittedTrace> fittedOn;
 
   // The most specific curve for gpu and model that covers datasheetUsPerEvent, and the
