@@ -91,11 +91,6 @@ def fit_curve(points):
     return knots or None
 
 
-def family(model):
-    m = model.split(" (")[0]
-    return m if m.startswith("memory-bound") else m.split(" ")[0]
-
-
 def fit(rows):
     buckets = {}
     for r in rows:
@@ -111,7 +106,8 @@ def fit(rows):
             if gpu is None:
                 continue
             by_op = r["model"] + "|" + r["op"]
-            keys = {r["model"], family(r["model"]), by_op} | ({by_op + "|" + r["dtype"]} if r["dtype"] else set())
+            # The family is modelFamily's (core/perf/learned_efficiency.h), from the CSV.
+            keys = {r["model"], r["family"], by_op} | ({by_op + "|" + r["dtype"]} if r["dtype"] else set())
             if r["at_floor"] == "1":  # as OpModels::learned: the floor curve, kFloorModel
                 keys = {"kernel floor"}
             for model in keys:

@@ -17,7 +17,7 @@ Calibration fitCalibration(const std::vector<OpRow>& rows, const GpuSpec& preset
     const double measured = static_cast<double>(r.measuredGpu) / 1e3;
     if (measured <= kSampledOutUs) continue;
     const double predicted = *r.predictedUs;
-    const bool atFloor = predicted <= preset.kernelFloorUs * (1 + 1e-9);
+    const bool atFloor = preset.atKernelFloor(predicted);
     if (atFloor && r.gpuEvents == 1) floors.push_back(measured);
     if (r.model == "memory-bound" && predicted >= 4 * preset.kernelFloorUs) ratios.push_back(predicted / measured);
   }

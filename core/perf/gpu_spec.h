@@ -40,6 +40,9 @@ struct GpuSpec {
   double peakFlops(DType t) const;
   // Bytes moved at DRAM bandwidth, in µs.
   double dramUs(double bytes) const { return dramGBs > 0 ? bytes / (dramGBs * 1e3) : 0; }
+  // Whether a model's time is this preset's kernel floor (models floor at it: such a
+  // time says how short a kernel can be, not how fast its work runs).
+  bool atKernelFloor(double us) const { return us <= kernelFloorUs * (1 + 1e-9); }
 };
 
 // ASCII case-insensitive equality: how preset names are compared.

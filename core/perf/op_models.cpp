@@ -259,7 +259,7 @@ OpPrediction OpModels::learned(OpPrediction p, size_t gpuEvents, std::string_vie
   const double perEvent = p.us / static_cast<double>(std::max<size_t>(gpuEvents, 1));
   // An op the datasheet puts at the kernel floor says nothing about its model's
   // efficiency: it takes the GPU's learned floor curve (kFloorModel) first.
-  const bool atFloor = p.us <= gpu_.kernelFloorUs * (1 + 1e-9);
+  const bool atFloor = gpu_.atKernelFloor(p.us);
   const EfficiencyCurve* c = atFloor ? learned_->find(gpu_, kFloorModel, perEvent, &p.curve) : nullptr;
   if (!c) c = learned_->find(gpu_, p.model, perEvent, &p.curve, op, dtypeKey(dtype));
   if (!c) {

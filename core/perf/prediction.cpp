@@ -160,6 +160,7 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup, const 
     if (r.calibration) models.setModelEfficiency(r.calibration->modelEfficiency);
     else if (setup.efficiency && !setup.calibrate) {
       models.setLearnedEfficiency(setup.efficiency);
+      r.efficiency = setup.efficiency;
       r.fingerprint = traceFingerprint(trace);
       r.traceInFit = setup.efficiency->fittedOnTrace(r.fingerprint);
     }

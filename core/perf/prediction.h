@@ -121,6 +121,9 @@ struct PredictionResult {
   // tables were fitted on this trace (then its figures are in sample).
   std::string fingerprint;
   bool traceInFit = false;
+  // The learned tables that priced the ops (setup.efficiency, unless calibration priced
+  // them); null: datasheet figures. What the reports name.
+  const EfficiencyTables* efficiency = nullptr;
 };
 
 // error of one prediction in percent of the measured value

@@ -80,7 +80,7 @@ std::string predictionJson(const Trace& trace, const PredictionResult& r, const 
     // The learned achieved-efficiency tables that priced the ops, and whether this trace
     // was among those they were fitted on (then its figures are in sample); null:
     // datasheet figures (--datasheet, --calibrate).
-    if (const EfficiencyTables* e = r.setup.efficiency; e && !r.calibration)
+    if (const EfficiencyTables* e = r.efficiency)
       j["efficiency"] = {{"tables", e->source},
                          {"description", e->description},
                          {"fitted_on_traces", e->fittedOn.size()},
@@ -219,7 +219,7 @@ std::string predictionText(const Trace& trace, const PredictionResult& r, const 
       out += "microbenchmarks: GEMMs " + name(r.setup.gemmBenchSource) + "; convolutions " +
              name(r.setup.convBenchSource) + "\n";
     }
-    if (r.setup.efficiency && !r.calibration) out += "achieved efficiency: " + efficiencySource(r) + "\n";
+    if (r.efficiency) out += "achieved efficiency: " + efficiencySource(r) + "\n";
   }
   if (r.calibration) {
     std::snprintf(line, sizeof line,
@@ -361,7 +361,7 @@ std::string predictionCsv(const Trace& trace, const PredictionResult& r) {
 }
 
 std::string efficiencySource(const PredictionResult& r) {
-  const EfficiencyTables* e = r.calibration ? nullptr : r.setup.efficiency;
+  const EfficiencyTables* e = r.efficiency;
   if (!e) return "datasheet figures (no learned efficiency)";
   return "learned curves, " + e->source + ", fitted on " + std::to_string(e->fittedOn.size()) + " traces; " +
          (r.traceInFit ? "this trace is one of them (its figures are in sample)"
@@ -380,7 +380,7 @@ std::string fitSamplesCsv(const Trace& trace, const std::vector<OpRow>& leaves, 
     std::snprintf(numbers, sizeof numbers, ",%llu,%.4f,%.4f\n", static_cast<unsigned long long>(l.gpuEvents),
                   l.datasheetUs, m);
     out += head + csvField(trace.name(l.op)) + "," + csvField(l.model) + "," + csvField(modelFamily(l.model)) + "," +
-           dtypeKey(l.dtype) + (l.datasheetUs <= gpu.kernelFloorUs * (1 + 1e-9) ? ",1" : ",0") + numbers;
+           dtypeKey(l.dtype) + (gpu.atKernelFloor(l.datasheetUs) ? ",1" : ",0") + numbers;
   }
   return out;
 }
