@@ -29,6 +29,21 @@ bool readSide(const std::string& path, SideInputKind kind, std::string& text, in
   return true;
 }
 
+// A side input read (readSide) and parsed by parse(text, error) -> optional; on failure
+// prints one line, sets exit and returns nullopt.
+template <class Parse>
+auto readParsed(const std::string& path, SideInputKind kind, Parse parse, int& exit) {
+  std::string text, error;
+  decltype(parse(text, error)) value;
+  if (!readSide(path, kind, text, exit)) return value;
+  value = parse(text, error);
+  if (!value) {
+    std::fprintf(stderr, "opscope: %s: %s\n", path.c_str(), error.c_str());
+    exit = kInvalidInput;
+  }
+  return value;
+}
+
 }  // namespace
 
 int runPredict(const std::vector<std::string>& args) {
@@ -86,12 +101,9 @@ int runPredict(const std::vector<std::string>& args) {
   std::string error, text;
   GpuSpecSet specs = builtinGpuSpecs();
   if (!gpuFile.empty()) {
-    if (int exit = 0; !readSide(gpuFile, SideInputKind::GpuFile, text, exit)) return exit;
-    auto user = parseGpuSpecs(text, error);
-    if (!user) {
-      std::fprintf(stderr, "opscope: %s: %s\n", gpuFile.c_str(), error.c_str());
-      return kInvalidInput;
-    }
+    int exit = 0;
+    auto user = readParsed(gpuFile, SideInputKind::GpuFile, parseGpuSpecs, exit);
+    if (!user) return exit;
     // The user's GPUs first: they win a name clash and are the default of the file.
     user->gpus.insert(user->gpus.end(), specs.gpus.begin(), specs.gpus.end());
     specs = std::move(*user);
@@ -148,12 +160,9 @@ int runPredict(const std::vector<std::string>& args) {
   request.rooflines = rooflines;
   request.datasheet = datasheet;
   if (!efficiencyFile.empty()) {
-    if (int exit = 0; !readSide(efficiencyFile, SideInputKind::Efficiency, text, exit)) return exit;
-    auto tables = parseEfficiencyTables(text, error);
-    if (!tables) {
-      std::fprintf(stderr, "opscope: %s: %s\n", efficiencyFile.c_str(), error.c_str());
-      return kInvalidInput;
-    }
+    int exit = 0;
+    auto tables = readParsed(efficiencyFile, SideInputKind::Efficiency, parseEfficiencyTables, exit);
+    if (!tables) return exit;
     tables->source = efficiencyFile;
     request.efficiency = std::make_shared<const EfficiencyTables>(std::move(*tables));
   }
@@ -177,12 +186,9 @@ int runPredict(const std::vector<std::string>& args) {
   }
   request.microbench = microbench;
   if (!overheadsFile.empty()) {
-    if (int exit = 0; !readSide(overheadsFile, SideInputKind::Overheads, text, exit)) return exit;
-    request.overheads = parseOverheadModel(text, error);
-    if (!request.overheads) {
-      std::fprintf(stderr, "opscope: %s: %s\n", overheadsFile.c_str(), error.c_str());
-      return kInvalidInput;
-    }
+    int exit = 0;
+    request.overheads = readParsed(overheadsFile, SideInputKind::Overheads, parseOverheadModel, exit);
+    if (!request.overheads) return exit;
     request.overheadsSource = overheadsFile;
   }
   // A name no GPU has is a usage error, before the trace is read.
