@@ -3,30 +3,45 @@
 #include <QCommandLinkButton>
 #include <QDir>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
+#include <QSizePolicy>
 #include <QVBoxLayout>
 
 namespace opscope::ui {
 
 WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent) {
+  // The wrapped labels are added without an alignment flag: a QLabel with word wrap that a layout aligns
+  // gets its size hint's width and the height of a few lines, which cut the text at 1280x720 ("Open a
+  // PyTorch profiler (Kineto) trace, an Nsight Systems SQLite" and nothing after). Instead the column is a
+  // widget of bounded width, centred, whose labels take its whole width and wrap inside it; the
+  // layout then asks each label its height for that width.
   auto* outer = new QVBoxLayout(this);
   outer->addStretch(2);
-  auto* column = new QVBoxLayout;
-  outer->addLayout(column);
+  auto* row = new QHBoxLayout;
+  outer->addLayout(row);
   outer->addStretch(3);
-  auto* title = new QLabel(QStringLiteral("<span style='font-size:20pt; font-weight:600'>opscope</span>"), this);
+  auto* holder = new QWidget(this);
+  holder->setMaximumWidth(660);  // room for the recent files' buttons (at most 640)
+  holder->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+  row->addStretch(1);
+  row->addWidget(holder, 4);
+  row->addStretch(1);
+  auto* column = new QVBoxLayout(holder);
+  column->setContentsMargins(0, 0, 0, 0);
+  auto* title = new QLabel(QStringLiteral("<span style='font-size:20pt; font-weight:600'>opscope</span>"), holder);
   column->addWidget(title, 0, Qt::AlignHCenter);
   auto* how =
-      new QLabel(QStringLiteral("Open a PyTorch profiler (Kineto) trace, an Nsight Systems SQLite export, a dv/dt "
-                                "or PlaidML log:<br>File \u25B8 Open, drag and drop a file here, or pass it on the "
-                                "command line."),
-                 this);
+      new QLabel(QStringLiteral("Open a PyTorch profiler (Kineto) trace, an Nsight Systems export,<br>an execution "
+                                "trace, a dv/dt or a PlaidML log.<br>File \u25B8 Open, drag and drop a file here, or "
+                                "pass it on the command line."),
+                 holder);
   how->setAlignment(Qt::AlignHCenter);
   how->setWordWrap(true);  // the page never sets the window's minimum width
-  column->addWidget(how, 0, Qt::AlignHCenter);
-  auto* open = new QPushButton(QStringLiteral("Open a trace\u2026"), this);
+  column->addWidget(how);
+  auto* open = new QPushButton(QStringLiteral("Open a trace\u2026"), holder);
   open->setDefault(true);
   connect(open, &QPushButton::clicked, this, &WelcomePage::openDialogRequested);
   column->addSpacing(8);
@@ -37,10 +52,10 @@ WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent) {
   column->addSpacing(12);
   auto* keys = new QLabel(QStringLiteral("<span style='color:gray'><b>Ctrl+Shift+P</b> finds any action, track or op"
                                          " \u00B7 <b>?</b> lists the keys and mouse gestures</span>"),
-                          this);
+                          holder);
   keys->setWordWrap(true);
   keys->setAlignment(Qt::AlignHCenter);
-  column->addWidget(keys, 0, Qt::AlignHCenter);
+  column->addWidget(keys);
 }
 
 void WelcomePage::setRecent(const QStringList& paths) {
