@@ -335,7 +335,7 @@ void communication(const Context& c, const RankTable& table, std::vector<Advice>
   TimeNs exposed = 0, total = 0;
   for (const RankRow& r : table.rows) {
     addTo(total, r.collectives.total);
-    addTo(exposed, std::max<TimeNs>(0, r.collectives.total - r.overlapTime));
+    addTo(exposed, std::max<TimeNs>(0, r.collectives.total - r.overlapAnyTime));
   }
   const double ranks = static_cast<double>(std::max<size_t>(1, table.rows.size()));
   const TimeNs perRank = static_cast<TimeNs>(static_cast<double>(exposed) / ranks);

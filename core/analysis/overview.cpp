@@ -60,6 +60,7 @@ Overview computeOverview(const Trace& trace, const OverviewOptions& options) {
   std::array<IntervalSet, kParts> parts;
   IntervalSet allGpu;
   std::vector<IntervalSet::Interval> scratch[kParts];
+  TimeNs activeStart = o.end, activeEnd = o.start, gpuStart = o.end, gpuEnd = o.start;
   for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
     const Track& track = trace.tracks[t];
     const SliceColumns& s = track.slices;
@@ -72,8 +73,16 @@ Overview computeOverview(const Trace& trace, const OverviewOptions& options) {
       const TimeNs a = std::max(s.start[i], o.start), b = std::min(s.end(i), o.end);
       const bool inside = s.start[i] >= o.start;  // counted once, where it starts
       const SliceKind k = s.kind[i];
+      if (b >= a && k != SliceKind::TraceSpan) {
+        activeStart = std::min(activeStart, a);
+        activeEnd = std::max(activeEnd, b);
+      }
       StepPart part = StepPart::Count_;
       if (track.kind == TrackKind::GpuStream && isGpuKind(k)) {
+        if (b >= a) {
+          gpuStart = std::min(gpuStart, a);
+          gpuEnd = std::max(gpuEnd, b);
+        }
         if (inside) {
           ++streamEvents;
           o.kernels += k == SliceKind::Kernel;
@@ -115,7 +124,6 @@ Overview computeOverview(const Trace& trace, const OverviewOptions& options) {
       a.label = trace.trackLabel(t);
       a.events = streamEvents;
       a.busy = streamBusy.length();
-      a.utilisation = o.wall ? static_cast<double>(a.busy) / static_cast<double>(o.wall) : 0;
       o.streams.push_back(std::move(a));
       allGpu = allGpu.unite(streamBusy);
     }
@@ -125,7 +133,16 @@ Overview computeOverview(const Trace& trace, const OverviewOptions& options) {
   });
   o.gpuActive = allGpu.length();
   o.gpuIdle = o.wall - o.gpuActive;
-  o.gpuUtilisation = o.wall ? static_cast<double>(o.gpuActive) / static_cast<double>(o.wall) : 0;
+  if (activeEnd > activeStart) o.activeStart = activeStart, o.activeEnd = activeEnd;
+  else o.activeStart = o.activeEnd = o.start;
+  if (gpuEnd > gpuStart) o.gpuStart = gpuStart, o.gpuEnd = gpuEnd;
+  const auto ratio = [](TimeNs part, TimeNs whole) {
+    return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+  };
+  o.gpuUtilisation = ratio(o.gpuActive, o.activeSpan());
+  o.gpuUtilisationEnvelope = ratio(o.gpuActive, o.wall);
+  o.gpuUtilisationGpuSpan = ratio(o.gpuActive, o.gpuSpan());
+  for (StreamActivity& a : o.streams) a.utilisation = ratio(a.busy, o.activeSpan());
   o.dataLoading = parts[static_cast<size_t>(StepPart::DataLoading)].length();
   o.hostRuntime = o.wall - o.dataLoading;
   if (options.batchSize && o.iterations > 0 && o.hostRuntime > 0)

@@ -41,7 +41,7 @@ struct StreamActivity {
   std::string label;
   uint64_t events = 0;
   TimeNs busy = 0;         // union of its GPU events in the window
-  double utilisation = 0;  // busy / wall
+  double utilisation = 0;  // busy / the overview's activeSpan()
 };
 
 struct Overview {
@@ -54,7 +54,19 @@ struct Overview {
   TimeNs hostRuntime = 0;          // wall - dataLoading
   TimeNs gpuActive = 0;            // union of all GPU events
   TimeNs gpuIdle = 0;              // wall - gpuActive
-  double gpuUtilisation = 0;
+  // The span from the first to the last recorded activity in the window: every slice but the
+  // profiler's own envelope ("PyTorch Profiler (0)", kind TraceSpan), which opens before the first
+  // op and closes after the last and so would count the profiler's warm-up and flush as idle.
+  // activeStart == activeEnd (span 0) when nothing but the envelope is in the window.
+  TimeNs activeStart = 0, activeEnd = 0;
+  TimeNs activeSpan() const { return activeEnd - activeStart; }
+  // The span from the first device event's start to the last one's end (HTA's "active" span of
+  // its temporal breakdown); 0 without device events.
+  TimeNs gpuStart = 0, gpuEnd = 0;
+  TimeNs gpuSpan() const { return gpuEnd - gpuStart; }
+  double gpuUtilisation = 0;            // gpuActive / activeSpan()
+  double gpuUtilisationEnvelope = 0;    // gpuActive / wall (the window, envelope included)
+  double gpuUtilisationGpuSpan = 0;     // gpuActive / gpuSpan() (HTA's figure)
   std::vector<StreamActivity> streams;  // busy descending
   uint64_t ops = 0, launches = 0, kernels = 0, memcpys = 0, memsets = 0, iterations = 0;
   std::optional<double> samplesPerSecond;                                 // iterations * batch / hostRuntime

@@ -87,7 +87,7 @@ std::vector<RankMetrics> measureRanks(const Trace& trace) {
     out[r].iterationWallEnds = std::move(ends[r]);
   }
 
-  std::vector<std::vector<IntervalSet::Interval>> comm(out.size()), compute(out.size());
+  std::vector<std::vector<IntervalSet::Interval>> comm(out.size()), compute(out.size()), copies(out.size());
   std::vector<int8_t> verdict;  // by StringId: -1 unknown, 0 no, 1 yes (names repeat)
   for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
     const Track& tr = trace.tracks[t];
@@ -107,8 +107,10 @@ std::vector<RankMetrics> measureRanks(const Trace& trace) {
         if (found == m.collectiveKinds.end()) found = m.collectiveKinds.insert(found, kind);
         m.collectives.push_back({a, b, static_cast<uint32_t>(found - m.collectiveKinds.begin())});
         comm[groupOf[t]].emplace_back(a, b);
-      } else {
+      } else if (s.kind[i] == SliceKind::Kernel) {
         compute[groupOf[t]].emplace_back(a, b);
+      } else {
+        copies[groupOf[t]].emplace_back(a, b);
       }
     }
   }
@@ -118,10 +120,15 @@ std::vector<RankMetrics> measureRanks(const Trace& trace) {
               [](const CollectiveCall& x, const CollectiveCall& y) { return x.start < y.start; });
     const IntervalSet commSet = IntervalSet::fromUnsorted(std::move(comm[r]));
     const IntervalSet computeSet = IntervalSet::fromUnsorted(std::move(compute[r]));
+    const IntervalSet copySet = IntervalSet::fromUnsorted(std::move(copies[r]));
+    const IntervalSet otherWork = computeSet.unite(copySet);
     m.collectiveTime = commSet.length();
     m.computeTime = computeSet.length();
+    m.copyTime = copySet.length();
     m.overlapTime = commSet.lengthInside(computeSet);
-    m.gpuBusy = commSet.unite(computeSet).length();
+    m.copyOverlapTime = commSet.lengthInside(copySet);
+    m.overlapAnyTime = commSet.lengthInside(otherWork);
+    m.gpuBusy = commSet.unite(otherWork).length();
   }
   return out;
 }

@@ -60,6 +60,8 @@ RankTable rankTable(const Trace& trace, double stragglerPct) {
     row.rank = m.rank.value_or(0);
     row.computeTime = m.computeTime;
     row.overlapTime = m.overlapTime;
+    row.copyOverlapTime = m.copyOverlapTime;
+    row.overlapAnyTime = m.overlapAnyTime;
     row.gpuBusy = m.gpuBusy;
     for (size_t i = 0; i < m.iterations.size(); ++i)
       row.iterationWall.push_back(m.iterationWallEnds[i] - m.iterations[i].start);

@@ -18,7 +18,8 @@ struct RankRow {
   int64_t rank = 0;
   std::vector<TimeNs> iterationWall;  // per ProfilerStep of this rank: start to host end or GPU drain
   CollectiveWait collectives;
-  TimeNs computeTime = 0, overlapTime = 0, gpuBusy = 0;
+  // As RankMetrics: compute kernels, collective time under compute kernels, under copies, under any.
+  TimeNs computeTime = 0, overlapTime = 0, copyOverlapTime = 0, overlapAnyTime = 0, gpuBusy = 0;
   // Added to this rank's times to put it on the first rank's clock; unset outside a
   // merged session (one trace, or a cluster table).
   std::optional<TimeNs> clockOffset;

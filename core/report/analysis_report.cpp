@@ -37,9 +37,16 @@ std::string overviewJson(const Overview& o, const Trace& trace, const std::strin
   j["data_loading_us"] = nsToUs(o.dataLoading);
   j["gpu_active_us"] = nsToUs(o.gpuActive);
   j["gpu_idle_us"] = nsToUs(o.gpuIdle);
-  j["gpu_utilisation"] = o.gpuUtilisation;
-  j["has_device"] = o.hasDevice;    // false: a CPU-only job; the gpu_* figures are not measurements
-  j["device_kind"] = o.deviceKind;  // what the gpu_* keys measure: "GPU", "MTIA", ...
+  j["gpu_utilisation"] = o.gpuUtilisation;  // over active_us: see docs/analyses.md
+  j["active_start_us"] = nsToUs(o.activeStart - trace.minTs);
+  j["active_end_us"] = nsToUs(o.activeEnd - trace.minTs);
+  j["active_us"] = nsToUs(o.activeSpan());
+  j["gpu_utilisation_envelope"] = o.gpuUtilisationEnvelope;  // over wall_us, the profiler's envelope included
+  j["gpu_span_us"] = nsToUs(o.gpuSpan());
+  j["gpu_utilisation_gpu_span"] = o.gpuUtilisationGpuSpan;  // over gpu_span_us (HTA's temporal breakdown)
+  j["has_device"] = o.hasDevice;  // false: a CPU-only job; the gpu_* figures are not measurements
+  // What the gpu_* keys measure: "GPU", "MTIA", ...; null without a device.
+  j["device_kind"] = o.hasDevice ? nlohmann::ordered_json(o.deviceKind) : nlohmann::ordered_json(nullptr);
   j["iterations"] = o.iterations;
   j["samples_per_second"] = o.samplesPerSecond ? nlohmann::ordered_json(*o.samplesPerSecond) : nlohmann::ordered_json();
   j["counts"] = {
@@ -67,6 +74,10 @@ std::string overviewCsv(const Overview& o) {
   row("gpu_active_us", usText(o.gpuActive));
   row("gpu_idle_us", usText(o.gpuIdle));
   row("gpu_utilisation", shortestNumber(o.gpuUtilisation));
+  row("active_us", usText(o.activeSpan()));
+  row("gpu_utilisation_envelope", shortestNumber(o.gpuUtilisationEnvelope));
+  row("gpu_span_us", usText(o.gpuSpan()));
+  row("gpu_utilisation_gpu_span", shortestNumber(o.gpuUtilisationGpuSpan));
   row("iterations", std::to_string(o.iterations));
   row("samples_per_second", o.samplesPerSecond ? shortestNumber(*o.samplesPerSecond) : "");
   row("ops", std::to_string(o.ops));

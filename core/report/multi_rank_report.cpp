@@ -213,7 +213,8 @@ std::string multiRankJson(const std::vector<RankSummary>& ranks, const MultiRank
                       {"wait_pct", pct(w.wait, w.total)},
                       {"compute_us", nsToUs(rm.computeTime)},
                       {"gpu_busy_us", nsToUs(rm.gpuBusy)},
-                      {"overlap_pct", pct(rm.overlapTime, rm.collectiveTime)}});
+                      {"overlap_pct", pct(rm.overlapTime, rm.collectiveTime)},
+                      {"copy_overlap_pct", pct(rm.copyOverlapTime, rm.collectiveTime)}});
     }
     j["collectives"] = std::move(coll);
   } else {
@@ -409,6 +410,7 @@ std::string rankTableJson(const RankTable& table, const std::string& path) {
          {"gpu_busy_us", nsToUs(r.gpuBusy)},
          {"compute_us", nsToUs(r.computeTime)},
          {"overlap_pct", pct(r.overlapTime, c.total)},
+         {"copy_overlap_pct", pct(r.copyOverlapTime, c.total)},
          {"collectives",
           {{"count", c.count},
            {"matched", c.matched},

@@ -57,7 +57,8 @@ RankTable rankTableOfSummaries(const std::vector<RankSummary>& ranks, double str
 // `opscope export --chart ranks` (data): the ranks of a loaded session, with the same key
 // names as the multi-rank summary: {"file", "world_size", "ranks": [{"rank",
 // "clock_offset_us", "iterations", "iteration_us_mean", "gpu_busy_us", "compute_us",
-// "overlap_pct", "collectives": {"count", "matched", "total_us", "wait_us",
+// "overlap_pct" (under compute kernels), "copy_overlap_pct" (under memcpy/memset),
+// "collectives": {"count", "matched", "total_us", "wait_us",
 // "wait_pct"}}], "iteration_us", "stragglers", "straggler_threshold_pct",
 // "clock_alignment", "top_kernels": {"names", "total_us": [per rank, per name]}}.
 // clock_offset_us and clock_alignment are null outside a merged session; a kernel time

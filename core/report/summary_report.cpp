@@ -82,7 +82,9 @@ std::string summaryJson(const Summary& s, const std::string& path) {
   if (s.rank) j["rank"] = *s.rank;
   if (s.worldSize) j["world_size"] = *s.worldSize;
   if (!s.deviceName.empty()) j["device_name"] = s.deviceName;
-  j["device_kind"] = s.deviceKind;  // the keys say "gpu" whatever the accelerator
+  // The keys say "gpu" whatever the accelerator; null without a device stream (a CPU-only job,
+  // a browser trace), where "GPU" named a device that is not there.
+  j["device_kind"] = s.gpuStreams > 0 ? ojson(s.deviceKind) : ojson(nullptr);
   ojson warnings = ojson::array();
   for (const WarningEntry& w : s.warnings) {
     ojson row{{"kind", warningKindName(w.kind)}, {"count", w.count}, {"example", w.example}};

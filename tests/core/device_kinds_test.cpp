@@ -10,6 +10,7 @@
 #include "analysis/summary.h"
 #include "hierarchy/queries.h"
 #include "io/trace_loader.h"
+#include "report/analysis_report.h"
 #include "report/summary_report.h"
 #include "test_support.h"
 
@@ -61,6 +62,9 @@ TEST(DeviceKinds, CpuOnlyJobCountsGlooCollectivesAsCommunication) {
   const Overview o = computeOverview(*t);
   EXPECT_FALSE(o.hasDevice);
   EXPECT_EQ(o.gpuActive, 0);
+  // No device: the JSON names none (it said "GPU").
+  EXPECT_EQ(nlohmann::json::parse(overviewJson(o, *t, "x"))["device_kind"], nullptr);
+  EXPECT_EQ(nlohmann::json::parse(summaryJson(summarize(*t), "x"))["device_kind"], nullptr);
   // The union of the gloo:all_reduce spans of both threads: 1,102,980.645 µs.
   EXPECT_NEAR(static_cast<double>(o.part(StepPart::Communication)), 1102980.645e3, 1e3);
   TimeNs sum = 0;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/summary.h"
+#include "io/trace_loader.h"
 #include "model/interval_set.h"
 #include "test_support.h"
 
@@ -133,6 +134,39 @@ TEST(Overview, RealTracesHoldTheInvariantsAndMatchTheSummary) {
       EXPECT_EQ(oi.iterations, 1u) << name;
     }
   }
+}
+
+// Utilisation over the span each figure names: the profiler's envelope ("Trace" span,
+// [0,200) µs) holds warm-up and flush; activity runs [50,150); kernels [60,80) and [100,120).
+TEST(Overview, UtilisationIsOverTheActiveSpanWithTheEnvelopeAndGpuSpanFiguresBeside) {
+  auto t = test::loadOk(R"json({"traceEvents":[
+    {"ph":"X","cat":"Trace","name":"PyTorch Profiler (0)","pid":"Spans","tid":"PyTorch Profiler","ts":0,"dur":200},
+    {"ph":"X","cat":"cpu_op","name":"aten::a","pid":1,"tid":1,"ts":50,"dur":100},
+    {"ph":"X","cat":"kernel","name":"k1","pid":0,"tid":7,"ts":60,"dur":20,"args":{"stream":7}},
+    {"ph":"X","cat":"kernel","name":"k2","pid":0,"tid":7,"ts":100,"dur":20,"args":{"stream":7}}
+  ]})json");
+  ASSERT_TRUE(t);
+  const Overview o = computeOverview(*t);
+  EXPECT_EQ(o.wall, 200'000);
+  EXPECT_EQ(o.activeSpan(), 100'000);
+  EXPECT_EQ(o.gpuSpan(), 60'000);
+  EXPECT_DOUBLE_EQ(o.gpuUtilisation, 0.4);
+  EXPECT_DOUBLE_EQ(o.gpuUtilisationEnvelope, 0.2);
+  EXPECT_DOUBLE_EQ(o.gpuUtilisationGpuSpan, 40.0 / 60.0);
+  ASSERT_EQ(o.streams.size(), 1u);
+  EXPECT_DOUBLE_EQ(o.streams[0].utilisation, 0.4);
+}
+
+// HTA's sampled rank 0 (tests/data/hta): HTA's temporal breakdown reports 44.8 % over the
+// GPU's active span; over the trace's wall, the profiler envelope included, it is 16.3 %.
+TEST(Overview, UtilisationOnHtasSampledRankMatchesHtasActiveSpanFigure) {
+  LoadResult r = loadTraceFile(OPSCOPE_SOURCE_DIR "/tests/data/hta/ranks/sampled_rank-0.json.gz");
+  ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
+  const Overview o = computeOverview(*r.trace);
+  EXPECT_NEAR(100 * o.gpuUtilisationGpuSpan, 44.8, 0.05);
+  EXPECT_NEAR(100 * o.gpuUtilisationEnvelope, 16.3, 0.05);
+  EXPECT_NEAR(100 * o.gpuUtilisation, 44.5, 0.05);  // first op to last activity: a little wider
+  EXPECT_LT(o.activeSpan(), o.wall / 2);
 }
 
 }  // namespace

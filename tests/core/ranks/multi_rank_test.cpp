@@ -113,6 +113,36 @@ std::string rankTrace(int rank, double shiftUs, double scale = 1.0) {
   ]})J";
 }
 
+// Overlap counts compute kernels only, as Holistic Trace Analysis does: a memcpy under the
+// collective is reported apart (collective [0,100), memcpy [0,40), kernel [60,80) µs).
+TEST(RankMetrics, OverlapCountsKernelsAndReportsCopiesApart) {
+  auto t = test::loadOk(R"J({"traceEvents": [
+    {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)", "pid": 0, "tid": 8, "ts": 0, "dur": 100, "args": {"device": 0, "stream": 8}},
+    {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy DtoD (Device -> Device)", "pid": 0, "tid": 9, "ts": 0, "dur": 40, "args": {"device": 0, "stream": 9}},
+    {"ph": "X", "cat": "kernel", "name": "sgemm", "pid": 0, "tid": 7, "ts": 60, "dur": 20, "args": {"device": 0, "stream": 7}}
+  ]})J");
+  ASSERT_TRUE(t);
+  const RankMetrics m = measureRank(*t);
+  EXPECT_EQ(m.collectiveTime, 100'000);
+  EXPECT_EQ(m.computeTime, 20'000);
+  EXPECT_EQ(m.copyTime, 40'000);
+  EXPECT_EQ(m.overlapTime, 20'000);
+  EXPECT_EQ(m.copyOverlapTime, 40'000);
+  EXPECT_EQ(m.overlapAnyTime, 60'000);
+  EXPECT_EQ(m.gpuBusy, 100'000);
+}
+
+// HTA's sampled rank 1 (tests/data/hta): HTA's comm/comp overlap is 19.93 %; counting copies
+// as compute gave 20.99 %.
+TEST(RankMetrics, OverlapOnHtasSampledRankMatchesHta) {
+  LoadResult r = loadTraceFile(OPSCOPE_SOURCE_DIR "/tests/data/hta/ranks/sampled_rank-1.json.gz");
+  ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
+  const RankMetrics m = measureRank(*r.trace);
+  ASSERT_GT(m.collectiveTime, 0);
+  EXPECT_NEAR(100.0 * static_cast<double>(m.overlapTime) / static_cast<double>(m.collectiveTime), 19.93, 0.01);
+  EXPECT_GT(m.copyOverlapTime, 0);
+}
+
 TEST(RankMetrics, MeasuresCollectivesComputeAndTheirOverlap) {
   auto t = test::loadOk(rankTrace(0, 0));
   ASSERT_TRUE(t);
