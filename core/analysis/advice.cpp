@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 
+#include "analysis/blocking_calls.h"
 #include "analysis/kernel_classes.h"
 #include "analysis/occupancy.h"
 #include "model/interval_set.h"
@@ -140,8 +141,8 @@ void smallKernels(const Context& c, std::vector<Advice>& out) {
 
 bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
-// Host time blocked in synchronising calls (cudaMemcpy without Async, the
-// synchronize calls, and their HIP twins). Fires above 2 % of the time examined.
+// Host time blocked in synchronising calls (callWaitsFor: the synchronize calls,
+// synchronous copies and memsets, their HIP and driver twins). Fires above 2 % of the time examined.
 void hostSync(const Context& c, std::vector<Advice>& out) {
   std::vector<IntervalSet::Interval> spans;
   size_t calls = 0;
@@ -151,12 +152,8 @@ void hostSync(const Context& c, std::vector<Advice>& out) {
     const SliceColumns& s = c.trace.tracks[t].slices;
     if (c.trace.tracks[t].kind != TrackKind::Thread || !c.in(t)) continue;
     for (uint32_t i = 0; i < s.size(); ++i) {
-      if (s.kind[i] != SliceKind::Runtime || s.start[i] < c.start || s.start[i] >= c.end) continue;
-      const std::string_view n = c.trace.str(s.name[i]);
-      const bool sync = n == "cudaMemcpy" || n == "hipMemcpy" || n == "cudaDeviceSynchronize" ||
-                        n == "hipDeviceSynchronize" || n == "cudaStreamSynchronize" || n == "hipStreamSynchronize" ||
-                        n == "cudaEventSynchronize" || n == "hipEventSynchronize";
-      if (!sync) continue;
+      if (!isLaunchKind(s.kind[i]) || s.start[i] < c.start || s.start[i] >= c.end) continue;
+      if (callWaitsFor(c.trace.str(s.name[i])) == CallWaits::Nothing) continue;
       ++calls;
       spans.emplace_back(s.start[i], s.end(i));
       if (s.dur[i] > longest) longest = s.dur[i], example = EventRef{t, i};

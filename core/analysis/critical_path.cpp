@@ -1,10 +1,12 @@
 #include "analysis/critical_path.h"
 
 #include "analysis/cp_graph.h"
+#include "analysis/cp_inferred_waits.h"
 
 #include <algorithm>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "hierarchy/iterations.h"
 #include "hierarchy/queries.h"
@@ -17,28 +19,6 @@ constexpr uint32_t kNone = ~0u;
 // Kernels further apart than this on a stream are not chained by a kernel-kernel edge
 // (HTA's KERNEL_KERNEL_DELAY_THRESHOLD_US).
 constexpr TimeNs kKernelKernelDelayMax = 1'500'000;
-
-// Calls that take the CUDA runtime lock (HTA's CUDA_RUNTIME_EVENTS).
-bool isLockCall(std::string_view n) {
-  return n == "cudaLaunchKernel" || n == "cudaMemcpyAsync" || n == "cudaHostAlloc";
-}
-// Calls that may block the host until the GPU catches up: their own length weighs 0,
-// the GPU work they wait for carries the path (HTA's BLOCKING_SYNC_CALLS, plus HIP's).
-bool isBlockingCall(std::string_view n) {
-  static constexpr std::string_view kCalls[] = {"cudaDeviceSynchronize",
-                                                "cudaStreamSynchronize",
-                                                "cudaEventQuery",
-                                                "cudaEventSynchronize",
-                                                "cudaMemcpy",
-                                                "cudaMemcpyAsync",
-                                                "hipDeviceSynchronize",
-                                                "hipStreamSynchronize",
-                                                "hipEventQuery",
-                                                "hipEventSynchronize",
-                                                "hipMemcpy",
-                                                "hipMemcpyAsync"};
-  return std::find(std::begin(kCalls), std::end(kCalls), n) != std::end(kCalls);
-}
 
 struct Ev {
   EventRef ref;
@@ -102,6 +82,9 @@ class Builder {
   void lockEdges();
   void callStackEdges();
   void gpuEdges();
+  void inferredWaitEdges();
+  void inferStreamWaits(std::unordered_map<uint32_t, uint32_t>& kernelSync) const;
+  std::vector<GpuWork> gpuWork() const;
   CriticalPath pathOf(const std::vector<uint32_t>& nodePath);
   CpCategory categoryOf(const Edge& e) const;
 
@@ -115,6 +98,7 @@ class Builder {
   std::unique_ptr<CpGraph> graph_;
   bool sawSyncEvents_ = false;
   size_t recordsMatched_ = 0;
+  size_t inferredWaits_ = 0;
 };
 
 void Builder::collect() {
@@ -150,6 +134,34 @@ void Builder::collect() {
     e.gpu = true;
     evs_.push_back(e);
   }
+  // Without sync events, GPU work launched before profiling began (no launch in the trace)
+  // joins too: it holds its stream, and the stream's order is what carries the path (see
+  // gpuEdges); HTA leaves it out, and so do we when sync events tie the streams.
+  for (uint32_t ti = 0; ti < t_.tracks.size() && !sawSyncEvents_; ++ti)
+    for (size_t i = 0; i < t_.tracks[ti].slices.size(); ++i)
+      if (t_.tracks[ti].slices.kind[i] == SliceKind::Sync) sawSyncEvents_ = true;
+  if (!sawSyncEvents_) {
+    std::unordered_set<uint64_t> linked;
+    linked.reserve(t_.links.gpuToLaunch.size());
+    for (const LaunchLinks::Pair& p : t_.links.gpuToLaunch) linked.insert(p.first);
+    for (uint32_t ti = 0; ti < t_.tracks.size(); ++ti) {
+      const Track& tr = t_.tracks[ti];
+      if (tr.kind != TrackKind::GpuStream) continue;
+      const SliceColumns& s = tr.slices;
+      for (size_t i = s.lowerBound(w_.start); i < s.size() && s.start[i] <= w_.end; ++i) {
+        const EventRef g{ti, static_cast<uint32_t>(i)};
+        if (!isGpuKind(s.kind[i]) || linked.count(g.packed())) continue;
+        Ev e;
+        e.ref = g;
+        e.ts = s.start[i];
+        e.end = s.end(i);
+        e.kind = s.kind[i];
+        e.name = s.name[i];
+        e.gpu = true;
+        evs_.push_back(e);
+      }
+    }
+  }
   // Ev order: by start, then where the event lives (HTA's event index is by start).
   std::stable_sort(evs_.begin(), evs_.end(), [](const Ev& a, const Ev& b) {
     if (a.ts != b.ts) return a.ts < b.ts;
@@ -169,7 +181,6 @@ void Builder::collect() {
     const SliceColumns& s = tr.slices;
     for (size_t i = 0; i < s.size(); ++i) {
       if (s.kind[i] != SliceKind::Sync) continue;
-      sawSyncEvents_ = true;
       const auto call = callOfCorrelation_.find(s.correlation[i]);
       if (call == callOfCorrelation_.end()) continue;
       SyncEv y;
@@ -434,14 +445,15 @@ void Builder::gpuEdges() {
     uint32_t sync = kNone;  // or a sync event
   };
   recordsMatched_ = recordedWork.size();
+  std::unordered_map<uint32_t, uint32_t> kernelSync;  // waiting GPU ev -> ev it waits for
+  if (!sawSyncEvents_) inferStreamWaits(kernelSync);
   std::vector<Item> items;
   for (uint32_t i = 0; i < evs_.size(); ++i)
     if (evs_[i].gpu) items.push_back({evs_[i].ts, i, kNone});
   for (uint32_t y = 0; y < syncs_.size(); ++y) items.push_back({t_.end(syncs_[y].ref), kNone, y});
   std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.sortTs < b.sortTs; });
 
-  std::map<StreamKey, uint32_t> lastOnStream;         // end node of the stream's last kernel
-  std::unordered_map<uint32_t, uint32_t> kernelSync;  // waiting GPU ev -> ev it waits for
+  std::map<StreamKey, uint32_t> lastOnStream;  // end node of the stream's last kernel
   const auto evOfRef = [&](EventRef r) -> uint32_t {
     auto it = evOf_.find(r.packed());
     return it == evOf_.end() ? kNone : it->second;
@@ -502,13 +514,51 @@ void Builder::gpuEdges() {
       if (qLaunch == 1 && qGpu == 0 && (!hasLast || nodes_[last->second].ts < launchTs) &&
           (syncEnd == kNone || nodes_[syncEnd].ts < launchTs) && launchStart != kNone) {
         addEdge(launchStart, e.startNode, CpEdgeType::LaunchDelay);
-      } else if (hasLast && e.ts - nodes_[last->second].ts < kKernelKernelDelayMax &&
+      } else if (hasLast && (e.ts - nodes_[last->second].ts < kKernelKernelDelayMax || !sawSyncEvents_) &&
                  (syncEnd == kNone || nodes_[syncEnd].ts < nodes_[last->second].ts)) {
+        // HTA leaves a kernel queued behind a gap of 1.5 ms or more unlinked: with sync events
+        // the wait that caused the gap has its own edge. Without them the gap's cause is not
+        // in the trace, and an unlinked kernel cut the path short (it ended at 48.9 of
+        // 87 ms on TraceLens' MI300X DDP step): the stream's order is a real dependency,
+        // so the kernel follows the one before it, the gap counted as a kernel gap.
         addEdge(last->second, e.startNode, CpEdgeType::KernelKernelDelay, false, nodes_[last->second].ev);
       }
     }
     lastOnStream[stream] = e.endNode;
   }
+}
+
+// The waits a trace without sync events leaves implicit (cp_inferred_waits.h).
+std::vector<GpuWork> Builder::gpuWork() const {
+  std::vector<GpuWork> work;
+  for (uint32_t i = 0; i < evs_.size(); ++i) {
+    if (!evs_[i].gpu || evs_[i].endNode == kNone) continue;
+    const Track& tr = t_.tracks[evs_[i].ref.track];
+    work.push_back({tr.device, tr.stream != kNoId ? tr.stream : static_cast<int64_t>(evs_[i].ref.track), evs_[i].ts,
+                    evs_[i].end, i});
+  }
+  return work;
+}
+
+void Builder::inferStreamWaits(std::unordered_map<uint32_t, uint32_t>& kernelSync) const {
+  for (const auto& [waiting, waitedFor] : opscope::inferStreamWaits(gpuWork())) kernelSync.emplace(waiting, waitedFor);
+}
+
+void Builder::inferredWaitEdges() {
+  std::vector<char> hasSyncEvent(evs_.size(), 0);
+  for (const SyncEv& y : syncs_)
+    if (y.runtimeEv != kNone) hasSyncEvent[y.runtimeEv] = 1;
+  std::vector<BlockingCall> calls;
+  for (uint32_t i = 0; i < evs_.size(); ++i) {
+    const Ev& c = evs_[i];
+    if (c.gpu || c.endNode == kNone || hasSyncEvent[i] || (c.kind != SliceKind::Runtime && c.kind != SliceKind::Driver))
+      continue;
+    const CallWaits w = callWaitsFor(t_.str(c.name));
+    if (w != CallWaits::Nothing) calls.push_back({t_.tracks[c.ref.track].device, c.ts, c.end, i, w});
+  }
+  const InferredCallWaits inferred = inferCallWaits(gpuWork(), calls);
+  for (const auto& [gpu, call] : inferred.edges) addEdge(evs_[gpu].endNode, evs_[call].endNode, CpEdgeType::Sync);
+  inferredWaits_ = inferred.callsTied;
 }
 
 CpCategory Builder::categoryOf(const Edge& e) const {
@@ -550,6 +600,8 @@ CriticalPath Builder::pathOf(const std::vector<uint32_t>& nodePath) {
   p.eventRecordsMatched = recordsMatched_;
   p.pathNodes = nodePath.size();
   p.traceHasSyncEvents = sawSyncEvents_;
+  p.inferredWaits = inferredWaits_;
+  p.traceFormat = t_.meta.format;
   p.clampedNegativeWeights = graph_->clamped;
   if (nodePath.empty()) return p;
   p.start = nodes_[nodePath.front()].ts;
@@ -586,6 +638,7 @@ CriticalPath Builder::run() {
   lockEdges();
   callStackEdges();
   gpuEdges();
+  inferredWaitEdges();
   for (const Ev& e : evs_)
     if (e.gpu) w_.wallEnd = std::max(w_.wallEnd, e.end);
   w_.wallEnd = std::max(w_.wallEnd, w_.end);
@@ -599,96 +652,6 @@ CriticalPath Builder::run() {
 }
 
 }  // namespace
-
-const char* cpEdgeTypeName(CpEdgeType t) {
-  switch (t) {
-    case CpEdgeType::Operator:
-      return "operator";
-    case CpEdgeType::Dependency:
-      return "dependency";
-    case CpEdgeType::LaunchDelay:
-      return "launch_delay";
-    case CpEdgeType::KernelKernelDelay:
-      return "kernel_kernel_delay";
-    case CpEdgeType::Sync:
-      return "sync";
-  }
-  return "?";
-}
-
-const char* cpCategoryName(CpCategory c) {
-  switch (c) {
-    case CpCategory::CpuOp:
-      return "cpu_op";
-    case CpCategory::Runtime:
-      return "runtime";
-    case CpCategory::Kernel:
-      return "kernel";
-    case CpCategory::Communication:
-      return "communication";
-    case CpCategory::Memcpy:
-      return "memcpy";
-    case CpCategory::SyncWait:
-      return "sync_wait";
-    case CpCategory::LaunchDelay:
-      return "launch_delay";
-    case CpCategory::KernelGap:
-      return "kernel_gap";
-    case CpCategory::Idle:
-      return "idle";
-  }
-  return "?";
-}
-
-std::optional<CriticalPathWindow> criticalPathWindowOfTrace(const Trace& trace) {
-  if (trace.sliceCount() == 0) return std::nullopt;
-  CriticalPathWindow w;
-  w.kind = CriticalPathWindow::Kind::Trace;
-  w.start = trace.maxTs;
-  w.end = trace.minTs;
-  for (const Track& tr : trace.tracks)
-    for (size_t i = 0; i < tr.slices.size(); ++i) {
-      w.start = std::min(w.start, tr.slices.start[i]);
-      w.end = std::max(w.end, tr.slices.end(i));
-    }
-  w.wallEnd = w.end;
-  w.label = "trace";
-  return w;
-}
-
-std::optional<CriticalPathWindow> criticalPathWindowOfIteration(const Trace& trace, size_t index) {
-  if (index >= trace.iterations.size()) return std::nullopt;
-  const Iteration& it = trace.iterations[index];
-  CriticalPathWindow w;
-  w.kind = CriticalPathWindow::Kind::Iteration;
-  w.start = it.start;
-  w.end = it.end;
-  w.wallEnd = iterationWallEnds(trace, {it}).front();
-  w.iteration = static_cast<int64_t>(index);
-  w.label = it.ref != kNoRef ? std::string(trace.name(EventRef::unpack(it.ref))) : "iteration " + std::to_string(index);
-  return w;
-}
-
-std::optional<CriticalPathWindow> criticalPathWindowOfAnnotation(const Trace& trace, std::string_view name,
-                                                                 size_t instance) {
-  std::vector<std::pair<TimeNs, EventRef>> found;
-  for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
-    const SliceColumns& s = trace.tracks[ti].slices;
-    for (size_t i = 0; i < s.size(); ++i)
-      if (trace.str(s.name[i]).find(name) != std::string_view::npos)
-        found.push_back({s.start[i], EventRef{ti, static_cast<uint32_t>(i)}});
-  }
-  if (instance >= found.size()) return std::nullopt;
-  std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  const EventRef r = found[instance].second;
-  CriticalPathWindow w;
-  w.kind = CriticalPathWindow::Kind::Annotation;
-  w.start = trace.start(r);
-  w.end = trace.end(r);
-  w.wallEnd = w.end;
-  w.label = std::string(trace.name(r));
-  return w;
-}
 
 CriticalPath computeCriticalPath(const Trace& trace, const CriticalPathWindow& window) {
   return Builder(trace, window).run();

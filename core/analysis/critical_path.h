@@ -96,6 +96,10 @@ struct CriticalPath {
   std::array<size_t, 5> graphEdgesByType{};  // indexed by CpEdgeType
   size_t eventRecordsMatched = 0;            // cudaEventRecord calls waited on, tied to the GPU work they mark
   bool traceHasSyncEvents = false;           // Kineto's cuda_sync events (without them syncs are guessed from nothing)
+  // Blocking calls (synchronize, synchronous copies) without a sync event of their own that
+  // were tied to the GPU work ending while they blocked (see inferredWaitEdges).
+  size_t inferredWaits = 0;
+  std::string traceFormat;  // TraceMetadata::format: which advice fits a trace without sync events
   uint64_t clampedNegativeWeights = 0;
 
   TimeNs length() const { return end - start; }

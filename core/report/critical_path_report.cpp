@@ -59,10 +59,24 @@ std::vector<CriticalPathEntry> criticalPathEntries(const CriticalPath& path, con
 
 std::vector<std::string> criticalPathWarnings(const CriticalPath& path) {
   std::vector<std::string> w;
-  if (!path.traceHasSyncEvents)
-    w.push_back(
-        "the trace has no cuda_sync events (PyTorch >= 2.1 with experimental_config(enable_cuda_sync_events=True) "
-        "records them): host waits for the GPU are not linked to the work they wait for");
+  if (!path.traceHasSyncEvents) {
+    // Only a PyTorch profiler trace can be recorded again with sync events; Nsight's come from
+    // its SYNCHRONIZATION table (--cuda-event-trace / default CUDA tracing), others have none.
+    const bool kineto =
+        path.traceFormat.find("kineto") != std::string::npos || path.traceFormat.find("pytorch") != std::string::npos;
+    std::string s = kineto ? "the trace has no cuda_sync events (PyTorch >= 2.1 with "
+                             "experimental_config(enable_cuda_sync_events=True) records them)"
+                           : "the trace records no synchronisation events";
+    if (path.inferredWaits > 0)
+      s += ": " + std::to_string(path.inferredWaits) +
+           " blocking calls (synchronize, synchronous copies) were tied to the GPU work that ended while they "
+           "blocked; waits between streams are not known";
+    else s += ": host waits for the GPU are not linked to the work they wait for";
+    w.push_back(std::move(s));
+  }
+  if (path.window.kind == CriticalPathWindow::Kind::Iteration && !path.events.empty() && path.start >= path.window.end)
+    w.push_back("the path starts " + reportDuration(path.start - path.window.end) +
+                " after the step's host side ended: the GPU ran behind the host, and only its work is on the path");
   if (path.clampedNegativeWeights)
     w.push_back(std::to_string(path.clampedNegativeWeights) +
                 " edges ran backwards in time (a child ending after its parent by clock rounding) and count as 0");

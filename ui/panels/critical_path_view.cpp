@@ -9,6 +9,7 @@
 #include <QVBoxLayout>
 
 #include "panels/table_items.h"
+#include "report/critical_path_report.h"
 #include "report/summary_report.h"
 
 namespace opscope::ui {
@@ -124,10 +125,8 @@ void CriticalPathView::fill() {
                QString::fromStdString(formatDuration(p.window.wallEnd - p.window.start)))
           .arg(p.events.size())
           .arg(p.segments.size());
-  if (!p.traceHasSyncEvents)
-    text += QStringLiteral(
-        "<br><i>No cuda_sync events in this trace: host waits are not tied to the GPU work they wait for "
-        "(record with enable_cuda_sync_events=True).</i>");
+  for (const std::string& note : criticalPathWarnings(p))
+    text += QStringLiteral("<br><i>%1</i>").arg(QString::fromStdString(note).toHtmlEscaped());
   summary_->setText(text);
   int row = 0;
   categories_->setRowCount(static_cast<int>(kCpCategoryCount));
