@@ -235,6 +235,43 @@ class Reader {
   bool cancelled_ = false;
 };
 
+// CUPTI's runtime API names carry the version of the entry point ("cudaDeviceSynchronize_v3020",
+// "cudaLaunchKernel_v7000", "cudaGetDeviceProperties_v2_v12000"): the API's own name is what
+// every analysis matches on (blocking calls, launches), so the suffix goes. Only a final
+// "_v" and four or five digits is one; the driver's "_v2" (cuMemAlloc_v2) is part of the name.
+std::string_view withoutApiVersion(std::string_view name) {
+  const size_t v = name.rfind("_v");
+  if (v == std::string_view::npos || v == 0) return name;
+  const std::string_view digits = name.substr(v + 2);
+  if (digits.size() < 4 || digits.size() > 5) return name;
+  for (char c : digits)
+    if (c < '0' || c > '9') return name;
+  return name.substr(0, v);
+}
+
+// The Kineto name of a synchronisation record (what the critical path reads): from the
+// runtime call it belongs to where known, since exports disagree with the call on the
+// type (nsys 2024.5 files cudaDeviceSynchronize as "Event sync"), else from syncType.
+const char* syncName(std::string_view call, int64_t syncType) {
+  if (call.ends_with("DeviceSynchronize") || call.ends_with("CtxSynchronize") || call.ends_with("ThreadSynchronize"))
+    return "Context Sync";
+  if (call.ends_with("StreamSynchronize")) return "Stream Sync";
+  if (call.ends_with("EventSynchronize")) return "Event Sync";
+  if (call.ends_with("StreamWaitEvent")) return "Stream Wait Event";
+  switch (syncType) {
+    case 1:
+      return "Event Sync";
+    case 2:
+      return "Stream Wait Event";
+    case 3:
+      return "Stream Sync";
+    case 4:
+      return "Context Sync";
+    default:
+      return "Sync";
+  }
+}
+
 int64_t pidOfGlobal(int64_t globalId) { return (globalId >> 24) & 0xFFFFFF; }
 RawId pidOf(int64_t globalId) { return RawId{false, pidOfGlobal(globalId), 0}; }
 RawId tidOf(int64_t globalId) { return RawId{false, globalId & 0xFFFFFF, 0}; }
@@ -350,14 +387,15 @@ LoadResult loadNsysSqlite(const std::string& path, const LoadOptions& options) {
     q.select("PROCESSES", {{"globalPid", Want::Integer, true}, {"name", Want::Text, false}}, [&](const Row& row) {
       if (!row.null(1)) processNames[pidOfGlobal(row.integer(0))] = row.text(1);
     });
-    for (const auto& [pid, name] : processNames) {
-      const uint32_t p = b.process(RawId{false, pid, 0});
-      t.processes[p].name = t.strings.intern(name);
-    }
+    // Named after loading, and only those with events: an export lists every OS process
+    // of the machine (1,771 on a Perlmutter node), which `processes` counted.
 
+    // Thread names too are applied after loading, to the threads with events (an export
+    // names every thread of the machine: 644 empty tracks on a 2021 export).
+    std::map<std::pair<int64_t, int64_t>, int64_t> threadNames;  // (pid, tid) -> StringIds.id
     q.select("ThreadNames", {{"globalTid", Want::Integer, true}, {"nameId", Want::Integer, true}}, [&](const Row& row) {
       const int64_t g = row.integer(0);
-      t.tracks[b.threadTrack(pidOf(g), tidOf(g))].name = nameOf(row.integer(1), "thread");
+      threadNames[{pidOf(g).num, tidOf(g).num}] = row.integer(1);
     });
 
     // Device names: the CUDA device table of newer exports, else TARGET_INFO_GPU (by
@@ -368,9 +406,14 @@ LoadResult loadNsysSqlite(const std::string& path, const LoadOptions& options) {
       q.select("TARGET_INFO_CUDA_DEVICE", {{"cudaId", Want::Integer, true}, {"name", Want::Text, true}},
                [&](const Row& row) { deviceNames.emplace(row.integer(0), row.text(1)); });
     }
-    const bool cuDevice = q.hasColumn("TARGET_INFO_GPU", "cuDevice");
+    // The device's key: cuDevice (newer), id, or deviceId (2020-21 exports, whose table holds
+    // only vmId, deviceId, name, busLocation and isDiscrete).
+    const char* gpuKeyColumn = q.hasColumn("TARGET_INFO_GPU", "cuDevice")   ? "cuDevice"
+                               : q.hasColumn("TARGET_INFO_GPU", "id")       ? "id"
+                               : q.hasColumn("TARGET_INFO_GPU", "deviceId") ? "deviceId"
+                                                                            : "id";
     q.select("TARGET_INFO_GPU",
-             {{cuDevice ? "cuDevice" : "id", Want::Integer, true},
+             {{gpuKeyColumn, Want::Integer, true},
               {"name", Want::Text, true},
               {"totalMemory", Want::Integer, false},
               {"smCount", Want::Integer, false},
@@ -396,6 +439,17 @@ LoadResult loadNsysSqlite(const std::string& path, const LoadOptions& options) {
     };
 
     const StringId runtimeCat = t.strings.intern("cuda_runtime");
+    std::unordered_map<int64_t, StringId> runtimeNames;       // StringIds.id -> the API's name
+    std::unordered_map<int64_t, StringId> callOfCorrelation;  // for the sync records
+    auto runtimeName = [&](int64_t id) {
+      const auto [it, fresh] = runtimeNames.try_emplace(id, 0);
+      if (fresh) {
+        const StringId full = nameOf(id, "cuda runtime call");
+        const std::string_view plain = withoutApiVersion(t.strings.get(full));
+        it->second = plain.size() == t.strings.get(full).size() ? full : t.strings.intern(std::string(plain));
+      }
+      return it->second;
+    };
     q.select("CUPTI_ACTIVITY_KIND_RUNTIME",
              {{"start", Want::Integer, true},
               {"end", Want::Integer, true},
@@ -409,12 +463,41 @@ LoadResult loadNsysSqlite(const std::string& path, const LoadOptions& options) {
                in.start = start;
                in.dur = satSub(end, start);
                in.cat = runtimeCat;
-               in.name = nameOf(row.integer(4), "cuda runtime call");
+               in.name = runtimeName(row.integer(4));
                in.correlation = correlation(row, 3, pidOfGlobal(g));
+               if (in.correlation != kNoId) callOfCorrelation.emplace(in.correlation, in.name);
                ArgsWriter args;
                if (!row.null(3)) args.addInt(correlationKey, row.integer(3));
                b.addSlice(b.threadTrack(pidOf(g), tidOf(g)), in, args);
              });
+
+    // GPU work sits under a process per device (Kineto puts it under pid = device); with
+    // several processes, per (process, device), so two processes' stream 7 stay two
+    // tracks; and where an OS process has the device's number as its pid (Windows' pid 0,
+    // "Idle"), under a name of its own so the two never merge.
+    std::set<uint32_t> gpuProcessIndex;
+    auto gpuTrack = [&](int64_t deviceId, int64_t stream, int64_t pid) {
+      const RawId gpuPid =
+          byProcess
+              ? RawId{true, 0, t.strings.intern("GPU " + std::to_string(deviceId) + " pid " + std::to_string(pid))}
+          : processNames.count(deviceId) ? RawId{true, 0, t.strings.intern("GPU " + std::to_string(deviceId))}
+                                         : RawId{false, deviceId, 0};
+      const uint32_t track = b.threadTrack(gpuPid, RawId{false, stream, 0});
+      const uint32_t pi = t.tracks[track].process;
+      gpuProcessIndex.insert(pi);
+      Process& device = t.processes[pi];
+      if (device.name == 0) {
+        const auto dn = deviceNames.find(deviceId);
+        std::string label = "GPU " + std::to_string(deviceId);
+        if (dn != deviceNames.end()) label += " · " + dn->second;
+        if (byProcess) {
+          const auto pn = processNames.find(pid);
+          label += " (pid " + std::to_string(pid) + (pn != processNames.end() ? " " + pn->second : "") + ")";
+        }
+        device.name = t.strings.intern(label);
+      }
+      return track;
+    };
 
     std::map<int64_t, std::string> copyKinds;
     q.select("ENUM_CUDA_MEMCPY_OPER", {{"id", Want::Integer, true}, {"label", Want::Text, true}},
@@ -462,29 +545,45 @@ LoadResult loadNsysSqlite(const std::string& path, const LoadOptions& options) {
                  args.addInt(deviceKey, in.device);
                  args.addInt(streamKey, in.stream);
                  if (!kernel && !row.null(6)) args.addInt(bytesKey, row.integer(6));
-                 // GPU work sits under a process per device (Kineto puts it under pid =
-                 // device); with several processes, per (process, device), so two
-                 // processes' stream 7 stay two tracks.
-                 const RawId gpuPid =
-                     byProcess
-                         ? RawId{true, 0,
-                                 t.strings.intern("GPU " + std::to_string(in.device) + " pid " + std::to_string(pid))}
-                         : RawId{false, in.device, 0};
-                 const uint32_t track = b.threadTrack(gpuPid, RawId{false, in.stream, 0});
-                 Process& device = t.processes[t.tracks[track].process];
-                 if (device.name == 0) {
-                   const auto dn = deviceNames.find(in.device);
-                   std::string label = "GPU " + std::to_string(in.device);
-                   if (dn != deviceNames.end()) label += " · " + dn->second;
-                   if (byProcess) {
-                     const auto pn = processNames.find(pid);
-                     label += " (pid " + std::to_string(pid) + (pn != processNames.end() ? " " + pn->second : "") + ")";
-                   }
-                   device.name = t.strings.intern(label);
-                 }
-                 b.addSlice(track, in, args);
+                 b.addSlice(gpuTrack(in.device, in.stream, pid), in, args);
                });
     }
+
+    // Synchronisation records (CUPTI_ACTIVITY_KIND_SYNCHRONIZATION) as Kineto's cuda_sync
+    // events, on the stream they name (-1: none, as Kineto), tied to their call by
+    // correlation id, so the critical path and the advice read Nsight's syncs alike.
+    const StringId syncCat = t.strings.intern("cuda_sync");
+    q.select("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+             {{"start", Want::Integer, true},
+              {"end", Want::Integer, true},
+              {"deviceId", Want::Integer, true},
+              {"streamId", Want::Integer, true},
+              {"correlationId", Want::Integer, false},
+              {"globalPid", Want::Integer, false},
+              {"syncType", Want::Integer, true},
+              {"eventId", Want::Integer, false}},
+             [&](const Row& row) {
+               const int64_t start = row.integer(0), end = row.integer(1);
+               if (negative(start, end, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION")) return;
+               const int64_t pid = row.null(5) ? -1 : pidOfGlobal(row.integer(5));
+               SliceInput in;
+               in.start = start;
+               in.dur = satSub(end, start);
+               in.cat = syncCat;
+               in.device = row.integer(2);
+               const int64_t stream = row.integer(3);
+               in.stream = stream < 0 || stream >= 0xFFFFFFFF ? -1 : stream;  // CUPTI's "no stream" is ~0u
+               in.correlation = correlation(row, 4, pid);
+               const auto call = callOfCorrelation.find(in.correlation);
+               in.name = t.strings.intern(
+                   syncName(call != callOfCorrelation.end() ? t.strings.get(call->second) : "", row.integer(6)));
+               ArgsWriter args;
+               if (!row.null(4)) args.addInt(correlationKey, row.integer(4));
+               args.addInt(deviceKey, in.device);
+               args.addInt(streamKey, in.stream);
+               if (!row.null(7)) args.addInt(t.strings.intern("cuda_event"), row.integer(7));
+               b.addSlice(gpuTrack(in.device, in.stream, pid), in, args);
+             });
 
     // NVTX: marks are instants; push/pop ranges nest on their thread (the op stacks);
     // start/end ranges that end on the thread they started on nest there too, and those
@@ -539,6 +638,18 @@ LoadResult loadNsysSqlite(const std::string& path, const LoadOptions& options) {
                  b.addSlice(b.threadTrack(pidOf(g), tidOf(g)), in, ArgsWriter{});
                }
              });
+    for (Track& track : t.tracks) {
+      const Process& proc = t.processes[track.process];
+      if (track.kind != TrackKind::Thread || track.name != 0 || proc.pid.isString || track.tid.isString) continue;
+      if (const auto tn = threadNames.find({proc.pid.num, track.tid.num}); tn != threadNames.end())
+        track.name = nameOf(tn->second, "thread");
+    }
+    for (uint32_t pi = 0; pi < t.processes.size(); ++pi) {
+      Process& proc = t.processes[pi];
+      if (gpuProcessIndex.count(pi) || proc.pid.isString || proc.name != 0) continue;
+      if (const auto pn = processNames.find(proc.pid.num); pn != processNames.end())
+        proc.name = t.strings.intern(pn->second);
+    }
   } catch (const Fatal& f) {
     r.trace.reset();
     r.status = f.status;
