@@ -41,6 +41,7 @@ struct Side {
   std::map<std::string, Acc> gpu;
   std::set<std::string> calls;  // runtime and driver calls among ops
   std::vector<TimeNs> iterationWall;
+  TraceDiff::Unlaunched withoutLaunch;
 };
 
 Side measure(const Trace& trace, const std::optional<TimeWindow>& window) {
@@ -79,9 +80,13 @@ Side measure(const Trace& trace, const std::optional<TimeWindow>& window) {
       if (!isGpuWork(s.kind[i])) continue;
       const uint64_t ref = EventRef{t, i}.packed();
       while (link < g2l.size() && g2l[link].first < ref) ++link;
-      const TimeNs key =
-          link < g2l.size() && g2l[link].first == ref ? trace.start(EventRef::unpack(g2l[link].second)) : s.start[i];
-      if (!inside(window, key)) continue;
+      const bool launched = link < g2l.size() && g2l[link].first == ref;
+      if (!launched) {
+        ++side.withoutLaunch.count;
+        addTo(side.withoutLaunch.total, s.dur[i]);
+        if (window) continue;  // in no iteration
+      }
+      if (launched && !inside(window, trace.start(EventRef::unpack(g2l[link].second)))) continue;
       Acc& acc = gpu[s.name[i]];
       ++acc.count;
       addTo(acc.total, s.dur[i]);
@@ -270,6 +275,8 @@ TraceDiff diffTraces(const Trace& a, const Trace& b, const DiffOptions& options)
       });
   sortRows(d.ops);
   sortRows(d.kernels);
+  d.withoutLaunchA = sa.withoutLaunch;
+  d.withoutLaunchB = sb.withoutLaunch;
   d.iterationWallA = sa.iterationWall;
   d.iterationWallB = sb.iterationWall;
   return d;

@@ -39,8 +39,11 @@ struct DiffRow {
 
 struct DiffOptions {
   // The part of each trace compared (an iteration range); unset: the whole trace. An op
-  // counts when it starts inside; a GPU event when its launch does (its own start when
-  // it has no launch), so work the GPU finishes after the range still counts.
+  // counts when it starts inside; a GPU event when its launch does, so work the GPU
+  // finishes after the range still counts. GPU work with no launch in the trace (launched
+  // before profiling began) belongs to no iteration: in a range it is left out of the rows
+  // and counted in TraceDiff::withoutLaunch (it went into iteration 0: 614 events, 56.5 ms
+  // on HTA's trace_diff pair); over the whole trace it is in the rows and counted there too.
   std::optional<TimeWindow> windowA, windowB;
   // Totals divided by each side's number of iterations in its range, so runs profiled
   // for different numbers of steps compare (counts stay as measured).
@@ -51,6 +54,11 @@ struct TraceDiff {
   std::vector<DiffRow> ops;                            // by |delta| descending, then name, then shape
   std::vector<DiffRow> kernels;                        // the same order
   std::vector<TimeNs> iterationWallA, iterationWallB;  // iterations starting in the range: start to GPU drain
+  struct Unlaunched {
+    size_t count = 0;
+    TimeNs total = 0;  // as measured, never per iteration
+  };
+  Unlaunched withoutLaunchA, withoutLaunchB;  // GPU work with no launch in each trace
 };
 
 // A kernel's name without its template arguments, its parameter list and a leading

@@ -121,6 +121,13 @@ std::string traceDiffJson(const TraceDiff& d, const DiffLabels& labels) {
   j["iterations_a"] = labels.iterationsA.empty() ? ojson(nullptr) : ojson(labels.iterationsA);
   j["iterations_b"] = labels.iterationsB.empty() ? ojson(nullptr) : ojson(labels.iterationsB);
   j["per_iteration"] = labels.perIteration;
+  // GPU work launched before profiling began: in the rows over a whole trace, apart in a range.
+  const auto unlaunched = [](const TraceDiff::Unlaunched& u) {
+    return ojson{{"count", u.count}, {"total_us", nsToUs(u.total)}};
+  };
+  j["gpu_without_launch"] = {{"a", unlaunched(d.withoutLaunchA)},
+                             {"b", unlaunched(d.withoutLaunchB)},
+                             {"in_rows", labels.iterationsA.empty() && labels.iterationsB.empty()}};
   const Counts o = countsOf(d.ops), k = countsOf(d.kernels);
   j["totals"] = {{"op_rows_added", o.added},
                  {"op_rows_removed", o.removed},
@@ -163,7 +170,15 @@ std::string traceDiffText(const TraceDiff& d, const DiffLabels& labels, size_t t
       << d.iterationWallB.size() << " (mean " << mean(d.iterationWallB) << ")\n";
   const Counts k = countsOf(d.kernels);
   out << "GPU time: A " << reportDuration(k.totalA) << ", B " << reportDuration(k.totalB) << " ("
-      << (k.totalB >= k.totalA ? "+" : "") << reportDuration(k.totalB - k.totalA) << ")\n\n";
+      << (k.totalB >= k.totalA ? "+" : "") << reportDuration(k.totalB - k.totalA) << ")\n";
+  if (d.withoutLaunchA.count + d.withoutLaunchB.count > 0)
+    out << "GPU work launched before profiling began (no launch in the trace): A " << d.withoutLaunchA.count << " ("
+        << reportDuration(d.withoutLaunchA.total) << "), B " << d.withoutLaunchB.count << " ("
+        << reportDuration(d.withoutLaunchB.total) << ")"
+        << (labels.iterationsA.empty() && labels.iterationsB.empty() ? ", in the rows below"
+                                                                     : ", in no iteration: left out of the rows")
+        << "\n";
+  out << "\n";
   table(out, "GPU kernels, memcpys and memsets", d.kernels, top);
   out << "\n";
   table(out, "CPU ops, annotations and runtime calls by name and input shapes", d.ops, top);

@@ -324,5 +324,34 @@ TEST(TraceDiff, HtaCompareFixtureGivesHtasPublishedChanges) {
   EXPECT_EQ(kernelsDeleted, 1u);
 }
 
+// GPU work with no launch in the trace (launched before profiling began: 16 events,
+// 1.686 ms on each side of HTA's compare pair) belongs to no iteration: iteration 0's
+// rows leave it out (it was counted there, its own start inside the step) and the diff
+// says how much there is; over the whole trace it stays in the rows.
+TEST(TraceDiff, GpuWorkWithoutALaunchIsListedApartFromTheIterations) {
+  const std::string dir = OPSCOPE_SOURCE_DIR "/tests/data/hta/";
+  const LoadResult a = loadTraceFile(dir + "compare_base.json.gz");
+  const LoadResult b = loadTraceFile(dir + "compare_test.json.gz");
+  ASSERT_EQ(a.status, LoadStatus::Ok) << a.error;
+  ASSERT_EQ(b.status, LoadStatus::Ok) << b.error;
+  DiffOptions o;
+  o.windowA = iterationWindow(a.trace->iterations, 0, 1);
+  o.windowB = iterationWindow(b.trace->iterations, 0, 1);
+  const TraceDiff ranged = diffTraces(*a.trace, *b.trace, o);
+  EXPECT_EQ(ranged.withoutLaunchA.count, 16u);
+  EXPECT_EQ(ranged.withoutLaunchA.total, 1'686'000);
+  EXPECT_EQ(ranged.withoutLaunchB.count, 16u);
+  TimeNs gpuA = 0;
+  for (const DiffRow& r : ranged.kernels) gpuA += r.totalA;
+  EXPECT_LT(gpuA, 10'000);  // iteration 0 launched 4 µs of GPU work
+  const TraceDiff whole = diffTraces(*a.trace, *b.trace);
+  TimeNs wholeA = 0;
+  for (const DiffRow& r : whole.kernels) wholeA += r.totalA;
+  EXPECT_GE(wholeA, whole.withoutLaunchA.total);
+  const auto j = nlohmann::json::parse(traceDiffJson(ranged, DiffLabels{"a", "b", "0", "0"}));
+  EXPECT_EQ(j["gpu_without_launch"]["a"]["count"], 16);
+  EXPECT_EQ(j["gpu_without_launch"]["in_rows"], false);
+}
+
 }  // namespace
 }  // namespace opscope
