@@ -114,6 +114,7 @@ std::string kernelStatsJson(const KernelStats& k, const Trace& trace, const std:
                        {"share", s.share}});
   }
   j["kernels"] = kernels;
+  j["std_kind"] = "population";  // std_us divides by n (HTA's kernel statistics: by n - 1)
   auto classes = nlohmann::ordered_json::array();
   for (const ClassTotal& c : k.classTotals)
     classes.push_back({{"class", c.name}, {"count", c.count}, {"total_us", nsToUs(c.total)}, {"share", c.share}});

@@ -184,6 +184,9 @@ std::string overheadsJson(const Overheads& o, const ProfilerCostEstimate* estima
     if (!op.t5.empty()) stats["t5"][op.name] = statsValue(op.t5);
   }
   j["stats"] = std::move(stats);
+  // Which standard deviation "std" is: the population's (divided by n, as numpy's default
+  // and the seed notebooks); Holistic Trace Analysis reports the sample's (pandas, n - 1).
+  j["std_kind"] = "population";
   j["t1_max_gap_us"] = o.t1MaxGapUs;
   j["top_level_ops"] = o.topLevelOps;
   if (estimate)

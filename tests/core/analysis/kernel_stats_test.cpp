@@ -119,6 +119,10 @@ TEST(KernelStats, CountsTotalsSpreadAndShares) {
   const KernelStats w = kernelStatistics(*t, KernelClassifier::builtin(), TimeWindow{15'000, 70'000});
   EXPECT_EQ(w.gpuEvents, 2u);
   EXPECT_EQ(w.gpuTotal, 35'000);
+  // The JSON says which standard deviation it is (HTA's is the sample's: 14.14 µs here).
+  const auto j = nlohmann::json::parse(kernelStatsJson(s, *t, "x", 0));
+  EXPECT_EQ(j["std_kind"], "population");
+  EXPECT_DOUBLE_EQ(j["kernels"][0]["std_us"].get<double>(), 10.0);
 }
 
 TEST(KernelStats, RealTraceTotalsMatchTheSummary) {
