@@ -6,7 +6,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
+#include "report/analysis_report.h"
 #include "test_support.h"
 
 namespace opscope {
@@ -152,10 +154,6 @@ TEST(KernelStats, RealTraceTotalsMatchTheSummary) {
 
 }  // namespace
 }  // namespace opscope
-
-#include <nlohmann/json.hpp>
-
-#include "report/analysis_report.h"
 
 namespace opscope {
 namespace {
