@@ -14,6 +14,7 @@
 #include "io/chrome_json_loader.h"
 #include "io/dvdt_loader.h"
 #include "io/input_limits.h"
+#include "io/memory_timeline_raw_loader.h"
 #include "io/nsys_sqlite_loader.h"
 #include "io/output_file.h"
 #include "io/plaidml_eventlog_loader.h"
@@ -113,6 +114,7 @@ LoadResult loadFrom(ByteSource& src, const std::string& path, const LoadOptions&
   if (looksLikeSqlite(head)) return finishLoad(loadSqlite(src, path, options), t0, src.totalSize(), options);
   if (looksLikeDvdtProf(head)) return finishLoad(loadDvdtProf(src), t0, src.totalSize(), options);
   if (looksLikePlaidmlEventlog(head)) return finishLoad(loadPlaidmlEventlog(src), t0, src.totalSize(), options);
+  if (looksLikeMemoryTimelineRaw(head)) return finishLoad(loadMemoryTimelineRaw(src), t0, src.totalSize(), options);
   LoadResult r = loadChrome(src, options);
   // JSON stops at the end of its top-level value; what follows in a gzip file is read
   // through, so bytes after the last member (a file appended to, a download's padding)

@@ -21,6 +21,9 @@ def write(target, name, data):
         f.write(data if isinstance(data, bytes) else data.encode())
 
 
+MEMORY_TIMELINE_RAW = "[[-1, 1, 1024, 0], [10, 2, 512, 4], [10, 3, -512, 4], [10, 3, 512, 5], [20, 4, -512, 5]]"
+
+
 def gz(data):
     return gzip.compress(data.encode() if isinstance(data, str) else data, mtime=0)
 
@@ -451,6 +454,8 @@ def main():
     write("trace_file", "oddities.json", oddities())
     write("trace_file", "dvdt.json", dvdt_list())
     write("trace_file", "plaidml.log.gz", gz(plaidml_2017()))
+    # PyTorch's raw memory timeline: [t, action, bytes, category] (io/memory_timeline_raw_loader.h)
+    write("trace_file", "memory_timeline.raw.json", MEMORY_TIMELINE_RAW)
     write("execution_trace", "et_1.0.1.json", et_old())
     write("execution_trace", "et_chakra.json", et_new())
     write("execution_trace", "et_chakra.json.gz", gz(et_new()))
