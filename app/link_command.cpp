@@ -41,6 +41,7 @@ int runLink(const std::vector<std::string>& args) {
     else if (a == "-o") ok = value(out);
     else if (a == "--annotation") ok = value(options.annotation);
     else if (a == "--report-json") ok = value(reportJson);
+    else if (a == "--force") options.forceOrderAcrossProcesses = true;
     else if (a == "-h" || a == "--help") {
       printUsage(stdout);
       return kOk;
@@ -77,6 +78,12 @@ int runLink(const std::vector<std::string>& args) {
     return exitFor(r.status);
   }
   const EtLink link = linkExecutionTrace(*et, *r.trace, options);
+  if (!link.refused.empty()) {
+    std::fprintf(stderr, "opscope link: %s and %s: %s; nothing written\n", etPath.c_str(), kinetoPath.c_str(),
+                 link.refused.c_str());
+    return kInvalidInput;
+  }
+  for (const std::string& note : link.notes) std::fprintf(stderr, "opscope link: %s\n", note.c_str());
   if (link.linkedOps == 0) {
     std::fprintf(stderr, "opscope link: no op of %s matches one of %s (%s): nothing written\n", etPath.c_str(),
                  kinetoPath.c_str(), link.method.c_str());

@@ -209,6 +209,10 @@ int runPredict(const std::vector<std::string>& args) {
       return kInvalidInput;
     }
     const EtLink link = linkExecutionTrace(*et, *r.trace);
+    if (!link.refused.empty()) {
+      std::fprintf(stderr, "opscope: %s: %s\n", etFile.c_str(), link.refused.c_str());
+      return kInvalidInput;
+    }
     std::fprintf(stderr, "opscope: %s: %s\n", etFile.c_str(), link.summaryLine().c_str());
     request.extraShapes = std::make_shared<const std::map<uint64_t, OpShapes>>(etOpShapes(*et, link));
     request.extraShapesSource = "the execution trace " + etFile;

@@ -16,6 +16,10 @@ std::shared_ptr<const EtDocument> loadEtDocument(const std::string& path, std::s
   doc->et = std::move(*et);
   doc->kineto = std::move(kineto);
   doc->link = linkExecutionTrace(doc->et, *doc->kineto->trace);
+  if (!doc->link.refused.empty()) {
+    error = doc->link.refused;
+    return nullptr;
+  }
   doc->shapes = std::make_shared<const std::map<uint64_t, OpShapes>>(etOpShapes(doc->et, doc->link));
   return doc;
 }

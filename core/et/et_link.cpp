@@ -160,6 +160,28 @@ EtLink linkExecutionTrace(const ExecutionTrace& et, const Trace& trace, const Et
   std::vector<const HostOp*> segment;
   if (!linkedById && !ops.empty()) {
     link.method = withRf == 0 ? "in order (the ET has no rf_id)" : "in order (no Kineto id pairs the ET's rf_id)";
+    // Order alone pairs two runs' ops only by chance: the ET's process must be one whose
+    // ops the Kineto trace holds (a trace recorded by another process was linked in order
+    // without a word).
+    std::set<int64_t> kinetoPids;
+    for (const HostOp& op : ops) {
+      const RawId& pid = trace.processes[trace.tracks[op.ref.track].process].pid;
+      if (!pid.isString) kinetoPids.insert(pid.num);
+    }
+    const auto etPid = et.top.find("pid");
+    if (etPid != et.top.end() && etPid->is_number_integer() && !kinetoPids.empty() &&
+        !kinetoPids.count(etPid->get<int64_t>())) {
+      std::string theirs;
+      for (int64_t p : kinetoPids) theirs += (theirs.empty() ? "" : ", ") + std::to_string(p);
+      const std::string what = "the execution trace was recorded by process " + std::to_string(etPid->get<int64_t>()) +
+                               ", the Kineto trace's ops by process " + theirs + ", and no id pairs their ops";
+      if (!options.forceOrderAcrossProcesses) {
+        link.refused = what + ": pairing them in order would join two runs (--force pairs them anyway)";
+        return link;
+      }
+      link.notes.push_back(what + ": paired in order because --force asked to");
+      link.method += ", forced across processes";
+    }
     std::vector<TimeWindow> windows;
     for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
       if (trace.tracks[t].kind != TrackKind::Thread) continue;

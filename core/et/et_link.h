@@ -7,6 +7,7 @@
 // used only when the names agree for at least 90 % of the nodes it pairs (a
 // coincidence of numbers is not a link). Without a usable key (Kineto traces from PyTorch without
 // rf_id) ops are paired in order, within the iteration whose op count is closest to
+// (only when the ET's pid is a process whose ops the Kineto trace holds, or when forced),
 // the ET's (segmented by an annotation such as ProfilerStep), after detecting a
 // constant shift between the two sequences as the reference does; a name is looked
 // for within 20 places of its expected position.
@@ -26,6 +27,9 @@ namespace opscope {
 
 struct EtLinkOptions {
   std::string annotation = "ProfilerStep";  // iterations for order matching
+  // Pair in order even when the ET's process ("pid") is not one whose ops the Kineto trace
+  // holds: two processes' op sequences line up only by chance (`link --force`).
+  bool forceOrderAcrossProcesses = false;
 };
 
 struct EtLinkIssue {
@@ -48,6 +52,9 @@ struct EtLink {
   uint64_t etOps = 0, linkedOps = 0;  // ET nodes that are ops (not annotations, not GPU)
   uint64_t gpuEvents = 0, linkedGpuEvents = 0;
   std::vector<std::string> notes;  // whole-trace remarks ("the Kineto trace has no GPU events")
+  // Non-empty: nothing was paired, and why (one line): no id pairs the two traces and
+  // they come from different processes, so pairing in order would join two runs.
+  std::string refused;
   std::string summaryLine() const;
 };
 

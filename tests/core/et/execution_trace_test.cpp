@@ -435,5 +435,44 @@ TEST(ExecutionTrace, ParentCyclesAreNamedAndBroken) {
   EXPECT_TRUE(et->problems.empty());
 }
 
+// Order alone pairs two processes' ops only by chance: an ET recorded by process 99 and a
+// Kineto trace whose ops are process 1's, with no id in common, are refused (they were
+// joined in order without a word); --force pairs them and says so.
+TEST(EtLink, InOrderAcrossProcessesIsRefusedUnlessForced) {
+  std::string et =
+      R"({"schema": "1.0.1", "pid": 99, "nodes": [{"id": 1, "name": "[pytorch|profiler|execution_trace|process]", "parent": 1})";
+  std::string kineto = "[";
+  for (int i = 0; i < 8; ++i) {
+    const std::string name = i % 2 ? "aten::mul" : "aten::add";
+    et += R"(, {"id": )" + std::to_string(10 + i) + R"(, "name": ")" + name + R"(", "parent": 1})";
+    kineto += std::string(i ? "," : "") + R"({"ph":"X","cat":"cpu_op","name":")" + name + R"(","pid":1,"tid":1,"ts":)" +
+              std::to_string(10 * i) + R"(,"dur":2})";
+  }
+  et += "]}";
+  kineto += "]";
+  std::string error;
+  auto e = parseExecutionTrace(et, error);
+  ASSERT_TRUE(e) << error;
+  auto k = test::loadOk(kineto);
+  ASSERT_TRUE(k);
+  const EtLink refused = linkExecutionTrace(*e, *k);
+  EXPECT_EQ(refused.linkedOps, 0u);
+  EXPECT_NE(refused.refused.find("process 99"), std::string::npos) << refused.refused;
+  EXPECT_NE(refused.refused.find("--force"), std::string::npos) << refused.refused;
+  EtLinkOptions force;
+  force.forceOrderAcrossProcesses = true;
+  const EtLink forced = linkExecutionTrace(*e, *k, force);
+  EXPECT_TRUE(forced.refused.empty());
+  EXPECT_EQ(forced.linkedOps, 8u);
+  EXPECT_NE(forced.method.find("forced"), std::string::npos) << forced.method;
+  // The same ET from the Kineto trace's own process links in order as before.
+  const std::string samePid = "\"pid\": 1,";
+  std::string own = et;
+  own.replace(own.find("\"pid\": 99,"), 10, samePid);
+  auto e1 = parseExecutionTrace(own, error);
+  ASSERT_TRUE(e1) << error;
+  EXPECT_EQ(linkExecutionTrace(*e1, *k).linkedOps, 8u);
+}
+
 }  // namespace
 }  // namespace opscope
