@@ -9,12 +9,17 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
 #include "hierarchy/iterations.h"
 #include "io/byte_source.h"
 #include "io/trace_loader.h"
+
+#include "ranks/rank_metrics.h"
 #include "report/analysis_catalog.h"
+#include "report/rank_metrics_json.h"
 #include "report/summary_report.h"
 #include "report/version_info.h"
+#include "text/json_text.h"
 
 #include "advise_command.h"
 #include "cli_common.h"
@@ -74,11 +79,14 @@ const char* kUsageText =
     "                          stragglers (mean iteration > P % over the median, default 5),\n"
     "                          clocks aligned at collectives, time waiting in collectives;\n"
     "                          ranks load on N threads; TABLE.jsonl: opscope-cluster's output\n"
+    "                          (TABLE.jsonl.partial: an interrupted run's, with a warning)\n"
     "      --iteration-marker NAME  without ProfilerStep#N, iterations start at each slice\n"
     "                               named NAME (or containing it), e.g. \"## forward ##\"\n"
     "      --iterations FIRST[:COUNT]  only events starting in iterations FIRST..FIRST+COUNT-1\n"
     "                               (0-based, ProfilerStep or marker iterations; COUNT 1 by default)\n"
     "      --timing                 print the time of each phase and the model's memory to stderr\n"
+    "      --rank-metrics           with --json: the rank's iterations and collectives for a\n"
+    "                               multi-rank table (what opscope-cluster asks for)\n"
     "  export --chart CHART --format {pdf,png,svg,csv,json} [options] FILE -o OUT\n"
     "                          a chart as a picture (PDF vector, PNG, SVG; drawn offscreen, no\n"
     "                          display needed) or the data behind it (CSV, JSON; OUT '-' for\n"
@@ -242,7 +250,7 @@ bool isCommandWord(const std::string& a) {
 
 // "3" or "3:2" -> (3, 1) or (3, 2); false when malformed.
 int runSummary(const std::vector<std::string>& args) {
-  bool json = false, timing = false;
+  bool json = false, timing = false, withRankMetrics = false;
   std::string file, marker, range;
   std::vector<std::string> inputs;
   MultiRankRequest multi;
@@ -252,6 +260,8 @@ int runSummary(const std::vector<std::string>& args) {
       json = true;
     } else if (a == "--timing") {
       timing = true;
+    } else if (a == "--rank-metrics") {
+      withRankMetrics = true;
     } else if (a == "--iteration-marker" || a == "--iterations") {
       if (i + 1 >= args.size()) {
         std::fprintf(stderr, "opscope summary: %s needs a value\n", a.c_str());
@@ -366,7 +376,12 @@ int runSummary(const std::vector<std::string>& args) {
                  static_cast<unsigned long long>(r.trace->sliceCount()), static_cast<double>(argsBytes) / (1 << 20),
                  static_cast<double>(r.trace->strings.memoryBytes()) / (1 << 20), r.trace->strings.size());
   }
-  const std::string out = json ? opscope::summaryJson(s, file) : opscope::summaryText(s, file);
+  std::string out = json ? opscope::summaryJson(s, file) : opscope::summaryText(s, file);
+  if (json && withRankMetrics) {  // for opscope-cluster's table: see report/rank_metrics_json.h
+    auto j = nlohmann::ordered_json::parse(out);
+    j["rank_metrics"] = opscope::rankMetricsJson(opscope::measureRank(*r.trace));
+    out = opscope::jsonText(j, 2) + "\n";
+  }
   std::fwrite(out.data(), 1, out.size(), stdout);
   if (!json && r.trace->diagnostics.problems() > 0)
     std::fprintf(stderr, "opscope: %s: warnings: %s\n", file.c_str(), r.trace->diagnostics.oneLine().c_str());

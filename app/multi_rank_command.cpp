@@ -30,6 +30,11 @@ int runMultiRankSummary(const MultiRankRequest& request) {
       std::fprintf(stderr, "opscope: %s: %s\n", request.inputs[0].c_str(), error.c_str());
       return kInvalidInput;
     }
+    if (isPartialRankTablePath(request.inputs[0]))
+      std::fprintf(stderr,
+                   "opscope: %s: warning: the partial log of an opscope-cluster run that did not finish: %zu traces, "
+                   "the others missing\n",
+                   request.inputs[0].c_str(), ranks.size());
   } else {
     const std::vector<std::string> files = expandRankInputs(request.inputs, error);
     if (files.empty()) {

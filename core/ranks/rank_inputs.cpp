@@ -105,7 +105,13 @@ bool parseRankList(std::string_view text, std::set<int64_t>& out, std::string& e
   return true;
 }
 
-bool isRankTablePath(std::string_view path) { return endsWith(path, ".jsonl") || endsWith(path, ".ndjson"); }
+bool isPartialRankTablePath(std::string_view path) {
+  return endsWith(path, ".jsonl.partial") || endsWith(path, ".ndjson.partial");
+}
+
+bool isRankTablePath(std::string_view path) {
+  return endsWith(path, ".jsonl") || endsWith(path, ".ndjson") || isPartialRankTablePath(path);
+}
 
 std::vector<std::string> expandRankInputs(const std::vector<std::string>& args, std::string& error) {
   std::vector<std::string> files;

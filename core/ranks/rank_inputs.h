@@ -28,7 +28,10 @@ bool naturalLess(std::string_view a, std::string_view b);
 // than 1,000,000 ranks is refused (it would only be a typo).
 bool parseRankList(std::string_view text, std::set<int64_t>& out, std::string& error);
 
-// A table written by opscope-cluster: one JSON object per line (*.jsonl or *.ndjson).
+// A table written by opscope-cluster: one JSON object per line (*.jsonl or *.ndjson), or
+// the partial log an interrupted run leaves beside it (*.jsonl.partial: the lines of the
+// traces that finished, in the order they did; isPartialRankTablePath).
 bool isRankTablePath(std::string_view path);
+bool isPartialRankTablePath(std::string_view path);
 
 }  // namespace opscope

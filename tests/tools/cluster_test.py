@@ -42,9 +42,68 @@ def slow_down(path, factor):
         json.dump(trace, f)
 
 
-def single_summary(opscope, path):
-    proc = subprocess.run([opscope, "summary", "--json", path], stdout=subprocess.PIPE, check=True)
+def single_summary(opscope, path, *extra):
+    proc = subprocess.run([opscope, "summary", "--json", *extra, path], stdout=subprocess.PIPE, check=True)
     return json.loads(proc.stdout)
+
+
+def run_cluster(args, *extra, cwd=None, timeout=300):
+    return subprocess.run(["/usr/bin/python3", args.cluster, *extra], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, cwd=cwd, timeout=timeout)
+
+
+def check_edges(args, tmp, traces):
+    """Relative paths, a missing file, an unreachable scheduler, no worker left, the
+    binary not found, and the partial log: each a line, never a hang or a traceback."""
+    # Relative paths are made absolute before they travel (they failed on every remote worker).
+    table = os.path.join(tmp, "rel.jsonl")
+    run = run_cluster(args, "--local-workers", "1", "--opscope", args.opscope, "--quiet", "-o", table,
+                      os.path.join("traces", "job_rank0.json.gz"), "missing_rank1.json", cwd=tmp)
+    if run.returncode != 1:
+        fail(f"relative paths: exit {run.returncode}, 1 expected (one file is missing): {run.stderr.decode()[-1500:]}")
+    with open(table) as f:
+        lines = [json.loads(line) for line in f if line.strip()]
+    if "error" in lines[0] or not os.path.isabs(lines[0]["file"]):
+        fail(f"a relative path was not made absolute or failed: {lines[0]}")
+    missing = lines[1]["error"]
+    if missing.count("missing_rank1.json") > 1 or missing.startswith("opscope:"):
+        fail(f"the missing file's message repeats its prefix: {missing!r}")
+    # An unreachable scheduler: one line, fast (48 lines of traceback after 30 s before).
+    run = run_cluster(args, "--scheduler", "tcp://127.0.0.1:9", "--connect-timeout", "3", "--opscope", args.opscope,
+                      "-o", os.path.join(tmp, "x.jsonl"), traces, timeout=60)
+    err = run.stderr.decode().strip().splitlines()
+    if run.returncode != 1 or len(err) != 1 or "cannot reach the scheduler" not in err[0]:
+        fail(f"unreachable scheduler: exit {run.returncode}, stderr {err[-5:]}")
+    # A scheduler with no worker: a one-line error after --worker-wait, not a silent wait.
+    from distributed import LocalCluster
+    with LocalCluster(n_workers=0, dashboard_address=None, processes=True, protocol="tcp") as empty:
+        out = os.path.join(tmp, "noworker.jsonl")
+        run = run_cluster(args, "--scheduler", empty.scheduler_address, "--worker-wait", "3", "--opscope",
+                          args.opscope, "--quiet", "-o", out, traces, timeout=120)
+        err = run.stderr.decode().strip().splitlines()
+        if run.returncode != 1 or not err or "no worker for 3 s" not in err[-1] or not os.path.exists(out):
+            fail(f"no worker: exit {run.returncode}, stderr {err[-5:]}")
+    # No binary anywhere: the places looked at are named.
+    lonely = os.path.join(tmp, "lonely")
+    os.mkdir(lonely)
+    script = os.path.join(lonely, "opscope-cluster")
+    with open(args.cluster) as src, open(script, "w") as dst:
+        dst.write(src.read())
+    run = subprocess.run(["/usr/bin/python3", script, "--local-workers", "1", "-o", os.path.join(tmp, "y.jsonl"),
+                          traces], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env={"PATH": "/nonexistent", "HOME": tmp}, timeout=120)
+    err = run.stderr.decode()
+    have_installed = any(os.access(p, os.X_OK) for p in ("/usr/bin/opscope", "/usr/local/bin/opscope"))
+    if not have_installed and (run.returncode != 2 or "looked at" not in err or lonely not in err):
+        fail(f"no binary: exit {run.returncode}, stderr {err[-500:]}")
+    # The partial log an interrupted run leaves is read, with a warning.
+    partial = os.path.join(tmp, "cut.jsonl.partial")
+    with open(table) as f, open(partial, "w") as g:
+        g.write(f.readline())
+        g.write('{"rank": 7, "file": "cut')  # the line being written when the run died
+    proc = subprocess.run([args.opscope, "summary", "--json", partial], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if proc.returncode != 0 or "partial log" not in proc.stderr.decode():
+        fail(f"summary of a partial log: exit {proc.returncode}, {proc.stderr.decode()}")
 
 
 def main():
@@ -97,7 +156,7 @@ def main():
                 if key not in line:
                     fail(f"rank {line['rank']} has no {key}")
             got = {k: v for k, v in line.items() if k not in ("host", "seconds")}
-            want = single_summary(args.opscope, line["file"])
+            want = single_summary(args.opscope, line["file"], "--rank-metrics")
             if got != want:
                 diff = sorted(k for k in set(got) | set(want) if got.get(k) != want.get(k))
                 fail(f"rank {line['rank']}: the table's line differs from summary --json in {diff}")
@@ -120,15 +179,26 @@ def main():
                 fail(f"{source}: the slowed rank is {excess:.1f} % over the median, not about {(STRETCH - 1) * 100:.0f} %")
             if len(multi["iteration_us"]) != RANKS or multi["iteration_us"][CORRUPT_RANK] != []:
                 fail(f"{source}: iteration_us is not one row per rank")
+            # The table route keeps the clock alignment and the collective waits (it dropped both).
+            if multi["clock_alignment"] is None or multi["clock_alignment"]["method"] != "collectives":
+                fail(f"{source}: the ranks' clocks were not aligned at their collectives")
+            if not multi.get("collectives") or len(multi["collectives"]) != RANKS - 1:
+                fail(f"{source}: no collective waits per rank")
             if source == traces:
                 for entry in multi["ranks"]:
                     if "error" in entry:
                         continue
                     if entry != single_summary(args.opscope, entry["file"]):
                         fail(f"rank {entry['rank']}: the folder's entry differs from summary --json of its file")
-                if multi["clock_alignment"]["method"] != "collectives":
-                    fail("the generated ranks have collectives; clocks were not aligned at them")
-    print("ok: 64 ranks, 1 corrupt, straggler found through the cluster table and the folder")
+        table_multi = json.loads(subprocess.run([args.opscope, "summary", "--json", table], stdout=subprocess.PIPE,
+                                                check=True).stdout)
+        folder_multi = json.loads(subprocess.run([args.opscope, "summary", "--json", traces], stdout=subprocess.PIPE,
+                                                 check=True).stdout)
+        if table_multi["collectives"] != folder_multi["collectives"] or \
+                table_multi["clock_alignment"] != folder_multi["clock_alignment"]:
+            fail("the table's collective waits or clock alignment differ from the folder's")
+        check_edges(args, tmp, traces)
+    print("ok: 64 ranks, 1 corrupt, straggler found through the cluster table and the folder; edges hold")
     return 0
 
 

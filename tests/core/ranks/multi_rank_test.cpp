@@ -17,6 +17,7 @@
 #include "ranks/rank_session.h"
 #include "ranks/rank_table.h"
 #include "report/multi_rank_report.h"
+#include "report/rank_metrics_json.h"
 #include "report/summary_report.h"
 #include "test_support.h"
 
@@ -565,6 +566,34 @@ TEST(RealRanks, HtaPairAlignsAtItsCollectivesAndMergesIntoOneSession) {
   EXPECT_EQ(t.rows[1].rank, 1);
   EXPECT_EQ(t.rows[0].iterationWall.size(), 2u);
   EXPECT_EQ(t.rows[1].collectives.matched, 10u);
+}
+
+// A rank's measurements survive the cluster table: written by summary --rank-metrics and
+// read back equal, so the table aligns clocks and measures waits as a folder does; a
+// kind index beyond the kinds is refused with the key named.
+TEST(RankMetrics, JsonRoundTripAndBadEntriesNamed) {
+  LoadResult r = loadTraceFile(OPSCOPE_SOURCE_DIR "/tests/data/hta/ranks/sampled_rank-1.json.gz");
+  ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
+  const RankMetrics m = measureRank(*r.trace);
+  ASSERT_FALSE(m.collectives.empty());
+  std::string error;
+  const auto back = rankMetricsFromJson(rankMetricsJson(m), error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(back->iterations.size(), m.iterations.size());
+  for (size_t i = 0; i < m.iterations.size(); ++i) {
+    EXPECT_EQ(back->iterations[i].start, m.iterations[i].start);
+    EXPECT_EQ(back->iterations[i].end, m.iterations[i].end);
+  }
+  EXPECT_EQ(back->iterationWallEnds, m.iterationWallEnds);
+  EXPECT_EQ(back->collectiveKinds, m.collectiveKinds);
+  ASSERT_EQ(back->collectives.size(), m.collectives.size());
+  EXPECT_EQ(back->collectives.back().end, m.collectives.back().end);
+  EXPECT_EQ(back->overlapTime, m.overlapTime);
+  EXPECT_EQ(back->copyOverlapTime, m.copyOverlapTime);
+  auto bad = rankMetricsJson(m);
+  bad["collectives"][0][2] = static_cast<int64_t>(m.collectiveKinds.size());
+  EXPECT_FALSE(rankMetricsFromJson(bad, error));
+  EXPECT_NE(error.find("rank_metrics.collectives"), std::string::npos) << error;
 }
 
 }  // namespace
