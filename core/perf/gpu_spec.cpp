@@ -105,9 +105,11 @@ std::optional<GpuSpec> specFrom(const nlohmann::json& g, std::string& error) {
                   number("l2_mib", l2Mib, true) && number("smem_per_sm_kib", smemKib, false) &&
                   number("fp64_tflops", s.fp64, false) && number("fp32_tflops", s.fp32, true) &&
                   number("tf32_tflops", s.tf32, false) && number("fp16_tflops", s.fp16, false) &&
-                  number("bf16_tflops", s.bf16, false) && number("pcie_gbs", s.pcieGBs, false) &&
-                  number("nvlink_gbs", s.nvlinkGBs, false) && number("kernel_floor_us", s.kernelFloorUs, false) &&
-                  number("network_gbs", s.networkGBs, false) && number("gpus_per_node", perNode, false);
+                  number("bf16_tflops", s.bf16, false) && number("fp8_tflops", s.fp8, false) &&
+                  number("int8_tops", s.int8, false) && number("fp4_tflops", s.fp4, false) &&
+                  number("pcie_gbs", s.pcieGBs, false) && number("nvlink_gbs", s.nvlinkGBs, false) &&
+                  number("kernel_floor_us", s.kernelFloorUs, false) && number("network_gbs", s.networkGBs, false) &&
+                  number("gpus_per_node", perNode, false);
   if (!ok) return std::nullopt;
   if (perNode < 1 || perNode > 1024) {
     error = "GPU \"" + clipForMessage(s.name) + "\": \"gpus_per_node\" must be 1 to 1024";
@@ -217,6 +219,9 @@ std::string gpuSpecJson(const GpuSpec& s) {
   j["tf32_tflops"] = s.tf32;
   j["fp16_tflops"] = s.fp16;
   j["bf16_tflops"] = s.bf16;
+  if (s.fp8 > 0) j["fp8_tflops"] = s.fp8;
+  if (s.int8 > 0) j["int8_tops"] = s.int8;
+  if (s.fp4 > 0) j["fp4_tflops"] = s.fp4;
   j["pcie_gbs"] = s.pcieGBs;
   j["nvlink_gbs"] = s.nvlinkGBs;
   j["kernel_floor_us"] = s.kernelFloorUs;
@@ -256,15 +261,40 @@ std::optional<GpuSpec> gpuForDeviceProperties(const GpuSpecSet& set, const std::
   }
   const int64_t sms = d.numSms.value_or(0);
   const int64_t warp = d.warpSize.value_or(32);
+  // The compute capability, when recorded: an SM count alone does not make two GPUs alike
+  // (an RTX 3080 and an RTX 2080 Ti both have 68).
+  // (CUDA's only: ROCm reports gfx90a as 9.0 with warp size 64, not an sm90.)
+  std::string arch;
+  if (d.computeMajor && d.computeMinor && warp == 32)
+    arch = "sm" + std::to_string(*d.computeMajor) + std::to_string(*d.computeMinor);
   for (const GpuSpec& g : set.gpus)
-    if (sms > 0 && g.sms == sms && g.warpSize == warp && (!best || memoryDistance(g) < memoryDistance(*best)))
+    if (sms > 0 && g.sms == sms && g.warpSize == warp && (arch.empty() || g.arch == arch) &&
+        (!best || memoryDistance(g) < memoryDistance(*best)))
       best = &g;
   if (best) {
     reason = "device \"" + name + "\"" + mem + " by its " + std::to_string(sms) + " SMs and warp size " +
              std::to_string(warp);
     return *best;
   }
-  reason = "device \"" + name + "\" matches no preset";
+  // No preset of its name or SM count: the nearest of the same architecture (compute
+  // capability), said so, never a silent substitute (a GeForce RTX 2080 Ti was priced as a
+  // V100 by its cuBLAS kernels' "volta_" names without a word).
+  const auto smDistance = [&](const GpuSpec& g) { return sms > 0 ? std::abs(g.sms - sms) : 0; };
+  for (const GpuSpec& g : set.gpus)
+    if (!arch.empty() && g.arch == arch &&
+        (!best ||
+         std::make_pair(smDistance(g), memoryDistance(g)) < std::make_pair(smDistance(*best), memoryDistance(*best))))
+      best = &g;
+  if (best) {
+    reason = "device \"" + name + "\"" + mem + " (" + arch + (sms > 0 ? ", " + std::to_string(sms) + " SMs" : "") +
+             ") has no preset: the nearest of its architecture, " + best->name + " (" + std::to_string(best->sms) +
+             " SMs), was taken";
+    return *best;
+  }
+  std::string names;
+  for (const GpuSpec& g : set.gpus) names += (names.empty() ? "" : ", ") + g.name;
+  reason = "device \"" + name + "\"" + (arch.empty() ? "" : " (" + arch + ")") +
+           " matches no preset and none has its architecture; the presets: " + names;
   return std::nullopt;
 }
 

@@ -27,6 +27,7 @@ struct GpuSpec {
   double dramGBs = 0, l2GBs = 0;  // 1e9 bytes/s
   double l2Bytes = 0, smemPerSmBytes = 0;
   double fp64 = 0, fp32 = 0, tf32 = 0, fp16 = 0, bf16 = 0;  // TFLOP/s, 0 = no such unit
+  double fp8 = 0, int8 = 0, fp4 = 0;  // dense tensor-core TFLOP/s (TOPS for int8); 0 = none, or not listed
   double pcieGBs = 0, nvlinkGBs = 0;  // PCIe one direction; NVLink both directions added (the datasheet's)
   // Collectives (collective_models.h): the network per GPU, one direction (one NIC each:
   // 25 for HDR InfiniBand, 50 for NDR; 0 = unknown, then PCIe), GPUs sharing a node's

@@ -36,6 +36,13 @@ std::optional<GpuSpec> gpuForTrace(const Trace& trace, const GpuSpecSet& set, st
     reason = "trace: " + why;
     return g;
   }
+  // The kernels' architecture guesses the GPU only for a trace that does not name its
+  // device: a named one that matched nothing is not a V100 because cuBLAS' kernels on it
+  // are called volta_* (sm75 Turing runs them too).
+  if (!trace.meta.devices.empty() && !trace.meta.devices.front().name.empty()) {
+    reason = why;
+    return std::nullopt;
+  }
   std::vector<std::string_view> kernels;
   for (const Track& t : trace.tracks)
     if (t.kind == TrackKind::GpuStream)

@@ -525,9 +525,13 @@ TEST(Cli, PredictPicksThePresetFromTheTraceOrAsks) {
   // the Prediction dock shows (perf/prediction_policy.h decides for both).
   CliRun c = runCli("predict --gpu V100 --calibrate " + mtia);
   EXPECT_EQ(c.code, 2) << c.out;
-  EXPECT_EQ(c.out,
-            "opscope predict: --calibrate: calibrating on V100 needs the trace's own GPU to fit on, and no preset "
-            "matches it (device \"ARTEMIS\" matches no preset)\n");
+  EXPECT_EQ(c.out.rfind("opscope predict: --calibrate: calibrating on V100 needs the trace's own GPU to fit on, and no "
+                        "preset matches it (device \"ARTEMIS\" matches no preset and none has its architecture; the "
+                        "presets: V100, ",
+                        0),
+            0u)
+      << c.out;
+  EXPECT_EQ(std::count(c.out.begin(), c.out.end(), '\n'), 1) << c.out;
 }
 
 // Real traces recorded on an H100 (tests/data/pytorch_h100): the preset comes from the
@@ -988,6 +992,38 @@ TEST(Cli, LinkRefusesOneFileForBothOutputs) {
   if (f) std::fclose(f);
   // Different outputs go on to read the inputs (and fail on them, exit 3).
   EXPECT_EQ(runCli(inputs + " -o " + out + " --report-json " + out + ".report").code, 3);
+}
+
+// The GPUs of 2026 by the name a trace records (a real H100 trace with its deviceProperties
+// rewritten, the structure the issue describes): a B200 trace is predicted on the B200
+// (it was refused), a GeForce RTX 2080 Ti on its own preset (it was priced as a V100
+// without a word), a GTX 1060 refused with the list of presets.
+TEST(Cli, PredictNamesThePresetOfTheGpusOf2026) {
+  const std::string real =
+      test::gunzip(test::readFile(OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/h100_mlp.pt.trace.json.gz"));
+  auto withDevice = [&](const std::string& name, int sms, int major, int minor) {
+    auto j = nlohmann::json::parse(real);
+    j["deviceProperties"][0]["name"] = name;
+    j["deviceProperties"][0]["numSms"] = sms;
+    j["deviceProperties"][0]["computeMajor"] = major;
+    j["deviceProperties"][0]["computeMinor"] = minor;
+    const std::string path = test::tempPath("gpu2026_" + std::to_string(sms) + ".json");
+    std::ofstream(path) << j.dump();
+    return path;
+  };
+  const std::string b200 = withDevice("NVIDIA B200", 148, 10, 0);
+  CliRun b = runCli("predict --json " + b200);
+  ASSERT_EQ(b.code, 0) << b.out;
+  EXPECT_EQ(nlohmann::json::parse(b.out)["gpu"], "B200");
+  const std::string turing = withDevice("NVIDIA GeForce RTX 2080 Ti", 68, 7, 5);
+  CliRun t = runCli("predict --json " + turing);
+  ASSERT_EQ(t.code, 0) << t.out;
+  EXPECT_EQ(nlohmann::json::parse(t.out)["gpu"], "RTX-2080-Ti");
+  const std::string pascal = withDevice("NVIDIA GeForce GTX 1060 6GB", 10, 6, 1);
+  CliRun p = runCli("predict " + pascal);
+  EXPECT_EQ(p.code, 2) << p.out;
+  EXPECT_NE(p.out.find("the presets: V100"), std::string::npos) << p.out;
+  for (const std::string& f : {b200, turing, pascal}) std::remove(f.c_str());
 }
 
 }  // namespace

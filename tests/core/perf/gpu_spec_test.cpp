@@ -53,13 +53,55 @@ TEST(GpuSpec, DefaultFromDeviceProperties) {
   EXPECT_EQ(a->name, "H100-SXM");
   // ROCm names every device "AMD Radeon Graphics": SM count and warp size decide.
   a = gpuForDeviceProperties(
-      set, parseDeviceProperties(R"([{"name":"AMD Radeon Graphics","numSms":104,"warpSize":64}])"), reason);
+      set,
+      parseDeviceProperties(
+          R"([{"name":"AMD Radeon Graphics","numSms":104,"warpSize":64,"computeMajor":9,"computeMinor":0}])"),
+      reason);  // ROCm's gfx90a says 9.0: not an sm90
   ASSERT_TRUE(a);
   EXPECT_EQ(a->name, "MI250-GCD");
   EXPECT_NE(reason.find("104 SMs"), std::string::npos) << reason;
-  // "L4" is not in "L40S"; nothing else fits.
-  EXPECT_FALSE(gpuForDeviceProperties(set, parseDeviceProperties(R"([{"name":"NVIDIA L40S","numSms":142}])"), reason));
-  EXPECT_NE(reason.find("matches no preset"), std::string::npos);
+  // "L4" is not in "L40S" (word boundaries): the L40S has its own preset since 2026-11.
+  a = gpuForDeviceProperties(set, parseDeviceProperties(R"([{"name":"NVIDIA L40S","numSms":142}])"), reason);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->name, "L40S");
+  // The GPUs of 2026 by their deviceProperties names: never a silent substitute (a GeForce
+  // RTX 2080 Ti was priced as a V100; a B200 was refused).
+  const std::pair<const char*, const char*> named[] = {
+      {R"([{"name":"NVIDIA GeForce RTX 2080 Ti","numSms":68,"computeMajor":7,"computeMinor":5}])", "RTX-2080-Ti"},
+      {R"([{"name":"NVIDIA B200","numSms":148,"computeMajor":10,"computeMinor":0}])", "B200"},
+      {R"([{"name":"NVIDIA GB200","numSms":152,"computeMajor":10,"computeMinor":0}])", "GB200"},
+      {R"([{"name":"NVIDIA H100 PCIe","numSms":114,"computeMajor":9,"computeMinor":0}])", "H100-PCIe"},
+      {R"([{"name":"NVIDIA H20","numSms":78,"computeMajor":9,"computeMinor":0}])", "H20"},
+      {R"([{"name":"NVIDIA H200","numSms":132,"computeMajor":9,"computeMinor":0}])", "H200"},
+      {R"([{"name":"NVIDIA GeForce RTX 4090","numSms":128}])", "RTX-4090"},
+      {R"([{"name":"NVIDIA RTX 6000 Ada Generation","numSms":142}])", "RTX-6000-Ada"},
+      {R"([{"name":"NVIDIA RTX A6000","numSms":84}])", "RTX-A6000"},
+      {R"([{"name":"NVIDIA GeForce RTX 3090","numSms":82}])", "RTX-3090"},
+      {R"([{"name":"Tesla T4","numSms":40}])", "T4"},
+      {R"([{"name":"AMD Instinct MI325X","numSms":304,"warpSize":64}])", "MI325X"},
+      {R"([{"name":"AMD Instinct MI355X","numSms":256,"warpSize":64}])", "MI355X"}};
+  for (const auto& [props, want] : named) {
+    a = gpuForDeviceProperties(set, parseDeviceProperties(props), reason);
+    ASSERT_TRUE(a) << props << ": " << reason;
+    EXPECT_EQ(a->name, want) << props;
+  }
+  // No preset of its name: the nearest of its architecture (sm86: the RTX 3080's 68 SMs are
+  // nearest the A10G's 80), said so.
+  a = gpuForDeviceProperties(
+      set,
+      parseDeviceProperties(R"([{"name":"NVIDIA GeForce RTX 3080","numSms":68,"computeMajor":8,"computeMinor":6}])"),
+      reason);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->arch, "sm86");
+  EXPECT_NE(reason.find("has no preset: the nearest of its architecture, " + a->name), std::string::npos) << reason;
+  // No preset of its architecture either (Pascal): refused, with the list.
+  EXPECT_FALSE(gpuForDeviceProperties(
+      set,
+      parseDeviceProperties(
+          R"([{"name":"NVIDIA GeForce GTX 1060 6GB","numSms":10,"computeMajor":6,"computeMinor":1}])"),
+      reason));
+  EXPECT_NE(reason.find("(sm61) matches no preset"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("the presets: V100, "), std::string::npos) << reason;
   // An MTIA device is no GPU preset.
   EXPECT_FALSE(gpuForDeviceProperties(
       set, parseDeviceProperties(R"([{"name":"ARTEMIS","totalGlobalMem":68719476736}])"), reason));
@@ -133,6 +175,21 @@ TEST(GpuSpec, CountsBeyondAnIntAreOneLineErrors) {
   EXPECT_FALSE(parseGpuSpecs(base + R"("sms":10,"warp":1e30}]})", error));
   EXPECT_NE(error.find("\"warp\" must be 1 to 1024"), std::string::npos) << error;
   EXPECT_TRUE(parseGpuSpecs(base + R"("sms":132,"warp":32}]})", error)) << error;
+}
+
+// Every preset names the document its figures come from, and has the figures a roofline
+// needs (bandwidth, FP32 and a half-precision peak).
+TEST(GpuSpec, EveryPresetCitesItsSource) {
+  for (const GpuSpec& g : builtinGpuSpecs().gpus) {
+    EXPECT_GT(g.source.size(), 20u) << g.name << ": " << g.source;
+    EXPECT_TRUE(g.source.find("datasheet") != std::string::npos || g.source.find("whitepaper") != std::string::npos ||
+                g.source.find("product brief") != std::string::npos)
+        << g.name << ": " << g.source;
+    EXPECT_GT(g.dramGBs, 0) << g.name;
+    EXPECT_GT(g.fp16, 0) << g.name;
+    EXPECT_FALSE(g.arch.empty()) << g.name;
+  }
+  EXPECT_GE(builtinGpuSpecs().gpus.size(), 22u);
 }
 
 }  // namespace
