@@ -96,6 +96,27 @@ def check_edges(args, tmp, traces):
     have_installed = any(os.access(p, os.X_OK) for p in ("/usr/bin/opscope", "/usr/local/bin/opscope"))
     if not have_installed and (run.returncode != 2 or "looked at" not in err or lonely not in err):
         fail(f"no binary: exit {run.returncode}, stderr {err[-500:]}")
+    # A worker that dies running a task: --retries decides how often it is tried again
+    # (Dask's allowed-failures; before, --retries only covered exceptions and a death
+    # was retried three times whatever it said). The wrapper kills its worker the first
+    # time only.
+    wrapper = os.path.join(tmp, "dying_opscope")
+    marker = os.path.join(tmp, "died_once")
+    with open(wrapper, "w") as f:
+        f.write(f"#!/bin/sh\nif [ ! -e {marker} ]; then touch {marker}; kill -9 $PPID; sleep 5; fi\n"
+                f"exec {args.opscope} \"$@\"\n")
+    os.chmod(wrapper, 0o755)
+    one = os.path.join(traces, "job_rank0.json.gz")
+    for retries, want_error in (("0", True), ("1", False)):
+        if os.path.exists(marker):
+            os.remove(marker)
+        out = os.path.join(tmp, f"retries{retries}.jsonl")
+        run = run_cluster(args, "--local-workers", "1", "--retries", retries, "--opscope", wrapper, "--quiet",
+                          "-o", out, one, timeout=180)
+        with open(out) as f:
+            line = json.loads(f.readline())
+        if ("error" in line) != want_error:
+            fail(f"--retries {retries} with a worker dying once: {line.get('error', 'a summary')}, exit {run.returncode}")
     # The partial log an interrupted run leaves is read, with a warning.
     partial = os.path.join(tmp, "cut.jsonl.partial")
     with open(table) as f, open(partial, "w") as g:
