@@ -39,11 +39,15 @@ std::optional<CriticalPathWindow> criticalPathWindowOfIteration(const Trace& tra
 
 std::optional<CriticalPathWindow> criticalPathWindowOfAnnotation(const Trace& trace, std::string_view name,
                                                                  size_t instance) {
+  // Host slices only, as HTA counts instances: the GPU-side copies Kineto writes of each
+  // annotation (gpu_user_annotation, on device streams) made instance 1 the GPU copy of
+  // instance 0.
   std::vector<std::pair<TimeNs, EventRef>> found;
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
+    if (trace.tracks[ti].kind != TrackKind::Thread) continue;
     const SliceColumns& s = trace.tracks[ti].slices;
     for (size_t i = 0; i < s.size(); ++i)
-      if (trace.str(s.name[i]).find(name) != std::string_view::npos)
+      if (s.kind[i] != SliceKind::GpuUserAnnotation && trace.str(s.name[i]).find(name) != std::string_view::npos)
         found.push_back({s.start[i], EventRef{ti, static_cast<uint32_t>(i)}});
   }
   if (instance >= found.size()) return std::nullopt;

@@ -293,5 +293,26 @@ TEST(CriticalPath, WithoutSyncEventsAStreamWaitIsInferredFromTiming) {
   EXPECT_EQ(p.end - t->minTs, 330'000);
 }
 
+// --annotation NAME --instance K counts host annotations only: Kineto's GPU-side copy of
+// a step (gpu_user_annotation) made instance 1 the copy of step 0, not step 1 as HTA has.
+TEST(CriticalPath, AnnotationInstancesCountHostAnnotationsOnly) {
+  const auto t = test::loadOk(R"({"traceEvents": [
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+  {"ph": "X", "cat": "gpu_user_annotation", "name": "ProfilerStep#1", "pid": 0, "tid": 7, "ts": 10, "dur": 100, "args": {"device": 0, "stream": 7}},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::a", "pid": 1, "tid": 1, "ts": 5, "dur": 10},
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 200, "dur": 100},
+  {"ph": "X", "cat": "gpu_user_annotation", "name": "ProfilerStep#2", "pid": 0, "tid": 7, "ts": 210, "dur": 100, "args": {"device": 0, "stream": 7}},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::b", "pid": 1, "tid": 1, "ts": 205, "dur": 10}
+]})");
+  ASSERT_TRUE(t);
+  const auto first = criticalPathWindowOfAnnotation(*t, "ProfilerStep", 0);
+  const auto second = criticalPathWindowOfAnnotation(*t, "ProfilerStep", 1);
+  ASSERT_TRUE(first && second);
+  EXPECT_EQ(first->start - t->minTs, 0);
+  EXPECT_EQ(second->start - t->minTs, 200'000);
+  EXPECT_EQ(second->label, "ProfilerStep#2");
+  EXPECT_FALSE(criticalPathWindowOfAnnotation(*t, "ProfilerStep", 2));
+}
+
 }  // namespace
 }  // namespace opscope
