@@ -85,6 +85,9 @@ OpTree buildOpTree(const Trace& trace) {
     const Track& track = trace.tracks[t];
     if (track.kind != TrackKind::Thread || track.slices.size() == 0) continue;
     const SliceColumns& s = track.slices;
+    // A track of device-side sync records only (Kineto's cuda_sync on stream -1, Nsight's
+    // context synchronisations) holds no host op: it was a root of 1,312 "Context Sync".
+    if (std::all_of(s.kind.begin(), s.kind.end(), [](SliceKind k) { return k == SliceKind::Sync; })) continue;
     const uint32_t root = static_cast<uint32_t>(tree.nodes.size());
     tree.nodes.push_back({});
     tree.nodes[root].track = t;

@@ -582,7 +582,10 @@ LoadResult loadNsysSqlite(const std::string& path, const LoadOptions& options) {
                args.addInt(deviceKey, in.device);
                args.addInt(streamKey, in.stream);
                if (!row.null(7)) args.addInt(t.strings.intern("cuda_event"), row.integer(7));
-               b.addSlice(gpuTrack(in.device, in.stream, pid), in, args);
+               const uint32_t track = gpuTrack(in.device, in.stream, pid);
+               if (in.stream == -1 && t.tracks[track].name == 0)
+                 t.tracks[track].name = t.strings.intern("synchronisation (device-wide)");
+               b.addSlice(track, in, args);
              });
 
     // NVTX: marks are instants; push/pop ranges nest on their thread (the op stacks);

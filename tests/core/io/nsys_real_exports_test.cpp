@@ -9,6 +9,7 @@
 
 #include "analysis/advice.h"
 #include "analysis/critical_path.h"
+#include "analysis/op_tree.h"
 #include "analysis/summary.h"
 #include "hierarchy/queries.h"
 #include "io/trace_loader.h"
@@ -82,6 +83,10 @@ TEST(NsysRealExports, SynchronisationRecordsCarryTheCriticalPath) {
   };
   EXPECT_GT(share(CpCategory::Kernel), 0.4);
   EXPECT_LT(share(CpCategory::Runtime), 0.5);
+  // The device-wide records are no host op: the op tree's one root is the CUDA thread.
+  const OpTree tree = buildOpTree(*t);
+  ASSERT_EQ(tree.roots.size(), 1u);
+  EXPECT_NE(t->trackLabel(tree.nodes[tree.roots[0]].track).find("cuda-cloverleaf"), std::string::npos);
 }
 
 // Only processes and threads with events count: the export lists the node's 1,771 OS
