@@ -30,6 +30,7 @@
 #include "link_command.h"
 #include "multi_rank_command.h"
 #include "predict_command.h"
+#include "roofline_command.h"
 
 namespace {
 
@@ -155,6 +156,11 @@ const char* kUsageAfterCharts =
     "                          length, time by category, the ops and kernels on it, its segments\n"
     "      --iteration N            only iteration N (0-based ProfilerStep; default: whole trace)\n"
     "      --annotation NAME        the K-th (0-based, default 0) slice whose name contains NAME\n"
+    "  roofline [--json|--csv] [--gpu NAME] [--iteration N] [-o OUT] FILE\n"
+    "                          how far each op is from the hardware: per op and input shape its\n"
+    "                          FLOPs, bytes, intensity, achieved TFLOP/s and TB/s, the roof for its\n"
+    "                          dtype, % of it, the bound and the time at stake\n"
+    "      --gpu NAME               the GPU's roofs (default: the trace's own, as predict)\n"
     "  link --et ET --kineto TRACE -o OUT [--annotation NAME] [--report-json FILE] [--force]\n"
     "                          join a PyTorch execution trace with the Kineto trace of the same\n"
     "                          run (ET+): CPU nodes gain ts/dur/inclusive_dur/exclusive_dur, GPU\n"
@@ -416,6 +422,7 @@ int runCommand(const std::string& command, const std::vector<std::string>& args,
   if (command == "diff") return runDiff(args);
   if (command == "advise") return runAdvise(args);
   if (command == "critical-path") return runCriticalPath(args);
+  if (command == "roofline") return runRoofline(args);
   known = false;
   return kUsage;
 }

@@ -54,7 +54,8 @@ std::optional<OpPrediction> attentionPrediction(const GpuSpec& g, std::string_vi
     flops *= 2.5;
     bytes = 2 * (qBytes + kBytes + vBytes) + 2 * oBytes;  // Q K V O dO read, dQ dK dV written
   }
-  return OpPrediction{rooflineUs(g, flops, bytes, s.type(q0)), "attention roofline"};
+  return withWork(OpPrediction{rooflineUs(g, flops, bytes, s.type(q0)), "attention roofline"}, flops, bytes,
+                  onTensorCores(s.type(q0), false));
 }
 
 }  // namespace opscope

@@ -114,7 +114,9 @@ std::optional<OpPrediction> convolutionPrediction(const GpuSpec& g, const ConvPr
                                                   const ConvMicrobench* microbench) {
   // A microbenchmark measured every kernel the call ran, layout transposes included.
   if (microbench)
-    if (const auto us = microbench->predictUs(g, p, path)) return OpPrediction{*us, "convolution microbenchmark"};
+    if (const auto us = microbench->predictUs(g, p, path))
+      return withWork(OpPrediction{*us, "convolution microbenchmark"}, convolutionFlops(p), convolutionBytes(p),
+                      onTensorCores(p.dtype, path.tf32));
   const double us = convolutionRooflineUs(g, p, path);
   if (us <= 0) return std::nullopt;
   const char* model = path.tf32 ? "convolution roofline (tf32)" : "convolution roofline";
@@ -122,14 +124,15 @@ std::optional<OpPrediction> convolutionPrediction(const GpuSpec& g, const ConvPr
   // backward grad_output, input, weight.
   const double transposes = p.backward ? layoutTransposesUs(g, kernels, {&p.y, &p.x, &p.w}, p.dtype)
                                        : layoutTransposesUs(g, kernels, {&p.x, &p.w, &p.y}, p.dtype);
-  return OpPrediction{us + transposes, model};
+  return withWork(OpPrediction{us + transposes, model}, convolutionFlops(p), convolutionBytes(p),
+                  onTensorCores(p.dtype, path.tf32));
 }
 
 std::optional<OpPrediction> normOrPoolPrediction(const GpuSpec& g, std::string_view n, const OpShapes& s,
                                                  int64_t gridBlocks) {
   auto result = [&](double bytes, const char* model) -> std::optional<OpPrediction> {
     if (bytes <= 0) return std::nullopt;
-    return OpPrediction{memoryBoundUs(g, bytes, gridBlocks), model};
+    return withWork(OpPrediction{memoryBoundUs(g, bytes, gridBlocks), model}, 0, bytes);
   };
   if (n == "batch_norm" || n == "_batch_norm_impl_index" || n == "cudnn_batch_norm" || n == "native_batch_norm" ||
       n == "miopen_batch_norm" || n == "_native_batch_norm_legit") {

@@ -62,6 +62,16 @@ std::optional<ConvProblem> convolutionProblem2d(int64_t n, int64_t c, int64_t k,
   return p;
 }
 
+namespace {
+double passes(const ConvProblem& p) { return p.backward ? (p.inputGrad ? 1 : 0) + (p.weightGrad ? 1 : 0) : 1; }
+}  // namespace
+
+double convolutionFlops(const ConvProblem& p) { return passes(p) * 2 * elementCount(p.y) * elementCount(p.w, 1); }
+
+double convolutionBytes(const ConvProblem& p) {
+  return passes(p) * (elementCount(p.x) + elementCount(p.w) + elementCount(p.y)) * dtypeBytes(p.dtype);
+}
+
 double convolutionRooflineUs(const GpuSpec& g, const ConvProblem& p, MathPath path) {
   const double flops = 2 * elementCount(p.y) * elementCount(p.w, 1);  // N·K·∏out · (C/groups)·∏kernel
   const double size = dtypeBytes(p.dtype);

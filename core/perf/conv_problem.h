@@ -25,6 +25,10 @@ std::optional<ConvProblem> convolutionProblem2d(int64_t n, int64_t c, int64_t k,
 // The implicit-GEMM roofline of the problem (each gradient asked for is one such pass),
 // without the layout transposes.
 double convolutionRooflineUs(const GpuSpec& g, const ConvProblem& p, MathPath path);
+// Its work: FLOPs (2·N·K·∏out·(C/groups)·∏kernel per pass; both gradients of a backward
+// count) and the bytes of x, w and y per pass.
+double convolutionFlops(const ConvProblem& p);
+double convolutionBytes(const ConvProblem& p);
 
 // floor((in + 2·pad − dil·(k − 1) − 1) / stride) + 1 per dim (ceil with ceilMode);
 // nullopt when a dim would be empty, a parameter is out of range or it would overflow.

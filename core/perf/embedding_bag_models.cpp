@@ -16,7 +16,7 @@ std::optional<OpPrediction> embeddingBagPrediction(const GpuSpec& g, std::string
     const double size = dtypeBytes(s.type(0)), index = dtypeBytes(s.type(1));
     const bool maxMode = s.concreteInts(4) && s.concreteInts(4)->front() == 2;
     const double bytes = rows * d * size + (rows + bags) * index + bags * d * (size + (maxMode ? 8 : 0));
-    return OpPrediction{memoryBoundUs(g, bytes), model};
+    return withWork(OpPrediction{memoryBoundUs(g, bytes), model}, 0, bytes);
   }
   int numWeights = -1;
   if (n == "_embedding_bag_backward")
@@ -32,7 +32,7 @@ std::optional<OpPrediction> embeddingBagPrediction(const GpuSpec& g, std::string
   const bool sparse = n == "_embedding_bag_backward" && s.concreteBool(9).value_or(false);
   const double bytes = (sparse ? 0 : static_cast<double>(e->front()) * d * size) + 2 * rows * d * size + 2 * rows * 8;
   if (bytes <= 0) return std::nullopt;
-  return OpPrediction{memoryBoundUs(g, bytes), model};
+  return withWork(OpPrediction{memoryBoundUs(g, bytes), model}, 0, bytes);
 }
 
 }  // namespace opscope

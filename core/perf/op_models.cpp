@@ -278,9 +278,20 @@ std::optional<OpPrediction> OpModels::datasheet(std::string_view name, const OpS
     g->tf32 = path.tf32;
     g->legacyTensorCores = path.legacyTensorCores;
     g->grid = path.grid;
+    const bool tc = onTensorCores(g->dtype, g->tf32);
+    // The work: 2·B·M·N·K, plus B·M·N for a bias added (linear's input 2, addmm's and
+    // baddbmm's input 0), as TraceLens counts it; the time model ignores the bias.
+    const std::string_view n = baseName(name);
+    const auto* bias = n == "linear" ? s.tensor(2) : n == "addmm" || n == "baddbmm" ? s.tensor(0) : nullptr;
+    const double flops =
+        gemmFlops(*g) + (bias && !bias->empty()
+                             ? static_cast<double>(g->batch) * static_cast<double>(g->m) * static_cast<double>(g->n)
+                             : 0.0);
     if (microbench_ && microbench_->gemm)
-      return OpPrediction{microbench_->gemm->predictUs(gpu_, *g), "gemm microbenchmark"};
-    return OpPrediction{gemmRooflineUs(gpu_, *g), g->tf32 ? "gemm roofline (tf32)" : "gemm roofline"};
+      return withWork(OpPrediction{microbench_->gemm->predictUs(gpu_, *g), "gemm microbenchmark"}, flops, gemmBytes(*g),
+                      tc);
+    return withWork(OpPrediction{gemmRooflineUs(gpu_, *g), g->tf32 ? "gemm roofline (tf32)" : "gemm roofline"}, flops,
+                    gemmBytes(*g), tc);
   }
   const std::string_view base = baseName(name);
   if (isConvolutionName(base))
@@ -296,8 +307,8 @@ std::optional<OpPrediction> OpModels::datasheet(std::string_view name, const OpS
     // matters since its kernel is one block (a grid covering one SM).
     const auto* target = s.tensor(1);
     if (!target || target->empty()) return std::nullopt;
-    return OpPrediction{memoryBoundUs(gpu_, s.bytes(1) + elements(*target) * dtypeBytes(s.type(0)), grid),
-                        "memory-bound"};
+    const double bytes = s.bytes(1) + elements(*target) * dtypeBytes(s.type(0));
+    return withWork(OpPrediction{memoryBoundUs(gpu_, bytes, grid), "memory-bound"}, 0, bytes);
   }
   const MemoryKind kind = memoryKind(base);
   if (kind == MemoryKind::None) return std::nullopt;
@@ -333,7 +344,13 @@ std::optional<OpPrediction> OpModels::datasheet(std::string_view name, const OpS
     case MemoryKind::None:
       break;
   }
-  return OpPrediction{memoryBoundUs(gpu_, read + written, grid), "memory-bound"};
+  // One operation per element written (element-wise) or read (reductions): the
+  // arithmetic intensity a roofline plots them at; copies and gathers do none.
+  const double size = std::max(1.0, dtypeBytes(s.type(0)));
+  const double flops = kind == MemoryKind::Elementwise ? largest / size
+                       : kind == MemoryKind::Reduction ? read / size
+                                                       : 0;
+  return withWork(OpPrediction{memoryBoundUs(gpu_, read + written, grid), "memory-bound"}, flops, read + written);
 }
 
 const ConvMicrobench* OpModels::convTable() const {
@@ -457,6 +474,10 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
         l.datasheetUs = p->datasheetUs;
         l.curve = p->curve;
         l.dtype = shapes.type(0);
+        l.shapes = shapes.dimsText;
+        l.flops = p->flops;
+        l.bytes = p->bytes;
+        l.tensorCore = p->tensorCore;
         leaves->push_back(std::move(l));
       }
       return p;
@@ -532,6 +553,9 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
         row.model = p->model;
         row.datasheetUs = p->datasheetUs;
         row.curve = p->curve;
+        row.flops = p->flops;
+        row.bytes = p->bytes;
+        row.tensorCore = p->tensorCore;
       }
       row.shapes = shapes.dimsText;
       rows.push_back(std::move(row));

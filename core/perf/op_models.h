@@ -68,7 +68,22 @@ struct OpPrediction {
   // sub-ops used different curves).
   double datasheetUs = 0;
   std::string curve;
+  // The work the model priced, per call (the roofline's figures, roofline.h): FLOPs and
+  // DRAM bytes (0 where the model counts none: copies move bytes only), and whether the
+  // math runs on tensor cores (half types, TF32 kernels), which sets the peak it is held to.
+  double flops = 0, bytes = 0;
+  bool tensorCore = false;
 };
+// p with its work set.
+inline OpPrediction withWork(OpPrediction p, double flops, double bytes, bool tensorCore = false) {
+  p.flops = flops;
+  p.bytes = bytes;
+  p.tensorCore = tensorCore;
+  return p;
+}
+// Whether math of type t runs on tensor cores on a GPU that has them (half types; F32
+// only through TF32 kernels, said by the path).
+inline bool onTensorCores(DType t, bool tf32) { return t == DType::F16 || t == DType::BF16 || tf32; }
 
 class OpModels {
  public:
@@ -142,6 +157,8 @@ struct OpRow {
   double datasheetUs = 0;        // with a prediction: before learned efficiency (OpPrediction)
   DType dtype = DType::Unknown;  // leaves: the op's first input's
   std::string curve;             // the learned curve that priced it, see OpPrediction::curve
+  double flops = 0, bytes = 0;   // the model's work per call (OpPrediction)
+  bool tensorCore = false;
 };
 
 // Ops starting inside window when given; in time order. extraShapes (packed op ->

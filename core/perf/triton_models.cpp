@@ -41,7 +41,7 @@ std::optional<OpPrediction> tritonPrediction(const GpuSpec& g, std::string_view 
       double bytes = 0;
       for (size_t i = 0; i < s.inputs.size(); ++i) bytes += s.bytes(i);
       if (bytes <= 0) return std::nullopt;
-      return OpPrediction{memoryBoundUs(g, bytes, gridBlocks), "memory-bound (triton)"};
+      return withWork(OpPrediction{memoryBoundUs(g, bytes, gridBlocks), "memory-bound (triton)"}, 0, bytes);
     }
     case TritonKind::Template: {
       if (name.find("mm") == std::string_view::npos) return std::nullopt;
@@ -50,7 +50,8 @@ std::optional<OpPrediction> tritonPrediction(const GpuSpec& g, std::string_view 
       gemm->tf32 = path.tf32;
       gemm->legacyTensorCores = path.legacyTensorCores;
       gemm->grid = path.grid;
-      return OpPrediction{gemmRooflineUs(g, *gemm), "gemm roofline (triton)"};
+      return withWork(OpPrediction{gemmRooflineUs(g, *gemm), "gemm roofline (triton)"}, gemmFlops(*gemm),
+                      gemmBytes(*gemm), onTensorCores(gemm->dtype, gemm->tf32));
     }
   }
   return std::nullopt;

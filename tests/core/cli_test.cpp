@@ -1026,5 +1026,34 @@ TEST(Cli, PredictNamesThePresetOfTheGpusOf2026) {
   for (const std::string& f : {b200, turing, pascal}) std::remove(f.c_str());
 }
 
+// `opscope roofline`: the contract's keys, a bad --gpu and a missing iteration are
+// one-line errors with the usual exit codes, CSV has the contract's columns.
+TEST(Cli, RooflineJsonCsvAndErrors) {
+  const std::string trace =
+      OPSCOPE_SOURCE_DIR "/tests/data/tracelens/h100_gaunernst_bert-small-uncased__1016001.json.gz";
+  CliRun j = runCli("roofline --json " + trace);
+  ASSERT_EQ(j.code, 0) << j.out;
+  const auto doc = nlohmann::json::parse(j.out);
+  EXPECT_EQ(doc["gpu"], "H100-SXM");
+  EXPECT_TRUE(doc["window"].is_null());
+  ASSERT_FALSE(doc["ops"].empty());
+  EXPECT_TRUE(doc["peaks"].contains("bf16_tflops"));
+  CliRun c = runCli("roofline --csv --iteration 0 " + trace);
+  ASSERT_EQ(c.code, 0) << c.out;
+  EXPECT_EQ(c.out.rfind("name,input_dims,dtype,category,count,kernel_us_total,kernel_us_mean,flops,bytes,"
+                        "flops_per_byte,tflops_s,tbs,bound,roof_pct,at_stake_us",
+                        0),
+            0u);
+  CliRun g = runCli("roofline --gpu NOPE " + trace);
+  EXPECT_EQ(g.code, 2) << g.out;
+  EXPECT_EQ(std::count(g.out.begin(), g.out.end(), '\n'), 1) << g.out;
+  CliRun i = runCli("roofline --iteration 99 " + trace);
+  EXPECT_EQ(i.code, 4) << i.out;
+  EXPECT_NE(i.out.find("no iteration 99"), std::string::npos) << i.out;
+  CliRun t = runCli("roofline " + trace);
+  EXPECT_EQ(t.code, 0);
+  EXPECT_NE(t.out.find("roofline on H100-SXM"), std::string::npos) << t.out;
+}
+
 }  // namespace
 }  // namespace opscope
