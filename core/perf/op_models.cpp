@@ -14,6 +14,7 @@
 #include "perf/conv_models.h"
 #include "perf/conv_pairing.h"
 #include "perf/embedding_bag_models.h"
+#include "perf/measured_scaling.h"
 #include "perf/op_inputs.h"
 #include "perf/tbe_models.h"
 #include "perf/triton_models.h"
@@ -248,7 +249,16 @@ MathPath OpModels::pathOf(DType t, const std::vector<KernelLaunch>& kernels) con
   return p;
 }
 
+std::optional<OpPrediction> OpModels::scaledFromMeasured(const Trace& trace,
+                                                         const std::vector<EventRef>& gpuEvents) const {
+  if (!ranOnOther_ || !ranOn_ || gpuEvents.empty()) return std::nullopt;
+  TimeNs total = 0;
+  for (EventRef g : gpuEvents) addTo(total, scaledToGpu(*ranOn_, gpu_, trace.name(g), trace.kind(g), trace.dur(g)));
+  return OpPrediction{static_cast<double>(total) / 1000.0, kScaledFromMeasured};
+}
+
 void OpModels::setKernelsRanOn(const GpuSpec& g) {
+  ranOn_ = g;
   ranOnOther_ = !iequal(g.name, gpu_.name);
   gridScale_ = ranOnOther_ && g.sms > 0 && gpu_.sms > 0 ? static_cast<double>(gpu_.sms) / g.sms : 1.0;
 }
@@ -548,7 +558,9 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
       row.gpuEvents = gpu.size();
       for (EventRef g : gpu) addTo(row.measuredGpu, trace.dur(g));
       const OpShapes& shapes = shapesOf(op);
-      if (auto p = predict(op, shapes)) {
+      std::optional<OpPrediction> p = predict(op, shapes);
+      if (!p && !shapes.recorded()) p = models.scaledFromMeasured(trace, gpu);  // a what-if without shapes
+      if (p) {
         row.predictedUs = p->us;
         row.model = p->model;
         row.datasheetUs = p->datasheetUs;

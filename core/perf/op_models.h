@@ -119,6 +119,11 @@ class OpModels {
   // longer marks them as legacy tensor-core kernels.
   void setKernelsRanOn(const GpuSpec& g);
   double gridScale() const { return gridScale_; }
+  // A what-if's op that recorded no input shapes: its GPU events' measured times scaled
+  // to this GPU by the roof each is bound by (measured_scaling.h), as model
+  // kScaledFromMeasured; nullopt outside a what-if (the trace's own GPU: nothing to scale).
+  static constexpr const char* kScaledFromMeasured = "scaled from measured (no shapes)";
+  std::optional<OpPrediction> scaledFromMeasured(const Trace& trace, const std::vector<EventRef>& gpuEvents) const;
   // op: the op's name, dtype its first input's (EfficiencyTables::find).
   OpPrediction learned(OpPrediction p, size_t gpuEvents, std::string_view op = {}, DType dtype = DType::Unknown) const;
   // An NCCL/RCCL collective (collective_models.h) over the spec's links.
@@ -142,6 +147,7 @@ class OpModels {
   std::map<std::string, double> efficiency_;
   const EfficiencyTables* learned_ = nullptr;
   bool ranOnOther_ = false;
+  std::optional<GpuSpec> ranOn_;  // the GPU the trace's kernels ran on, in a what-if
   double gridScale_ = 1.0;
   MathPath pathOf(DType t, const std::vector<KernelLaunch>& kernels) const;
 };

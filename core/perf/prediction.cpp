@@ -215,7 +215,9 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup, const 
     ++fig.calls;
     fig.measuredUs += m;
     measuredAll += m;
-    if (!row.predictedUs) continue;
+    // Scaled from measured (a what-if without shapes) is no model: it counts in neither
+    // the coverage nor the model's errors, though the iterations use it.
+    if (!row.predictedUs || row.model == OpModels::kScaledFromMeasured) continue;
     ++fig.modelled;
     fig.predictedUs += *row.predictedUs;
     fig.model = fig.model.empty() || fig.model == row.model ? row.model : "several";

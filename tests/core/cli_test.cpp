@@ -1055,5 +1055,46 @@ TEST(Cli, RooflineJsonCsvAndErrors) {
   EXPECT_NE(t.out.find("roofline on H100-SXM"), std::string::npos) << t.out;
 }
 
+// A what-if on traces recorded without shapes (real H100 traces with every op's Input
+// Dims removed: the structure the issue describes): each op's kernels are scaled by the
+// roof they are bound by, so a GPU-bound ResNet-50 step moves with the GPU (V100 against
+// H100: it predicted 1.00x, nothing being modelled) and a host-bound MLP does not.
+TEST(Cli, WhatIfWithoutShapesScalesKernelsByTheirRoofs) {
+  const auto stripped = [](const std::string& name) {
+    auto j = nlohmann::json::parse(
+        test::gunzip(test::readFile(OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/" + name + ".pt.trace.json.gz")));
+    for (auto& e : j["traceEvents"])
+      if (e.contains("args") && e["args"].is_object())
+        for (const char* k : {"Input Dims", "Input type", "Concrete Inputs", "Input Strides"}) e["args"].erase(k);
+    const std::string path = test::tempPath(name + "_noshapes.json");
+    std::ofstream(path) << j.dump();
+    return path;
+  };
+  const auto meanIteration = [](const std::string& out) {
+    const auto j = nlohmann::json::parse(out);
+    double sum = 0;
+    for (const auto& i : j["iterations"]) sum += i["predicted_us"].get<double>();
+    return j["iterations"].empty() ? 0.0 : sum / static_cast<double>(j["iterations"].size());
+  };
+  const std::string resnet = stripped("h100_resnet50_train");
+  CliRun v = runCli("predict --json --gpu V100 " + resnet + " 2>/dev/null");
+  CliRun h = runCli("predict --json --gpu H100-SXM " + resnet + " 2>/dev/null");
+  ASSERT_EQ(v.code, 0) << v.out;
+  ASSERT_EQ(h.code, 0) << h.out;
+  const auto vj = nlohmann::json::parse(v.out);
+  ASSERT_FALSE(vj["ops"].empty());
+  EXPECT_EQ(vj["ops"][0]["model"], "scaled from measured (no shapes)");
+  EXPECT_DOUBLE_EQ(vj["coverage"].get<double>(), 0.0);  // scaling is no model
+  EXPECT_GE(meanIteration(v.out) / meanIteration(h.out), 1.5);
+  const std::string mlp = stripped("h100_mlp");
+  CliRun mv = runCli("predict --json --gpu V100 " + mlp + " 2>/dev/null");
+  CliRun mh = runCli("predict --json --gpu H100-SXM " + mlp + " 2>/dev/null");
+  ASSERT_EQ(mv.code, 0) << mv.out;
+  ASSERT_EQ(mh.code, 0) << mh.out;
+  EXPECT_NEAR(meanIteration(mv.out) / meanIteration(mh.out), 1.0, 0.05);
+  std::remove(resnet.c_str());
+  std::remove(mlp.c_str());
+}
+
 }  // namespace
 }  // namespace opscope
