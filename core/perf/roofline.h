@@ -55,6 +55,13 @@ struct Roofline {
   std::optional<TimeWindow> window;
 };
 
+// The analysis catalog's "roofline" (report/analyses/roofline.cpp): the roofline on the
+// trace's own GPU, or why there is none (no preset matches its device).
+struct RooflineAnalysis {
+  std::optional<Roofline> roof;
+  std::string gpuSource;  // which preset and why, or why none
+};
+
 // Ops starting in window (default: the whole trace), priced by gpu's models for their work.
 Roofline computeRoofline(const Trace& trace, const GpuSpec& gpu, std::optional<TimeWindow> window = std::nullopt,
                          const std::map<uint64_t, OpShapes>* extraShapes = nullptr);

@@ -13,11 +13,13 @@
 #include <QFile>
 #include <QImage>
 #include <QSignalSpy>
+
 #include <QTableWidget>
 #include <QTest>
 #include <QThread>
 #include <QTreeWidget>
 #include <cmath>
+#include "perf/roofline.h"
 
 #include "charts/analysis_charts.h"
 #include "charts/chart_kinds.h"
@@ -616,6 +618,31 @@ TEST(AnalysisPanel, AHiddenDockComputesNothingAndATabFillsWhenShown) {
   for (int i = 0; i < 20; ++i) QApplication::processEvents(QEventLoop::AllEvents, 10);
   EXPECT_FALSE(w.analysis()->busy());
   EXPECT_FALSE(w.analysis()->results());
+}
+
+// The Roofline tab: a point per op and shape with FLOPs, its tip naming it, and a click
+// selecting that op's longest call (TraceLens' Qwen trace on an H100).
+TEST(AnalysisPanel, RooflinePointsTipAndSelectTheLongestCall) {
+  Fixture f(OPSCOPE_SOURCE_DIR "/tests/data/tracelens/h100_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz");
+  ASSERT_TRUE(waitForResults(f.panel()));
+  const RooflineAnalysis& a = f.panel()->results()->value<RooflineAnalysis>("roofline");
+  ASSERT_TRUE(a.roof) << a.gpuSource;
+  EXPECT_EQ(a.roof->gpu.name, "H100-SXM");
+  QCustomPlot* plot = f.panel()->plot("roofline");
+  ASSERT_TRUE(plot);
+  QCPAbstractPlottable* point = nullptr;
+  for (int i = 0; i < plot->plottableCount() && !point; ++i)
+    if (!plot->plottable(i)->property("ops").toList().isEmpty()) point = plot->plottable(i);
+  ASSERT_TRUE(point);
+  const QString tip = point->property("tips").toStringList().value(0);
+  EXPECT_TRUE(tip.contains(QStringLiteral("TFLOP/s"))) << tip.toStdString();
+  QSignalSpy events(f.panel(), &AnalysisPanel::eventsActivated);
+  emit plot->plottableClick(point, 0, nullptr);
+  ASSERT_EQ(events.count(), 1);
+  const auto refs = events.at(0).at(1).value<std::vector<EventRef>>();
+  ASSERT_EQ(refs.size(), 1u);
+  EXPECT_EQ(refs[0].packed(), point->property("ops").toList().front().toULongLong());
+  EXPECT_TRUE(tip.startsWith(QString::fromStdString(std::string(f.doc->trace->name(refs[0]))))) << tip.toStdString();
 }
 
 }  // namespace

@@ -13,6 +13,7 @@ AnalysisTab* makeKernelStatsTab(const AnalysisKind& kind);
 AnalysisTab* makeStreamsTab(const AnalysisKind& kind);
 AnalysisTab* makeRanksTab(const AnalysisKind& kind);
 AnalysisTab* makeAdviceTab(const AnalysisKind& kind);
+AnalysisTab* makeRooflineTab(const AnalysisKind& kind);
 
 AnalysisTab* makeAnalysisTab(const AnalysisKind& kind) {
   const std::string_view n = kind.name;
@@ -25,6 +26,7 @@ AnalysisTab* makeAnalysisTab(const AnalysisKind& kind) {
   if (n == "ranks") return makeRanksTab(kind);
   if (n == "memory") return new MemoryTab(kind);
   if (n == "advice") return makeAdviceTab(kind);
+  if (n == "roofline") return makeRooflineTab(kind);
   return new AnalysisTab(kind);
 }
 
