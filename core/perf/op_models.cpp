@@ -249,6 +249,19 @@ MathPath OpModels::pathOf(DType t, const std::vector<KernelLaunch>& kernels) con
   return p;
 }
 
+OpPrediction OpModels::collective(const CollectiveMessage& c) const {
+  OpPrediction p =
+      *scaled(OpPrediction{collectiveUs(gpu_, c), std::string("collective ") + collectiveKindName(c.kind)});
+  p.bytes = collectiveBusBytes(c);
+  // The link as collective_models.h prices a ring: NVLink one way (PCIe without it) inside
+  // a node, capped by the node's NICs across nodes.
+  const double intra = gpu_.nvlinkGBs > 0 ? gpu_.nvlinkGBs / 2 : gpu_.pcieGBs;
+  p.linkGBs = c.groupSize > gpu_.gpusPerNode && gpu_.networkGBs > 0
+                  ? std::min(intra, gpu_.gpusPerNode * gpu_.networkGBs)
+                  : intra;
+  return p;
+}
+
 std::optional<OpPrediction> OpModels::scaledFromMeasured(const Trace& trace,
                                                          const std::vector<EventRef>& gpuEvents) const {
   if (!ranOnOther_ || !ranOn_ || gpuEvents.empty()) return std::nullopt;
@@ -488,6 +501,7 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
         l.flops = p->flops;
         l.bytes = p->bytes;
         l.tensorCore = p->tensorCore;
+        l.linkGBs = p->linkGBs;
         leaves->push_back(std::move(l));
       }
       return p;

@@ -73,6 +73,9 @@ struct OpPrediction {
   // math runs on tensor cores (half types, TF32 kernels), which sets the peak it is held to.
   double flops = 0, bytes = 0;
   bool tensorCore = false;
+  // Collectives: bytes are nccl-tests' bus bytes, and this the link bandwidth (GB/s, one
+  // direction) the model moves them at: the roof a roofline holds them to. 0 otherwise.
+  double linkGBs = 0;
 };
 // p with its work set.
 inline OpPrediction withWork(OpPrediction p, double flops, double bytes, bool tensorCore = false) {
@@ -127,9 +130,7 @@ class OpModels {
   // op: the op's name, dtype its first input's (EfficiencyTables::find).
   OpPrediction learned(OpPrediction p, size_t gpuEvents, std::string_view op = {}, DType dtype = DType::Unknown) const;
   // An NCCL/RCCL collective (collective_models.h) over the spec's links.
-  OpPrediction collective(const CollectiveMessage& c) const {
-    return *scaled(OpPrediction{collectiveUs(gpu_, c), std::string("collective ") + collectiveKindName(c.kind)});
-  }
+  OpPrediction collective(const CollectiveMessage& c) const;
   // A convolution whose problem was completed from the trace (conv_pairing.h).
   std::optional<OpPrediction> convolution(const ConvProblem& p, const std::vector<KernelLaunch>& kernels) const;
   // An FBGEMM table-batched embedding call, completed from its pair (tbe_models.h).
@@ -165,6 +166,7 @@ struct OpRow {
   std::string curve;             // the learned curve that priced it, see OpPrediction::curve
   double flops = 0, bytes = 0;   // the model's work per call (OpPrediction)
   bool tensorCore = false;
+  double linkGBs = 0;  // collectives: the link's bandwidth (OpPrediction)
 };
 
 // Ops starting inside window when given; in time order. extraShapes (packed op ->

@@ -52,6 +52,7 @@ double RooflineRow::tbs() const {
 }
 
 double RooflineRow::roofUs(double dramTBs) const {
+  if (linkTBs > 0) return bytes / (linkTBs * 1e12) * 1e6;
   const double compute = peakTflops > 0 ? flops / (peakTflops * 1e12) * 1e6 : 0;
   const double memory = dramTBs > 0 ? bytes / (dramTBs * 1e12) * 1e6 : 0;
   return std::max(compute, memory);
@@ -62,7 +63,12 @@ double RooflineRow::roofPct(double dramTBs) const {
   return mean > 0 ? 100.0 * roofUs(dramTBs) / mean : 0;
 }
 
+const char* RooflineRow::bound(double dramTBs) const {
+  return linkTBs > 0 ? "link" : computeBound(dramTBs) ? "compute" : "memory";
+}
+
 bool RooflineRow::computeBound(double dramTBs) const {
+  if (linkTBs > 0) return false;
   return bytes > 0 && dramTBs > 0 && peakTflops > 0 ? flopsPerByte() >= peakTflops / dramTBs : flops > 0;
 }
 
@@ -99,11 +105,17 @@ Roofline computeRoofline(const Trace& trace, const GpuSpec& gpu, std::optional<T
       row.flops = l.flops;
       row.bytes = l.bytes;
       row.tensorCore = l.tensorCore;
-      row.peakTflops = peakOf(gpu, l.dtype, l.tensorCore);
+      row.linkTBs = l.linkGBs / 1000.0;
+      row.peakTflops = row.linkTBs > 0 ? 0 : peakOf(gpu, l.dtype, l.tensorCore);
       row.longest = l.op;
     }
     ++row.count;
     addTo(row.kernelTotal, l.measuredGpu);
+    if (row.count > 1) {  // per call: the mean (a collective's size can differ under one name and dims text)
+      const double n = static_cast<double>(row.count);
+      row.flops += (l.flops - row.flops) / n;
+      row.bytes += (l.bytes - row.bytes) / n;
+    }
     if (trace.dur(l.op) > trace.dur(row.longest)) row.longest = l.op;
   }
   for (auto& [key, row] : groups) r.ops.push_back(std::move(row));

@@ -13,8 +13,10 @@
 //   at_stake_us       = total · (1 − roof_pct / 100), at least 0
 //
 // Rows by at_stake_us, most first. Ops whose model counts no work (a copy's bytes are
-// counted, its FLOPs are 0) still have a row: bound "memory". Collectives are not rows
-// here (their bus bandwidth is the collectives analysis's).
+// counted, its FLOPs are 0) still have a row: bound "memory". Collectives' rows hold
+// nccl-tests' bus bytes, their TB/s is the bus bandwidth achieved and their roof the link
+// the collective model uses (NVLink one way inside a node, PCIe without it, the node's
+// NICs across nodes): bound "link".
 #include <optional>
 #include <string>
 #include <utility>
@@ -34,7 +36,8 @@ struct RooflineRow {
   double flops = 0, bytes = 0;  // per call
   double peakTflops = 0;        // the compute roof for its dtype and path
   bool tensorCore = false;
-  EventRef longest;  // its longest call (the chart selects it)
+  double linkTBs = 0;  // collectives: the link's roof; bytes are bus bytes and tbs the bus bandwidth
+  EventRef longest;    // its longest call (the chart selects it)
   double kernelMeanUs() const {
     return count ? static_cast<double>(kernelTotal) / 1000.0 / static_cast<double>(count) : 0;
   }
@@ -44,6 +47,7 @@ struct RooflineRow {
   double roofUs(double dramTBs) const;  // per call
   double roofPct(double dramTBs) const;
   bool computeBound(double dramTBs) const;
+  const char* bound(double dramTBs) const;  // "compute", "memory", or "link" for a collective
   double atStakeUs(double dramTBs) const;
 };
 

@@ -40,7 +40,7 @@ std::string rooflineJson(const Roofline& r, const Trace& trace, const std::strin
                    {"flops_per_byte", o.flopsPerByte()},
                    {"tflops_s", o.tflopsS()},
                    {"tbs", o.tbs()},
-                   {"bound", o.computeBound(r.dramTBs) ? "compute" : "memory"},
+                   {"bound", o.bound(r.dramTBs)},
                    {"roof_pct", o.roofPct(r.dramTBs)},
                    {"at_stake_us", o.atStakeUs(r.dramTBs)},
                    {"peak_tflops", o.peakTflops},
@@ -57,10 +57,9 @@ std::string rooflineCsv(const Roofline& r) {
     out += csvField(o.name) + "," + csvField(o.inputDims) + "," + o.dtype + "," + csvField(o.category) + "," +
            std::to_string(o.count) + "," + usText(o.kernelTotal) + "," + shortestNumber(o.kernelMeanUs()) + "," +
            shortestNumber(o.flops) + "," + shortestNumber(o.bytes) + "," + shortestNumber(o.flopsPerByte()) + "," +
-           shortestNumber(o.tflopsS()) + "," + shortestNumber(o.tbs()) + "," +
-           (o.computeBound(r.dramTBs) ? "compute" : "memory") + "," + shortestNumber(o.roofPct(r.dramTBs)) + "," +
-           shortestNumber(o.atStakeUs(r.dramTBs)) + "," + shortestNumber(o.peakTflops) + "," +
-           (o.tensorCore ? "true" : "false") + "\n";
+           shortestNumber(o.tflopsS()) + "," + shortestNumber(o.tbs()) + "," + o.bound(r.dramTBs) + "," +
+           shortestNumber(o.roofPct(r.dramTBs)) + "," + shortestNumber(o.atStakeUs(r.dramTBs)) + "," +
+           shortestNumber(o.peakTflops) + "," + (o.tensorCore ? "true" : "false") + "\n";
   return out;
 }
 
@@ -82,8 +81,7 @@ std::string rooflineText(const Roofline& r, const std::string& file, const std::
     std::snprintf(b, sizeof b, "  %9s %9s %6llu %8.2f %6.2f %7.1f %7.1f  %-7s  %-5s  %s\n",
                   reportDuration(static_cast<TimeNs>(o.atStakeUs(r.dramTBs) * 1000)).c_str(),
                   reportDuration(o.kernelTotal).c_str(), static_cast<unsigned long long>(o.count), o.tflopsS(), o.tbs(),
-                  o.flopsPerByte(), o.roofPct(r.dramTBs), o.computeBound(r.dramTBs) ? "compute" : "memory",
-                  o.dtype.c_str(), name.c_str());
+                  o.flopsPerByte(), o.roofPct(r.dramTBs), o.bound(r.dramTBs), o.dtype.c_str(), name.c_str());
     out << b;
   }
   if (r.ops.size() > top) out << "  ... " << r.ops.size() - top << " more (--json or --csv for every row)\n";

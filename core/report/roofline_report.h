@@ -8,7 +8,8 @@
 //             "kernel_us_mean", "flops", "bytes", "flops_per_byte", "tflops_s", "tbs",
 //             "bound", "roof_pct", "at_stake_us", "peak_tflops", "tensor_core"}]}
 //
-// flops and bytes are per call; rows by at_stake_us, most first. CSV: one row per op,
+// flops and bytes are per call (the mean where calls differ); bound is "compute",
+// "memory", or "link" (collectives: bus bytes against the link); rows by at_stake_us. CSV: one row per op,
 // the same keys as columns (input_dims quoted).
 #include <string>
 

@@ -12,6 +12,7 @@
 #include <numeric>
 
 #include "io/trace_loader.h"
+#include "perf/prediction.h"
 #include "report/roofline_report.h"
 #include "test_support.h"
 
@@ -204,6 +205,31 @@ TEST(Roofline, AchievedRatesAgreeWithTraceLensPublishedTables) {
       EXPECT_NEAR(row->tflopsS(), w.tflops, 0.01 * w.tflops) << file << " " << w.dims;
     }
   }
+}
+
+// Collectives: nccl-tests' bus bytes per call, the bus bandwidth achieved, held to the
+// link the collective model uses (bound "link"): HTA's sampled rank of a 128-rank job
+// (tests/data/hta), whose groups span nodes: NVLink one way capped by the node's NICs.
+TEST(Roofline, CollectivesAreHeldToTheLink) {
+  LoadResult r = loadTraceFile(kData + "hta/ranks/sampled_rank-0.json.gz");
+  ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
+  std::string reason;  // no deviceProperties: the kernels' architecture (sm80) picks an A100
+  const auto gpu = gpuForTrace(*r.trace, builtinGpuSpecs(), reason);
+  ASSERT_TRUE(gpu) << reason;
+  const Roofline roof = computeRoofline(*r.trace, *gpu);
+  const double intra = gpu->nvlinkGBs / 2 / 1000,
+               acrossNodes = std::min(intra, gpu->gpusPerNode * gpu->networkGBs / 1000);
+  size_t links = 0;
+  for (const RooflineRow& o : roof.ops) {
+    if (std::string_view(o.bound(roof.dramTBs)) != "link") continue;
+    ++links;
+    EXPECT_EQ(o.category.rfind("collective", 0), 0u) << o.category;
+    EXPECT_TRUE(o.linkTBs == intra || o.linkTBs == acrossNodes) << o.linkTBs;
+    EXPECT_DOUBLE_EQ(o.flops, 0);
+    EXPECT_GT(o.bytes, 0);
+    EXPECT_NEAR(o.roofPct(roof.dramTBs), 100 * o.tbs() / o.linkTBs, 1e-6 * o.roofPct(roof.dramTBs) + 1e-9);
+  }
+  EXPECT_GE(links, 2u);
 }
 
 }  // namespace

@@ -27,7 +27,21 @@ constexpr size_t kMaxPoints = 200;  // the most at stake; the table has every ro
 void plotRoofline(QCustomPlot* plot, const RooflineAnalysis& a, const ChartTheme& theme, const QString& title) {
   resetPlot(plot, theme);
   addTitle(plot, 0, title, theme);
-  QCPAxisRect* rect = addRect(plot, 1, 0, theme);
+  // The GPU and what the chart leaves out, on a line of its own under the title (drawn in
+  // the plot it ran over the roofs' labels and the points).
+  size_t withoutFlops = 0;
+  if (a.roof)
+    for (const RooflineRow& o : a.roof->ops) withoutFlops += o.flops <= 0 || o.bytes <= 0 || o.tflopsS() <= 0;
+  addTitle(plot, 1,
+           a.roof ? QStringLiteral("%1 (%2)%3")
+                        .arg(QString::fromStdString(a.roof->gpu.name), QString::fromStdString(a.gpuSource),
+                             withoutFlops ? QStringLiteral(" · %L1 shapes with no FLOPs (copies, norms, collectives) "
+                                                           "are in the table only")
+                                                .arg(withoutFlops)
+                                          : QString())
+                  : QString(),
+           theme, 8);
+  QCPAxisRect* rect = addRect(plot, 2, 0, theme);
   if (!a.roof || a.roof->ops.empty()) {
     emptyNote(rect,
               !a.roof ? QStringLiteral("no GPU preset for this trace (%1): opscope roofline --gpu NAME names one")
@@ -75,22 +89,29 @@ void plotRoofline(QCustomPlot* plot, const RooflineAnalysis& a, const ChartTheme
     g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, paletteColor(it->second), fill, size));
     g->setName(QString::fromStdString(o.category));
     g->addData(o.flopsPerByte(), o.tflopsS());
-    g->setProperty(
-        "tips", QStringList{QStringLiteral("%1 %2 (%3)\n%L4 calls · %5 of kernels · %6 FLOP/B\n%7 TFLOP/s · %8 TB/s "
-                                           "· %9 of the roof (%10-bound) · %11 at stake")
-                                .arg(QString::fromStdString(o.name), QString::fromStdString(o.inputDims),
-                                     QString::fromStdString(o.dtype))
-                                .arg(o.count)
-                                .arg(durationText(static_cast<double>(o.kernelTotal)))
-                                .arg(o.flopsPerByte(), 0, 'g', 3)
-                                .arg(o.tflopsS(), 0, 'g', 3)
-                                .arg(o.tbs(), 0, 'g', 3)
-                                .arg(percent(o.roofPct(r.dramTBs) / 100))
-                                .arg(o.computeBound(r.dramTBs) ? QStringLiteral("compute") : QStringLiteral("memory"))
-                                .arg(durationText(o.atStakeUs(r.dramTBs) * 1000))});
+    g->setProperty("tips",
+                   QStringList{QStringLiteral("%1 %2 (%3)\n%L4 %5 · %6 of kernels · %7 FLOP/B\n%8 TFLOP/s · %9 TB/s "
+                                              "· %10 of the roof (%11-bound) · %12 at stake")
+                                   .arg(QString::fromStdString(o.name), QString::fromStdString(o.inputDims),
+                                        QString::fromStdString(o.dtype))
+                                   .arg(o.count)
+                                   .arg(o.count == 1 ? QStringLiteral("call") : QStringLiteral("calls"))
+                                   .arg(durationText(static_cast<double>(o.kernelTotal)))
+                                   .arg(o.flopsPerByte(), 0, 'g', 3)
+                                   .arg(o.tflopsS(), 0, 'g', 3)
+                                   .arg(o.tbs(), 0, 'g', 3)
+                                   .arg(percent(o.roofPct(r.dramTBs) / 100))
+                                   .arg(QString::fromLatin1(o.bound(r.dramTBs)))
+                                   .arg(durationText(o.atStakeUs(r.dramTBs) * 1000))});
     g->setProperty("ops", QVariantList{QVariant::fromValue<qulonglong>(o.longest.packed())});
-    if (fresh) legend->addItem(new QCPPlottableLegendItem(legend, g));
-    else g->removeFromLegend();
+    g->removeFromLegend();
+    if (fresh) {  // a marker of one size for the legend (the points' sizes are their time)
+      auto* key = new QCPGraph(x, y);
+      key->setName(QString::fromStdString(o.category));
+      key->setLineStyle(QCPGraph::lsNone);
+      key->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, paletteColor(it->second), fill, 8));
+      legend->addItem(new QCPPlottableLegendItem(legend, key));
+    }
     xMin = std::min(xMin, o.flopsPerByte());
     xMax = std::max(xMax, o.flopsPerByte());
     yMin = std::min(yMin, o.tflopsS());
@@ -138,6 +159,8 @@ void plotRoofline(QCustomPlot* plot, const RooflineAnalysis& a, const ChartTheme
     label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
     label->setText(QStringLiteral("%1 %2 TFLOP/s").arg(types).arg(peak, 0, 'g', 4));
     label->setColor(theme.text());
+    label->setLayer(QStringLiteral("legend"));  // above the points
+    label->setBrush(QBrush(theme.background()));
     ++roofIndex;
   }
   auto* memoryLabel = new QCPItemText(plot);
@@ -149,19 +172,10 @@ void plotRoofline(QCustomPlot* plot, const RooflineAnalysis& a, const ChartTheme
   memoryLabel->setRotation(-20);
   memoryLabel->setText(QStringLiteral("DRAM %1 TB/s").arg(r.dramTBs, 0, 'g', 3));
   memoryLabel->setColor(theme.text());
-  if (unplaced > 0) {
-    auto* note = new QCPItemText(plot);
-    note->setClipToAxisRect(false);
-    note->position->setType(QCPItemPosition::ptAxisRectRatio);
-    note->position->setAxisRect(rect);
-    note->position->setCoords(0.01, 0.01);
-    note->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-    note->setText(QStringLiteral("%1 on %2 · %L3 shapes with no FLOPs (copies, norms, gathers) are in the table only")
-                      .arg(QString::fromStdString(r.gpu.name), QString::fromStdString(a.gpuSource))
-                      .arg(unplaced));
-    note->setColor(theme.text());
-  }
-  setMinimumChartHeight(plot, 360);
+  memoryLabel->setLayer(QStringLiteral("legend"));
+  (void)unplaced;
+  plot->plotLayout()->setRowStretchFactors({0.01, 0.01, 1.0});
+  setMinimumChartHeight(plot, 280);
   plot->replot();
 }
 
