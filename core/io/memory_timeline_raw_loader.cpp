@@ -15,6 +15,7 @@ namespace opscope {
 
 namespace {
 
+constexpr double kMiB = 1024.0 * 1024.0;  // series in MiB, as the window's other memory tracks
 constexpr std::array<const char*, 8> kCategories = {"Parameter",  "Optimizer state", "Input",    "Temporary",
                                                     "Activation", "Gradient",        "Autograd", "Unknown"};
 
@@ -144,12 +145,12 @@ LoadResult loadMemoryTimelineRaw(ByteSource& src) {
   int64_t latest = 0;
   for (const Change& c : changes) latest = std::max(latest, c.tUs);
   const int64_t toNs = latest >= 100'000'000'000'000'000 ? 1 : 1000;
-  const uint32_t process = b.process(RawId{true, 0, t.strings.intern("memory timeline")});
-  t.processes[process].name = t.strings.intern("PyTorch memory timeline");
+  const uint32_t process = b.process(RawId{true, 0, t.strings.intern("export_memory_timeline")});
+  t.processes[process].name = t.strings.intern("PyTorch memory");
   std::array<StringId, kCategories.size()> names{};
   for (size_t i = 0; i < kCategories.size(); ++i)
-    names[i] = t.strings.intern(std::string("memory: ") + kCategories[i] + " (bytes)");
-  const StringId totalName = t.strings.intern("memory: total (bytes)");
+    names[i] = t.strings.intern(std::string("memory: ") + kCategories[i] + " (MiB)");
+  const StringId totalName = t.strings.intern("memory: Total (MiB)");
   std::array<double, kCategories.size()> held{};
   size_t badCategory = 0;
   // Changes at one time are applied together: one sample per series per time.
@@ -169,9 +170,9 @@ LoadResult loadMemoryTimelineRaw(ByteSource& src) {
     double total = 0;
     for (size_t k = 0; k < held.size(); ++k) {
       total += held[k];
-      if (touched[k]) b.addCounter(process, names[k], at, held[k]);
+      if (touched[k]) b.addCounter(process, names[k], at, held[k] / kMiB);
     }
-    b.addCounter(process, totalName, at, total);
+    b.addCounter(process, totalName, at, total / kMiB);
   }
   if (badCategory)
     t.diagnostics.add(WarningKind::MissingField, badCategory,

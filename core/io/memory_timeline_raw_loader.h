@@ -9,8 +9,8 @@
 // Parameter, Optimizer state, Input, Temporary, Activation, Gradient, Autograd, Unknown
 // (torch's _CATEGORY_TO_INDEX, HTA's memory_analysis.py).
 //
-// It becomes one counter series of bytes per category over time (the memory held by
-// each), plus their total, on a process "memory timeline": the timeline draws them as
+// It becomes one counter series per category over time (the memory held by each, in
+// MiB as the window's other memory tracks), plus their total, on a process "PyTorch memory": the timeline draws them as
 // counter tracks and the summary counts them. Before this it was read as a Chrome trace
 // whose 16,845 array elements were each "not an event object", and exited 0 with nothing.
 #include <string_view>

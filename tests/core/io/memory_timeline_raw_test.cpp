@@ -16,6 +16,8 @@
 namespace opscope {
 namespace {
 
+constexpr double kMiB = 1024.0 * 1024.0;
+
 const CounterSeries* series(const Trace& t, std::string_view name) {
   for (const CounterSeries& c : t.counters)
     if (t.str(c.name) == name) return &c;
@@ -29,19 +31,19 @@ TEST(MemoryTimelineRaw, HtasFileIsMemoryByCategoryOverTime) {
   EXPECT_EQ(t.meta.format, "pytorch-memory-timeline-raw");
   EXPECT_EQ(t.eventsRead, 16845u);
   EXPECT_EQ(t.diagnostics.total(), 0u);
-  const CounterSeries* total = series(t, "memory: total (bytes)");
+  const CounterSeries* total = series(t, "memory: Total (MiB)");
   ASSERT_TRUE(total);
   const auto peak = std::max_element(total->value.begin(), total->value.end());
-  EXPECT_EQ(*peak, 3082832104.0);
+  EXPECT_DOUBLE_EQ(*peak, 3082832104.0 / kMiB);
   EXPECT_EQ(total->ts[static_cast<size_t>(peak - total->value.begin())] - total->ts.front(), 98'424'324);
   const std::pair<const char*, double> last[] = {
-      {"memory: Parameter (bytes)", 102440608}, {"memory: Optimizer state (bytes)", 102228128},
-      {"memory: Input (bytes)", 19395584},      {"memory: Activation (bytes)", 128000},
-      {"memory: Gradient (bytes)", 107868160},  {"memory: Unknown (bytes)", 424}};
+      {"memory: Parameter (MiB)", 102440608}, {"memory: Optimizer state (MiB)", 102228128},
+      {"memory: Input (MiB)", 19395584},      {"memory: Activation (MiB)", 128000},
+      {"memory: Gradient (MiB)", 107868160},  {"memory: Unknown (MiB)", 424}};
   for (const auto& [name, bytes] : last) {
     const CounterSeries* s = series(t, name);
     ASSERT_TRUE(s) << name;
-    EXPECT_EQ(s->value.back(), bytes) << name;
+    EXPECT_DOUBLE_EQ(s->value.back(), bytes / kMiB) << name;
   }
 }
 
@@ -57,10 +59,12 @@ TEST(MemoryTimelineRaw, BrokenFilesAreOneLineErrors) {
   // µs timestamps (newer torch) and memory from before profiling (-1) at the first time.
   const LoadResult ok = loadTraceBytes("[[-1, 1, 100, 0], [10, 2, 50, 4], [20, 4, -50, 4]]");
   ASSERT_EQ(ok.status, LoadStatus::Ok) << ok.error;
-  const CounterSeries* total = series(*ok.trace, "memory: total (bytes)");
+  const CounterSeries* total = series(*ok.trace, "memory: Total (MiB)");
   ASSERT_TRUE(total);
   EXPECT_EQ(total->ts, (std::vector<TimeNs>{10'000, 20'000}));
-  EXPECT_EQ(total->value, (std::vector<double>{150, 100}));
+  ASSERT_EQ(total->value.size(), 2u);
+  EXPECT_DOUBLE_EQ(total->value[0], 150 / kMiB);
+  EXPECT_DOUBLE_EQ(total->value[1], 100 / kMiB);
 }
 
 }  // namespace
