@@ -21,6 +21,24 @@ def write(target, name, data):
         f.write(data if isinstance(data, bytes) else data.encode())
 
 
+ROCPROFV3 = json.dumps({"rocprofiler-sdk-tool": [{
+    "metadata": {"pid": 77},
+    "agents": [{"id": {"handle": 2}, "type": 2, "name": "gfx942", "product_name": "AMD Instinct MI300X",
+                "logical_node_type_id": 0}],
+    "strings": {"buffer_records": [{"kind": "NONE", "operations": []},
+                                   {"kind": "HIP_RUNTIME_API", "operations": ["hipLaunchKernel", "hipMemcpyAsync"]},
+                                   {"kind": "MEMORY_COPY", "operations": ["NONE", "MEMORY_COPY_HOST_TO_DEVICE"]}]},
+    "kernel_symbols": [{"kernel_id": 5, "formatted_kernel_name": "my_kernel(int)"}],
+    "buffer_records": {
+        "hip_api": [{"kind": 1, "operation": 0, "thread_id": 78, "correlation_id": {"internal": 10},
+                     "start_timestamp": 1000, "end_timestamp": 1500}],
+        "kernel_dispatch": [{"correlation_id": {"internal": 10}, "start_timestamp": 3000, "end_timestamp": 8000,
+                             "dispatch_info": {"agent_id": {"handle": 2}, "queue_id": {"handle": 4}, "kernel_id": 5,
+                                               "grid_size": {"x": 64, "y": 1, "z": 1}}}],
+        "memory_copy": [{"kind": 2, "operation": 1, "correlation_id": {"internal": 11}, "start_timestamp": 9000,
+                         "end_timestamp": 9500, "dst_agent_id": {"handle": 2}, "bytes": 4096}]}}]})
+
+
 MEMORY_TIMELINE_RAW = "[[-1, 1, 1024, 0], [10, 2, 512, 4], [10, 3, -512, 4], [10, 3, 512, 5], [20, 4, -512, 5]]"
 
 
@@ -454,6 +472,8 @@ def main():
     write("trace_file", "oddities.json", oddities())
     write("trace_file", "dvdt.json", dvdt_list())
     write("trace_file", "plaidml.log.gz", gz(plaidml_2017()))
+    # rocprofv3's JSON result (io/rocprofv3_loader.h)
+    write("trace_file", "rocprofv3.json", ROCPROFV3)
     # PyTorch's raw memory timeline: [t, action, bytes, category] (io/memory_timeline_raw_loader.h)
     write("trace_file", "memory_timeline.raw.json", MEMORY_TIMELINE_RAW)
     write("execution_trace", "et_1.0.1.json", et_old())
