@@ -19,6 +19,7 @@
 #include "io/output_file.h"
 #include "io/plaidml_eventlog_loader.h"
 #include "io/rocprofv3_loader.h"
+#include "io/xplane_loader.h"
 
 namespace opscope {
 
@@ -117,6 +118,7 @@ LoadResult loadFrom(ByteSource& src, const std::string& path, const LoadOptions&
   if (looksLikePlaidmlEventlog(head)) return finishLoad(loadPlaidmlEventlog(src), t0, src.totalSize(), options);
   if (looksLikeMemoryTimelineRaw(head)) return finishLoad(loadMemoryTimelineRaw(src), t0, src.totalSize(), options);
   if (looksLikeRocprofv3(head)) return finishLoad(loadRocprofv3(src), t0, src.totalSize(), options);
+  if (looksLikeXPlane(head)) return finishLoad(loadXPlane(src), t0, src.totalSize(), options);
   LoadResult r = loadChrome(src, options);
   // JSON stops at the end of its top-level value; what follows in a gzip file is read
   // through, so bytes after the last member (a file appended to, a download's padding)
