@@ -155,8 +155,10 @@ void plotRoofline(QCustomPlot* plot, const RooflineAnalysis& a, const ChartTheme
     label->setClipToAxisRect(true);
     label->setClipAxisRect(rect);
     label->position->setAxes(x, y);
-    label->position->setCoords(xMax / 1.5, peak);
-    label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+    // Just past the ridge, where the roof turns flat: the ops crowd the far right (high
+    // intensity), where a label at the end ran over them.
+    label->position->setCoords(std::min(ridge * 1.15, xMax / 8), peak);
+    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
     label->setText(QStringLiteral("%1 %2 TFLOP/s").arg(types).arg(peak, 0, 'g', 4));
     label->setColor(theme.text());
     label->setLayer(QStringLiteral("legend"));  // above the points
