@@ -25,6 +25,7 @@
 #include "cli_common.h"
 #include "critical_path_command.h"
 #include "diff_command.h"
+#include "et/chakra_et.h"
 #include "et/execution_trace.h"
 #include "export_command.h"
 #include "link_command.h"
@@ -329,14 +330,15 @@ int runSummary(const std::vector<std::string>& args) {
     std::fprintf(stderr, "opscope: %s: %s\n", file.c_str(), openError.c_str());
     return kIoError;
   }
-  if (opscope::looksLikeExecutionTrace(opscope::peekHead(*src, 1 << 16))) {
+  const std::string head = opscope::peekHead(*src, 1 << 16);
+  if (opscope::looksLikeExecutionTrace(head) || opscope::looksLikeChakraEt(head)) {
     if (!marker.empty() || !range.empty()) {
       std::fputs("opscope summary: --iteration-marker and --iterations apply to Kineto traces, not execution traces\n",
                  stderr);
       return kUsage;
     }
     std::string error;
-    auto et = opscope::readExecutionTrace(*src, error);
+    auto et = opscope::loadExecutionTrace(*src, error);
     if (!et) {
       std::fprintf(stderr, "opscope: %s: %s\n", file.c_str(), error.c_str());
       return kInvalidInput;

@@ -2,6 +2,7 @@
 
 #include <QFile>
 
+#include "et/chakra_et.h"
 #include "et/execution_trace.h"
 #include "io/byte_source.h"
 
@@ -51,7 +52,9 @@ void EtLinker::link(const QString& path, std::shared_ptr<const TraceDocument> ki
 bool isExecutionTraceFile(const std::string& path) {
   std::string error;
   auto src = ByteSource::open(path, error);
-  return src && looksLikeExecutionTrace(peekHead(*src, 1 << 16));
+  if (!src) return false;
+  const std::string head = peekHead(*src, 1 << 16);
+  return looksLikeExecutionTrace(head) || looksLikeChakraEt(head);
 }
 
 }  // namespace opscope::ui

@@ -1,5 +1,7 @@
 #include "et/execution_trace.h"
 
+#include "et/chakra_et.h"
+
 #include <algorithm>
 
 #include "io/byte_source.h"
@@ -178,6 +180,15 @@ std::optional<ExecutionTrace> readExecutionTrace(ByteSource& src, std::string& e
     error = "not an execution trace: no top-level \"nodes\"";
     return std::nullopt;
   }
+  if (!finishExecutionTrace(et, error)) return std::nullopt;
+  return et;
+}
+
+bool addExecutionTraceNode(ExecutionTrace& et, nlohmann::ordered_json node, size_t index, std::string& error) {
+  return addNode(et, std::move(node), index, error);
+}
+
+bool finishExecutionTrace(ExecutionTrace& et, std::string& error) {
   if (et.top.contains("schema") && et.top["schema"].is_string()) et.schema = et.top["schema"].get<std::string>();
   for (EtNode& n : et.nodes) {
     if (n.parent < 0 || n.parent == n.id || n.parent == 0) continue;
@@ -190,9 +201,9 @@ std::optional<ExecutionTrace> readExecutionTrace(ByteSource& src, std::string& e
   breakParentCycles(et);
   if (et.nodes.empty()) {
     error = "the execution trace has no nodes";
-    return std::nullopt;
+    return false;
   }
-  return et;
+  return true;
 }
 
 std::optional<ExecutionTrace> parseExecutionTrace(std::string_view text, std::string& error) {
@@ -203,7 +214,9 @@ std::optional<ExecutionTrace> parseExecutionTrace(std::string_view text, std::st
 std::optional<ExecutionTrace> loadExecutionTrace(ByteSource& src, std::string& error) {
   // Checked on the first bytes before reading further: a multi-GB Kineto trace opened
   // here by mistake is refused at once.
-  if (!looksLikeExecutionTrace(peekHead(src, 1 << 16))) {
+  const std::string head = peekHead(src, 1 << 16);
+  if (looksLikeChakraEt(head)) return readChakraEt(src, error);
+  if (!looksLikeExecutionTrace(head)) {
     if (!src.error().empty()) error = src.error();
     else error = "not an execution trace: no \"schema\" and \"nodes\" at the top of the file (a Kineto trace?)";
     return std::nullopt;

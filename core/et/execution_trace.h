@@ -71,6 +71,12 @@ std::optional<ExecutionTrace> loadExecutionTrace(ByteSource& src, std::string& e
 // Reads without checking the head first.
 std::optional<ExecutionTrace> readExecutionTrace(ByteSource& src, std::string& error);
 
+// For other encodings of the same nodes (chakra_et.h): a node in the JSON form of the
+// 1.0.2-chakra schema (index: its position, for messages), then the checks every trace
+// gets (parents not in the trace and parent cycles made roots, no nodes an error).
+bool addExecutionTraceNode(ExecutionTrace& et, nlohmann::ordered_json node, size_t index, std::string& error);
+bool finishExecutionTrace(ExecutionTrace& et, std::string& error);
+
 // Reads the (decompressed) start of a file; true when it holds an execution trace
 // (a top-level object with "schema" and "nodes", no "traceEvents"). Content, not name.
 bool looksLikeExecutionTrace(std::string_view head);
