@@ -208,6 +208,7 @@ bool finishExecutionTrace(ExecutionTrace& et, std::string& error) {
 
 std::optional<ExecutionTrace> parseExecutionTrace(std::string_view text, std::string& error) {
   auto src = ByteSource::fromMemory(std::string(text));
+  if (looksLikeChakraEt(peekHead(*src, 256))) return readChakraEt(*src, error);  // Chakra's protobuf
   return readExecutionTrace(*src, error);
 }
 

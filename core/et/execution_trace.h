@@ -63,7 +63,8 @@ struct ExecutionTrace {
 
 class ByteSource;
 
-// One-line error naming the byte offset or the node when it cannot load.
+// One-line error naming the byte offset or the node when it cannot load. Bytes that look
+// like Chakra's protobuf (chakra_et.h) are read as such, the rest as JSON.
 std::optional<ExecutionTrace> parseExecutionTrace(std::string_view text, std::string& error);
 std::optional<ExecutionTrace> loadExecutionTrace(const std::string& path, std::string& error);
 // From a source already open (its head may have been peeked for detection).
