@@ -19,14 +19,15 @@ void plotOverview(QCustomPlot* plot, const Overview& o, const ChartTheme& theme,
   resetPlot(plot, theme);
   addTitle(plot, 0, title, theme);
   const QString device = o.hasDevice
-                             ? QStringLiteral("%1 active %2 (%3)")
+                             ? QStringLiteral("%1 active %2 (%3 of the active span)")
                                    .arg(QString::fromStdString(o.deviceKind),
                                         durationText(static_cast<double>(o.gpuActive)), percent(o.gpuUtilisation))
                              : QStringLiteral("no device: CPU-only job");
   QString figures =
-      QStringLiteral("wall %1 · host runtime %2 · %3 · %4 iterations")
+      QStringLiteral("wall %1 · host runtime %2 · %3 · %4 %5")
           .arg(durationText(static_cast<double>(o.wall)), durationText(static_cast<double>(o.hostRuntime)), device)
-          .arg(o.iterations);
+          .arg(o.iterations)
+          .arg(o.iterations == 1 ? QStringLiteral("iteration") : QStringLiteral("iterations"));
   if (o.samplesPerSecond) figures += QStringLiteral(" · %1 samples/s").arg(*o.samplesPerSecond, 0, 'f', 1);
   auto* sub = new QCPTextElement(plot, figures, QFont(QStringLiteral("Sans"), 9));
   sub->setTextColor(theme.text());
