@@ -72,5 +72,28 @@ TEST(XPlane, ACutProfileIsAOneLineError) {
   EXPECT_EQ(r.error.find('\n'), std::string::npos);
 }
 
+// TraceLens' JAX 0.8 profile in tests/data/xplane (README there): per-stream kernel counts
+// and summed durations from `protoc --decode` of the file with resources/xplane/xplane.proto,
+// summed by a short Python reading of protoc's text; every kernel linked to its launch.
+TEST(XPlane, TestDataProfileStreamsAsProtocDecodesThem) {
+  LoadResult r = loadTraceFile(OPSCOPE_SOURCE_DIR "/tests/data/xplane/jax08_conv_mi300_tw003.xplane.pb");
+  ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
+  const Summary s = summarize(*r.trace);
+  const std::map<std::pair<int64_t, int64_t>, std::pair<uint64_t, TimeNs>> streams = {
+      {{0, 15}, {9, 145320}},   {{0, 16}, {34, 3578725}}, {{0, 17}, {9, 146240}},   {{0, 18}, {8, 129880}},
+      {{1, 19}, {25, 3345845}}, {{2, 22}, {25, 3524285}}, {{3, 25}, {25, 3403364}}, {{4, 28}, {25, 3493365}},
+      {{5, 31}, {25, 3464884}}, {{6, 34}, {25, 3403004}}, {{7, 37}, {25, 3502165}}};
+  ASSERT_EQ(s.streams.size(), streams.size());
+  for (const auto& st : s.streams) {
+    const auto it = streams.find({st.pid.num, st.tid.num});
+    ASSERT_NE(it, streams.end()) << st.label;
+    EXPECT_EQ(st.events, it->second.first) << st.label;
+    EXPECT_NEAR(static_cast<double>(st.busy), static_cast<double>(it->second.second), 40.0) << st.label;
+  }
+  EXPECT_EQ(s.kernels, 235u);
+  EXPECT_EQ(s.linkedGpuEvents, 235u);
+  EXPECT_EQ(r.trace->eventsRead, 3650u);
+}
+
 }  // namespace
 }  // namespace opscope
