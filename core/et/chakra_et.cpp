@@ -101,14 +101,15 @@ Json attributeJson(const AttributeProto& a) {
 }
 
 // An IOInfo field: the JSON text it holds, parsed; the text itself when it is not JSON.
-Json jsonText(const std::string& text) {
+Json parsedText(const std::string& text) {
   if (text.empty()) return Json::array();
   Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   return j.is_discarded() ? Json(text) : j;
 }
 
 Json ioJson(const chakra::IOInfo& io) {
-  return Json{{"values", jsonText(io.values())}, {"shapes", jsonText(io.shapes())}, {"types", jsonText(io.types())}};
+  return Json{
+      {"values", parsedText(io.values())}, {"shapes", parsedText(io.shapes())}, {"types", parsedText(io.types())}};
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <unordered_map>
 
 #include "model/trace_builder.h"
 #include "xplane.pb.h"
@@ -75,7 +76,8 @@ LoadResult loadXPlane(ByteSource& src) {
                  pythonCat = t.strings.intern("python_function");
   const StringId correlationKey = t.strings.intern("correlation"), deviceKey = t.strings.intern("device"),
                  streamKey = t.strings.intern("stream");
-  uint64_t events = 0, host = 0;
+  const StringId correlationStat = t.strings.intern("correlation_id");
+  uint64_t events = 0;
   for (const XPlane& plane : space.planes()) {
     if (plane.name() == "/host:metadata") continue;
     const int64_t gpu = gpuIndex(plane.name());
@@ -84,6 +86,13 @@ LoadResult loadXPlane(ByteSource& src) {
     const auto statName = [&](int64_t id) -> std::string {
       const auto it = plane.stat_metadata().find(id);
       return it == plane.stat_metadata().end() ? "stat " + std::to_string(id) : it->second.name();
+    };
+    // Each stat metadata's name interned once per plane, not once per event and stat.
+    std::unordered_map<int64_t, StringId> statIds;
+    const auto statId = [&](int64_t id) {
+      const auto [it, fresh] = statIds.try_emplace(id, 0);
+      if (fresh) it->second = t.strings.intern(statName(id));
+      return it->second;
     };
     if (gpu >= 0) {
       DeviceProperties d;
@@ -130,16 +139,15 @@ LoadResult loadXPlane(ByteSource& src) {
         if (!stream && gpu < 0 && (startsWith(name, "cu") || startsWith(name, "hip"))) in.cat = runtimeCat;
         ArgsWriter args;
         for (const XStat& s : e.stats()) {
-          const std::string key = statName(s.metadata_id());
-          const StringId k = t.strings.intern(key);
+          const StringId k = statId(s.metadata_id());
           switch (s.value_case()) {
             case XStat::kInt64Value:
               args.addInt(k, s.int64_value());
-              if (key == "correlation_id") in.correlation = s.int64_value();
+              if (k == correlationStat) in.correlation = s.int64_value();
               break;
             case XStat::kUint64Value:
               args.addInt(k, static_cast<int64_t>(s.uint64_value()));
-              if (key == "correlation_id") in.correlation = static_cast<int64_t>(s.uint64_value());
+              if (k == correlationStat) in.correlation = static_cast<int64_t>(s.uint64_value());
               break;
             case XStat::kDoubleValue:
               args.addDouble(k, s.double_value());
@@ -148,7 +156,7 @@ LoadResult loadXPlane(ByteSource& src) {
               args.addString(k, t.strings.intern(s.str_value()));
               break;
             case XStat::kRefValue:
-              args.addString(k, t.strings.intern(statName(static_cast<int64_t>(s.ref_value()))));
+              args.addString(k, statId(static_cast<int64_t>(s.ref_value())));
               break;
             default:
               break;  // bytes: not shown
@@ -164,7 +172,6 @@ LoadResult loadXPlane(ByteSource& src) {
           args.addInt(deviceKey, gpu);
           args.addInt(streamKey, line.id());
         }
-        host += gpu < 0;
         b.addSlice(track, in, args);
       }
     }
@@ -179,7 +186,6 @@ LoadResult loadXPlane(ByteSource& src) {
   std::sort(t.meta.devices.begin(), t.meta.devices.end(),
             [](const DeviceProperties& a, const DeviceProperties& b) { return a.id < b.id; });
   t.eventsRead = events;
-  (void)host;
   b.finish();
   return r;
 }
