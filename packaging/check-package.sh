@@ -40,6 +40,12 @@ done
 "$tmp/root/usr/bin/opscope" summary "$tmp/root/usr/share/opscope/sample.pt.trace.json.gz" >/dev/null \
   || fail "the unpacked opscope cannot summarise the sample"
 
+# The Python module imports from the unpacked tree (Debian's python3 reads
+# /usr/lib/python3/dist-packages) and loads the sample with the engine it carries.
+PYTHONPATH="$tmp/root/usr/lib/python3/dist-packages" /usr/bin/python3 -c \
+  "import opscope, sys; assert opscope.load(sys.argv[1]).summary()['kernels'] > 0" \
+  "$tmp/root/usr/share/opscope/sample.pt.trace.json.gz" || fail "the unpacked Python module cannot load the sample"
+
 desktop-file-validate "$tmp/root/usr/share/applications/$app.desktop" || fail "desktop-file-validate"
 appstreamcli validate --no-net --pedantic "$tmp/root/usr/share/metainfo/$app.metainfo.xml" >/dev/null \
   || { appstreamcli validate --no-net --pedantic "$tmp/root/usr/share/metainfo/$app.metainfo.xml" >&2; fail "appstreamcli validate"; }

@@ -6,7 +6,8 @@
   ui:    the timeline library (ui/timeline/) <- the window (the rest of ui/)
 
 A file may include its own layer and any layer below; core never includes Qt or ui/, the
-timeline library never includes the window's headers, nothing includes app/. Includes are
+timeline library never includes the window's headers, nothing includes app/; the Python
+module's C++ half (python/bindings/) is a front end beside app/: core only, no Qt, no ui/. Includes are
 resolved by their first path component as the build's include directories do ("io/x.h" is
 core/io/x.h; "panels/x.h" is ui/panels/x.h; a bare "worker.h" from ui/ is ui/worker.h).
 
@@ -28,7 +29,7 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+([<"])([^>"]+)[>"]')
 
 
 def sources(root):
-    for top in ("core", "ui", "app"):
+    for top in ("core", "ui", "app", "python"):
         for d, _, files in os.walk(os.path.join(root, top)):
             for f in files:
                 if f.endswith((".h", ".cpp", ".cpp.in")):
@@ -46,6 +47,8 @@ def layer_of(rel):
         return ("timeline", None) if len(parts) > 2 and parts[1] == "timeline" else ("window", None)
     if parts[0] == "app":
         return ("app", None)
+    if parts[0] == "python":
+        return ("python", None)
     return None
 
 
@@ -71,6 +74,11 @@ def violations(files):
                         rel, CORE_LAYERS[rank][0], inc, LAYER_NAME[first])
                 elif bracket == '"' and first in ("timeline", "panels", "charts", "palette", "app"):
                     bad = "core includes the GUI or the program"
+            elif kind == "python":
+                if bracket == "<" and re.match(r"Q[A-Za-z]|qcustomplot", inc):
+                    bad = "the Python module includes Qt"
+                elif bracket == '"' and first in ("timeline", "panels", "charts", "palette"):
+                    bad = "the Python module includes the GUI"
             elif kind == "timeline":
                 if bracket == '"' and first not in CORE_RANK and first != "timeline" and not inc.startswith("moc_"):
                     bad = "the timeline library includes the window's %s" % inc

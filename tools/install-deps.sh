@@ -14,6 +14,9 @@ PACKAGES=(
   libprotobuf-dev protobuf-compiler  # PlaidML event logs
   libre2-dev                    # kernel classes and search: linear-time regular expressions
   python3                       # tools/make_sample_trace.py, bench/
+  python3-dev pybind11-dev python3-numpy python3-pandas  # the Python module (python/: import opscope)
+  python3-pytest                # its tests (tests/python)
+  jupyter-nbconvert python3-ipykernel  # docs/notebooks run in the tests
   python3-distributed           # tools/opscope-cluster (Dask) and its test
   time                          # /usr/bin/time -v for peak RSS in bench/
   xvfb xauth                    # looking at the GUI headless

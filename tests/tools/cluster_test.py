@@ -155,8 +155,13 @@ def main():
         with open(corrupt, "wb") as f:
             f.write(b"\x00\x01 this is not a trace\n")
 
+        # The module engine when the build has the Python module (no binary per trace), the
+        # binary otherwise; both must write the same table.
+        have_module = os.path.isfile(os.path.join(os.path.dirname(args.cluster), "..", "build", "release", "python",
+                                                  "opscope", "__init__.py"))
+        engine = "module" if have_module else "binary"
         table = os.path.join(tmp, "ranks.jsonl")
-        run = subprocess.run([sys.executable, args.cluster, "--local-workers", "2", "--opscope", args.opscope,
+        run = subprocess.run([sys.executable, args.cluster, "--local-workers", "2", "--engine", engine,
                               "--quiet", "-o", table, traces], stderr=subprocess.PIPE)
         if run.returncode != 1:
             fail(f"opscope-cluster exited {run.returncode} (1 expected: one trace is corrupt): {run.stderr.decode()[-2000:]}")
@@ -178,7 +183,9 @@ def main():
             for key in ("host", "seconds"):
                 if key not in line:
                     fail(f"rank {line['rank']} has no {key}")
-            got = {k: v for k, v in line.items() if k not in ("host", "seconds")}
+            if line.get("engine") != engine:
+                fail(f"rank {line['rank']} was read by {line.get('engine')}, not {engine}")
+            got = {k: v for k, v in line.items() if k not in ("host", "seconds", "engine")}
             want = single_summary(args.opscope, line["file"], "--rank-metrics")
             if got != want:
                 diff = sorted(k for k in set(got) | set(want) if got.get(k) != want.get(k))
@@ -220,6 +227,24 @@ def main():
         if table_multi["collectives"] != folder_multi["collectives"] or \
                 table_multi["clock_alignment"] != folder_multi["clock_alignment"]:
             fail("the table's collective waits or clock alignment differ from the folder's")
+        if have_module:
+            # The binary route writes the same table, line by line.
+            by_binary = os.path.join(tmp, "ranks_binary.jsonl")
+            subprocess.run([sys.executable, args.cluster, "--local-workers", "2", "--engine", "binary",
+                            "--opscope", args.opscope, "--quiet", "-o", by_binary, traces], stderr=subprocess.PIPE)
+            strip = lambda line: {k: v for k, v in line.items() if k not in ("host", "seconds", "engine")}
+            with open(by_binary) as f:
+                binary_lines = [strip(json.loads(line)) for line in f if line.strip()]
+            if binary_lines != [strip(line) for line in lines]:
+                fail("the module's table differs from the binary's")
+            # A time-out cancels the module's load (no process to kill): an error line.
+            slow = os.path.join(tmp, "timeout.jsonl")
+            run = run_cluster(args, "--local-workers", "1", "--engine", "module", "--timeout", "0", "--quiet",
+                              "-o", slow, os.path.join(traces, "job_rank0.json.gz"))
+            with open(slow) as f:
+                line = json.loads(f.readline())
+            if run.returncode != 1 or "timed out after 0 s" not in line.get("error", ""):
+                fail(f"a module load past --timeout: exit {run.returncode}, {line}")
         check_edges(args, tmp, traces)
     print("ok: 64 ranks, 1 corrupt, straggler found through the cluster table and the folder; edges hold")
     return 0
