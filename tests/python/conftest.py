@@ -20,9 +20,24 @@ def binary():
     return path
 
 
+def binary_env():
+    """The environment for the binary: under the sanitizer build the tests' python3 has
+    the ASan runtime preloaded, which the binary (linked with its own) must not get."""
+    env = dict(os.environ)
+    env.pop("LD_PRELOAD", None)
+    return env
+
+
+def run_binary(*args, **kwargs):
+    """`opscope ARGS` as a finished process (stdout and stderr captured)."""
+    return subprocess.run([binary(), *args], capture_output=True, env=binary_env(), **kwargs)
+
+
 def run_json(*args):
     """The binary's JSON output for `opscope ARGS`."""
-    out = subprocess.run([binary(), *args], check=True, capture_output=True)
+    out = run_binary(*args)
+    if out.returncode != 0:
+        raise AssertionError(f"opscope {' '.join(args)} exited {out.returncode}: {out.stderr.decode()[-500:]}")
     return json.loads(out.stdout)
 
 

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 import opscope
-from conftest import HTA_DATA, SAMPLE, SOURCE, run_json, shared
+from conftest import HTA_DATA, SAMPLE, SOURCE, run_binary, run_json, shared
 
 
 @pytest.fixture(scope="module")
@@ -178,7 +178,7 @@ def test_hostile_files_behave_as_the_binary(tmp_path, label):
     one-line error and exit code as a TraceError, or a trace every analysis reads."""
     path = tmp_path / "hostile.json"
     path.write_bytes(HOSTILE[label])
-    proc = subprocess.run([os.environ["OPSCOPE_BINARY"], "summary", str(path)], capture_output=True)
+    proc = run_binary("summary", str(path))
     if proc.returncode == 0:
         t = opscope.load(path)
         assert len(t.events()) == t.summary()["slices"]
@@ -195,8 +195,7 @@ def test_hostile_files_behave_as_the_binary(tmp_path, label):
 
 def test_some_hostile_files_are_refused():
     # the comparison above must see both outcomes, or it proves little
-    assert any(subprocess.run([os.environ["OPSCOPE_BINARY"], "summary", "-"], input=HOSTILE[k],
-                              capture_output=True).returncode == 4 for k in ("text", "binary"))
+    assert any(run_binary("summary", "-", input=HOSTILE[k]).returncode == 4 for k in ("text", "binary"))
 
 
 def test_missing_file_and_folder_errors(tmp_path):
@@ -360,3 +359,15 @@ def test_threads_share_a_trace(sample):
     for th in threads:
         th.join()
     assert len(results) == 4 and len(set(results)) == 1
+
+
+def test_rank_metrics_and_load_properties(sample, capsys):
+    want = run_json("summary", "--json", "--rank-metrics", SAMPLE)
+    assert sample.summary(rank_metrics=True) == want
+    assert sample.rank_metrics() == want["rank_metrics"]
+    assert sample.format == "kineto-json" and not sample.is_execution_trace
+    parse, hierarchy = sample.load_seconds
+    assert parse > 0 and hierarchy >= 0
+    assert repr(sample).startswith("<opscope.Trace ")
+    opscope.load(SAMPLE, progress=True)
+    assert "opscope: 100.0 %" in capsys.readouterr().err
