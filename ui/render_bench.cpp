@@ -17,6 +17,7 @@ double runRenderBench(std::shared_ptr<const TraceDocument> doc, const RenderBenc
   widget.resize(o.width, o.height);
   widget.setData(doc);
   TrackCommands::applyQueues(&widget, false);  // as the window opens it
+  TrackCommands::applyBandwidth(&widget, false);
   const Trace& t = *doc->trace;
   QImage image(widget.size(), QImage::Format_RGB32);
   const TimeNs span = std::max<TimeNs>(1, t.maxTs - t.minTs);
