@@ -117,8 +117,7 @@ def test_tracks(sample):
     assert (gpu["stream"] >= 0).all()
 
 
-@pytest.mark.parametrize("name", ["overview", "breakdown", "kernel-stats", "op-kernels", "streams", "overheads",
-                                  "queue-length", "memory", "roofline", "advice"])
+@pytest.mark.parametrize("name", list(opscope.analyses()["name"]))
 def test_every_analysis_equals_the_export(sample, name):
     assert sample.analysis(name, frames=False) == run_json("export", "--chart", name, "--format", "json",
                                                            "-o", "-", SAMPLE)
