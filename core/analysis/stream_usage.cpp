@@ -30,23 +30,36 @@ StreamUsageReport streamUsage(const Trace& trace, const KernelClassifier& classi
     all.clear();
     commSpans.clear();
     compSpans.clear();
-    TimeNs freeAt = r.start;  // when the stream last became free
+    TimeNs freeAt = r.start;        // when the stream last became free
+    std::optional<TimeNs> prevEnd;  // the previous event's end (HTA's classes)
+    std::vector<double> gaps[3];    // host wait, kernel wait, other (µs)
     for (size_t i = first; i < last; ++i) {
       if (!isGpuKind(s.kind[i])) continue;
       ++u.events;
       const TimeNs a = s.start[i], b = std::min(s.end(i), r.end);
+      const auto launch = launchOf(trace, {t, static_cast<uint32_t>(i)});
       if (a > freeAt) {
         TimeNs hostWait = 0;
-        if (auto launch = launchOf(trace, {t, static_cast<uint32_t>(i)}))
-          hostWait = std::clamp<TimeNs>(trace.end(*launch) - freeAt, 0, a - freeAt);
+        if (launch) hostWait = std::clamp<TimeNs>(trace.end(*launch) - freeAt, 0, a - freeAt);
         u.idleHostWait += hostWait;
       }
+      if (prevEnd && a > *prevEnd) {
+        const TimeNs gap = a - *prevEnd;
+        const int c = launch && trace.start(*launch) > *prevEnd ? 0 : gap < kHtaKernelWaitNs ? 1 : 2;
+        IdleClass& k = c == 0 ? u.htaHostWait : c == 1 ? u.htaKernelWait : u.htaOther;
+        addTo(k.time, gap);
+        gaps[c].push_back(static_cast<double>(gap) / 1000);
+      }
+      prevEnd = s.end(i);
       freeAt = std::max(freeAt, b);
       all.emplace_back(a, b);
       const bool isComm = s.kind[i] == SliceKind::Kernel && classOfName[s.name[i]] == ncclClass;
       (isComm ? commSpans : compSpans).emplace_back(a, b);
     }
     if (u.events == 0) continue;
+    u.htaHostWait.gapsUs = describe(gaps[0]);
+    u.htaKernelWait.gapsUs = describe(gaps[1]);
+    u.htaOther.gapsUs = describe(gaps[2]);
     const IntervalSet busy = IntervalSet::fromSortedByStart(all);
     const IntervalSet c = IntervalSet::fromSortedByStart(commSpans);
     u.label = trace.trackLabel(t);

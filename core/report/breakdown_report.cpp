@@ -209,6 +209,11 @@ std::string overheadsCsv(const Overheads& o) {
   return out;
 }
 
+ojson idleClassJson(const IdleClass& c) {
+  return {{"us", nsToUs(c.time)},         {"gaps", c.gapsUs.count}, {"mean_us", c.gapsUs.mean},
+          {"median_us", c.gapsUs.median}, {"p90_us", c.gapsUs.p90}, {"max_us", c.gapsUs.max}};
+}
+
 std::string streamUsageJson(const StreamUsageReport& r, const Trace& trace, const std::string& path) {
   ojson j;
   j["file"] = path;
@@ -233,9 +238,14 @@ std::string streamUsageJson(const StreamUsageReport& r, const Trace& trace, cons
                        {"idle_other_us", nsToUs(s.idleOther)},
                        {"communication_us", nsToUs(s.communication)},
                        {"utilisation", s.utilisation},
-                       {"overlap_us", std::move(overlap)}});
+                       {"overlap_us", std::move(overlap)},
+                       {"idle_hta",
+                        {{"host_wait", idleClassJson(s.htaHostWait)},
+                         {"kernel_wait", idleClassJson(s.htaKernelWait)},
+                         {"other", idleClassJson(s.htaOther)}}}});
   }
   j["streams"] = std::move(streams);
+  j["hta_kernel_wait_threshold_us"] = nsToUs(kHtaKernelWaitNs);
   j["utilisation_bin_us"] = nsToUs(r.binWidth);
   j["utilisation"] = r.utilisation;
   return jsonText(j, 2) + "\n";
@@ -247,7 +257,7 @@ std::string streamUsageCsv(const StreamUsageReport& r) {
     out += ",";
     out += csvField("overlap_us." + s.label);
   }
-  out += "\n";
+  out += ",hta_host_wait_us,hta_kernel_wait_us,hta_other_us\n";  // added last: earlier columns keep their places
   for (size_t i = 0; i < r.streams.size(); ++i) {
     const StreamUsage& s = r.streams[i];
     out += csvField(s.label) + "," + std::to_string(s.events) + "," + usText(s.busy) + "," + usText(s.idle) + "," +
@@ -257,7 +267,7 @@ std::string streamUsageCsv(const StreamUsageReport& r) {
       out += ',';
       out += usText(r.overlapOf(i, k));
     }
-    out += "\n";
+    out += "," + usText(s.htaHostWait.time) + "," + usText(s.htaKernelWait.time) + "," + usText(s.htaOther.time) + "\n";
   }
   return out;
 }

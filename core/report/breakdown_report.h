@@ -33,9 +33,13 @@ std::string overheadsJson(const Overheads& o, const ProfilerCostEstimate* estima
 // name, t2, t3, t5 per op name).
 std::string overheadsCsv(const Overheads& o);
 
+// Each stream also carries "idle_hta": {"host_wait", "kernel_wait", "other"}, each {"us",
+// "gaps", "mean_us", "median_us", "p90_us", "max_us"} (HTA's idle classes), and the
+// report "hta_kernel_wait_threshold_us".
 std::string streamUsageJson(const StreamUsageReport& r, const Trace& trace, const std::string& path);
 // stream,events,busy_us,idle_us,idle_host_wait_us,idle_other_us,communication_us,
-// utilisation, then overlap_us.<other stream> per stream.
+// utilisation, then overlap_us.<other stream> per stream, then hta_host_wait_us,
+// hta_kernel_wait_us, hta_other_us.
 std::string streamUsageCsv(const StreamUsageReport& r);
 
 }  // namespace opscope

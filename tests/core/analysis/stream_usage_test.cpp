@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "io/trace_loader.h"
 #include "op_fixture.h"
 #include "test_support.h"
@@ -71,6 +73,41 @@ TEST(StreamUsage, RealTraceUnionsAreBounded) {
   for (double x : u.utilisation) {
     EXPECT_GE(x, 0);
     EXPECT_LE(x, 1 + 1e-12);
+  }
+}
+
+// HTA's idle classes per stream, against HTA's own get_idle_time_breakdown of the same
+// file (include_last_profiler_step=True, show_idle_interval_stats, HTA f4d0062): the gap
+// counts and times per class, on every stream of its NCCL test rank.
+TEST(StreamUsage, HtaIdleClassesAgreeWithHtaOnItsTestRank) {
+  LoadResult lr = loadTraceFile(OPSCOPE_SOURCE_DIR "/tests/data/hta/ranks/sampled_rank-0.json.gz");
+  ASSERT_EQ(lr.status, LoadStatus::Ok) << lr.error;
+  const StreamUsageReport r = streamUsage(*lr.trace, KernelClassifier::builtin());
+  struct Hta {
+    uint64_t hostGaps, kernelGaps, otherGaps;
+    double hostUs, kernelUs, otherUs;
+  };
+  // stream -> HTA's counts and sums (mean x count of its interval statistics).
+  const std::map<int64_t, Hta> hta = {{7, {175, 390, 486, 397917, 3765, 598335}},
+                                      {23, {101, 23, 1, 1214793, 160, 34}},
+                                      {25, {1, 3, 11, 560120, 35, 100413}},
+                                      {84, {5, 1, 1, 794901, 6, 3142}},
+                                      {203, {1, 0, 0, 558073, 0, 0}}};
+  ASSERT_EQ(r.streams.size(), hta.size());
+  for (const StreamUsage& s : r.streams) {
+    const int64_t stream = lr.trace->tracks[s.track].stream;
+    SCOPED_TRACE(stream);
+    ASSERT_TRUE(hta.count(stream));
+    const Hta& h = hta.at(stream);
+    EXPECT_EQ(s.htaHostWait.gapsUs.count, h.hostGaps);
+    EXPECT_EQ(s.htaKernelWait.gapsUs.count, h.kernelGaps);
+    EXPECT_EQ(s.htaOther.gapsUs.count, h.otherGaps);
+    EXPECT_NEAR(static_cast<double>(s.htaHostWait.time) / 1000, h.hostUs, 1e-6);
+    EXPECT_NEAR(static_cast<double>(s.htaKernelWait.time) / 1000, h.kernelUs, 1e-6);
+    EXPECT_NEAR(static_cast<double>(s.htaOther.time) / 1000, h.otherUs, 1e-6);
+    // Today's split covers the same idle time more finely: its host wait never exceeds
+    // the whole stream's idle time, and HTA's classes never exceed it either.
+    EXPECT_LE(s.htaHostWait.time + s.htaKernelWait.time + s.htaOther.time, s.idle);
   }
 }
 
