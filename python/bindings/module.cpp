@@ -17,12 +17,22 @@ PYBIND11_MODULE(_opscope, m) {
       if (p) std::rethrow_exception(p);
     } catch (const opscope::python::TraceFailureError& e) {
       py::object cls = py::module_::import("opscope._errors").attr("TraceError");
-      py::object exc = cls(e.failure.message, e.failure.exitCode);
+      // The message may carry a path's or a file's bytes that are not UTF-8.
+      const std::string& m = e.failure.message;
+      PyObject* text = PyUnicode_DecodeUTF8(m.data(), static_cast<Py_ssize_t>(m.size()), "replace");
+      if (!text) return;  // the decoding error stays set
+      py::object exc = cls(py::reinterpret_steal<py::str>(text), e.failure.exitCode);
       PyErr_SetObject(cls.ptr(), exc.ptr());
     }
   });
   py::class_<PyTrace, std::shared_ptr<PyTrace>> cls(m, "_Trace");
-  cls.def_property_readonly("path", [](const PyTrace& t) { return t.path; });
+  // As os.fsdecode gives it: bytes that are not UTF-8 come back as surrogate escapes.
+  cls.def_property_readonly("path", [](const PyTrace& t) {
+    PyObject* o = PyUnicode_DecodeFSDefaultAndSize(t.path.data(), static_cast<Py_ssize_t>(t.path.size()));
+    if (!o) throw py::error_already_set();
+    return py::reinterpret_steal<py::str>(o);
+  });
+  cls.def_property_readonly("start_ns", [](const PyTrace& t) { return t.trace ? t.trace->minTs : int64_t{0}; });
   cls.def_property_readonly("is_execution_trace", [](const PyTrace& t) { return t.execution.has_value(); });
   cls.def_property_readonly("parse_seconds", [](const PyTrace& t) { return t.parseSeconds; });
   cls.def_property_readonly("hierarchy_seconds", [](const PyTrace& t) { return t.hierarchySeconds; });

@@ -11,6 +11,8 @@ model and reports) without a subprocess or a JSON round trip for the events.
 Every failure raises opscope.TraceError with the binary's one-line message and exit
 code. docs/python.md describes every function.
 """
+import glob as _glob
+import math as _math
 import os as _os
 import sys as _sys
 
@@ -28,13 +30,24 @@ KINDS = tuple(_kind_names())
 _GPU_KINDS = ("kernel", "memcpy", "memset")
 
 
+def _path_bytes(path):
+    """A path as the file system's bytes: str paths with undecodable bytes (surrogate
+    escapes, as os.listdir gives them) and bytes paths both reach the engine intact."""
+    raw = _os.fsencode(_os.fspath(path))
+    if b"\0" in raw:
+        raise ValueError("embedded null byte")
+    return raw
+
+
 def _progress_callable(progress):
     """progress=True: a line on stderr every few MiB; a callable: called with
     (bytes_done, bytes_total, events); False/None: nothing."""
     if callable(progress):
         return progress
-    if not progress:
+    if progress is None or progress is False:
         return None
+    if progress is not True:
+        raise TypeError(f"progress: expected True, False or a callable, got {progress!r}")
 
     def show(done, total, events):
         pct = 100.0 * done / total if total else 0.0
@@ -54,7 +67,7 @@ def load(path, *, progress=False):
     (KeyboardInterrupt). Raises TraceError."""
     if isinstance(path, (list, tuple)):
         return load_ranks(path, progress=progress)
-    return Trace(_load(_os.fspath(path), _progress_callable(progress)))
+    return Trace(_load(_path_bytes(path), _progress_callable(progress)))
 
 
 def load_ranks(paths, *, progress=False):
@@ -62,8 +75,15 @@ def load_ranks(paths, *, progress=False):
     assigned from the traces (distributedInfo) or file names, clocks aligned at
     collectives; ranks that fail are left out and named by ranks_not_loaded."""
     if isinstance(paths, (str, bytes, _os.PathLike)):
-        return load(paths, progress=progress)
-    return Trace(_load_ranks([_os.fspath(p) for p in paths], _progress_callable(progress)))
+        text = _os.fsdecode(_os.fspath(paths))
+        if any(c in text for c in "*?[") and not _os.path.exists(text):
+            matches = sorted(_glob.glob(text))  # a glob, as the binary takes 'GLOB'
+            if not matches:
+                raise TraceError(f"{text}: nothing matches the pattern", 3)
+            paths = matches
+        else:
+            return load(paths, progress=progress)
+    return Trace(_load_ranks([_path_bytes(p) for p in paths], _progress_callable(progress)))
 
 
 def gpus():
@@ -76,14 +96,48 @@ def analyses():
     return _pd.DataFrame(_analyses())
 
 
+def _index(name, value, *, allow_none=True):
+    """A 0-based index or count argument: a usage error (TraceError, exit code 2) for
+    anything but an integer >= 0, as the binary's options are."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, _np.integer)) or value < 0:
+        raise TraceError(f"{name}: expected an integer >= 0, got {value!r}", 2)
+    return int(value)
+
+
 def _range(iterations):
-    """None, N or (FIRST, COUNT) -> (first or None, count)."""
+    """None, N or (FIRST, COUNT) -> (first or None, count); 0-based ProfilerStep
+    indices (not their step numbers)."""
     if iterations is None:
         return None, 1
     if isinstance(iterations, (tuple, list)):
-        first, count = iterations
-        return int(first), int(count)
-    return int(iterations), 1
+        if len(iterations) != 2:
+            raise TraceError(f"iterations: expected N or (FIRST, COUNT), got {iterations!r}", 2)
+        first, count = _index("iterations", iterations[0]), _index("iterations", iterations[1])
+        if count < 1:
+            raise TraceError(f"iterations: COUNT must be at least 1, got {count}", 2)
+        return first, count
+    return _index("iterations", iterations), 1
+
+
+def _bound_ns(name, us, ns, default):
+    """A time bound: ns exact when given, else µs (±inf: no bound), clamped to int64."""
+    if ns is not None and us is not None:
+        raise TraceError(f"events: give {name}_us or {name}_ns, not both", 2)
+    if ns is not None:
+        return max(-(2**63), min(2**63 - 1, int(ns)))
+    if us is None:
+        return default
+    try:
+        v = float(us)
+    except (TypeError, ValueError):
+        raise TraceError(f"events: {name}_us: expected a number, got {us!r}", 2) from None
+    if _math.isnan(v):
+        raise TraceError(f"events: {name}_us is NaN", 2)
+    if _math.isinf(v):
+        return -(2**63) if v < 0 else 2**63 - 1
+    return max(-(2**63), min(2**63 - 1, round(v * 1000)))
 
 
 def diff(a, b, *, iterations=None, iterations_b=None, per_iteration=False, frames=True):
@@ -132,6 +186,19 @@ class Trace:
         return self._t.is_execution_trace
 
     @property
+    def start_us(self):
+        """The trace's first timestamp on its own clock (µs): the origin of the reports'
+        relative times (summary's iteration_list, analyses' start_us); events() and
+        iterations() are on the trace's clock, so report time t is event time
+        start_us + t."""
+        return self._t.start_ns / 1000.0
+
+    @property
+    def start_ns(self):
+        """start_us, exact."""
+        return self._t.start_ns
+
+    @property
     def load_seconds(self):
         """(parse, hierarchy) wall seconds of the load."""
         return self._t.parse_seconds, self._t.hierarchy_seconds
@@ -162,12 +229,20 @@ class Trace:
     def analysis(self, name, *, iteration=None, top=0, op=None, by_shape=False, batch_size=None, frames=True):
         """One analysis of the catalog (opscope.analyses()): the data of `opscope export
         --chart NAME --format json`, tables as DataFrames (frames=False: the dict)."""
-        text = self._t._analysis_json(name, iteration, top, op or "", by_shape, batch_size, False)
-        return _frames.report(text, frames)
+        return _frames.report(self._analysis_text(name, iteration, top, op, by_shape, batch_size, False), frames)
+
+    def _analysis_text(self, name, iteration, top, op, by_shape, batch_size, csv):
+        if not isinstance(name, str):
+            raise TraceError(f"analysis: expected a name (opscope.analyses()), got {name!r}", 2)
+        iteration = _index("iteration", iteration)
+        top = _index("top", top, allow_none=False)
+        if batch_size is not None and (_index("batch_size", batch_size) or 0) < 1:
+            raise TraceError("batch_size: expected an integer >= 1", 2)
+        return self._t._analysis_json(name, iteration, top, op or "", bool(by_shape), batch_size, csv)
 
     def analysis_csv(self, name, *, iteration=None, top=0, op=None, by_shape=False, batch_size=None):
         """`opscope export --chart NAME --format csv`, as text."""
-        return self._t._analysis_json(name, iteration, top, op or "", by_shape, batch_size, True)
+        return self._analysis_text(name, iteration, top, op, by_shape, batch_size, True)
 
     def predict(self, gpu=None, *, replay=False, kernels="models", calibrate=False, datasheet=False,
                 rooflines=False, frames=True):
@@ -181,13 +256,14 @@ class Trace:
     def critical_path(self, *, iteration=None, annotation=None, instance=0, frames=True):
         """`opscope critical-path --json`: HTA's critical-path graph over the whole trace,
         one iteration, or the instance-th slice named like annotation."""
-        text = self._t._critical_path_json(iteration, annotation or "", instance)
+        text = self._t._critical_path_json(_index("iteration", iteration), annotation or "",
+                                           _index("instance", instance, allow_none=False))
         return _frames.report(text, frames)
 
     def roofline(self, gpu=None, *, iteration=None, frames=True):
         """`opscope roofline --json`: per op and shape, FLOPs, bytes, achieved TFLOP/s
         and TB/s against the GPU's roofs."""
-        return _frames.report(self._t._roofline_json(gpu or "", iteration), frames)
+        return _frames.report(self._t._roofline_json(gpu or "", _index("iteration", iteration)), frames)
 
     def advise(self, *, frames=True):
         """`opscope advise --json`: recommendations with the time at stake."""
@@ -202,33 +278,39 @@ class Trace:
     def _tracks(self):
         if self._track_table is None:
             tt = self._t._tracks()
-            ints = all(isinstance(v, int) for v in tt["pid"]) and all(isinstance(v, int) for v in tt["tid"])
-            table = {k: _np.asarray(v, dtype=_np.int64 if ints or k not in ("pid", "tid") else object)
-                     if k in ("pid", "tid", "device", "stream", "rank") else _np.asarray(v, dtype=object)
+            table = {k: _np.asarray(v, dtype=_np.int64 if k in ("device", "stream", "rank") else object)
                      for k, v in tt.items()}
+            # pid/tid as numbers: Kineto's pseudo-processes with text ids ("Spans",
+            # "PyTorch Profiler") get -1 there and keep their text in pid_text/tid_text.
+            for key in ("pid", "tid"):
+                raw = tt[key]
+                table[key + "_text"] = _np.asarray([v if isinstance(v, str) else str(v) for v in raw], dtype=object)
+                table[key] = _np.asarray([v if isinstance(v, int) else -1 for v in raw], dtype=_np.int64)
             self._track_table = table
         return self._track_table
 
     def tracks(self):
         """One row per track (CPU thread, GPU stream, async lane), index = the events'
-        `track` column."""
+        `track` column: kind, pid, tid (-1 for a text id), process_name, label, device,
+        stream, rank, pid_text, tid_text (the ids as written)."""
         return _pd.DataFrame(self._tracks())
 
-    def events(self, kind=None, start_us=None, end_us=None):
+    def events(self, kind=None, start_us=None, end_us=None, *, start_ns=None, end_ns=None):
         """Every slice as a DataFrame indexed by event id: name, category, pid, tid,
         track, kind, ts_us, dur_us, correlation, stream, device, depth, parent (the
         enclosing slice's id, -1 for none), then ts_ns, dur_ns (exact) and external_id.
         kind: one of KINDS or a list of them; start_us/end_us keep slices overlapping
-        [start_us, end_us) on the trace's clock. Missing ids (correlation, stream,
-        device, external id) are -1."""
+        [start_us, end_us) on the trace's clock (start_ns/end_ns: the same, exact; a
+        float µs at epoch magnitudes is only good to ~0.25 µs). Missing ids
+        (correlation, stream, device, external id) are -1."""
         kinds = [] if kind is None else [kind] if isinstance(kind, str) else list(kind)
         codes = []
         for k in kinds:
             if k not in KINDS:
                 raise TraceError(f"events: no kind {k!r} (kinds: {', '.join(KINDS)})", 2)
             codes.append(KINDS.index(k))
-        lo = -(2**63) if start_us is None else int(_np.floor(float(start_us) * 1000))
-        hi = 2**63 - 1 if end_us is None else int(_np.ceil(float(end_us) * 1000))
+        lo = _bound_ns("start", start_us, start_ns, -(2**63))
+        hi = _bound_ns("end", end_us, end_ns, 2**63 - 1)
         cols = self._t._columns(codes, lo, hi)
         return self._frame(cols)
 
@@ -243,7 +325,8 @@ class Trace:
             "pid": tracks["pid"][track],
             "tid": tracks["tid"][track],
             "track": track,
-            "kind": _pd.Categorical.from_codes(cols["kind"].astype(_np.int64), categories=KINDS),
+            "kind": _pd.Categorical.from_codes(cols["kind"].astype(_np.int64),
+                                               categories=KINDS).remove_unused_categories(),
             "ts_us": ts_ns / 1000.0,
             "dur_us": dur_ns / 1000.0,
             "correlation": cols["correlation"],
@@ -254,6 +337,7 @@ class Trace:
             "ts_ns": ts_ns,
             "dur_ns": dur_ns,
             "external_id": cols["external_id"],
+            "rank": tracks["rank"][track],
         }, index=_pd.Index(cols["id"], name="id"))
         return frame
 

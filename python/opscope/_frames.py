@@ -11,9 +11,12 @@ def is_table(value):
 
 def with_frames(obj):
     """The report with each table (a list of objects, at any depth of nested objects)
-    replaced by a DataFrame whose columns are the objects' keys in order."""
+    replaced by a DataFrame whose columns are the objects' keys in order; an empty list
+    becomes an empty DataFrame (a table with no rows: len() 0, and .reindex(columns=…)
+    gives the columns a non-empty one would have)."""
     if isinstance(obj, dict):
-        return {k: (pd.DataFrame(v) if is_table(v) else with_frames(v)) for k, v in obj.items()}
+        return {k: (pd.DataFrame(v) if is_table(v) or (isinstance(v, list) and not v) else with_frames(v))
+                for k, v in obj.items()}
     return obj
 
 

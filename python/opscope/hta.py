@@ -12,7 +12,9 @@ same type in both. Where the definitions differ (docs/python.md):
   - times are µs exact to the ns (floats); HTA rounds ns-resolution starts up and ends
     down to whole µs, so its sums can be a few µs per thousand kernels smaller;
   - GPU events are kernels, memcpys and memsets (HTA: any event with a stream, which
-    also takes gpu_user_annotation spans when a trace gives them a stream);
+    also takes cuda_sync spans); copies are MEMORY whatever their name;
+  - kernel_breakdown's rows have statistics over their kernels' durations (HTA
+    re-aggregates per-name sums, so its named rows show max = min = mean = sum);
   - consecutive_kernel_delay is in µs, the unit HTA compares it in (its docstring says ns).
 """
 import re
@@ -55,7 +57,11 @@ def _gpu_events(trace, include_last_profiler_step=False):
     ev = trace.kernels(copies=True)
     names = ev["name"].astype(str)
     types = {n: kernel_type(n) for n in pd.unique(names)}
-    ev = ev.assign(name=names, kernel_type=names.map(types).astype(object),
+    kind = names.map(types).astype(object)
+    # Copies are memory whatever their name (Nsight's and XPlane's copies are not named
+    # "Memcpy …" as Kineto's are, which HTA's name patterns expect).
+    kind[ev["kind"].isin(["memcpy", "memset"]).to_numpy()] = MEMORY
+    ev = ev.assign(name=names, kernel_type=kind,
                    end_ns=ev["ts_ns"] + ev["dur_ns"], rank=_ranks(trace, ev["track"]))
     if include_last_profiler_step or ev.empty:
         return ev
@@ -85,8 +91,8 @@ def _ranks(trace, track):
 
 def _merge(ts, end):
     """The union of intervals: (starts, ends) of the merged runs, in time order."""
-    if len(ts) == 0:
-        return np.empty(0), np.empty(0)
+    if len(ts) == 0:  # int64 like the times: a float empty run would round ns sums
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
     order = np.argsort(ts, kind="stable")
     ts, end = np.asarray(ts)[order], np.asarray(end)[order]
     running = np.maximum.accumulate(end)
@@ -147,15 +153,19 @@ def _type_time(g, types):
 def _aggregate(g, duration_ratio, num_kernels):
     """HTA's _aggr_gpu_kernel_time: per name sum/max/min/mean/std of durations; past
     num_kernels names, those beyond the duration_ratio quantile of the running sum or
-    the first num_kernels rows are grouped as "others"."""
+    the first num_kernels rows are grouped as "others". HTA then re-aggregates the
+    per-name sums, so its named rows show max = min = mean = sum and "others" statistics
+    of sums; here every row's statistics are over its kernels' own durations (its sums
+    are HTA's)."""
     agg = g.groupby("name")["dur_us"].agg(["sum", "max", "min", "mean", "std"]).reset_index()
     agg = agg.sort_values(by=["sum"], ascending=False, ignore_index=True).fillna({"std": 0})
     if agg.shape[0] > num_kernels:
         agg["cumsum"] = agg["sum"].cumsum()
         q = agg["cumsum"].quantile(duration_ratio)
-        agg.loc[agg["cumsum"] > q, "name"] = "others"
-        agg.loc[agg.index >= num_kernels, "name"] = "others"
-        agg = agg.groupby("name")["sum"].agg(["sum", "max", "min", "mean", "std"]).reset_index().fillna({"std": 0})
+        grouped = agg["name"].where(~((agg["cumsum"] > q) | (agg.index >= num_kernels)), "others")
+        row_of = dict(zip(agg["name"], grouped))
+        g = g.assign(name=g["name"].map(row_of))
+        agg = g.groupby("name")["dur_us"].agg(["sum", "max", "min", "mean", "std"]).reset_index().fillna({"std": 0})
     return agg
 
 
@@ -199,6 +209,9 @@ def idle_time_breakdown(trace, consecutive_kernel_delay=30, rank=None, streams=N
     ev = _gpu_events(trace, include_last_profiler_step)
     if rank is None:
         rank = int(ev["rank"].min()) if len(ev) else 0
+    elif len(ev) and rank not in set(ev["rank"]):
+        from ._errors import TraceError
+        raise TraceError(f"idle_time_breakdown: no rank {rank} (ranks: {sorted(set(ev['rank']))})", 2)
     ev = ev[ev["rank"] == rank]
     launches = trace.events(kind=["runtime", "driver"])
     launches = launches[(launches["correlation"] >= 0)]
