@@ -98,8 +98,9 @@ const char* kUsageText =
 const char* kUsageAfterCharts =
     "      --iteration N            only iteration N (0-based ProfilerStep)\n"
     "      --batch-size B           samples per iteration, for samples/s (overview)\n"
-    "      --top N                  bars or rows to keep (kernel-stats, op-kernels)\n"
-    "      --op NAME [--by-shape]   op-kernels: the kernels of one op, grouped by Input Dims\n"
+    "      --top N                  bars or rows to keep (kernel-stats, op-kernels, launch-stats, ...)\n"
+    "      --op NAME [--by-shape]   op-kernels: the kernels of one op, grouped by Input Dims;\n"
+    "                               kernel-sequences: the ops whose names contain NAME\n"
     "      --cpu-event-overhead-us X, --gpu-event-overhead-us X, --launch-length-us X\n"
     "                               the profiler's costs (default: estimated from the trace)\n"
     "      --t1-max-gap-us X        longer gaps between ops are data loading, not T1 (200)\n"

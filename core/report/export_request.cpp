@@ -163,8 +163,8 @@ std::optional<ExportRequest> parseExportArgs(const std::vector<std::string>& arg
     error = "--by-shape needs --op NAME";
     return std::nullopt;
   }
-  if (!r.op.empty() && r.chart->name != "op-kernels") {
-    error = "--op goes with --chart op-kernels";
+  if (!r.op.empty() && r.chart->name != "op-kernels" && r.chart->name != "kernel-sequences") {
+    error = "--op goes with --chart op-kernels or kernel-sequences";
     return std::nullopt;
   }
   return r;

@@ -8,6 +8,7 @@
 
 #include "analysis/annotation_breakdown.h"
 #include "report/analysis_catalog.h"
+#include "report/analysis_report.h"
 #include "report/report_numbers.h"
 #include "text/json_text.h"
 
@@ -40,16 +41,10 @@ std::string annotationsJson(const AnnotationBreakdown& b, const std::string& pat
   return jsonText(j, 2) + "\n";
 }
 
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c == '\n' ? ' ' : c);
-  return out + "\"";
-}
-
 std::string annotationsCsv(const AnnotationBreakdown& b) {
   std::string out = "name,count,us,min_us,max_us,mean_us,std_us,gpu_events,gpu_event_us\n";
   for (const AnnotationRow& r : b.rows)
-    out += quoted(r.name) + "," + std::to_string(r.durUs.count) + "," + usText(r.total) + "," +
+    out += csvField(r.name) + "," + std::to_string(r.durUs.count) + "," + usText(r.total) + "," +
            shortestNumber(r.durUs.min) + "," + shortestNumber(r.durUs.max) + "," + shortestNumber(r.durUs.mean) + "," +
            shortestNumber(r.durUs.stddev) + "," + std::to_string(r.gpuEvents) + "," + usText(r.gpuEventTime) + "\n";
   return out;

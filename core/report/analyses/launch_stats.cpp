@@ -15,6 +15,7 @@
 
 #include "analysis/launch_stats.h"
 #include "report/analysis_catalog.h"
+#include "report/analysis_report.h"
 #include "report/report_numbers.h"
 #include "text/json_text.h"
 
@@ -96,19 +97,13 @@ std::string launchJson(const LaunchStatsReport& r, const Trace& trace, const Ana
   return jsonText(j, 2) + "\n";
 }
 
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c == '\n' ? ' ' : c);
-  return out + "\"";
-}
-
 // One row per kernel name (every name, by total delay).
 std::string launchCsv(const LaunchStatsReport& r) {
   std::string out =
       "name,count,cpu_us_mean,gpu_us_mean,launch_delay_us_mean,launch_delay_us_max,launch_delay_after_call_us_mean,"
       "short_gpu,runtime_outliers,launch_delay_outliers\n";
   for (const LaunchNameStats& n : r.byName)
-    out += quoted(n.name) + "," + std::to_string(n.count) + "," + shortestNumber(mean(n.cpuTotal, n.count)) + "," +
+    out += csvField(n.name) + "," + std::to_string(n.count) + "," + shortestNumber(mean(n.cpuTotal, n.count)) + "," +
            shortestNumber(mean(n.gpuTotal, n.count)) + "," + shortestNumber(mean(n.delayTotal, n.count)) + "," +
            usText(n.delayMax) + "," + shortestNumber(mean(n.delayAfterCallTotal, n.count)) + "," +
            std::to_string(n.shortGpu) + "," + std::to_string(n.runtimeOutliers) + "," +
