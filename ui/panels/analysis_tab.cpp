@@ -91,6 +91,7 @@ AnalysisTab::AnalysisTab(const AnalysisKind& kind, QWidget* parent) : QWidget(pa
   split_->setStretchFactor(0, 3);
   v->addWidget(split_, 1);
   csvTable_ = new QTableWidget;
+  csvTable_->setObjectName(plot_->objectName() + QStringLiteral("-table"));  // "kernel-stats-table"
   csvTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   csvTable_->setSortingEnabled(true);
   setBelow(csvTable_);
