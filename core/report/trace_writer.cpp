@@ -1,0 +1,266 @@
+#include "report/trace_writer.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "text/json_text.h"
+
+namespace opscope {
+
+namespace {
+
+std::string quote(std::string_view s) { return jsonText(nlohmann::json(std::string(s))); }
+
+// ns -> µs text, exact: 1234567 -> "1234.567", -5 -> "-0.005".
+std::string usText(TimeNs ns) {
+  char buf[40];
+  const bool neg = ns < 0;
+  const uint64_t a = neg ? static_cast<uint64_t>(-(ns + 1)) + 1 : static_cast<uint64_t>(ns);
+  std::snprintf(buf, sizeof buf, "%s%" PRIu64 ".%03" PRIu64, neg ? "-" : "", a / 1000, a % 1000);
+  return buf;
+}
+
+std::string rawId(const Trace& t, const RawId& id) {
+  return id.isString ? quote(t.str(id.str)) : std::to_string(id.num);
+}
+
+std::string argValue(const NamedArg& a) {
+  switch (a.type) {
+    case ArgType::Null:
+      return "null";
+    case ArgType::False:
+      return "false";
+    case ArgType::True:
+      return "true";
+    case ArgType::Int:
+      return std::to_string(a.i);
+    case ArgType::Double:
+      return jsonText(nlohmann::json(a.d));
+    case ArgType::String:
+      return quote(a.text);
+    case ArgType::Json:
+      return a.text;
+  }
+  return "null";
+}
+
+class Writer {
+ public:
+  Writer(const Trace& t, const TraceWriteOptions& o) : t_(t), o_(o) {
+    if (o.criticalPath) critical_ = o.criticalPath->events;  // sorted packed refs
+  }
+
+  std::string run() {
+    out_ = "{\n";
+    header();
+    out_ += "\"traceEvents\": [\n";
+    metadata();
+    slices();
+    counters();
+    instants();
+    memory();
+    flows();
+    criticalFlows();
+    if (!first_) out_ += "\n";
+    out_ += "]}\n";
+    return std::move(out_);
+  }
+
+ private:
+  void event(const std::string& body) {
+    if (!first_) out_ += ",\n";
+    first_ = false;
+    out_ += body;
+  }
+
+  void header() {
+    const TraceMetadata& m = t_.meta;
+    if (m.schemaVersion) out_ += "\"schemaVersion\": " + std::to_string(*m.schemaVersion) + ",\n";
+    if (!m.distributedInfo.empty()) out_ += "\"distributedInfo\": " + m.distributedInfo + ",\n";
+    if (!m.devices.empty()) {
+      nlohmann::ordered_json devices = nlohmann::ordered_json::array();
+      for (const DeviceProperties& d : m.devices) {
+        nlohmann::ordered_json j = {{"id", d.id}, {"name", d.name}};
+        if (d.totalGlobalMem) j["totalGlobalMem"] = *d.totalGlobalMem;
+        if (d.computeMajor) j["computeMajor"] = *d.computeMajor;
+        if (d.computeMinor) j["computeMinor"] = *d.computeMinor;
+        if (d.numSms) j["numSms"] = *d.numSms;
+        if (d.warpSize) j["warpSize"] = *d.warpSize;
+        if (d.maxThreadsPerBlock) j["maxThreadsPerBlock"] = *d.maxThreadsPerBlock;
+        if (d.maxThreadsPerMultiprocessor) j["maxThreadsPerMultiprocessor"] = *d.maxThreadsPerMultiprocessor;
+        if (d.regsPerBlock) j["regsPerBlock"] = *d.regsPerBlock;
+        if (d.regsPerMultiprocessor) j["regsPerMultiprocessor"] = *d.regsPerMultiprocessor;
+        if (d.sharedMemPerBlock) j["sharedMemPerBlock"] = *d.sharedMemPerBlock;
+        if (d.sharedMemPerMultiprocessor) j["sharedMemPerMultiprocessor"] = *d.sharedMemPerMultiprocessor;
+        if (d.sharedMemPerBlockOptin) j["sharedMemPerBlockOptin"] = *d.sharedMemPerBlockOptin;
+        devices.push_back(std::move(j));
+      }
+      out_ += "\"deviceProperties\": " + jsonText(devices) + ",\n";
+    }
+    if (!m.traceName.empty()) out_ += "\"traceName\": " + quote(m.traceName) + ",\n";
+    if (m.baseTimeNanoseconds) out_ += "\"baseTimeNanoseconds\": " + std::to_string(*m.baseTimeNanoseconds) + ",\n";
+    out_ += "\"displayTimeUnit\": \"ms\",\n";
+  }
+
+  std::string pidOf(uint32_t process) const { return rawId(t_, t_.processes[process].pid); }
+
+  void metadata() {
+    for (uint32_t p = 0; p < t_.processes.size(); ++p) {
+      const Process& proc = t_.processes[p];
+      const std::string pid = pidOf(p);
+      if (proc.name)
+        event("{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": " + pid +
+              ", \"tid\": 0, \"args\": {\"name\": " + quote(t_.str(proc.name)) + "}}");
+      // A merged session's rank goes into the labels ("rank 3"), which every viewer shows.
+      std::string labels(proc.labels ? t_.str(proc.labels) : std::string_view());
+      if (proc.rank != kNoId) labels = "rank " + std::to_string(proc.rank) + (labels.empty() ? "" : ", " + labels);
+      if (!labels.empty())
+        event("{\"ph\": \"M\", \"name\": \"process_labels\", \"pid\": " + pid +
+              ", \"tid\": 0, \"args\": {\"labels\": " + quote(labels) + "}}");
+      if (proc.hasSortIndex)
+        event("{\"ph\": \"M\", \"name\": \"process_sort_index\", \"pid\": " + pid +
+              ", \"tid\": 0, \"args\": {\"sort_index\": " + std::to_string(proc.sortIndex) + "}}");
+    }
+    for (const Track& tr : t_.tracks) {
+      if (tr.kind == TrackKind::Async) continue;
+      const std::string ids = "\"pid\": " + pidOf(tr.process) + ", \"tid\": " + rawId(t_, tr.tid);
+      if (tr.name && tr.kind == TrackKind::Thread)
+        event("{\"ph\": \"M\", \"name\": \"thread_name\", " + ids + ", \"args\": {\"name\": " + quote(t_.str(tr.name)) +
+              "}}");
+      if (tr.hasSortIndex)
+        event("{\"ph\": \"M\", \"name\": \"thread_sort_index\", " + ids +
+              ", \"args\": {\"sort_index\": " + std::to_string(tr.sortIndex) + "}}");
+    }
+  }
+
+  bool isCritical(EventRef r) const { return std::binary_search(critical_.begin(), critical_.end(), r.packed()); }
+
+  std::string argsOf(EventRef r) const {
+    std::string a = "{";
+    bool any = false;
+    for (const NamedArg& arg : t_.args(r)) {
+      if (arg.key == "critical" && isCritical(r)) continue;
+      a += (any ? ", " : "") + quote(arg.key) + ": " + argValue(arg);
+      any = true;
+    }
+    if (isCritical(r)) a += std::string(any ? ", " : "") + "\"critical\": 1";
+    return a + "}";
+  }
+
+  void slices() {
+    for (uint32_t ti = 0; ti < t_.tracks.size(); ++ti) {
+      const Track& tr = t_.tracks[ti];
+      const SliceColumns& s = tr.slices;
+      const std::string pid = pidOf(tr.process), tid = rawId(t_, tr.tid);
+      for (uint32_t i = 0; i < s.size(); ++i) {
+        const EventRef r{ti, i};
+        const std::string common =
+            "\"name\": " + quote(t_.str(s.name[i])) + ", \"cat\": " + quote(t_.str(s.cat[i])) + ", \"pid\": " + pid;
+        if (tr.kind == TrackKind::Async) {
+          // b/e pairs on their id: the loader groups them by (process, category, id) again.
+          event("{\"ph\": \"b\", " + common + ", \"tid\": 0, \"id\": " + tid + ", \"ts\": " + usText(s.start[i]) +
+                ", \"args\": " + argsOf(r) + "}");
+          event("{\"ph\": \"e\", " + common + ", \"tid\": 0, \"id\": " + tid + ", \"ts\": " + usText(s.end(i)) + "}");
+          continue;
+        }
+        event("{\"ph\": \"X\", " + common + ", \"tid\": " + tid + ", \"ts\": " + usText(s.start[i]) +
+              ", \"dur\": " + usText(s.dur[i]) + ", \"args\": " + argsOf(r) + "}");
+      }
+    }
+  }
+
+  void counters() {
+    for (const CounterSeries& c : t_.counters) {
+      // "<event>.<key>" as the loader named it; a series named otherwise keeps its name
+      // and gets the key "value".
+      const std::string_view full = t_.str(c.name);
+      const size_t dot = full.rfind('.');
+      const bool split = dot != std::string_view::npos && dot > 0 && dot + 1 < full.size();
+      const std::string name = quote(split ? full.substr(0, dot) : full);
+      const std::string key = quote(split ? full.substr(dot + 1) : std::string_view("value"));
+      const std::string pid = pidOf(c.process);
+      for (size_t i = 0; i < c.ts.size(); ++i)
+        event("{\"ph\": \"C\", \"name\": " + name + ", \"pid\": " + pid + ", \"tid\": 0, \"ts\": " + usText(c.ts[i]) +
+              ", \"args\": {" + key + ": " + jsonText(nlohmann::json(c.value[i])) + "}}");
+    }
+  }
+
+  void instants() {
+    for (const Instant& in : t_.instants) {
+      const char* scope = in.scope == InstantScope::Global ? "g" : in.scope == InstantScope::Process ? "p" : "t";
+      const std::string tid = in.scope == InstantScope::Thread ? rawId(t_, t_.tracks[in.track].tid) : "0";
+      event("{\"ph\": \"i\", \"s\": \"" + std::string(scope) + "\", \"name\": " + quote(t_.str(in.name)) +
+            ", \"cat\": " + quote(t_.str(in.cat)) + ", \"pid\": " + pidOf(in.process) + ", \"tid\": " + tid +
+            ", \"ts\": " + usText(in.ts) + "}");
+    }
+  }
+
+  void memory() {
+    for (const MemoryEvent& m : t_.memoryEvents) {
+      const Track& tr = t_.tracks[m.track];
+      std::string args = "{\"Device Type\": " + std::to_string(m.deviceType) +
+                         ", \"Device Id\": " + std::to_string(m.device) + ", \"Bytes\": " + std::to_string(m.bytes);
+      if (m.addr) args += ", \"Addr\": " + std::to_string(m.addr);
+      if (m.totalAllocated >= 0) args += ", \"Total Allocated\": " + std::to_string(m.totalAllocated);
+      if (m.totalReserved >= 0) args += ", \"Total Reserved\": " + std::to_string(m.totalReserved);
+      event("{\"ph\": \"i\", \"s\": \"t\", \"name\": \"[memory]\", \"cat\": \"cpu_instant_event\", \"pid\": " +
+            pidOf(tr.process) + ", \"tid\": " + rawId(t_, tr.tid) + ", \"ts\": " + usText(m.ts) +
+            ", \"args\": " + args + "}");
+    }
+  }
+
+  // One flow arrow from a slice to another: s on the first at its start, f (bound to
+  // the enclosing slice, bp e) on the second at its start.
+  void arrow(const std::string& cat, const std::string& name, EventRef from, EventRef to) {
+    const uint64_t id = ++flowId_;
+    const Track& a = t_.tracks[from.track];
+    const Track& b = t_.tracks[to.track];
+    event("{\"ph\": \"s\", \"name\": " + name + ", \"cat\": " + cat + ", \"id\": " + std::to_string(id) +
+          ", \"pid\": " + pidOf(a.process) + ", \"tid\": " + rawId(t_, a.tid) + ", \"ts\": " + usText(t_.start(from)) +
+          "}");
+    event("{\"ph\": \"f\", \"bp\": \"e\", \"name\": " + name + ", \"cat\": " + cat + ", \"id\": " + std::to_string(id) +
+          ", \"pid\": " + pidOf(b.process) + ", \"tid\": " + rawId(t_, b.tid) + ", \"ts\": " + usText(t_.start(to)) +
+          "}");
+  }
+
+  void flows() {
+    for (const Flow& f : t_.flows) {
+      if (f.from == kNoRef || f.to == kNoRef) continue;
+      const EventRef a = EventRef::unpack(f.from), b = EventRef::unpack(f.to);
+      if (t_.tracks[a.track].kind == TrackKind::Async || t_.tracks[b.track].kind == TrackKind::Async) continue;
+      arrow(quote(t_.str(f.cat)), quote(t_.str(f.name)), a, b);
+    }
+  }
+
+  void criticalFlows() {
+    if (!o_.criticalPath) return;
+    uint64_t prev = kNoRef;
+    for (const CriticalPathSegment& seg : o_.criticalPath->segments) {
+      if (seg.event == kNoRef) continue;
+      if (prev != kNoRef && prev != seg.event) {
+        const EventRef a = EventRef::unpack(prev), b = EventRef::unpack(seg.event);
+        if (t_.tracks[a.track].kind != TrackKind::Async && t_.tracks[b.track].kind != TrackKind::Async &&
+            t_.start(b) >= t_.start(a))
+          arrow("\"critical_path\"", "\"critical_path\"", a, b);
+      }
+      prev = seg.event;
+    }
+  }
+
+  const Trace& t_;
+  const TraceWriteOptions& o_;
+  std::vector<uint64_t> critical_;
+  std::string out_;
+  bool first_ = true;
+  uint64_t flowId_ = 0;
+};
+
+}  // namespace
+
+std::string chromeTraceJson(const Trace& trace, const TraceWriteOptions& options) {
+  return Writer(trace, options).run();
+}
+
+}  // namespace opscope

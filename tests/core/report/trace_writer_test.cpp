@@ -1,0 +1,113 @@
+// A trace written back as Chrome/Kineto JSON: it loads again with the same summary
+// (slices, kernels, streams, links, iterations, ops), the same args, the critical path
+// marked exactly where Holistic Trace Analysis' own overlaid trace marks it, the counter
+// tracks the window adds, and a folder of ranks as one file.
+#include "report/trace_writer.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "analysis/summary.h"
+#include "io/trace_loader.h"
+#include "ranks/rank_session.h"
+#include "report/analysis_catalog.h"
+#include "report/summary_report.h"
+#include "test_support.h"
+
+namespace opscope {
+namespace {
+
+const std::string kHta = OPSCOPE_SOURCE_DIR "/tests/data/hta/";
+
+// The summary without what a rewrite changes by design: file, sizes, event count
+// (metadata events), flows (bound ones only, plus the critical path's), counters (added)
+// and warnings about the original file's dangling flows.
+nlohmann::json comparable(const Trace& t) {
+  auto j = nlohmann::json::parse(summaryJson(summarize(t), "x"));
+  for (const char* k : {"file", "input_bytes", "json_bytes", "events", "flows", "counter_series", "warnings", "format"})
+    j.erase(k);
+  return j;
+}
+
+std::unique_ptr<Trace> reload(const std::string& json) {
+  LoadResult r = loadTraceBytes(json);
+  EXPECT_EQ(r.status, LoadStatus::Ok) << r.error;
+  return std::move(r.trace);
+}
+
+TEST(TraceWriter, RoundTripsAndMarksHtasCriticalPath) {
+  LoadResult lr = loadTraceFile(kHta + "critical_path/simple_add.json.gz");
+  ASSERT_EQ(lr.status, LoadStatus::Ok) << lr.error;
+  const Trace& t = *lr.trace;
+  const auto window = criticalPathWindowOfTrace(t);
+  ASSERT_TRUE(window);
+  const CriticalPath path = computeCriticalPath(t, *window);
+  ASSERT_TRUE(path.ok()) << path.error;
+  TraceWriteOptions o;
+  o.criticalPath = &path;
+  const std::string json = chromeTraceJson(t, o);
+  auto back = reload(json);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(comparable(*back), comparable(t));
+  // The marks: HTA's published overlaid trace of this file has 624 events with
+  // "critical": 1; ours are the same events (name and start).
+  auto marked = [](const nlohmann::json& d) {
+    std::set<std::pair<std::string, double>> out;
+    for (const auto& e : d["traceEvents"])
+      if (e.value("ph", "") == "X" && e.contains("args") && e["args"].value("critical", 0) == 1)
+        out.insert({e["name"], std::round(e["ts"].get<double>() * 1000) / 1000});
+    return out;
+  };
+  const nlohmann::json written = nlohmann::json::parse(json);
+  const auto mine = marked(written);
+  const auto hta =
+      marked(nlohmann::json::parse(test::gunzip(test::readFile(kHta + "critical_path/simple_add_overlaid.json.gz"))));
+  EXPECT_EQ(hta.size(), 624u);
+  EXPECT_EQ(mine, hta);
+  // And the path's arrows, category critical_path, fewer than its events.
+  size_t arrows = 0;
+  for (const auto& e : written["traceEvents"])
+    arrows += e.value("ph", "") == "s" && e.value("cat", "") == "critical_path";
+  EXPECT_GT(arrows, 100u);
+  EXPECT_LT(arrows, mine.size());
+}
+
+TEST(TraceWriter, ArgsAndCountersSurviveAndARewriteIsStable) {
+  LoadResult lr = loadTraceFile(OPSCOPE_SOURCE_DIR "/resources/sample/sample.pt.trace.json.gz");
+  ASSERT_EQ(lr.status, LoadStatus::Ok);
+  Trace& t = *lr.trace;
+  for (const AnalysisKind* k : analysisCatalog())
+    if (k->addTimelineCounters) k->addTimelineCounters(t);
+  ASSERT_FALSE(t.counters.empty());
+  const std::string json = chromeTraceJson(t);
+  auto back = reload(json);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(comparable(*back), comparable(t));
+  EXPECT_EQ(back->counters.size(), t.counters.size());
+  // Every 17th slice's args, in order and typed as the file had them.
+  for (uint32_t tr = 0; tr < t.tracks.size(); ++tr)
+    for (uint32_t i = 0; i < t.tracks[tr].slices.size(); i += 17)
+      ASSERT_EQ(back->args({tr, i}), t.args({tr, i})) << t.name({tr, i});
+  // Written again, the same bytes.
+  EXPECT_EQ(chromeTraceJson(*back), json);
+}
+
+TEST(TraceWriter, AFolderOfRanksIsOneFileWithAProcessPerRank) {
+  LoadResult lr = loadTraceOrSession(kHta + "ranks");
+  ASSERT_EQ(lr.status, LoadStatus::Ok) << lr.error;
+  const std::string json = chromeTraceJson(*lr.trace);
+  auto back = reload(json);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(summarize(*back).streams.size(), summarize(*lr.trace).streams.size());
+  EXPECT_EQ(back->sliceCount(), lr.trace->sliceCount());
+  std::set<std::string> labels;
+  for (const Process& p : back->processes)
+    if (p.labels) labels.insert(std::string(back->str(p.labels)).substr(0, 6));
+  EXPECT_EQ(labels, (std::set<std::string>{"rank 0", "rank 1"}));
+}
+
+}  // namespace
+}  // namespace opscope
