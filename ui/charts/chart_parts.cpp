@@ -168,6 +168,14 @@ void addColorScale(QCustomPlot* plot, int row, QCPAxisRect* rect, QCPColorMap* m
 // A kernel's name short enough for an axis: the function's last name component without
 // return type, namespaces or parameters, plus its first template argument when it has
 // one (cutlass::Kernel<cutlass_80_tensorop_s1688gemm_…> is told apart by it), elided.
+QString shortOpLabel(const std::string& name, int maxChars) {
+  QString s = QString::fromStdString(name);
+  s.replace(QStringLiteral("autograd::engine::evaluate_function: "), QString());
+  s.remove(QStringLiteral("(anonymous namespace)::"));
+  if (s.size() > maxChars) s = QStringLiteral("…") + s.right(maxChars - 1);
+  return s;
+}
+
 QString shortKernelName(const std::string& name) {
   QString s = QString::fromStdString(name);
   s.remove(QStringLiteral("(anonymous namespace)::"));

@@ -61,5 +61,9 @@ void addColorScale(QCustomPlot* plot, int row, QCPAxisRect* rect, QCPColorMap* m
 // A kernel's name short enough for an axis: the last name component without return
 // type, namespaces or parameters, plus its first template argument, elided.
 QString shortKernelName(const std::string& name);
+// An op's or annotation's name for a bar's label: autograd's "evaluate_function: "
+// wrapper and "(anonymous namespace)::" dropped, then at most maxChars, keeping the end
+// (where the op's own name is) after an ellipsis. Tooltips keep the full name.
+QString shortOpLabel(const std::string& name, int maxChars = 44);
 
 }  // namespace opscope::ui::parts

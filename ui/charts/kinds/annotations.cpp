@@ -34,7 +34,7 @@ void plotAnnotations(QCustomPlot* plot, const AnnotationBreakdown& b, const Char
   std::vector<QColor> colors;
   for (size_t i = 0; i < b.rows.size() && i < kBars; ++i) {
     const AnnotationRow& r = b.rows[i];
-    labels << QString::fromStdString(r.name);
+    labels << shortOpLabel(r.name);
     values.push_back(static_cast<double>(r.total) / 1e6);
     colors.push_back(paletteColor(static_cast<int>(i % 8)));
     texts << QStringLiteral("%L1 × mean %2 · kernels %3")

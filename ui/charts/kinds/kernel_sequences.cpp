@@ -35,7 +35,7 @@ void plotSequences(QCustomPlot* plot, const KernelSequences& k, const ChartTheme
   std::vector<QColor> colors;
   for (size_t i = 0; i < k.sequences.size() && i < kBars; ++i) {
     const KernelSequence& q = k.sequences[i];
-    labels << QStringLiteral("%1 (%2 kernels)").arg(QString::fromStdString(q.op)).arg(q.kernels.size());
+    labels << QStringLiteral("%1 (%2 kernels)").arg(shortOpLabel(q.op)).arg(q.kernels.size());
     values.push_back(static_cast<double>(q.gpuTime) / 1e6);
     colors.push_back(paletteColor(static_cast<int>(i % 8)));
     texts << QStringLiteral("%L1 × %2 · %3 per kernel")
