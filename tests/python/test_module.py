@@ -277,6 +277,7 @@ def test_ctrl_c_cancels_a_load(tmp_path):
 
 def test_gil_is_released_while_loading():
     # a Python thread keeps running while another loads
+    path = shared("recsys_rank0_cuda.json.gz")  # may skip: before any thread starts
     ticks = []
     stop = threading.Event()
 
@@ -285,14 +286,15 @@ def test_gil_is_released_while_loading():
             ticks.append(1)
             stop.wait(0.001)
 
-    th = threading.Thread(target=tick)
+    th = threading.Thread(target=tick, daemon=True)  # never keeps the interpreter alive
     th.start()
-    path = shared("recsys_rank0_cuda.json.gz")
-    before = len(ticks)
-    opscope.load(path)
-    during = len(ticks) - before
-    stop.set()
-    th.join()
+    try:
+        before = len(ticks)
+        opscope.load(path)
+        during = len(ticks) - before
+    finally:
+        stop.set()
+        th.join()
     assert during > 5
 
 
