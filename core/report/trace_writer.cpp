@@ -11,6 +11,9 @@ namespace opscope {
 
 namespace {
 
+// Not args.h's jsonQuote / namedArgJson (text for people and reports): a file must be
+// valid UTF-8 for Perfetto (jsonText replaces bad bytes), and a double must stay a double
+// when read back ("50.0", where namedArgJson's shortest text "50" would reload as an int).
 std::string quote(std::string_view s) { return jsonText(nlohmann::json(std::string(s))); }
 
 // ns -> µs text, exact: 1234567 -> "1234.567", -5 -> "-0.005".

@@ -6,8 +6,8 @@
 // so ids are stable for a loaded trace whatever filter a call applies; `parent` is the
 // enclosing slice's id (-1 for a root) and args(id) reads any slice's args back.
 #include <algorithm>
+#include <array>
 #include <cstdint>
-#include <set>
 #include <vector>
 
 #include <pybind11/numpy.h>
@@ -30,12 +30,7 @@ std::vector<int64_t> trackBases(const Trace& t) {
   return bases;
 }
 
-// Text from the file may be any bytes: invalid UTF-8 becomes U+FFFD instead of raising.
-py::str text(std::string_view s) {
-  PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
-  if (!o) throw py::error_already_set();
-  return py::reinterpret_steal<py::str>(o);
-}
+py::str text(std::string_view s) { return utf8Text(s); }
 
 py::object rawId(const Trace& t, const RawId& id) {
   if (id.isString) return text(t.str(id.str));
@@ -53,10 +48,14 @@ RowRange rowsOverlapping(const SliceColumns& s, TimeNs to) { return {0, s.lowerB
 
 py::dict columns(const PyTrace& self, const std::vector<int>& kinds, TimeNs from, TimeNs to) {
   const Trace& t = self.timeline();
-  std::set<int> wanted(kinds.begin(), kinds.end());
+  // Which kinds to keep, indexed by SliceKind (all when none is named): a lookup per event.
+  std::array<bool, 256> wanted{};
+  for (int k : kinds)
+    if (k >= 0 && k < 256) wanted[static_cast<size_t>(k)] = true;
+  const bool all = kinds.empty();
   const auto bases = trackBases(t);
   auto keep = [&](const SliceColumns& s, size_t i) {
-    if (!wanted.empty() && !wanted.count(static_cast<int>(s.kind[i]))) return false;
+    if (!all && !wanted[static_cast<uint8_t>(s.kind[i])]) return false;
     // Overlapping [from, to); an instant-like slice of no duration counts where it sits.
     return s.start[i] < to && (s.end(i) > from || s.start[i] >= from);
   };
@@ -213,6 +212,12 @@ py::list kindNames() {
 }
 
 }  // namespace
+
+py::str utf8Text(std::string_view s) {
+  PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
+  if (!o) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(o);
+}
 
 void bindEvents(py::module_& m, py::class_<PyTrace, std::shared_ptr<PyTrace>>& cls) {
   m.def("_kind_names", &kindNames, "Slice kind names by code (the kind column's codes).");

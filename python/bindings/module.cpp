@@ -18,10 +18,7 @@ PYBIND11_MODULE(_opscope, m) {
     } catch (const opscope::python::TraceFailureError& e) {
       py::object cls = py::module_::import("opscope._errors").attr("TraceError");
       // The message may carry a path's or a file's bytes that are not UTF-8.
-      const std::string& m = e.failure.message;
-      PyObject* text = PyUnicode_DecodeUTF8(m.data(), static_cast<Py_ssize_t>(m.size()), "replace");
-      if (!text) return;  // the decoding error stays set
-      py::object exc = cls(py::reinterpret_steal<py::str>(text), e.failure.exitCode);
+      py::object exc = cls(opscope::python::utf8Text(e.failure.message), e.failure.exitCode);
       PyErr_SetObject(cls.ptr(), exc.ptr());
     }
   });
@@ -32,6 +29,8 @@ PYBIND11_MODULE(_opscope, m) {
     if (!o) throw py::error_already_set();
     return py::reinterpret_steal<py::str>(o);
   });
+  cls.def_property_readonly(
+      "rank", [](const PyTrace& t) -> std::optional<int64_t> { return t.trace ? t.trace->meta.rank : std::nullopt; });
   cls.def_property_readonly("start_ns", [](const PyTrace& t) { return t.trace ? t.trace->minTs : int64_t{0}; });
   cls.def_property_readonly("is_execution_trace", [](const PyTrace& t) { return t.execution.has_value(); });
   cls.def_property_readonly("parse_seconds", [](const PyTrace& t) { return t.parseSeconds; });

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <pybind11/pybind11.h>
 
@@ -40,6 +41,10 @@ class TraceFailureError : public std::exception {
   const char* what() const noexcept override { return failure.message.c_str(); }
   TraceFailure failure;
 };
+// Text from a file or a path may be any bytes: invalid UTF-8 becomes U+FFFD instead of
+// raising UnicodeDecodeError. Needs the GIL.
+pybind11::str utf8Text(std::string_view s);
+
 [[noreturn]] inline void fail(std::string message, int exitCode = 4) {
   throw TraceFailureError({std::move(message), exitCode});
 }

@@ -84,7 +84,7 @@ def _ranks(trace, track):
     """Each event's rank: its process's rank in a session, else the trace's rank (0 when
     the trace names none, as HTA assumes)."""
     ranks = trace._tracks()["rank"]
-    own = trace.summary().get("rank") if not trace.is_execution_trace else None
+    own = trace._t.rank  # distributedInfo's rank (what summary()["rank"] reports), None if absent
     r = ranks[np.asarray(track, dtype=np.int64)]
     return np.where(r >= 0, r, own if own is not None else 0)
 
