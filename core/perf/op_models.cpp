@@ -11,6 +11,7 @@
 #include "analysis/op_index.h"
 #include "hierarchy/queries.h"
 #include "perf/attention_models.h"
+#include "perf/collective_of_op.h"
 #include "perf/conv_models.h"
 #include "perf/conv_pairing.h"
 #include "perf/embedding_bag_models.h"
@@ -404,22 +405,6 @@ bool movesHostMemory(const Trace& trace, const std::vector<EventRef>& gpu) {
     if (n.find("HtoD") != std::string_view::npos || n.find("DtoH") != std::string_view::npos) return true;
   }
   return false;
-}
-
-// The collective op stands for: its own args, else the first nested
-// record_param_comms or nccl: annotation that records one (a few levels down: c10d op >
-// record_param_comms > nccl:all_reduce). Only collective ops look inside: a backward
-// node holding an all-reduce also runs other kernels.
-std::optional<CollectiveMessage> collectiveCallOf(const OpInputs& inputs, EventRef op, std::optional<int64_t> worldSize,
-                                                  int depth = 0) {
-  const Trace& trace = inputs.trace();
-  const std::string_view name = trace.name(op);
-  if (name != "record_param_comms" && !collectiveKindFromName(name)) return std::nullopt;
-  if (auto c = collectiveFromArgs(name, inputs.args(op), worldSize)) return c;
-  if (depth >= 4) return std::nullopt;
-  for (EventRef c : childrenOf(trace, op))
-    if (auto call = collectiveCallOf(inputs, c, worldSize, depth + 1)) return call;
-  return std::nullopt;
 }
 
 // The sub-ops and launch calls directly under op, looking through record_function

@@ -5,7 +5,30 @@
 
 namespace opscope {
 
-CollectivesAcrossRanks collectivesAcrossRanks(const std::vector<RankMetrics>& ranks) {
+namespace {
+
+// The call's collective and bus bytes from what each rank's ops record: the last rank's
+// size (its kernel is the communication proper; an all-to-all's size differs by rank),
+// else the first rank's that knows. Ranks whose ops name different collectives ran
+// different calls at this ordinal (a rank's order differs): "mixed", no size.
+void sizeCall(CollectiveCallAcross& c, size_t k, size_t last, const std::vector<RankMetrics>& ranks,
+              const CollectiveSizeOf& sizeOf) {
+  for (size_t r = 0; r < ranks.size(); ++r) {
+    CollectiveSize size = sizeOf(r, ranks[r].collectives[k].kernel);
+    if (size.op.empty()) continue;
+    if (!c.op.empty() && c.op != size.op) {
+      c.op = "mixed";
+      c.busBytes = 0;
+      return;
+    }
+    c.op = std::move(size.op);
+    if (c.busBytes <= 0 || r == last) c.busBytes = size.busBytes;
+  }
+}
+
+}  // namespace
+
+CollectivesAcrossRanks collectivesAcrossRanks(const std::vector<RankMetrics>& ranks, const CollectiveSizeOf& sizeOf) {
   CollectivesAcrossRanks out;
   std::vector<const RankMetrics*> ptrs;
   for (const RankMetrics& r : ranks) ptrs.push_back(&r);
@@ -52,6 +75,8 @@ CollectivesAcrossRanks collectivesAcrossRanks(const std::vector<RankMetrics>& ra
       out.ranks[r].comm += (call.end - call.start) - wait;
     }
     if (c.lastRank >= 0) ++out.ranks[last].lateStarts;
+    if (sizeOf) sizeCall(c, k, last, ranks, sizeOf);
+    if (c.busBytes > 0 && c.comm > 0) c.busGBs = c.busBytes / static_cast<double>(c.comm);  // B/ns = GB/s
     out.calls.push_back(std::move(c));
   }
   return out;

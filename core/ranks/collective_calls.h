@@ -10,9 +10,15 @@
 //
 // Calls count up to the fewest collectives any rank has (a rank cut short by the
 // profiler's window leaves the rest unmatched: `matched` against each rank's count).
-// A call where two or more ranks start together has no last rank (-1). Bus bandwidth is
-// not measured here: the kernels carry no message size (the c10d op's args do).
+// A call where two or more ranks start together has no last rank (-1). The kernels carry
+// no message size (the c10d op's args do, read by the performance models a layer up): the
+// caller may pass sizeOf, asked on every rank for the collective its ops record and its
+// nccl-tests bus bytes: the call takes the last rank's size (else the first known), or
+// "mixed" and no size where ranks name different collectives; the call's bus bandwidth is then those bytes over the
+// communication proper (the last rank's kernel), not over the early ranks' kernels, which include their waiting. The
+// op's collective can differ from the kernel's name (NCCL runs an all-to-all as SendRecv kernels).
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,6 +35,9 @@ struct CollectiveCallAcross {
   TimeNs skew = 0;                       // lastStart - firstStart
   TimeNs waitTotal = 0;                  // Σ over ranks of (lastStart - own start), each at most its kernel
   TimeNs comm = 0;                       // the last rank's kernel duration
+  std::string op;                        // the collective its ops record ("all_to_all"), "mixed", or ""
+  double busBytes = 0;                   // from sizeOf; 0 when no rank's op records its size
+  double busGBs = 0;                     // busBytes / comm; 0 when unknown
 };
 
 struct RankCollectives {
@@ -46,8 +55,18 @@ struct CollectivesAcrossRanks {
   std::vector<RankCollectives> ranks;       // by rank
 };
 
+// What the ops around a collective kernel record: which collective, and its bus bytes
+// (0 when unknown).
+struct CollectiveSize {
+  std::string op;
+  double busBytes = 0;
+};
+// sizeOf(rank index, CollectiveCall::kernel).
+using CollectiveSizeOf = std::function<CollectiveSize(size_t, uint64_t)>;
+
 // ranks: one RankMetrics per rank, by rank (measureRanks of a session, or the cluster
 // table's metrics).
-CollectivesAcrossRanks collectivesAcrossRanks(const std::vector<RankMetrics>& ranks);
+CollectivesAcrossRanks collectivesAcrossRanks(const std::vector<RankMetrics>& ranks,
+                                              const CollectiveSizeOf& sizeOf = {});
 
 }  // namespace opscope

@@ -105,7 +105,8 @@ std::vector<RankMetrics> measureRanks(const Trace& trace) {
         const std::string kind = collectiveKind(trace.str(id));
         auto found = std::find(m.collectiveKinds.begin(), m.collectiveKinds.end(), kind);
         if (found == m.collectiveKinds.end()) found = m.collectiveKinds.insert(found, kind);
-        m.collectives.push_back({a, b, static_cast<uint32_t>(found - m.collectiveKinds.begin())});
+        m.collectives.push_back({a, b, static_cast<uint32_t>(found - m.collectiveKinds.begin()),
+                                 EventRef{t, static_cast<uint32_t>(i)}.packed()});
         comm[groupOf[t]].emplace_back(a, b);
       } else if (s.kind[i] == SliceKind::Kernel) {
         compute[groupOf[t]].emplace_back(a, b);

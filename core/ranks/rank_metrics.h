@@ -22,6 +22,7 @@ std::string collectiveKind(std::string_view name);
 struct CollectiveCall {
   TimeNs start = 0, end = 0;  // on this rank's clock
   uint32_t kind = 0;          // index into RankMetrics::collectiveKinds
+  uint64_t kernel = kNoRef;   // the kernel (EventRef::packed) in the measured trace; kNoRef from a table
 };
 
 struct RankMetrics {

@@ -5,10 +5,16 @@
 // JSON contract (names fixed; add, never rename): {"file", "ranks", "matched_calls",
 // "clock_alignment", "per_rank": [{"rank", "collectives", "late_starts", "wait_us",
 // "comm_us"}], "calls": [{"ordinal", "kind", "start_us", "skew_us", "last_rank",
-// "wait_us", "comm_us"}]} with calls by skew, largest first (--top N, 50 by default).
+// "wait_us", "comm_us", "op", "bus_bytes", "bus_gbs"}]} with calls by skew, largest first (--top N,
+// 50 by default). bus_bytes: nccl-tests' bus bytes of the call from its c10d op's or
+// nccl: annotation's recorded size, op the collective they name ("all_to_all" where the
+// kernel is NCCL's SendRecv; "" when unknown), bus_gbs those over comm_us (the last rank's kernel,
+// which waited for no one); both 0 where no rank's op records the size.
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "perf/collective_of_op.h"
+#include "perf/op_inputs.h"
 #include "ranks/collective_calls.h"
 #include "report/analysis_catalog.h"
 #include "report/report_numbers.h"
@@ -56,7 +62,10 @@ std::string collectivesJson(const CollectivesAcrossRanks& c, const Trace& trace,
          {"skew_us", us(x->skew)},
          {"last_rank", x->lastRank < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(x->lastRank)},
          {"wait_us", us(x->waitTotal)},
-         {"comm_us", us(x->comm)}});
+         {"comm_us", us(x->comm)},
+         {"op", x->op},
+         {"bus_bytes", x->busBytes},
+         {"bus_gbs", x->busGBs}});
   }
   j["calls"] = std::move(calls);
   return jsonText(j, 2) + "\n";
@@ -64,12 +73,28 @@ std::string collectivesJson(const CollectivesAcrossRanks& c, const Trace& trace,
 
 // Every call, by ordinal.
 std::string collectivesCsv(const CollectivesAcrossRanks& c, const Trace& trace) {
-  std::string out = "ordinal,kind,start_us,skew_us,last_rank,wait_us,comm_us\n";
+  std::string out = "ordinal,kind,start_us,skew_us,last_rank,wait_us,comm_us,op,bus_bytes,bus_gbs\n";
   for (const CollectiveCallAcross& x : c.calls)
     out += std::to_string(x.ordinal) + "," + x.kind + "," + usText(x.firstStart - trace.minTs) + "," + usText(x.skew) +
            "," + (x.lastRank < 0 ? std::string() : std::to_string(x.lastRank)) + "," + usText(x.waitTotal) + "," +
-           usText(x.comm) + "\n";
+           usText(x.comm) + "," + x.op + "," + shortestNumber(x.busBytes) + "," + shortestNumber(x.busGBs) + "\n";
   return out;
+}
+
+// Each call's bus bytes from the ops around its kernel on the first rank that records
+// the message size (perf/collective_of_op.h); the group defaults to the job's world size,
+// else to the session's ranks.
+CollectivesAcrossRanks measure(const Trace& trace) {
+  const std::vector<RankMetrics> ranks = measureRanks(trace);
+  const OpInputs inputs(trace);
+  const std::optional<int64_t> world =
+      trace.meta.worldSize ? trace.meta.worldSize : std::optional<int64_t>(static_cast<int64_t>(ranks.size()));
+  return collectivesAcrossRanks(ranks, [&](size_t, uint64_t kernel) {
+    if (kernel == kNoRef) return CollectiveSize{};
+    const auto message = collectiveOfKernel(inputs, EventRef::unpack(kernel), world);
+    if (!message) return CollectiveSize{};
+    return CollectiveSize{collectiveKindName(message->kind), collectiveBusBytes(*message)};
+  });
 }
 
 }  // namespace
@@ -82,8 +107,7 @@ const AnalysisKind collectives{
     .help = "each collective matched across ranks: skew, the last rank, waiting against communication",
     .order = 72,
     .scope = AnalysisScope::WholeTrace,
-    .compute = [](const Trace& trace,
-                  const AnalysisRequest&) { return analysisResult(collectivesAcrossRanks(measureRanks(trace))); },
+    .compute = [](const Trace& trace, const AnalysisRequest&) { return analysisResult(measure(trace)); },
     .json =
         [](const AnalysisResult& v, const Trace& trace, const AnalysisRequest& req, const std::string& path) {
           return collectivesJson(analysisValue<CollectivesAcrossRanks>(v), trace, req, path);

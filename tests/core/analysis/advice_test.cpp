@@ -233,7 +233,7 @@ TEST(Advice, ABusyGpuFedInTimeGivesNoAdvice) {
 TEST(Advice, NoShareExceedsItsWindowOnAnyRealTrace) {
   namespace fs = std::filesystem;
   std::vector<fs::path> files;
-  for (const fs::path root : {fs::path(OPSCOPE_SOURCE_DIR "/tests/data"), fs::path(OPSCOPE_SHARED_DIR) / "traces"}) {
+  for (const fs::path& root : {fs::path(OPSCOPE_SOURCE_DIR "/tests/data"), fs::path(OPSCOPE_SHARED_DIR) / "traces"}) {
     if (!fs::exists(root)) continue;
     for (const auto& e : fs::recursive_directory_iterator(root))
       if (e.is_regular_file() && e.path().extension() != ".md") files.push_back(e.path());

@@ -1,6 +1,7 @@
 // Collectives across ranks: the skew of every matched call over the job (how long the
-// first rank waited for the last), over a bar per rank of its waiting, labelled with how
-// often it arrived last.
+// first rank waited for the last), the achieved bus bandwidth of the calls whose ops
+// record their size (a row only when some do), and a bar per rank of its waiting,
+// labelled with how often it arrived last.
 #include <qcustomplot.h>
 
 #include <algorithm>
@@ -45,7 +46,27 @@ void plotCollectives(QCustomPlot* plot, const CollectivesAcrossRanks& c, const C
   x->setRange(-0.5, static_cast<double>(c.calls.size()) - 0.5);
   y->setRange(0, top * 1.1);
 
-  QCPAxisRect* bars = addRect(plot, 2, 0, theme);
+  double fastest = 0;
+  for (const CollectiveCallAcross& call : c.calls) fastest = std::max(fastest, call.busGBs);
+  QCPAxisRect* bandwidth = nullptr;
+  if (fastest > 0) {
+    bandwidth = addRect(plot, 2, 0, theme);
+    QCPAxis* bx = bandwidth->axis(QCPAxis::atBottom);
+    QCPAxis* by = bandwidth->axis(QCPAxis::atLeft);
+    bx->setLabel(QStringLiteral("collective call (in order); unsized calls left out"));
+    by->setLabel(QStringLiteral("bus bandwidth (GB/s)"));
+    auto* b = new QCPGraph(bx, by);
+    b->setLineStyle(QCPGraph::lsImpulse);
+    b->setPen(QPen(paletteColor(2), 1.2));
+    b->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3));
+    for (const CollectiveCallAcross& call : c.calls)
+      if (call.busGBs > 0) b->addData(static_cast<double>(call.ordinal), call.busGBs);
+    bx->setRange(x->range());
+    by->setRange(0, fastest * 1.1);
+  }
+  const int barsRow = bandwidth ? 3 : 2;
+
+  QCPAxisRect* bars = addRect(plot, barsRow, 0, theme);
   QStringList labels, texts, tips;
   std::vector<double> values;
   std::vector<QColor> colors;
@@ -72,8 +93,10 @@ void plotCollectives(QCustomPlot* plot, const CollectivesAcrossRanks& c, const C
   auto* margins = new QCPMarginGroup(plot);
   over->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
   bars->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-  plot->plotLayout()->setRowStretchFactors({0.01, 1.0, 0.7});
-  setMinimumChartHeight(plot, 60 + 220 + barsHeight(static_cast<int>(c.ranks.size())));
+  if (bandwidth) bandwidth->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+  plot->plotLayout()->setRowStretchFactors(bandwidth ? QList<double>{0.01, 1.0, 0.8, 0.7}
+                                                     : QList<double>{0.01, 1.0, 0.7});
+  setMinimumChartHeight(plot, 60 + 220 + (bandwidth ? 180 : 0) + barsHeight(static_cast<int>(c.ranks.size())));
   plot->replot();
 }
 
