@@ -31,18 +31,26 @@ void buildLaunchLinks(Trace& trace) {
     if (f.cat == launchFlowCat && isLaunchKind(trace.kind(EventRef::unpack(f.from))) &&
         isGpuKind(trace.kind(EventRef::unpack(f.to))))
       launchByFlow.emplace(f.to, f.from);
-  auto find = [&](int64_t corr) -> uint64_t {
+  // Among launches sharing the id, the earliest of the GPU event's own rank where the
+  // processes carry ranks (a merged session written to one file), else the earliest.
+  auto rankOfTrack = [&](uint32_t track) { return trace.processes[trace.tracks[track].process].rank; };
+  auto find = [&](int64_t corr, uint32_t gpuTrack) -> uint64_t {
     const uint64_t key = static_cast<uint64_t>(corr);
     auto it = std::lower_bound(launches.begin(), launches.end(), key,
                                [](const LaunchLinks::Pair& p, uint64_t k) { return p.first < k; });
-    return it != launches.end() && it->first == key ? it->second : kNoRef;
+    if (it == launches.end() || it->first != key) return kNoRef;
+    const int64_t rank = rankOfTrack(gpuTrack);
+    if (rank == kNoId) return it->second;
+    for (auto same = it; same != launches.end() && same->first == key; ++same)
+      if (rankOfTrack(EventRef::unpack(same->second).track) == rank) return same->second;
+    return it->second;
   };
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
     const SliceColumns& s = trace.tracks[ti].slices;
     for (uint32_t i = 0; i < s.size(); ++i) {
       if (!isGpuKind(s.kind[i])) continue;
       const uint64_t gpuRef = EventRef{ti, i}.packed();
-      uint64_t launch = s.correlation[i] == kNoId ? kNoRef : find(s.correlation[i]);
+      uint64_t launch = s.correlation[i] == kNoId ? kNoRef : find(s.correlation[i], ti);
       if (launch == kNoRef)
         if (const auto it = launchByFlow.find(gpuRef); it != launchByFlow.end()) launch = it->second;
       if (launch == kNoRef) {

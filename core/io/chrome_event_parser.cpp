@@ -2,11 +2,30 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string_view>
 
 #include "io/device_properties_json.h"
 #include "io/number_text.h"
 
 namespace opscope {
+
+namespace {
+
+// N of process labels "rank N" or "rank N, …" (exactly: digits, then the end or ", ").
+std::optional<int64_t> rankLabelPrefix(std::string_view labels) {
+  constexpr std::string_view kPrefix = "rank ";
+  if (labels.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
+  size_t end = kPrefix.size();
+  int64_t rank = 0;
+  while (end < labels.size() && end < kPrefix.size() + 9 && labels[end] >= '0' && labels[end] <= '9')
+    rank = rank * 10 + (labels[end++] - '0');
+  if (end == kPrefix.size()) return std::nullopt;
+  if (end != labels.size() && labels.substr(end, 2) != ", ") return std::nullopt;
+  return rank;
+}
+
+}  // namespace
 
 ChromeEventParser::ChromeEventParser(Trace& trace, TraceBuilder& builder, const JsonReadWindow& window, bool lazyArgs)
     : trace_(trace), builder_(builder), window_(window), lazyArgs_(lazyArgs) {
@@ -262,7 +281,16 @@ void ChromeEventParser::metadataEvent(const RawEvent& ev, uint32_t process, cons
     else warn(WarningKind::BadMetadata, ev.at, "process_name without a string name");
   } else if (n == "process_labels") {
     const RawArg* a = argOf("labels");
-    if (a && a->type == 's') proc.labels = trace_.strings.intern(a->value);
+    if (a && a->type == 's') {
+      // "rank N" or "rank N, GPU 0": a merged session opscope wrote (report/trace_writer.h).
+      std::string_view labels = a->value;
+      if (const auto rank = rankLabelPrefix(labels)) {
+        proc.rank = *rank;
+        const size_t comma = labels.find(',');
+        labels = comma == std::string_view::npos ? std::string_view() : labels.substr(comma + 2);
+      }
+      if (!labels.empty()) proc.labels = trace_.strings.intern(labels);
+    }
   } else if (n == "process_sort_index") {
     if (sortIndex(proc.sortIndex)) proc.hasSortIndex = true;
   } else if (n == "thread_name" || n == "thread_sort_index") {

@@ -107,7 +107,17 @@ class Writer {
     out_ += "\"displayTimeUnit\": \"ms\",\n";
   }
 
-  std::string pidOf(uint32_t process) const { return rawId(t_, t_.processes[process].pid); }
+  // A merged session's ranks share pids (every rank's GPU 0 is pid 0, its ProfilerStep
+  // spans pid "Spans"): each rank's processes move to a pid range of their own, numbers
+  // by rank × kRankPidStride (Linux pids stay below 2^22), names with " (rank N)" added,
+  // so no viewer folds two ranks' streams into one track. Rank 0 keeps its numbers.
+  static constexpr int64_t kRankPidStride = int64_t{1} << 22;
+  std::string pidOf(uint32_t process) const {
+    const Process& p = t_.processes[process];
+    if (p.rank == kNoId || p.rank < 0) return rawId(t_, p.pid);
+    if (p.pid.isString) return quote(std::string(t_.str(p.pid.str)) + " (rank " + std::to_string(p.rank) + ")");
+    return std::to_string(p.pid.num + p.rank * kRankPidStride);
+  }
 
   void metadata() {
     for (uint32_t p = 0; p < t_.processes.size(); ++p) {

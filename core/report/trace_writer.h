@@ -10,8 +10,9 @@
 // consecutive path events are joined by flow arrows of category "critical_path", as
 // Holistic Trace Analysis' overlaid traces have them. Counter series added to the trace
 // before writing (queue length, memory bandwidth) become counter tracks. A merged
-// session of ranks is written as one file, one process per rank's process (their pids
-// kept, their labels naming the rank).
+// session of ranks is written as one file, one process per rank's process: their labels
+// start "rank N" (which the JSON loader reads back as the process's rank) and each rank's
+// pids move to a range of their own (rank 0's kept), so no two ranks share a track.
 //
 // Round trip: loading the written file gives the same slices, names, args, GPU streams,
 // launch links and iterations (tests/core/report/trace_writer_test.cpp compares the

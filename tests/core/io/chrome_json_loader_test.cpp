@@ -124,10 +124,38 @@ TEST(ChromeJson, AsyncBeginEndOnAsyncTracks) {
   EXPECT_EQ(t->instants.size(), 1u);
 }
 
+// Labels "rank N" or "rank N, …" are the rank of a merged session opscope wrote
+// (report/trace_writer.h); anything else near it stays a label.
+TEST(ChromeJson, ProcessLabelsStartingWithARankGiveTheProcessItsRank) {
+  auto t = loadOk(R"([
+    {"ph":"M","name":"process_labels","pid":1,"tid":0,"args":{"labels":"rank 12, GPU 0"}},
+    {"ph":"M","name":"process_labels","pid":2,"tid":0,"args":{"labels":"rank 3"}},
+    {"ph":"M","name":"process_labels","pid":3,"tid":0,"args":{"labels":"rank 3x"}},
+    {"ph":"M","name":"process_labels","pid":4,"tid":0,"args":{"labels":"rank , GPU"}},
+    {"ph":"M","name":"process_labels","pid":5,"tid":0,"args":{"labels":"rank 12345678901"}},
+    {"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1},
+    {"ph":"X","name":"b","pid":2,"tid":1,"ts":1,"dur":1},
+    {"ph":"X","name":"c","pid":3,"tid":1,"ts":1,"dur":1},
+    {"ph":"X","name":"d","pid":4,"tid":1,"ts":1,"dur":1},
+    {"ph":"X","name":"e","pid":5,"tid":1,"ts":1,"dur":1}])");
+  ASSERT_TRUE(t);
+  auto process = [&](const char* name) -> const Process& {
+    return t->processes[t->tracks[only(*t, name).track].process];
+  };
+  EXPECT_EQ(process("a").rank, 12);
+  EXPECT_EQ(t->str(process("a").labels), "GPU 0");
+  EXPECT_EQ(process("b").rank, 3);
+  EXPECT_EQ(process("b").labels, 0u);
+  for (const char* other : {"c", "d", "e"}) {
+    EXPECT_EQ(process(other).rank, kNoId) << other;
+    EXPECT_NE(process(other).labels, 0u) << other;
+  }
+}
+
 TEST(ChromeJson, MetadataNamesAndSortsTracks) {
   auto t = loadOk(R"([
     {"ph":"M","name":"process_name","pid":5,"tid":0,"args":{"name":"python"}},
-    {"ph":"M","name":"process_labels","pid":5,"tid":0,"args":{"labels":"rank 0"}},
+    {"ph":"M","name":"process_labels","pid":5,"tid":0,"args":{"labels":"CPU"}},
     {"ph":"M","name":"process_sort_index","pid":5,"tid":0,"args":{"sort_index":3}},
     {"ph":"M","name":"thread_name","pid":5,"tid":9,"args":{"name":"pt_main_thread"}},
     {"ph":"M","name":"thread_sort_index","pid":5,"tid":9,"args":{"sort_index":-1}},
@@ -137,7 +165,8 @@ TEST(ChromeJson, MetadataNamesAndSortsTracks) {
   const Track& tr = t->tracks[op.track];
   const Process& p = t->processes[tr.process];
   EXPECT_EQ(t->str(p.name), "python");
-  EXPECT_EQ(t->str(p.labels), "rank 0");
+  EXPECT_EQ(t->str(p.labels), "CPU");
+  EXPECT_EQ(p.rank, kNoId);
   EXPECT_TRUE(p.hasSortIndex);
   EXPECT_EQ(p.sortIndex, 3);
   EXPECT_EQ(t->str(tr.name), "pt_main_thread");

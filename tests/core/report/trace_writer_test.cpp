@@ -6,12 +6,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "analysis/summary.h"
 #include "io/trace_loader.h"
+#include "ranks/rank_metrics.h"
 #include "ranks/rank_session.h"
 #include "report/analysis_catalog.h"
 #include "report/summary_report.h"
@@ -103,10 +106,32 @@ TEST(TraceWriter, AFolderOfRanksIsOneFileWithAProcessPerRank) {
   ASSERT_TRUE(back);
   EXPECT_EQ(summarize(*back).streams.size(), summarize(*lr.trace).streams.size());
   EXPECT_EQ(back->sliceCount(), lr.trace->sliceCount());
-  std::set<std::string> labels;
-  for (const Process& p : back->processes)
-    if (p.labels) labels.insert(std::string(back->str(p.labels)).substr(0, 6));
-  EXPECT_EQ(labels, (std::set<std::string>{"rank 0", "rank 1"}));
+  // Read back, each process knows its rank again (the labels' "rank N"), and no two
+  // ranks share a track: every rank's GPU 0 is pid 0 in its own file.
+  std::set<int64_t> ranks;
+  for (const Process& p : back->processes) ranks.insert(p.rank);
+  EXPECT_EQ(ranks, (std::set<int64_t>{0, 1}));
+  auto tracksOfKind = [](const Trace& t, TrackKind k) {
+    return std::count_if(t.tracks.begin(), t.tracks.end(), [k](const Track& tr) { return tr.kind == k; });
+  };
+  EXPECT_EQ(tracksOfKind(*back, TrackKind::GpuStream), tracksOfKind(*lr.trace, TrackKind::GpuStream));
+  EXPECT_EQ(tracksOfKind(*back, TrackKind::Thread), tracksOfKind(*lr.trace, TrackKind::Thread));
+  // The ranks' correlation ids overlap; each kernel still finds its own rank's launch.
+  EXPECT_EQ(back->links.gpuToLaunch.size(), lr.trace->links.gpuToLaunch.size());
+  for (const auto& [gpu, launch] : back->links.gpuToLaunch) {
+    const auto rankOf = [&](uint64_t ref) {
+      return back->processes[back->tracks[EventRef::unpack(ref).track].process].rank;
+    };
+    ASSERT_EQ(rankOf(gpu), rankOf(launch)) << back->name(EventRef::unpack(gpu));
+  }
+  // The multi-rank analyses read the written file as the folder: the same collectives.
+  const auto before = measureRanks(*lr.trace), after = measureRanks(*back);
+  ASSERT_EQ(after.size(), 2u);
+  for (size_t r = 0; r < 2; ++r) {
+    EXPECT_EQ(after[r].collectives.size(), before[r].collectives.size()) << r;
+    EXPECT_EQ(after[r].iterations.size(), before[r].iterations.size()) << r;
+    EXPECT_EQ(after[r].gpuBusy, before[r].gpuBusy) << r;
+  }
 }
 
 }  // namespace
