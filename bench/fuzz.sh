@@ -7,7 +7,8 @@
 #   --runs N      instead, stop each target after N executions (e.g. 10000000)
 #   --jobs J      targets fuzzed at once (default: the number of cores)
 #   TARGET        trace_file execution_trace dvdt plaidml nsys_sqlite link microbench
-#                 gpu_file kernel_classes overheads_file (default: all)
+#                 gpu_file kernel_classes overheads_file rocprofv3 xplane chakra_et
+#                 (default: all)
 #
 # Builds `cmake --preset fuzz` when needed (clang, ASan, UBSan). Each target keeps a
 # growing corpus in build/fuzz/corpus/<target>, seeded from tests/fuzz/corpus/<target>
@@ -34,7 +35,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=(trace_file execution_trace dvdt plaidml nsys_sqlite link microbench gpu_file
-                                      kernel_classes overheads_file)
+                                      kernel_classes overheads_file rocprofv3 xplane chakra_et)
 
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j"$JOBS" >/dev/null
@@ -50,6 +51,7 @@ seed() {
   [ -d "$shared" ] || return 0
   case "$target" in
     trace_file) for f in "$shared"/*.gz; do [ -f "$f" ] && [ "$(stat -c %s "$f")" -lt 200000 ] && cp -n "$f" "$dir"/; done ;;
+    xplane) for f in "$shared"/*.xplane.pb; do [ -f "$f" ] && [ "$(stat -c %s "$f")" -lt 65536 ] && cp -n "$f" "$dir"/; done ;;
     execution_trace) [ -f "$shared/simple_add_et.json.gz" ] && zcat "$shared/simple_add_et.json.gz" > "$dir/shared_simple_add_et.json" ;;
     plaidml) [ -f "$shared/plaidml_mobilenet_eventlog.gz" ] && { zcat "$shared/plaidml_mobilenet_eventlog.gz" | head -c 65536 > "$dir/shared_mobilenet_head.log"; } || true ;;
   esac
@@ -66,6 +68,7 @@ run() {
               "-artifact_prefix=$OUT/findings/$target/")
   case "$target" in
     trace_file|execution_trace|dvdt|link|gpu_file|kernel_classes|overheads_file) args+=("-dict=tests/fuzz/json.dict") ;;
+    rocprofv3) args+=("-dict=tests/fuzz/rocprofv3.dict") ;;
   esac
   if [ -n "$RUNS" ]; then args+=("-runs=$RUNS"); else args+=("-max_total_time=$SECONDS_EACH"); fi
   # Each target writes its scratch files in a folder of its own.

@@ -29,7 +29,10 @@ const std::map<std::string, std::function<void(std::string_view)>>& entries() {
       {"microbench", fuzz::microbench},
       {"gpu_file", fuzz::gpuFile},
       {"kernel_classes", fuzz::kernelClasses},
-      {"overheads_file", fuzz::overheadsFile}};
+      {"overheads_file", fuzz::overheadsFile},
+      {"rocprofv3", fuzz::rocprofv3},
+      {"xplane", fuzz::xplane},
+      {"chakra_et", fuzz::chakraEt}};
   return m;
 }
 
@@ -84,7 +87,7 @@ TEST(FuzzReplay, EveryTargetHasSeeds) {
 // the trace_file and plaidml targets loads.
 TEST(FuzzSeeds, EveryTraceSeedLoads) {
   size_t checked = 0;
-  for (const char* target : {"trace_file", "plaidml", "dvdt", "nsys_sqlite"}) {
+  for (const char* target : {"trace_file", "plaidml", "dvdt", "nsys_sqlite", "rocprofv3", "xplane"}) {
     const fs::path dir = fs::path(OPSCOPE_SOURCE_DIR) / "tests/fuzz/corpus" / target;
     if (!fs::exists(dir)) continue;
     for (const auto& f : fs::directory_iterator(dir)) {

@@ -12,6 +12,7 @@
 #include "analysis/overhead_model.h"
 #include "analysis/summary.h"
 #include "analysis/utilisation_counters.h"
+#include "et/chakra_et.h"
 #include "et/et_link.h"
 #include "et/execution_trace.h"
 #include "hierarchy/finalize.h"
@@ -19,7 +20,9 @@
 #include "io/dvdt_loader.h"
 #include "io/nsys_sqlite_loader.h"
 #include "io/plaidml_eventlog_loader.h"
+#include "io/rocprofv3_loader.h"
 #include "io/trace_loader.h"
+#include "io/xplane_loader.h"
 #include "perf/conv_microbench.h"
 #include "perf/gpu_spec.h"
 #include "perf/kernel_models.h"
@@ -90,19 +93,45 @@ void traceFile(std::string_view bytes) {
   std::remove(path.c_str());
 }
 
-void executionTrace(std::string_view bytes) {
-  std::string error;
-  const auto et = parseExecutionTrace(bytes, error);
-  if (!et) return;
-  for (const EtNode& n : et->nodes) {
+namespace {
+
+// What a user reads of an execution trace: every node's shapes, types and attributes,
+// and both summaries.
+void exerciseEt(const ExecutionTrace& et) {
+  for (const EtNode& n : et.nodes) {
     (void)n.inputShapes();
     (void)n.inputTypes();
     (void)n.outputShapes();
     (void)n.outputTypes();
     (void)n.attributes();
   }
-  (void)etSummaryJson(*et, "fuzz");
-  (void)etSummaryText(*et, "fuzz");
+  (void)etSummaryJson(et, "fuzz");
+  (void)etSummaryText(et, "fuzz");
+}
+
+}  // namespace
+
+void executionTrace(std::string_view bytes) {
+  std::string error;
+  const auto et = parseExecutionTrace(bytes, error);
+  if (et) exerciseEt(*et);
+}
+
+void chakraEt(std::string_view bytes) {
+  auto src = ByteSource::fromMemory(std::string(bytes));
+  std::string error;
+  const auto et = readChakraEt(*src, error);
+  if (et) exerciseEt(*et);
+}
+
+void rocprofv3(std::string_view bytes) {
+  auto src = ByteSource::fromMemory(std::string(bytes));
+  withHierarchy(loadRocprofv3(*src), bytes.size());
+}
+
+void xplane(std::string_view bytes) {
+  auto src = ByteSource::fromMemory(std::string(bytes));
+  withHierarchy(loadXPlane(*src), bytes.size());
 }
 
 void dvdt(std::string_view bytes) {

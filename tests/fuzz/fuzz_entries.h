@@ -19,6 +19,13 @@ namespace opscope::fuzz {
 void traceFile(std::string_view bytes);
 // Any bytes as a PyTorch execution trace, with the per-node accessors and summaries.
 void executionTrace(std::string_view bytes);
+// Any bytes as a rocprofv3 JSON result (that loader, whatever the head says).
+void rocprofv3(std::string_view bytes);
+// Any bytes as an XPlane protobuf (XSpace), as JAX and TensorFlow write *.xplane.pb.
+void xplane(std::string_view bytes);
+// Any bytes as a Chakra protobuf execution trace (.et), with the per-node accessors
+// and summaries of the execution-trace target.
+void chakraEt(std::string_view bytes);
 // Any bytes as an OpenCL dv/dt prof trace (that loader, whatever the head says).
 void dvdt(std::string_view bytes);
 // Any bytes as a PlaidML event log.
