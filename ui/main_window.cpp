@@ -377,6 +377,11 @@ void MainWindow::setDocument(std::shared_ptr<const TraceDocument> doc) {
     setDialogFolder(opened.isDir() ? opened.absoluteFilePath() : opened.absolutePath());
   }
   central_->setCurrentWidget(doc_ ? timeline_->parentWidget() : welcome_);
+  // A stacked widget's minimum is the largest of all its pages', hidden ones included:
+  // the welcome page's (~330 px) kept the timeline from shrinking under a tall bottom
+  // dock. Hidden, it asks for nothing.
+  const auto policy = doc_ ? QSizePolicy::Ignored : QSizePolicy::Preferred;
+  welcome_->setSizePolicy(policy, policy);
   timeline_->setFocus();  // W/S/A/D work at once, not typed into the search box
   search_->setDocument(doc_);
   docks_->opTree->setDocument(doc_);

@@ -15,6 +15,8 @@ class QDockWidget;
 class QMainWindow;
 class QMenu;
 
+class QAction;
+
 namespace opscope::ui {
 
 class AnalysisPanel;
@@ -70,6 +72,7 @@ class WindowDocks : public QObject {
   QMainWindow* window_;
   bool restoredState_ = false;
   bool maximized_ = false;
+  QAction* maximizeAction_ = nullptr;  // View ▸ Maximise, also on the toolbar
   QByteArray stateBeforeMaximize_;
 };
 

@@ -17,8 +17,11 @@ void AdaptiveSplitter::resizeEvent(QResizeEvent* e) {
   if (want != orientation() && count() > 1) {
     setOrientation(want);
     const int room = want == Qt::Horizontal ? e->size().width() : e->size().height();
+    // Over its table the chart takes three quarters (a multi-part chart needs the height;
+    // the table reads off figures a few rows at a time), beside it three fifths.
+    const int chart = want == Qt::Horizontal ? room * 3 / 5 : room * 3 / 4;
     QList<int> sizes;
-    sizes << room * 3 / 5 << room - room * 3 / 5;
+    sizes << chart << room - chart;
     for (int i = 2; i < count(); ++i) sizes << 0;
     setSizes(sizes);
   }

@@ -2,7 +2,7 @@
 // A chart over its table, or beside it when the panel is wide and short (a bottom dock
 // on a 1280x720 laptop screen: ~950x250 px, where a chart over a table leaves each a
 // sliver). The orientation follows the splitter's own shape; the first widget (the
-// chart) keeps three fifths of the room either way.
+// chart) gets three fifths of the room beside its table, three quarters over it.
 #include <QSplitter>
 
 namespace opscope::ui {

@@ -10,9 +10,27 @@
 
 namespace opscope::ui {
 
+namespace {
+
+// The number as fixed-point text (a double in the display role is drawn by the
+// delegate with six significant digits: 1.06892e+06 µs, 3.37084e+08 bytes), sorted by
+// its value.
+class NumberItem : public QTableWidgetItem {
+ public:
+  NumberItem(double v, int decimals) : QTableWidgetItem(QString::number(v, 'f', decimals)), value_(v) {}
+  bool operator<(const QTableWidgetItem& other) const override {
+    if (const auto* n = dynamic_cast<const NumberItem*>(&other)) return value_ < n->value_;
+    return QTableWidgetItem::operator<(other);
+  }
+
+ private:
+  double value_;
+};
+
+}  // namespace
+
 QTableWidgetItem* numberItem(double v, int decimals) {
-  auto* item = new QTableWidgetItem;
-  item->setData(Qt::DisplayRole, QString::number(v, 'f', decimals).toDouble());
+  auto* item = new NumberItem(v, decimals);
   item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
   return item;
 }

@@ -13,7 +13,8 @@ namespace opscope::ui {
 
 // textColumns stretch (names); the others fit their contents (numbers).
 QTableWidget* makeTable(const QStringList& headers, std::initializer_list<int> textColumns = {0});
-// A cell that sorts by number, shown with the given precision.
+// A cell that sorts by number, shown in fixed point with the given decimals (never in
+// scientific notation).
 QTableWidgetItem* numberItem(double v, int decimals);
 QTableWidgetItem* textItem(const QString& s);
 // An op or kernel name: shown short (names.h), the full name as tooltip and in

@@ -14,6 +14,7 @@
 #include <QImage>
 #include <QSignalSpy>
 
+#include <QStyledItemDelegate>
 #include <QTableWidget>
 #include <QTest>
 #include <QThread>
@@ -28,6 +29,7 @@
 #include "panels/analysis_panel.h"
 #include "panels/critical_path_view.h"
 #include "panels/op_kernels_view.h"
+#include "panels/table_items.h"
 #include "report/export_request.h"
 #include "test_support.h"
 #include "timeline/colors.h"
@@ -573,6 +575,25 @@ TEST(AnalysisPanel, ExportsAreOnWhiteInTheDarkTheme) {
   std::filesystem::remove(path.toStdString());
 }
 
+// Table numbers read in fixed point (the default delegate drew 1.06892e+06 for a start
+// in µs) and sort by value, not by text.
+TEST(TableItems, NumbersShowInFixedPointAndSortByValue) {
+  QTableWidget t(3, 1);
+  t.setItem(0, 0, numberItem(1068915, 0));
+  t.setItem(1, 0, numberItem(9.5, 3));
+  t.setItem(2, 0, numberItem(337084416, 0));
+  EXPECT_EQ(t.item(0, 0)->text(), QStringLiteral("1068915"));
+  EXPECT_EQ(t.item(1, 0)->text(), QStringLiteral("9.500"));
+  EXPECT_EQ(t.item(2, 0)->text(), QStringLiteral("337084416"));
+  // What the table draws: the delegate's text for the cell's display value.
+  const QStyledItemDelegate delegate;
+  EXPECT_EQ(delegate.displayText(t.item(0, 0)->data(Qt::DisplayRole), QLocale::c()), QStringLiteral("1068915"));
+  t.sortItems(0, Qt::AscendingOrder);
+  EXPECT_EQ(t.item(0, 0)->text(), QStringLiteral("9.500"));
+  EXPECT_EQ(t.item(1, 0)->text(), QStringLiteral("1068915"));
+  EXPECT_EQ(t.item(2, 0)->text(), QStringLiteral("337084416"));
+}
+
 TEST(AdaptiveSplitter, ChartBesideTheTableWhenWideAndShort) {
   EXPECT_EQ(AdaptiveSplitter::orientationFor({950, 250}), Qt::Horizontal);  // a laptop's bottom dock
   EXPECT_EQ(AdaptiveSplitter::orientationFor({950, 600}), Qt::Vertical);
@@ -589,6 +610,7 @@ TEST(AdaptiveSplitter, ChartBesideTheTableWhenWideAndShort) {
   split.resize(500, 600);
   QApplication::processEvents();
   EXPECT_EQ(split.orientation(), Qt::Vertical);
+  EXPECT_NEAR(split.sizes()[0], 450, 20);  // over its table the chart takes three quarters
 }
 
 // The window opens a trace with the Analysis dock closed: the dock computes nothing

@@ -32,8 +32,9 @@ void plotCollectives(QCustomPlot* plot, const CollectivesAcrossRanks& c, const C
   QCPAxisRect* over = addRect(plot, 1, 0, theme);
   QCPAxis* x = over->axis(QCPAxis::atBottom);
   QCPAxis* y = over->axis(QCPAxis::atLeft);
-  x->setLabel(QStringLiteral("collective call (in order)"));
-  y->setLabel(QStringLiteral("skew: last − first arrival (µs)"));
+  // Axis titles short enough for a 200 px tall panel (longer ones were cut before their unit).
+  x->setLabel(QStringLiteral("collective call (in order) · skew = the last rank's arrival − the first's"));
+  y->setLabel(QStringLiteral("skew (µs)"));
   auto* g = new QCPGraph(x, y);
   g->setLineStyle(QCPGraph::lsImpulse);
   g->setPen(QPen(paletteColor(0), 1.2));
@@ -53,8 +54,8 @@ void plotCollectives(QCustomPlot* plot, const CollectivesAcrossRanks& c, const C
     bandwidth = addRect(plot, 2, 0, theme);
     QCPAxis* bx = bandwidth->axis(QCPAxis::atBottom);
     QCPAxis* by = bandwidth->axis(QCPAxis::atLeft);
-    bx->setLabel(QStringLiteral("collective call (in order); unsized calls left out"));
-    by->setLabel(QStringLiteral("bus bandwidth (GB/s)"));
+    bx->setLabel(QStringLiteral("collective call (in order) · bus bandwidth of the calls whose ops record a size"));
+    by->setLabel(QStringLiteral("bus GB/s"));
     auto* b = new QCPGraph(bx, by);
     b->setLineStyle(QCPGraph::lsImpulse);
     b->setPen(QPen(paletteColor(2), 1.2));

@@ -102,7 +102,11 @@ void plotRoofline(QCustomPlot* plot, const RooflineAnalysis& a, const ChartTheme
                                    .arg(o.tbs(), 0, 'g', 3)
                                    .arg(percent(o.roofPct(r.dramTBs) / 100))
                                    .arg(QString::fromLatin1(o.bound(r.dramTBs)))
-                                   .arg(durationText(o.atStakeUs(r.dramTBs) * 1000))});
+                                   .arg(durationText(o.atStakeUs(r.dramTBs) * 1000)) +
+                               (o.roofPct(r.dramTBs) > 105
+                                    ? QStringLiteral("\nabove the roof: faster than this GPU allows — the trace's "
+                                                     "timings, its GPU or the recorded shapes are off")
+                                    : QString())});
     g->setProperty("ops", QVariantList{QVariant::fromValue<qulonglong>(o.longest.packed())});
     g->removeFromLegend();
     if (fresh) {  // a marker of one size for the legend (the points' sizes are their time)
@@ -142,8 +146,12 @@ void plotRoofline(QCustomPlot* plot, const RooflineAnalysis& a, const ChartTheme
       QString& names = roofs[peak];
       names += (names.isEmpty() ? QString() : QStringLiteral(" · ")) + QString::fromStdString(type);
     }
+  // Where a label sits across the plot (0 left, 1 right) for an intensity on the log axis.
+  const auto xRatio = [&](double v) { return std::log(v / xMin) / std::log(xMax / xMin); };
   int roofIndex = 0;
-  for (const auto& [peak, types] : roofs) {
+  double labelledAbove = 0;                                   // the peak of the last roof labelled above its line
+  for (auto it = roofs.rbegin(); it != roofs.rend(); ++it) {  // highest first
+    const auto& [peak, types] = *it;
     auto* roof = new QCPGraph(x, y);
     const double ridge = peak / r.dramTBs;
     roof->setData(QVector<double>{xMin, ridge, xMax}, QVector<double>{r.dramTBs * xMin, peak, peak});
@@ -156,9 +164,18 @@ void plotRoofline(QCustomPlot* plot, const RooflineAnalysis& a, const ChartTheme
     label->setClipAxisRect(rect);
     label->position->setAxes(x, y);
     // Just past the ridge, where the roof turns flat: the ops crowd the far right (high
-    // intensity), where a label at the end ran over them.
-    label->position->setCoords(std::min(ridge * 1.15, xMax / 8), peak);
-    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    // intensity), where a label at the end ran over them. Held inside the plot (a label
+    // left-aligned near the right edge lost its "/s"), and a roof within 4× of the one
+    // above it (fp64 9.7 under fp32 19.5) labelled under its line, not over the other's.
+    const double at = std::clamp(xRatio(ridge * 1.15), 0.02, 0.98);
+    const bool fromRight = at > 0.78;  // a label is ~110 px: a fifth of a 550 px plot
+    const bool below = labelledAbove > 0 && labelledAbove / peak < 4;
+    label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(fromRight ? 0.98 : at, peak);
+    label->setPositionAlignment((fromRight ? Qt::AlignRight : Qt::AlignLeft) |
+                                (below ? Qt::AlignTop : Qt::AlignBottom));
+    if (!below) labelledAbove = peak;
+    else labelledAbove = 0;  // the next roof is free to go above again
     label->setText(QStringLiteral("%1 %2 TFLOP/s").arg(types).arg(peak, 0, 'g', 4));
     label->setColor(theme.text());
     label->setLayer(QStringLiteral("legend"));  // above the points
