@@ -84,6 +84,9 @@ void horizontalBars(QCPAxisRect* rect, const QStringList& labels, const std::vec
     for (const auto& [v, text] : ends)
       if (v > 0) range = std::max(range, w > text + 20 ? v * w / (w - text) : v * 3);
     valueAxis->setRange(0, range);
+    // A tick label every ~80 px at most: a rect squeezed by long bar names drew
+    // "0 2.5 5 7.5 1012.5" into one another.
+    valueAxis->ticker()->setTickCount(std::clamp(static_cast<int>(w / 80), 2, 5));
   });
 }
 
@@ -102,13 +105,33 @@ QCPLegend* themedLegend(const ChartTheme& theme) {
   return legend;
 }
 
+namespace {
+
+// Text broken at spaces into lines of at most width characters (a word longer than that
+// keeps its own line): a one-line note wider than a laptop dock lost both ends.
+QString wrapped(const QString& text, int width) {
+  QString out, line;
+  for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+    if (!line.isEmpty() && line.size() + 1 + word.size() > width) {
+      out += line + QLatin1Char('\n');
+      line.clear();
+    }
+    line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + word;
+  }
+  return out + line;
+}
+
+constexpr int kNoteLineChars = 60;  // ~420 px of the chart font: inside a 1280x720 dock
+
+}  // namespace
+
 void emptyNote(QCPAxisRect* rect, const QString& text, const ChartTheme& theme) {
   auto* item = new QCPItemText(rect->parentPlot());
   item->setClipAxisRect(rect);
   item->position->setType(QCPItemPosition::ptAxisRectRatio);
   item->position->setAxisRect(rect);
   item->position->setCoords(0.5, 0.5);
-  item->setText(text);
+  item->setText(wrapped(text, kNoteLineChars));
   item->setColor(theme.text());
   // Nothing to read off: no axes (an empty memory chart drew a 0-5 scale of nothing),
   // and the note near the top, where a short dock still shows it.

@@ -24,6 +24,7 @@
 
 #include "charts/analysis_charts.h"
 #include "charts/chart_kinds.h"
+#include "charts/chart_parts.h"
 #include "main_window.h"
 #include "panels/adaptive_splitter.h"
 #include "panels/analysis_panel.h"
@@ -573,6 +574,23 @@ TEST(AnalysisPanel, ExportsAreOnWhiteInTheDarkTheme) {
   EXPECT_EQ(QColor(shown.pixel(2, 2)), ChartTheme{true}.background());
   f.w.setDarkTheme(false);
   std::filesystem::remove(path.toStdString());
+}
+
+// An empty chart's note wraps (one line of 90 characters lost both ends in a 1280x720
+// dock) and keeps every word.
+TEST(ChartParts, AnEmptyNoteWrapsAndKeepsEveryWord) {
+  QCustomPlot plot;
+  const ChartTheme theme{false};
+  const QString note =
+      QStringLiteral("no gpu_user_annotation spans: Kineto draws them for record_function ranges that launch GPU work");
+  parts::emptyNote(plot.axisRect(), note, theme);
+  ASSERT_EQ(plot.itemCount(), 1);
+  const auto* item = qobject_cast<QCPItemText*>(plot.item(0));
+  ASSERT_NE(item, nullptr);
+  const QStringList lines = item->text().split(QLatin1Char('\n'));
+  EXPECT_GE(lines.size(), 2);
+  for (const QString& line : lines) EXPECT_LE(line.size(), 60) << line.toStdString();
+  EXPECT_EQ(lines.join(QLatin1Char(' ')), note);
 }
 
 // Table numbers read in fixed point (the default delegate drew 1.06892e+06 for a start

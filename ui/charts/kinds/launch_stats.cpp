@@ -43,7 +43,14 @@ void plotLaunches(QCustomPlot* plot, const LaunchStatsReport& r, const ChartThem
                .arg(r.delayOutliers)
                .arg(durationText(static_cast<double>(r.options.delayCutoff))),
            theme, 8);
-  QCPAxisRect* rect = addRect(plot, 2, 0, theme);
+  // The legend in a row of its own over the scatter: inside it, at any corner, it sat on
+  // points (top left: long kernels launched quickly, the common case).
+  QCPLegend* legend = themedLegend(theme);
+  legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  legend->setWrap(4);
+  plot->plotLayout()->addElement(2, 0, legend);
+  legend->setLayer(QStringLiteral("legend"));
+  QCPAxisRect* rect = addRect(plot, 3, 0, theme);
   QCPAxis* x = rect->axis(QCPAxis::atBottom);
   QCPAxis* y = rect->axis(QCPAxis::atLeft);
   for (QCPAxis* axis : {x, y}) {
@@ -53,8 +60,6 @@ void plotLaunches(QCustomPlot* plot, const LaunchStatsReport& r, const ChartThem
   }
   x->setLabel(QStringLiteral("CPU launch call (µs)"));
   y->setLabel(QStringLiteral("GPU duration (µs)"));
-  QCPLegend* legend = themedLegend(theme);
-  rect->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignLeft);
   const QString names[] = {QStringLiteral("normal"), QStringLiteral("GPU shorter than its call"),
                            QStringLiteral("call over the cutoff"), QStringLiteral("delay over the cutoff")};
   QCPGraph* graphs[4];
@@ -88,7 +93,7 @@ void plotLaunches(QCustomPlot* plot, const LaunchStatsReport& r, const ChartThem
   x->setRange(lo, hi);
   y->setRange(lo, hi);
 
-  QCPAxisRect* bars = addRect(plot, 3, 0, theme);
+  QCPAxisRect* bars = addRect(plot, 4, 0, theme);
   QStringList labels, texts, tips;
   std::vector<double> values;
   std::vector<QColor> colors;
@@ -111,8 +116,8 @@ void plotLaunches(QCustomPlot* plot, const LaunchStatsReport& r, const ChartThem
   }
   horizontalBars(bars, labels, values, colors, texts, tips,
                  QStringLiteral("total launch delay (ms: call start to GPU start)"), theme);
-  plot->plotLayout()->setRowStretchFactors({0.01, 0.01, 1.0, 0.7});
-  setMinimumChartHeight(plot, 80 + 260 + barsHeight(static_cast<int>(std::min(r.byName.size(), kBars))));
+  plot->plotLayout()->setRowStretchFactors({0.01, 0.01, 0.01, 1.0, 0.7});
+  setMinimumChartHeight(plot, 80 + 30 + 260 + barsHeight(static_cast<int>(std::min(r.byName.size(), kBars))));
   plot->replot();
 }
 
