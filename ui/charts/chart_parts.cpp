@@ -183,6 +183,17 @@ void addColorScale(QCustomPlot* plot, int row, QCPAxisRect* rect, QCPColorMap* m
   scale->axis()->setTickPen(QPen(theme.text()));
   scale->axis()->setSubTickPen(QPen(theme.text()));
   map->setColorScale(scale);
+  // Two or three labels whatever the scale's height (a 60 px scale piled up nine): a
+  // round step of about half the range.
+  const double half = map->dataRange().size() / 2;
+  if (half > 0) {
+    const double decade = std::pow(10.0, std::floor(std::log10(half)));
+    const double step = half >= 5 * decade ? 5 * decade : half >= 2 * decade ? 2 * decade : decade;
+    auto fixed = QSharedPointer<QCPAxisTickerFixed>::create();
+    fixed->setTickStep(step);
+    fixed->setScaleStrategy(QCPAxisTickerFixed::ssNone);
+    scale->axis()->setTicker(fixed);
+  }
   auto* margins = new QCPMarginGroup(plot);
   rect->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
   scale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);

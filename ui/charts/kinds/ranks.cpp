@@ -17,12 +17,20 @@ using namespace parts;
 
 namespace {
 
+// A heatmap's cells: 14 px a rank up to 32 ranks, never under 60 px (the colour scale's
+// ticks and title need it).
+int heatmapHeight(int ranks) { return std::max(60, 14 * std::min(ranks, 32)); }
+
 // Ranks × the job's top kernels: each rank's time in a kernel against the median of the
 // ranks for it, so the kernel that makes a rank slow shows in its row.
 void plotKernelsPerRank(QCustomPlot* plot, int row, const RankTable& t, const ChartTheme& theme,
                         const QSharedPointer<QCPAxisTickerText>& rankTicks, QCPMarginGroup* left) {
   QCPAxisRect* rect = addRect(plot, row, 0, theme);
   rect->setMarginGroup(QCP::msLeft, left);
+  // The cells keep their height: the rotated kernel names below took all but 18 px of
+  // the rect in a 1280x720 dock, piling up the colour scale's labels.
+  rect->setSizeConstraintRect(QCPLayoutElement::scrInnerRect);
+  rect->setMinimumSize(0, heatmapHeight(static_cast<int>(t.rows.size())));
   QCPAxis* x = rect->axis(QCPAxis::atBottom);
   QCPAxis* y = rect->axis(QCPAxis::atLeft);
   const int n = static_cast<int>(t.rows.size());
@@ -62,7 +70,7 @@ void plotKernelsPerRank(QCustomPlot* plot, int row, const RankTable& t, const Ch
   map->setGradient(aboveBelow());
   map->setDataRange(QCPRange(-extreme, extreme));
   map->setInterpolate(false);
-  addColorScale(plot, row, rect, map, QStringLiteral("% against the median rank"), theme);
+  addColorScale(plot, row, rect, map, QStringLiteral("% vs median"), theme);  // fits a 60 px scale
   y->setTicker(rankTicks);
   y->setRange(-0.5, n - 0.5);
   y->setRangeReversed(true);
@@ -145,7 +153,7 @@ void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, c
   map->setGradient(viridis());
   map->setDataRange(QCPRange(lo, hi > lo ? hi : lo + 1e-3));
   map->setInterpolate(false);
-  addColorScale(plot, 1, heat, map, QStringLiteral("iteration wall time (ms)"), theme);
+  addColorScale(plot, 1, heat, map, QStringLiteral("wall ms"), theme);  // fits a 60 px scale
   y->setTicker(rankTicks());
   y->setRange(-0.5, n - 0.5);
   y->setRangeReversed(true);  // rank 0 on top, as in the timeline
@@ -163,12 +171,15 @@ void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, c
 
   auto* left = new QCPMarginGroup(plot);  // rank labels of every chart in one column
   heat->setMarginGroup(QCP::msLeft, left);
-  const int rowsPx = 14 * std::min(n, 32);
+  heat->setSizeConstraintRect(QCPLayoutElement::scrInnerRect);
+  heat->setMinimumSize(0, heatmapHeight(n));
+  const int rowsPx = heatmapHeight(n);
+  constexpr int kRotatedNamesPx = 150;  // the kernels' names at 30°, up to ~45 characters
   const bool kernels = !t.kernelNames.empty();
   if (!t.collectivesMeasured) {  // a cluster table: iteration times and top kernels only
     if (kernels) plotKernelsPerRank(plot, 2, t, theme, rankTicks(), left);
     plot->plotLayout()->setRowStretchFactors(kernels ? QList<double>{0.01, 1.0, 1.0} : QList<double>{0.01, 1.0});
-    setMinimumChartHeight(plot, 60 + (kernels ? 2 : 1) * (60 + rowsPx) + (kernels ? 110 : 0));
+    setMinimumChartHeight(plot, 60 + (kernels ? 2 : 1) * (60 + rowsPx) + (kernels ? kRotatedNamesPx : 0));
     plot->replot();
     return;
   }
@@ -182,6 +193,7 @@ void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, c
   QCPLegend* legend = themedLegend(theme);
   plot->plotLayout()->addElement(2, 0, legend);
   legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  legend->setWrap(2);
   legend->setLayer(QStringLiteral("legend"));
   coll->setMarginGroup(QCP::msLeft, left);
   QCPBars* below = nullptr;
@@ -229,7 +241,7 @@ void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, c
   if (kernels) plotKernelsPerRank(plot, 4, t, theme, rankTicks(), left);
   plot->plotLayout()->setRowStretchFactors(kernels ? QList<double>{0.01, 1.0, 0.01, 0.8, 1.0}
                                                    : QList<double>{0.01, 1.0, 0.01, 0.8});
-  setMinimumChartHeight(plot, 60 + (kernels ? 3 : 2) * (60 + rowsPx) + (kernels ? 110 : 0));
+  setMinimumChartHeight(plot, 60 + (kernels ? 3 : 2) * (60 + rowsPx) + (kernels ? kRotatedNamesPx : 0));
   plot->replot();
 }
 
