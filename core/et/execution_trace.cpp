@@ -285,8 +285,11 @@ std::string etSummaryText(const ExecutionTrace& et, const std::string& file) {
     if (!n.isGpu && !n.isAnnotation()) ++byName[n.name];
   std::vector<std::pair<std::string, uint64_t>> ops(byName.begin(), byName.end());
   std::stable_sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-  std::string out = file + ": PyTorch execution trace, schema " + (et.schema.empty() ? "?" : et.schema) + ", " +
-                    std::to_string(et.nodes.size()) + " nodes\n";
+  // Chakra's protobuf traces (et/chakra_et.h) are read into the same model; say which.
+  const bool chakra = et.top.is_object() && et.top.value("format", "") == "chakra-protobuf";
+  std::string out = file +
+                    (chakra ? ": Chakra execution trace (protobuf), schema " : ": PyTorch execution trace, schema ") +
+                    (et.schema.empty() ? "?" : et.schema) + ", " + std::to_string(et.nodes.size()) + " nodes\n";
   for (size_t i = 0; i < ops.size() && i < 15; ++i)
     out += "  " + std::to_string(ops[i].second) + "  " + ops[i].first + "\n";
   for (const EtProblem& p : et.problems) out += "note: " + p.what + "\n";

@@ -38,6 +38,8 @@ TEST(ChakraEt, RealTraceNodesAsAnIndependentDecodingGivesThem) {
   }
   EXPECT_GT(withShapes, 1000u);
   EXPECT_GT(withRf, 1000u);
+  // The summary names the format it read (it called a Chakra trace a PyTorch one).
+  EXPECT_EQ(etSummaryText(*et, "f").rfind("f: Chakra execution trace (protobuf), schema 1.0.1, 3664 nodes\n", 0), 0u);
 }
 
 TEST(ChakraEt, ACutFileIsAOneLineError) {
