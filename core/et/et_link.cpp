@@ -323,7 +323,7 @@ std::string etPlusJson(const ExecutionTrace& et, const Trace& trace, const EtLin
   }
   Json nodes = Json::array();
   for (const EtNode& n : et.nodes) {
-    Json j = n.json;
+    Json j = n.json();
     if (auto it = link.opOfNode.find(n.id); it != link.opOfNode.end()) {
       const TimeNs dur = trace.dur(it->second);
       TimeNs childTime = 0;

@@ -42,12 +42,21 @@ std::optional<int64_t> integer(const Json* v) {
 
 }  // namespace
 
-Json EtNode::inputShapes() const { return ioPart(json, "inputs", "shapes", "input_shapes"); }
-Json EtNode::inputTypes() const { return ioPart(json, "inputs", "types", "input_types"); }
-Json EtNode::outputShapes() const { return ioPart(json, "outputs", "shapes", "output_shapes"); }
-Json EtNode::outputTypes() const { return ioPart(json, "outputs", "types", "output_types"); }
+Json EtNode::json() const {
+  if (!store || packed.size == 0) return Json::object();
+  // Packed by addNode from a parsed object: it unpacks (no exception on these bytes;
+  // a block the store cannot inflate gives discarded, shown as an empty object).
+  Json j = Json::from_msgpack(store->get(packed), true, false);
+  return j.is_discarded() ? Json::object() : j;
+}
+
+Json EtNode::inputShapes() const { return ioPart(json(), "inputs", "shapes", "input_shapes"); }
+Json EtNode::inputTypes() const { return ioPart(json(), "inputs", "types", "input_types"); }
+Json EtNode::outputShapes() const { return ioPart(json(), "outputs", "shapes", "output_shapes"); }
+Json EtNode::outputTypes() const { return ioPart(json(), "outputs", "types", "output_types"); }
 
 std::vector<std::pair<std::string, std::string>> EtNode::attributes() const {
+  const Json json = this->json();
   std::vector<std::pair<std::string, std::string>> out;
   auto text = [](const Json& v) { return v.is_string() ? v.get<std::string>() : jsonText(v); };
   for (const char* key : {"op_schema", "seq_id", "scope", "tid", "fw_parent", "fw_tid", "rf_id"})
@@ -59,9 +68,16 @@ std::vector<std::pair<std::string, std::string>> EtNode::attributes() const {
   return out;
 }
 
+std::optional<size_t> ExecutionTrace::indexOf(int64_t id) const {
+  const auto it = std::lower_bound(indexOfId.begin(), indexOfId.end(), id,
+                                   [](const std::pair<int64_t, uint32_t>& e, int64_t v) { return e.first < v; });
+  if (it == indexOfId.end() || it->first != id) return std::nullopt;
+  return it->second;
+}
+
 const EtNode* ExecutionTrace::node(int64_t id) const {
-  const auto it = indexOfId.find(id);
-  return it == indexOfId.end() ? nullptr : &nodes[it->second];
+  const auto i = indexOf(id);
+  return i ? &nodes[*i] : nullptr;
 }
 
 namespace {
@@ -87,15 +103,10 @@ bool addNode(ExecutionTrace& et, Json&& n, size_t index, std::string& error) {
   node.rfId = integer(n.contains("rf_id") ? &n["rf_id"] : attr(n, "rf_id"));
   node.tid = integer(n.contains("tid") ? &n["tid"] : attr(n, "tid")).value_or(0);
   node.isGpu = n.contains("cat");
-  if (et.indexOfId.count(node.id)) {
-    et.problems.push_back({"node id " + std::to_string(node.id) +
-                           " appears more than once (a merged multi-rank "
-                           "trace?): the later node \"" +
-                           node.name + "\" is dropped"});
-    return true;
-  }
-  node.json = std::move(n);
-  et.indexOfId.emplace(node.id, et.nodes.size());
+  std::string bytes;
+  Json::to_msgpack(n, bytes);
+  node.store = et.store.get();
+  node.packed = et.store->add(bytes);
   et.nodes.push_back(std::move(node));
   return true;
 }
@@ -115,9 +126,7 @@ void breakParentCycles(ExecutionTrace& et) {
   auto parentIndex = [&](size_t i) -> std::optional<size_t> {
     const EtNode& n = et.nodes[i];
     if (n.parent < 0 || n.parent == n.id || n.parent == 0) return std::nullopt;
-    const auto it = et.indexOfId.find(n.parent);
-    if (it == et.indexOfId.end()) return std::nullopt;
-    return it->second;
+    return et.indexOf(n.parent);
   };
   for (size_t start = 0; start < et.nodes.size(); ++start) {
     if (state[start] != kUnseen) continue;
@@ -188,11 +197,50 @@ bool addExecutionTraceNode(ExecutionTrace& et, nlohmann::ordered_json node, size
   return addNode(et, std::move(node), index, error);
 }
 
+namespace {
+
+// The id index, sorted; of nodes sharing an id the first is kept and the later dropped.
+void indexNodes(ExecutionTrace& et) {
+  auto& index = et.indexOfId;
+  index.clear();
+  index.reserve(et.nodes.size());
+  for (size_t i = 0; i < et.nodes.size(); ++i) index.emplace_back(et.nodes[i].id, static_cast<uint32_t>(i));
+  std::sort(index.begin(), index.end());
+  std::vector<bool> dropped(et.nodes.size(), false);
+  bool any = false;
+  for (size_t k = 1; k < index.size(); ++k)
+    if (index[k].first == index[k - 1].first) dropped[index[k].second] = any = true;
+  if (any) {
+    size_t kept = 0;
+    for (size_t i = 0; i < et.nodes.size(); ++i) {
+      if (dropped[i]) {
+        const EtNode& n = et.nodes[i];
+        et.problems.push_back({"node id " + std::to_string(n.id) +
+                               " appears more than once (a merged multi-rank trace?): the later node \"" + n.name +
+                               "\" is dropped"});
+        continue;
+      }
+      if (kept != i) et.nodes[kept] = std::move(et.nodes[i]);
+      ++kept;
+    }
+    et.nodes.resize(kept);
+    index.clear();
+    for (size_t i = 0; i < et.nodes.size(); ++i) index.emplace_back(et.nodes[i].id, static_cast<uint32_t>(i));
+    std::sort(index.begin(), index.end());
+  }
+  index.shrink_to_fit();
+}
+
+}  // namespace
+
 bool finishExecutionTrace(ExecutionTrace& et, std::string& error) {
+  et.store->finish();
+  indexNodes(et);
+  et.nodes.shrink_to_fit();
   if (et.top.contains("schema") && et.top["schema"].is_string()) et.schema = et.top["schema"].get<std::string>();
   for (EtNode& n : et.nodes) {
     if (n.parent < 0 || n.parent == n.id || n.parent == 0) continue;
-    if (!et.indexOfId.count(n.parent)) {
+    if (!et.indexOf(n.parent)) {
       et.problems.push_back({"node " + std::to_string(n.id) + " (" + n.name + "): parent " + std::to_string(n.parent) +
                              " is not in the trace; it is treated as a root"});
       n.parent = -1;

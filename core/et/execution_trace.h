@@ -6,19 +6,22 @@
 //   1.0.2-chakra.0.0.4 and later: "inputs"/"outputs" as {"values", "shapes", "types"},
 //     "ctrl_deps" for the parent, "attrs" as a list of {"name", "type", "value"} holding
 //     rf_id, tid, op_schema, ...
-// Every node keeps its JSON object as read, so a rewritten file (ET+, see et_link.h)
-// loses no field; the accessors below read either generation.
+// Every node keeps its JSON object as read (packed), so a rewritten file (ET+, see
+// et_link.h) loses no field; the accessors below read either generation.
 //
-// An execution trace is read node by node into a JSON DOM per node: they are orders
-// of magnitude smaller than the Kineto traces of the same run (no per-event timing).
+// An execution trace is read node by node, each through a JSON DOM that is packed once
+// its fields are read; the accessors unpack it (the details of one node at a time).
 // One node or top-level value may not exceed kMaxJsonValueBytes (io/input_limits.h).
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "et/et_node_store.h"
 
 namespace opscope {
 
@@ -31,9 +34,14 @@ struct EtNode {
   std::string name;
   std::optional<int64_t> rfId;  // record function id, links to Kineto's op
   int64_t tid = 0;
-  bool isGpu = false;           // an ET+ GPU node (it has "cat")
-  nlohmann::ordered_json json;  // the node as read
+  bool isGpu = false;  // an ET+ GPU node (it has "cat")
+  // The node as read, every field in its order, as MessagePack (nlohmann's to_msgpack)
+  // in its trace's deflated store (et_node_store.h): a 10^6-node trace held 2.4 GB as
+  // JSON DOMs. The store belongs to the ExecutionTrace the node is in.
+  const EtNodeStore* store = nullptr;
+  EtNodeStore::Ref packed;
 
+  nlohmann::ordered_json json() const;         // the node as read, unpacked on each call
   nlohmann::ordered_json inputShapes() const;  // [] when absent
   nlohmann::ordered_json inputTypes() const;
   nlohmann::ordered_json outputShapes() const;
@@ -50,10 +58,15 @@ struct EtProblem {
 };
 
 struct ExecutionTrace {
+  // The nodes' bytes; shared by copies of the trace (nodes point into it).
+  std::shared_ptr<EtNodeStore> store = std::make_shared<EtNodeStore>();
   std::string schema;
   nlohmann::ordered_json top;  // every top-level field but "nodes"
   std::vector<EtNode> nodes;   // as in the file
-  std::map<int64_t, size_t> indexOfId;
+  // (id, index in nodes) by id, built when loading finishes: 16 bytes a node where a
+  // std::map took ~48.
+  std::vector<std::pair<int64_t, uint32_t>> indexOfId;
+  std::optional<size_t> indexOf(int64_t id) const;
   // Oddities that do not stop loading (multi-node jobs, partial traces): duplicate ids
   // (the later node is dropped), parents missing from the trace (the node becomes a
   // root), nodes without an id.
