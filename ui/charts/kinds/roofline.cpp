@@ -131,7 +131,7 @@ void plotRoofline(QCustomPlot* plot, const RooflineAnalysis& a, const ChartTheme
   xMin = std::max(1e-3, std::min(xMin, 0.5) / 2);
   xMax = std::max({xMax * 2, peakMax / std::max(r.dramTBs, 1e-9) * 4, 10.0});
   yMin = std::max(1e-4, std::min(yMin, r.dramTBs * xMin) / 2);
-  yMax = std::max(yMax, peakMax) * 2;
+  yMax = std::max(yMax, peakMax) * 5;  // room over the top roof for its label
   x->setRange(xMin, xMax);
   y->setRange(yMin, yMax);
   // One roof per type the points run at (flat at its peak, the memory diagonal below its
