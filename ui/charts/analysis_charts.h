@@ -25,7 +25,9 @@ class QCustomPlot;
 
 namespace opscope::ui {
 
-void plotOverview(QCustomPlot* plot, const Overview& o, const ChartTheme& theme, const QString& title);
+// ranks: the ranks of a merged session (0 or 1 for one trace), whose steps the count adds up.
+void plotOverview(QCustomPlot* plot, const Overview& o, const ChartTheme& theme, const QString& title,
+                  size_t ranks = 0);
 // focus: a node of b whose children are drawn instead of every stream's first level.
 void plotBreakdown(QCustomPlot* plot, const DeviceBreakdown& b, const Trace& trace, const ChartTheme& theme,
                    const QString& title, int topN = 15, uint32_t focus = UINT32_MAX);

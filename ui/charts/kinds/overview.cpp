@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "analysis/overview.h"
 #include "charts/analysis_charts.h"
@@ -15,7 +16,7 @@ namespace opscope::ui {
 
 using namespace parts;
 
-void plotOverview(QCustomPlot* plot, const Overview& o, const ChartTheme& theme, const QString& title) {
+void plotOverview(QCustomPlot* plot, const Overview& o, const ChartTheme& theme, const QString& title, size_t ranks) {
   resetPlot(plot, theme);
   addTitle(plot, 0, title, theme);
   const QString device = o.hasDevice
@@ -28,6 +29,8 @@ void plotOverview(QCustomPlot* plot, const Overview& o, const ChartTheme& theme,
           .arg(durationText(static_cast<double>(o.wall)), durationText(static_cast<double>(o.hostRuntime)), device)
           .arg(o.iterations)
           .arg(o.iterations == 1 ? QStringLiteral("iteration") : QStringLiteral("iterations"));
+  // A folder of ranks counts every rank's steps (the status bar names one rank's).
+  if (ranks > 1) figures += QStringLiteral(" over %L1 ranks").arg(ranks);
   if (o.samplesPerSecond) figures += QStringLiteral(" · %1 samples/s").arg(*o.samplesPerSecond, 0, 'f', 1);
   auto* sub = new QCPTextElement(plot, figures, QFont(QStringLiteral("Sans"), 9));
   sub->setTextColor(theme.text());
@@ -78,9 +81,12 @@ void plotOverview(QCustomPlot* plot, const Overview& o, const ChartTheme& theme,
 namespace charts {
 
 extern const ChartDrawing overview;
-const ChartDrawing overview{"overview", [](QCustomPlot* plot, const AnalysisResult& r, const Trace&,
+const ChartDrawing overview{"overview", [](QCustomPlot* plot, const AnalysisResult& r, const Trace& trace,
                                            const ChartTheme& theme, const QString& title, const ChartOptions&) {
-                              plotOverview(plot, analysisValue<Overview>(r), theme, title);
+                              std::set<int64_t> ranks;  // a folder session, or one read back from one file
+                              for (const Process& p : trace.processes)
+                                if (p.rank != kNoId) ranks.insert(p.rank);
+                              plotOverview(plot, analysisValue<Overview>(r), theme, title, ranks.size());
                             }};
 
 }  // namespace charts
