@@ -168,6 +168,7 @@ void addMemoryBandwidthCounters(Trace& trace) {
     CounterSeries c;
     c.process = key.first;
     c.name = trace.strings.intern(key.second + std::string(kMemoryBandwidthCounterSuffix));
+    if (hasCounter(trace, c.process, c.name)) continue;  // a trace opscope wrote back holds it
     for (const BandwidthStep& s : steps) {
       c.ts.push_back(s.ts);
       c.value.push_back(s.gbs);

@@ -89,6 +89,7 @@ void addQueueLengthCounters(Trace& trace, size_t maxPoints) {
     const size_t dot = label.rfind("\xC2\xB7 ");
     const std::string stream(dot == std::string_view::npos ? label : label.substr(dot + 3));
     c.name = trace.strings.intern(stream + std::string(kQueueLengthCounterSuffix));
+    if (hasCounter(trace, c.process, c.name)) continue;  // a trace opscope wrote back holds it
     if (q.steps.size() <= maxPoints) {
       for (const QueueStep& s : q.steps) {
         c.ts.push_back(s.ts);

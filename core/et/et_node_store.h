@@ -22,6 +22,10 @@ class EtNodeStore {
   };
 
   EtNodeStore();
+  // One generation a store: a copy would share it and the per-thread cache would serve
+  // one store's block for the other's (ExecutionTrace shares its store by shared_ptr).
+  EtNodeStore(const EtNodeStore&) = delete;
+  EtNodeStore& operator=(const EtNodeStore&) = delete;
   // Appends bytes; a node larger than a block gets a block of its own.
   Ref add(std::string_view bytes);
   // Deflates the block being filled (adding afterwards opens a new one).

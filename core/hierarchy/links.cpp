@@ -41,9 +41,14 @@ void buildLaunchLinks(Trace& trace) {
     if (it == launches.end() || it->first != key) return kNoRef;
     const int64_t rank = rankOfTrack(gpuTrack);
     if (rank == kNoId) return it->second;
-    for (auto same = it; same != launches.end() && same->first == key; ++same)
-      if (rankOfTrack(EventRef::unpack(same->second).track) == rank) return same->second;
-    return it->second;
+    // Never another rank's launch: none of its own (a rank cut short) leaves the event
+    // to its ac2g flow, else unlinked. At most one launch a rank shares the id, so the
+    // scan is bounded by the ranks.
+    for (auto same = it; same != launches.end() && same->first == key; ++same) {
+      const int64_t launchRank = rankOfTrack(EventRef::unpack(same->second).track);
+      if (launchRank == rank || launchRank == kNoId) return same->second;
+    }
+    return kNoRef;
   };
   for (uint32_t ti = 0; ti < trace.tracks.size(); ++ti) {
     const SliceColumns& s = trace.tracks[ti].slices;

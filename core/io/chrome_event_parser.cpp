@@ -27,6 +27,22 @@ std::optional<int64_t> rankLabelPrefix(std::string_view labels) {
 
 }  // namespace
 
+void applyRankLabels(Trace& trace) {
+  std::vector<int64_t> ranks;
+  for (const Process& p : trace.processes) {
+    const auto rank = p.labels ? rankLabelPrefix(trace.str(p.labels)) : std::nullopt;
+    if (!rank) return;  // a process without one: an ordinary trace, its labels kept as they are
+    ranks.push_back(*rank);
+  }
+  for (size_t i = 0; i < trace.processes.size(); ++i) {
+    Process& p = trace.processes[i];
+    const std::string labels(trace.str(p.labels));
+    const size_t comma = labels.find(',');
+    p.rank = ranks[i];
+    p.labels = comma == std::string::npos ? 0 : trace.strings.intern(labels.substr(comma + 2));
+  }
+}
+
 ChromeEventParser::ChromeEventParser(Trace& trace, TraceBuilder& builder, const JsonReadWindow& window, bool lazyArgs)
     : trace_(trace), builder_(builder), window_(window), lazyArgs_(lazyArgs) {
   keyCorrelation_ = trace_.strings.intern("correlation");
@@ -281,16 +297,7 @@ void ChromeEventParser::metadataEvent(const RawEvent& ev, uint32_t process, cons
     else warn(WarningKind::BadMetadata, ev.at, "process_name without a string name");
   } else if (n == "process_labels") {
     const RawArg* a = argOf("labels");
-    if (a && a->type == 's') {
-      // "rank N" or "rank N, GPU 0": a merged session opscope wrote (report/trace_writer.h).
-      std::string_view labels = a->value;
-      if (const auto rank = rankLabelPrefix(labels)) {
-        proc.rank = *rank;
-        const size_t comma = labels.find(',');
-        labels = comma == std::string_view::npos ? std::string_view() : labels.substr(comma + 2);
-      }
-      if (!labels.empty()) proc.labels = trace_.strings.intern(labels);
-    }
+    if (a && a->type == 's') proc.labels = trace_.strings.intern(a->value);
   } else if (n == "process_sort_index") {
     if (sortIndex(proc.sortIndex)) proc.hasSortIndex = true;
   } else if (n == "thread_name" || n == "thread_sort_index") {

@@ -14,6 +14,12 @@
 
 namespace opscope {
 
+// A merged session opscope wrote as one file (report/trace_writer.h) labels every process
+// "rank N" or "rank N, …": when every process of the loaded trace carries such a label,
+// each becomes that process's rank (the labels keep what follows). A trace where some
+// process lacks one is left as it is: "rank 0" is an ordinary label there.
+void applyRankLabels(Trace& trace);
+
 class ChromeEventParser {
  public:
   // window: where the raw events' text lies, for the warnings' positions. lazyArgs: args

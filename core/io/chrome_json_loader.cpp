@@ -420,6 +420,7 @@ finished:
                    (keys.empty() ? std::string() : " (keys: " + keys + ")");
     return result;
   }
+  applyRankLabels(*trace_);  // before the links: they look for a launch of the GPU event's rank
   builder_->finish();
   TraceMetadata& m = trace_->meta;
   m.format = parser_.format();

@@ -114,4 +114,13 @@ std::string Trace::trackLabel(uint32_t track) const {
   return s + "thread " + tid;
 }
 
+bool hasCounter(const Trace& trace, uint32_t process, StringId name) {
+  // Written back, a series comes back as "<name>.value" (the JSON loader names a counter
+  // by its event and arg key).
+  const std::string written = std::string(trace.str(name)) + ".value";
+  for (const CounterSeries& c : trace.counters)
+    if (c.process == process && (c.name == name || trace.str(c.name) == written)) return true;
+  return false;
+}
+
 }  // namespace opscope

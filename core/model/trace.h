@@ -216,4 +216,9 @@ class Trace {
   std::string rawIdText(const RawId& id) const;  // number or string as written
 };
 
+// Whether the trace has a counter series of that name (or "<name>.value", as a written
+// series reads back) under that process: the series the analyses add to the timeline
+// are in a trace that `export --trace` wrote, and are not added twice.
+bool hasCounter(const Trace& trace, uint32_t process, StringId name);
+
 }  // namespace opscope

@@ -22,7 +22,7 @@ void sizeCall(CollectiveCallAcross& c, size_t k, size_t last, const std::vector<
       return;
     }
     c.op = std::move(size.op);
-    if (c.busBytes <= 0 || r == last) c.busBytes = size.busBytes;
+    if (size.busBytes > 0 && (c.busBytes <= 0 || r == last)) c.busBytes = size.busBytes;
   }
 }
 

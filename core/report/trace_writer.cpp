@@ -56,6 +56,7 @@ class Writer {
   }
 
   std::string run() {
+    assignPids();
     out_ = "{\n";
     header();
     out_ += "\"traceEvents\": [\n";
@@ -108,16 +109,36 @@ class Writer {
   }
 
   // A merged session's ranks share pids (every rank's GPU 0 is pid 0, its ProfilerStep
-  // spans pid "Spans"): each rank's processes move to a pid range of their own, numbers
-  // by rank × kRankPidStride (Linux pids stay below 2^22), names with " (rank N)" added,
-  // so no viewer folds two ranks' streams into one track. Rank 0 keeps its numbers.
+  // spans pid "Spans"): each rank's processes move to a pid range of their own, N ×
+  // kRankPidStride + pid (Linux pids stay below 2^22; rank 0 keeps its numbers), names
+  // get " (rank N)". A pid already in its rank's range (a file this writer wrote, read
+  // back) stays; one that fits no range (negative, 2^22 or more, ranks past 511) gets a
+  // number of its own from 2^31 up, so no two processes ever share one.
   static constexpr int64_t kRankPidStride = int64_t{1} << 22;
-  std::string pidOf(uint32_t process) const {
-    const Process& p = t_.processes[process];
-    if (p.rank == kNoId || p.rank < 0) return rawId(t_, p.pid);
-    if (p.pid.isString) return quote(std::string(t_.str(p.pid.str)) + " (rank " + std::to_string(p.rank) + ")");
-    return std::to_string(p.pid.num + p.rank * kRankPidStride);
+  static constexpr int64_t kRanksInRange = 512;  // 512 × 2^22 = 2^31: pids stay 32-bit
+  std::vector<std::string> pids_;                // by process, computed once
+
+  void assignPids() {
+    int64_t spare = int64_t{1} << 31;
+    pids_.resize(t_.processes.size());
+    for (size_t i = 0; i < t_.processes.size(); ++i) {
+      const Process& p = t_.processes[i];
+      const int64_t r = p.rank;
+      if (r == kNoId || r < 0) {
+        pids_[i] = rawId(t_, p.pid);
+      } else if (p.pid.isString) {
+        const std::string name(t_.str(p.pid.str)), mark = " (rank " + std::to_string(r) + ")";
+        pids_[i] = quote(name.ends_with(mark) ? name : name + mark);
+      } else if (r < kRanksInRange && p.pid.num >= r * kRankPidStride && p.pid.num < (r + 1) * kRankPidStride) {
+        pids_[i] = std::to_string(p.pid.num);  // already in its rank's range
+      } else if (r < kRanksInRange && p.pid.num >= 0 && p.pid.num < kRankPidStride) {
+        pids_[i] = std::to_string(p.pid.num + r * kRankPidStride);
+      } else {
+        pids_[i] = std::to_string(spare++);
+      }
+    }
   }
+  const std::string& pidOf(uint32_t process) const { return pids_[process]; }
 
   void metadata() {
     for (uint32_t p = 0; p < t_.processes.size(); ++p) {

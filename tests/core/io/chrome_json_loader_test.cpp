@@ -124,31 +124,36 @@ TEST(ChromeJson, AsyncBeginEndOnAsyncTracks) {
   EXPECT_EQ(t->instants.size(), 1u);
 }
 
-// Labels "rank N" or "rank N, …" are the rank of a merged session opscope wrote
-// (report/trace_writer.h); anything else near it stays a label.
+// Labels "rank N" or "rank N, …" on every process are the ranks of a merged session
+// opscope wrote (report/trace_writer.h); where a process lacks one they stay labels.
 TEST(ChromeJson, ProcessLabelsStartingWithARankGiveTheProcessItsRank) {
   auto t = loadOk(R"([
     {"ph":"M","name":"process_labels","pid":1,"tid":0,"args":{"labels":"rank 12, GPU 0"}},
     {"ph":"M","name":"process_labels","pid":2,"tid":0,"args":{"labels":"rank 3"}},
-    {"ph":"M","name":"process_labels","pid":3,"tid":0,"args":{"labels":"rank 3x"}},
-    {"ph":"M","name":"process_labels","pid":4,"tid":0,"args":{"labels":"rank , GPU"}},
-    {"ph":"M","name":"process_labels","pid":5,"tid":0,"args":{"labels":"rank 12345678901"}},
     {"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1},
-    {"ph":"X","name":"b","pid":2,"tid":1,"ts":1,"dur":1},
-    {"ph":"X","name":"c","pid":3,"tid":1,"ts":1,"dur":1},
-    {"ph":"X","name":"d","pid":4,"tid":1,"ts":1,"dur":1},
-    {"ph":"X","name":"e","pid":5,"tid":1,"ts":1,"dur":1}])");
+    {"ph":"X","name":"b","pid":2,"tid":1,"ts":1,"dur":1}])");
   ASSERT_TRUE(t);
-  auto process = [&](const char* name) -> const Process& {
-    return t->processes[t->tracks[only(*t, name).track].process];
+  auto process = [&](const Trace& tr, const char* name) -> const Process& {
+    return tr.processes[tr.tracks[only(tr, name).track].process];
   };
-  EXPECT_EQ(process("a").rank, 12);
-  EXPECT_EQ(t->str(process("a").labels), "GPU 0");
-  EXPECT_EQ(process("b").rank, 3);
-  EXPECT_EQ(process("b").labels, 0u);
-  for (const char* other : {"c", "d", "e"}) {
-    EXPECT_EQ(process(other).rank, kNoId) << other;
-    EXPECT_NE(process(other).labels, 0u) << other;
+  EXPECT_EQ(process(*t, "a").rank, 12);
+  EXPECT_EQ(t->str(process(*t, "a").labels), "GPU 0");
+  EXPECT_EQ(process(*t, "b").rank, 3);
+  EXPECT_EQ(process(*t, "b").labels, 0u);
+  // Not rank labels ("rank 3x", "rank , GPU", ten digits), or one process without a
+  // label: nothing is read as a rank and every label stays as written.
+  for (const char* other : {"rank 3x", "rank , GPU", "rank 12345678901", ""}) {
+    const std::string labels = *other ? std::string(R"({"labels":")") + other + "\"}" : std::string("{}");
+    auto u = loadOk(R"([
+      {"ph":"M","name":"process_labels","pid":1,"tid":0,"args":{"labels":"rank 1, GPU 0"}},
+      {"ph":"M","name":"process_labels","pid":2,"tid":0,"args":)" +
+                    labels + R"(},
+      {"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1},
+      {"ph":"X","name":"b","pid":2,"tid":1,"ts":1,"dur":1}])");
+    ASSERT_TRUE(u) << other;
+    EXPECT_EQ(process(*u, "a").rank, kNoId) << other;
+    EXPECT_EQ(u->str(process(*u, "a").labels), "rank 1, GPU 0") << other;
+    EXPECT_EQ(process(*u, "b").rank, kNoId) << other;
   }
 }
 

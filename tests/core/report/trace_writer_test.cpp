@@ -90,6 +90,11 @@ TEST(TraceWriter, ArgsAndCountersSurviveAndARewriteIsStable) {
   ASSERT_TRUE(back);
   EXPECT_EQ(comparable(*back), comparable(t));
   EXPECT_EQ(back->counters.size(), t.counters.size());
+  // Exported again (`export --trace` of the written file adds the timeline's series
+  // first): the series it holds are not added twice.
+  for (const AnalysisKind* k : analysisCatalog())
+    if (k->addTimelineCounters) k->addTimelineCounters(*back);
+  EXPECT_EQ(back->counters.size(), t.counters.size());
   // Every 17th slice's args, in order and typed as the file had them.
   for (uint32_t tr = 0; tr < t.tracks.size(); ++tr)
     for (uint32_t i = 0; i < t.tracks[tr].slices.size(); i += 17)
@@ -124,6 +129,20 @@ TEST(TraceWriter, AFolderOfRanksIsOneFileWithAProcessPerRank) {
     };
     ASSERT_EQ(rankOf(gpu), rankOf(launch)) << back->name(EventRef::unpack(gpu));
   }
+  // Written again from the file read back, the same pids: those already in their rank's
+  // range stay (they moved again on every round before), names get " (rank N)" once.
+  auto pidsOf = [](const std::string& text) {
+    std::set<std::string> out;
+    const auto doc = nlohmann::json::parse(text);
+    for (const auto& e : doc["traceEvents"])
+      if (e.value("name", "") == "process_labels") out.insert(e["pid"].dump());
+    return out;
+  };
+  const auto firstPids = pidsOf(json);
+  EXPECT_EQ(pidsOf(chromeTraceJson(*back)), firstPids);
+  EXPECT_EQ(firstPids.size(), 20u);  // 2 ranks × (CPU, 8 GPUs, Spans)
+  EXPECT_TRUE(firstPids.count("\"Spans (rank 1)\""));
+  EXPECT_TRUE(firstPids.count(std::to_string(int64_t{1} << 22)));  // rank 1's GPU 0
   // The multi-rank analyses read the written file as the folder: the same collectives.
   const auto before = measureRanks(*lr.trace), after = measureRanks(*back);
   ASSERT_EQ(after.size(), 2u);
