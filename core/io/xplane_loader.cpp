@@ -133,8 +133,10 @@ LoadResult loadXPlane(ByteSource& src) {
                                                                        : meta->second.display_name();
         in.name = t.strings.intern(name);
         // ps to ns, rounded to the nearest: the offsets are ps of the line's ns start.
-        in.start = line.timestamp_ns() + (e.offset_ps() + 500) / 1000;
-        in.dur = std::max<int64_t>(0, (e.duration_ps() + 500) / 1000);
+        // Saturating: a corrupt offset or duration near int64's ends must not overflow
+        // (the fuzzer's 9223372036854775744 + 500); the builder clamps what results.
+        in.start = satAdd(line.timestamp_ns(), satAdd(e.offset_ps(), 500) / 1000);
+        in.dur = std::max<int64_t>(0, satAdd(e.duration_ps(), 500) / 1000);
         in.cat = lineCat;
         if (!stream && gpu < 0 && (startsWith(name, "cu") || startsWith(name, "hip"))) in.cat = runtimeCat;
         ArgsWriter args;
