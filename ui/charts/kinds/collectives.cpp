@@ -16,6 +16,15 @@ namespace {
 
 using namespace parts;
 
+// One stem a call: ordinal against a value (skew, bus bandwidth), in palette colour c.
+QCPGraph* stems(QCPAxis* x, QCPAxis* y, int c) {
+  auto* g = new QCPGraph(x, y);
+  g->setLineStyle(QCPGraph::lsImpulse);
+  g->setPen(QPen(paletteColor(c), 1.2));
+  g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3));
+  return g;
+}
+
 void plotCollectives(QCustomPlot* plot, const CollectivesAcrossRanks& c, const ChartTheme& theme,
                      const QString& title) {
   resetPlot(plot, theme);
@@ -35,10 +44,7 @@ void plotCollectives(QCustomPlot* plot, const CollectivesAcrossRanks& c, const C
   // Axis titles short enough for a 200 px tall panel (longer ones were cut before their unit).
   x->setLabel(QStringLiteral("collective call (in order) · skew = the last rank's arrival − the first's"));
   y->setLabel(QStringLiteral("skew (µs)"));
-  auto* g = new QCPGraph(x, y);
-  g->setLineStyle(QCPGraph::lsImpulse);
-  g->setPen(QPen(paletteColor(0), 1.2));
-  g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3));
+  QCPGraph* g = stems(x, y, 0);
   double top = 1;
   for (const CollectiveCallAcross& call : c.calls) {
     g->addData(static_cast<double>(call.ordinal), static_cast<double>(call.skew) / 1000);
@@ -56,10 +62,7 @@ void plotCollectives(QCustomPlot* plot, const CollectivesAcrossRanks& c, const C
     QCPAxis* by = bandwidth->axis(QCPAxis::atLeft);
     bx->setLabel(QStringLiteral("collective call (in order) · bus bandwidth of the calls whose ops record a size"));
     by->setLabel(QStringLiteral("bus GB/s"));
-    auto* b = new QCPGraph(bx, by);
-    b->setLineStyle(QCPGraph::lsImpulse);
-    b->setPen(QPen(paletteColor(2), 1.2));
-    b->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3));
+    QCPGraph* b = stems(bx, by, 2);
     for (const CollectiveCallAcross& call : c.calls)
       if (call.busGBs > 0) b->addData(static_cast<double>(call.ordinal), call.busGBs);
     bx->setRange(x->range());
