@@ -13,12 +13,19 @@
 namespace opscope::app {
 
 int writeOutput(const std::string& out, std::string_view text) {
+  return writeOutputWith(out, [&](const OutputPut& put) { put(text); });
+}
+
+int writeOutputWith(const std::string& out, const std::function<void(const OutputPut&)>& produce) {
   if (out == "-") {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    return std::fflush(stdout) == 0 ? kOk : kIoError;
+    bool failed = false;
+    produce([&](std::string_view piece) {
+      if (!failed && std::fwrite(piece.data(), 1, piece.size(), stdout) != piece.size()) failed = true;
+    });
+    return std::fflush(stdout) == 0 && !failed ? kOk : kIoError;
   }
   std::string error;
-  switch (writeOutputFile(out, text, error)) {
+  switch (writeOutputFileWith(out, produce, error)) {
     case WriteStatus::Ok:
       return kOk;
     case WriteStatus::IsInput:

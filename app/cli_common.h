@@ -1,11 +1,13 @@
 #pragma once
 // What the commands of the opscope binary share: exit codes (documented in README and
 // --help) and the GUI module, loaded only by the commands that need Qt.
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "io/load_result.h"
+#include "io/output_file.h"
 
 namespace opscope::app {
 
@@ -32,6 +34,9 @@ bool parseIterationRange(const std::string& text, size_t& first, size_t& count);
 // writeOutputFile (io/output_file.h). Prints the one-line error and returns the exit
 // code: kOk, kUsage when OUT is the command's own input, kIoError otherwise.
 int writeOutput(const std::string& out, std::string_view text);
+// The same with the text handed over a piece at a time (io/output_file.h's
+// writeOutputFileWith): an output larger than memory is never one string.
+int writeOutputWith(const std::string& out, const std::function<void(const OutputPut&)>& produce);
 
 // "--" ends a command's options: it is dropped, and every later argument is a FILE even
 // when it starts with '-' (handed on as "./-name", the same file, which each command's

@@ -89,10 +89,19 @@ int runLink(const std::vector<std::string>& args) {
                  kinetoPath.c_str(), link.method.c_str());
     return kInvalidInput;
   }
-  const std::string text = etPlusJson(*et, *r.trace, link);
-  if (const int code = writeOutput(out, text); code != kOk) return code;
+  // Written a node at a time: the ET+ of a 10^6-node trace is never one string.
+  const int written = writeOutputWith(out, [&](const OutputPut& put) {
+    writeEtPlusJson(*et, *r.trace, link, [&](const std::string& piece) { put(piece); });
+  });
+  if (written != kOk) return written;
   if (!reportJson.empty())
-    if (const int code = writeOutput(reportJson, etLinkIssuesJson(*r.trace, link)); code != kOk) return code;
+    if (const int code = writeOutputWith(reportJson,
+                                         [&](const OutputPut& put) {
+                                           writeEtLinkIssuesJson(*r.trace, link,
+                                                                 [&](const std::string& piece) { put(piece); });
+                                         });
+        code != kOk)
+      return code;
   for (const EtProblem& p : et->problems) std::fprintf(stderr, "opscope: %s: %s\n", etPath.c_str(), p.what.c_str());
   const std::string report = etLinkReportText(*r.trace, link);
   std::fputs(report.c_str(), out == "-" ? stderr : stdout);

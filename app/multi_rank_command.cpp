@@ -2,7 +2,9 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <mutex>
+#include <stdexcept>
 
 #include "cli_common.h"
 #include "ranks/rank_inputs.h"
@@ -56,7 +58,7 @@ int runMultiRankSummary(const MultiRankRequest& request) {
       try {
         const Summary s = summarize(*r.trace, request.summary);
         out.summary = nlohmann::ordered_json::parse(summaryJson(s, files[i]));
-        out.metrics = measureRank(*r.trace);
+        out.metrics = std::make_shared<const RankMetrics>(measureRank(*r.trace));
       } catch (const std::exception& e) {  // a worker must not throw (bad_alloc)
         out.summary = nullptr;
         out.error = std::string("cannot summarise: ") + e.what();
@@ -78,9 +80,24 @@ int runMultiRankSummary(const MultiRankRequest& request) {
   }
   MultiRankOptions options;
   options.stragglerPct = request.stragglerPct;
-  const std::string text = request.json ? multiRankJson(ranks, options) : multiRankText(ranks, options);
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  return std::fflush(stdout) == 0 ? kOk : kIoError;
+  // Written a rank at a time: a table of 10^6 ranks is never one string.
+  bool writeFailed = false;
+  const TextSink out = [&](const std::string& piece) {
+    if (!writeFailed && std::fwrite(piece.data(), 1, piece.size(), stdout) != piece.size()) writeFailed = true;
+  };
+  try {
+    if (request.json) writeMultiRankJson(ranks, options, out);
+    else writeMultiRankText(ranks, options, out);
+  } catch (const std::runtime_error& e) {  // a table line that cannot be read again
+    std::fflush(stdout);
+    std::fprintf(stderr, "\nopscope: %s: %s\n", request.inputs[0].c_str(), e.what());
+    return kIoError;
+  }
+  if (std::fflush(stdout) != 0 || writeFailed || std::ferror(stdout)) {
+    std::fputs("opscope: cannot write the report to standard output\n", stderr);
+    return kIoError;
+  }
+  return kOk;
 }
 
 }  // namespace opscope::app

@@ -8,6 +8,7 @@
 
 #include "hierarchy/iterations.h"
 #include "hierarchy/queries.h"
+#include "text/json_stream.h"
 #include "text/json_text.h"
 
 namespace opscope {
@@ -133,13 +134,18 @@ EtLink linkExecutionTrace(const ExecutionTrace& et, const Trace& trace, const Et
     link.method = std::string("by id: ") + key.name;
     for (const EtNode* n : etOps) {
       if (!n->rfId) {
-        link.issues.push_back({EtLinkIssue::Kind::EtNode, n->name, n->id, std::nullopt, "no rf_id in the ET node"});
+        link.issues.push_back({EtLinkIssue::Kind::EtNode, n->name, n->id, std::nullopt, {}, "no rf_id in the ET node"});
         continue;
       }
       const auto it = byKey.find(*n->rfId);
       if (it == byKey.end()) {
-        link.issues.push_back({EtLinkIssue::Kind::EtNode, n->name, n->id, std::nullopt,
-                               "no Kineto op with id " + std::to_string(*n->rfId) + " (outside the profiled window?)"});
+        link.issues.push_back({EtLinkIssue::Kind::EtNode,
+                               n->name,
+                               n->id,
+                               std::nullopt,
+                               {},
+                               "no Kineto op with id %lld (outside the profiled window?)",
+                               *n->rfId});
         continue;
       }
       const EventRef ref = it->second->ref;
@@ -231,6 +237,8 @@ EtLink linkExecutionTrace(const ExecutionTrace& et, const Trace& trace, const Et
     if (shift) link.method += ", shift " + std::to_string(shift);
     std::vector<bool> used(segment.size(), false);
     constexpr size_t kMaxDistance = 20;
+    static const std::string withinPattern =
+        "no Kineto op of that name within " + std::to_string(kMaxDistance) + " places of position %lld";
     for (size_t i = 0; i < etOps.size(); ++i) {
       const size_t at = i + shift;
       bool found = false;
@@ -244,9 +252,13 @@ EtLink linkExecutionTrace(const ExecutionTrace& et, const Trace& trace, const Et
         }
       }
       if (!found)
-        link.issues.push_back({EtLinkIssue::Kind::EtNode, etOps[i]->name, etOps[i]->id, std::nullopt,
-                               "no Kineto op of that name within " + std::to_string(kMaxDistance) +
-                                   " places of position " + std::to_string(at)});
+        link.issues.push_back({EtLinkIssue::Kind::EtNode,
+                               etOps[i]->name,
+                               etOps[i]->id,
+                               std::nullopt,
+                               {},
+                               withinPattern.c_str(),
+                               static_cast<int64_t>(at)});
     }
   }
   link.linkedOps = link.opOfNode.size();
@@ -254,13 +266,21 @@ EtLink linkExecutionTrace(const ExecutionTrace& et, const Trace& trace, const Et
   if (linkedById) {
     for (const HostOp& op : ops)
       if (!link.nodeOfOp.count(op.ref.packed()))
-        link.issues.push_back(
-            {EtLinkIssue::Kind::KinetoOp, std::string(trace.name(op.ref)), -1, op.ref, "not in the execution trace"});
+        link.issues.push_back({EtLinkIssue::Kind::KinetoOp,
+                               std::string(trace.name(op.ref)),
+                               -1,
+                               op.ref,
+                               {},
+                               "not in the execution trace"});
   } else {
     for (const HostOp* op : segment)
       if (!link.nodeOfOp.count(op->ref.packed()))
-        link.issues.push_back(
-            {EtLinkIssue::Kind::KinetoOp, std::string(trace.name(op->ref)), -1, op->ref, "not in the execution trace"});
+        link.issues.push_back({EtLinkIssue::Kind::KinetoOp,
+                               std::string(trace.name(op->ref)),
+                               -1,
+                               op->ref,
+                               {},
+                               "not in the execution trace"});
   }
 
   // GPU events to the innermost linked op around their launch.
@@ -313,39 +333,49 @@ EtLink linkExecutionTrace(const ExecutionTrace& et, const Trace& trace, const Et
   return link;
 }
 
-std::string etPlusJson(const ExecutionTrace& et, const Trace& trace, const EtLink& link) {
-  Json out = et.top;
-  std::map<int64_t, std::vector<int64_t>> children;
+void writeEtPlusJson(const ExecutionTrace& et, const Trace& trace, const EtLink& link, const TextSink& write) {
+  // Per parent id, the op time of its linked children (a node that is its own parent is
+  // not its child): a map of the linked nodes' parents, not a child list per node.
+  std::unordered_map<int64_t, TimeNs> childTime;
   int64_t maxId = 0;
+  size_t gpuNodes = 0;
   for (const EtNode& n : et.nodes) {
-    children[n.parent].push_back(n.id);
     maxId = std::max(maxId, n.id);
+    if (n.parent != n.id)
+      if (auto it = link.opOfNode.find(n.id); it != link.opOfNode.end())
+        addTo(childTime[n.parent], trace.dur(it->second));
+    if (auto it = link.gpuOfNode.find(n.id); it != link.gpuOfNode.end()) gpuNodes += it->second.size();
   }
-  Json nodes = Json::array();
-  for (const EtNode& n : et.nodes) {
-    Json j = n.json();
-    if (auto it = link.opOfNode.find(n.id); it != link.opOfNode.end()) {
-      const TimeNs dur = trace.dur(it->second);
-      TimeNs childTime = 0;
-      for (int64_t c : children[n.id])
-        if (c != n.id)
-          if (auto ci = link.opOfNode.find(c); ci != link.opOfNode.end()) addTo(childTime, trace.dur(ci->second));
-      j["ts"] = us(trace.start(it->second));
-      j["dur"] = us(dur);
-      j["inclusive_dur"] = us(dur);
-      j["exclusive_dur"] = us(std::max<TimeNs>(0, dur - childTime));
-    }
-    nodes.push_back(std::move(j));
-  }
+  JsonObjectWriter out(write);
+  if (et.top.is_object())
+    for (const auto& [key, value] : et.top.items()) out.value(key, value);
+  // The nodes, then one node per linked GPU event: element(i) is asked for in order, so
+  // the GPU part walks a cursor (node, event) instead of holding a list.
+  size_t cpuNode = 0, eventOf = 0;
   int64_t nextId = maxId + 1;
-  for (const EtNode& n : et.nodes) {
-    const auto it = link.gpuOfNode.find(n.id);
-    if (it == link.gpuOfNode.end()) continue;
-    for (EventRef g : it->second) {
+  out.array("nodes", et.nodes.size() + gpuNodes, [&](size_t i) -> Json {
+    if (i < et.nodes.size()) {
+      const EtNode& n = et.nodes[i];
+      Json j = n.json();
+      if (auto it = link.opOfNode.find(n.id); it != link.opOfNode.end()) {
+        const TimeNs dur = trace.dur(it->second);
+        const auto c = childTime.find(n.id);
+        const TimeNs children = c == childTime.end() ? 0 : c->second;
+        j["ts"] = us(trace.start(it->second));
+        j["dur"] = us(dur);
+        j["inclusive_dur"] = us(dur);
+        j["exclusive_dur"] = us(std::max<TimeNs>(0, dur - children));
+      }
+      return j;
+    }
+    for (;; ++cpuNode, eventOf = 0) {
+      const auto it = link.gpuOfNode.find(et.nodes[cpuNode].id);
+      if (it == link.gpuOfNode.end() || eventOf >= it->second.size()) continue;
+      const EventRef g = it->second[eventOf++];
       const Track& track = trace.tracks[g.track];
       Json j;
       j["id"] = nextId++;
-      j["parent"] = n.id;
+      j["parent"] = et.nodes[cpuNode].id;
       j["name"] = trace.name(g);
       j["cat"] = gpuCategory(trace.kind(g));
       j["ts"] = us(trace.start(g));
@@ -355,34 +385,54 @@ std::string etPlusJson(const ExecutionTrace& et, const Trace& trace, const EtLin
       if (auto launch = launchOf(trace, g))
         for (const NamedArg& a : trace.args(*launch))
           if (a.key == "correlation" && a.type == ArgType::Int) j["correlation"] = a.i;
-      nodes.push_back(std::move(j));
+      return j;
     }
-  }
-  out["nodes"] = std::move(nodes);
-  return jsonText(out, 2) + "\n";
+  });
+  out.close();
+  write("\n");
 }
 
-std::string etLinkIssuesJson(const Trace& trace, const EtLink& link) {
-  Json j;
-  j["summary"] = link.summaryLine();
-  j["method"] = link.method;
-  j["segment"] = link.segment;
-  j["et_ops"] = link.etOps;
-  j["linked_ops"] = link.linkedOps;
-  j["gpu_events"] = link.gpuEvents;
-  j["linked_gpu_events"] = link.linkedGpuEvents;
-  j["notes"] = link.notes;
-  j["unlinked"] = Json::array();
-  for (const EtLinkIssue& i : link.issues) {
+std::string etPlusJson(const ExecutionTrace& et, const Trace& trace, const EtLink& link) {
+  std::string text;
+  writeEtPlusJson(et, trace, link, [&](const std::string& piece) { text += piece; });
+  return text;
+}
+
+void writeEtLinkIssuesJson(const Trace& trace, const EtLink& link, const TextSink& write) {
+  JsonObjectWriter j(write);
+  j.value("summary", link.summaryLine());
+  j.value("method", link.method);
+  j.value("segment", link.segment);
+  j.value("et_ops", link.etOps);
+  j.value("linked_ops", link.linkedOps);
+  j.value("gpu_events", link.gpuEvents);
+  j.value("linked_gpu_events", link.linkedGpuEvents);
+  j.value("notes", link.notes);
+  j.array("unlinked", link.issues.size(), [&](size_t n) {
+    const EtLinkIssue& i = link.issues[n];
     Json r;
     r["kind"] = etLinkIssueKindName(i.kind);
     r["name"] = i.name;
     if (i.etId >= 0) r["et_id"] = i.etId;
     if (i.ref) r["ts_us"] = us(trace.start(*i.ref));
-    r["reason"] = i.reason;
-    j["unlinked"].push_back(std::move(r));
-  }
-  return jsonText(j, 2) + "\n";
+    r["reason"] = i.reasonText();
+    return r;
+  });
+  j.close();
+  write("\n");
+}
+
+std::string etLinkIssuesJson(const Trace& trace, const EtLink& link) {
+  std::string text;
+  writeEtLinkIssuesJson(trace, link, [&](const std::string& piece) { text += piece; });
+  return text;
+}
+
+std::string EtLinkIssue::reasonText() const {
+  if (!pattern) return reason;
+  char text[256];
+  std::snprintf(text, sizeof text, pattern, static_cast<long long>(number));
+  return text;
 }
 
 std::string etLinkReportText(const Trace& trace, const EtLink& link, size_t maxRows) {
@@ -410,7 +460,7 @@ std::string etLinkReportText(const Trace& trace, const EtLink& link, size_t maxR
     out += line;
     out += name;
     out += ": ";
-    out += i.reason;
+    out += i.reasonText();
     out += '\n';
   }
   return out;

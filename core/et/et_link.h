@@ -15,6 +15,7 @@
 // linked; without a launch (HIP launches recorded without correlation ids), through
 // the GPU event's own "External id".
 // Everything that could not be linked is reported with its reason, never dropped.
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -22,6 +23,7 @@
 
 #include "et/execution_trace.h"
 #include "model/trace.h"
+#include "text/json_stream.h"
 
 namespace opscope {
 
@@ -38,7 +40,12 @@ struct EtLinkIssue {
   std::string name;
   int64_t etId = -1;            // EtNode
   std::optional<EventRef> ref;  // KinetoOp, GpuEvent
+  // Why: free text (`reason`), or a static printf pattern with at most one %lld filled
+  // with `number`, so that 10^6 unlinked nodes do not each hold their sentence (61 MB).
   std::string reason;
+  const char* pattern = nullptr;
+  int64_t number = 0;
+  std::string reasonText() const;
 };
 const char* etLinkIssueKindName(EtLinkIssue::Kind k);
 
@@ -48,7 +55,8 @@ struct EtLink {
   std::map<int64_t, EventRef> opOfNode;                // ET node id -> Kineto op
   std::map<uint64_t, int64_t> nodeOfOp;                // packed Kineto op -> ET node id
   std::map<int64_t, std::vector<EventRef>> gpuOfNode;  // ET node id -> GPU events, by start
-  std::vector<EtLinkIssue> issues;
+  // A deque: 10^6 unlinked nodes must not be copied whole each time the list grows.
+  std::deque<EtLinkIssue> issues;
   uint64_t etOps = 0, linkedOps = 0;  // ET nodes that are ops (not annotations, not GPU)
   uint64_t gpuEvents = 0, linkedGpuEvents = 0;
   std::vector<std::string> notes;  // whole-trace remarks ("the Kineto trace has no GPU events")
@@ -64,8 +72,11 @@ EtLink linkExecutionTrace(const ExecutionTrace& et, const Trace& kineto, const E
 // "ts", "dur", "inclusive_dur", "exclusive_dur" (µs), and one node per linked GPU event
 // ("id" above every existing id, "parent" its CPU node, "cat", "name", "ts", "dur",
 // "stream", "device", "correlation").
+// Written a node at a time (an ET of 10^6 nodes is not built as one value first).
+void writeEtPlusJson(const ExecutionTrace& et, const Trace& kineto, const EtLink& link, const TextSink& write);
 std::string etPlusJson(const ExecutionTrace& et, const Trace& kineto, const EtLink& link);
 // The link's figures and every unlinked item (kind, name, et_id, ts_us, reason) as JSON.
+void writeEtLinkIssuesJson(const Trace& kineto, const EtLink& link, const TextSink& write);
 std::string etLinkIssuesJson(const Trace& kineto, const EtLink& link);
 // The unlinked items as a table, one per line: kind, name, id, reason.
 std::string etLinkReportText(const Trace& kineto, const EtLink& link, size_t maxRows = 50);

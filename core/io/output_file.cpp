@@ -78,21 +78,66 @@ mode_t currentUmask() {
   return 022;
 }
 
-// A new temporary file beside target, holding bytes, flushed; -1 on failure.
-int writeTemporary(const std::string& target, std::string_view bytes, std::string& tmp, std::string& error) {
+// Runs produce with every piece going to fd; false when a write failed (the pieces after
+// it are dropped). An exception from produce is passed on.
+// Pieces are gathered into 1 MiB writes (an ET+ hands over one piece a node).
+bool produceInto(int fd, const std::function<void(const OutputPut&)>& produce) {
+  constexpr size_t kChunk = size_t{1} << 20;
+  bool ok = true;
+  std::string pending;
+  pending.reserve(kChunk);
+  produce([&](std::string_view piece) {
+    if (!ok) return;
+    if (pending.size() + piece.size() > kChunk) {
+      ok = writeAll(fd, pending);
+      pending.clear();
+      if (ok && piece.size() > kChunk) {
+        ok = writeAll(fd, piece);
+        return;
+      }
+    }
+    pending.append(piece);
+  });
+  return ok && writeAll(fd, pending);
+}
+
+// A new temporary file beside target, holding what produce gives, flushed; -1 on failure.
+int writeTemporary(const std::string& target, const std::function<void(const OutputPut&)>& produce, std::string& tmp,
+                   std::string& error) {
   tmp = target + ".tmp.XXXXXX";
   const int fd = ::mkstemp(tmp.data());
   if (fd < 0) {
     error = failure(target);
     return -1;
   }
-  if (!writeAll(fd, bytes) || ::fsync(fd) != 0) {
+  bool ok = false;
+  try {
+    ok = produceInto(fd, produce) && ::fsync(fd) == 0;
+  } catch (...) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    throw;
+  }
+  if (!ok) {
     error = failure(target);
     ::close(fd);
     ::unlink(tmp.c_str());
     return -1;
   }
   return fd;
+}
+
+// Copies the file behind from (read from its start) into to.
+bool copyFile(int from, int to) {
+  if (::lseek(from, 0, SEEK_SET) != 0) return false;
+  std::string buffer(size_t{1} << 20, '\0');
+  for (;;) {
+    const ssize_t n = ::read(from, buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) return true;
+    if (!writeAll(to, std::string_view(buffer.data(), static_cast<size_t>(n)))) return false;
+  }
 }
 
 }  // namespace
@@ -105,6 +150,12 @@ void protectInput(const std::string& path) {
 }
 
 WriteStatus writeOutputFile(const std::string& path, std::string_view bytes, std::string& error) {
+  return writeOutputFileWith(
+      path, [&](const OutputPut& put) { put(bytes); }, error);
+}
+
+WriteStatus writeOutputFileWith(const std::string& path, const std::function<void(const OutputPut&)>& produce,
+                                std::string& error) {
   const std::string target = resolveLinks(path);
   if (target.empty()) {
     error = failure(path, "too many levels of symbolic links");
@@ -127,9 +178,20 @@ WriteStatus writeOutputFile(const std::string& path, std::string_view bytes, std
     }
     if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
       const int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
-      if (fd < 0 || !writeAll(fd, bytes)) {
+      if (fd < 0) {
         error = failure(path);
-        if (fd >= 0) ::close(fd);
+        return WriteStatus::Failed;
+      }
+      bool ok = false;
+      try {
+        ok = produceInto(fd, produce);
+      } catch (...) {
+        ::close(fd);
+        throw;
+      }
+      if (!ok) {
+        error = failure(path);
+        ::close(fd);
         return WriteStatus::Failed;
       }
       ::close(fd);
@@ -141,13 +203,14 @@ WriteStatus writeOutputFile(const std::string& path, std::string_view bytes, std
     }
   }
   std::string tmp;
-  const int fd = writeTemporary(target, bytes, tmp, error);
+  const int fd = writeTemporary(target, produce, tmp, error);
   if (fd < 0) return WriteStatus::Failed;
   if (exists && st.st_nlink > 1) {
-    // Hard links: the bytes are safe in tmp; now into the file itself, keeping its inode.
-    ::close(fd);
+    // Hard links: the bytes are safe in tmp; now copied into the file itself, keeping its
+    // inode.
     const int out = ::open(target.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
-    const bool ok = out >= 0 && writeAll(out, bytes) && ::fsync(out) == 0;
+    const bool ok = out >= 0 && copyFile(fd, out) && ::fsync(out) == 0;
+    ::close(fd);
     if (!ok) error = failure(path) + " (its content is kept in " + tmp + ")";
     if (out >= 0) ::close(out);
     if (ok) ::unlink(tmp.c_str());

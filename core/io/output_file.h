@@ -16,6 +16,7 @@
 //  - a file this process loaded as a trace (same device and inode; see protectInput):
 //    refused with WriteStatus::IsInput, so an export named like its own trace cannot
 //    destroy the trace.
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -28,6 +29,14 @@ enum class WriteStatus {
 };
 
 WriteStatus writeOutputFile(const std::string& path, std::string_view bytes, std::string& error);
+
+// The same with the bytes handed over a piece at a time by produce(put), so that an
+// output larger than memory (an ET+ of 10^6 nodes) is never one string. An exception
+// from produce leaves OUT as it was (the temporary file removed) and is passed on; on a
+// FIFO or device the pieces already written stay written.
+using OutputPut = std::function<void(std::string_view)>;
+WriteStatus writeOutputFileWith(const std::string& path, const std::function<void(const OutputPut&)>& produce,
+                                std::string& error);
 
 // Records path (when it names a regular file) as an input of this process: later
 // writeOutputFile calls refuse to replace it. The loaders call it for every trace and

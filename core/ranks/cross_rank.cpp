@@ -23,6 +23,10 @@ std::vector<Straggler> findStragglers(const std::vector<int64_t>& ranks,
     if (its.empty()) continue;
     means.push_back({ranks[i], std::accumulate(its.begin(), its.end(), 0.0) / static_cast<double>(its.size()), 0});
   }
+  return stragglersOfMeans(std::move(means), thresholdPct);
+}
+
+std::vector<Straggler> stragglersOfMeans(std::vector<Straggler> means, double thresholdPct) {
   if (means.size() < 2) return {};
   std::vector<double> values;
   for (const Straggler& s : means) values.push_back(s.iterationUsMean);

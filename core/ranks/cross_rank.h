@@ -20,6 +20,9 @@ struct Straggler {
 // no part; fewer than two ranks with iterations give none.
 std::vector<Straggler> findStragglers(const std::vector<int64_t>& ranks,
                                       const std::vector<std::vector<double>>& iterationUs, double thresholdPct);
+// The same from each rank's mean (excessPct ignored on input): ranks whose means are
+// known without their iterations (a table of 10^6 ranks).
+std::vector<Straggler> stragglersOfMeans(std::vector<Straggler> means, double thresholdPct);
 
 // Offsets that put every rank on the clock of the first: time on rank i + offsets[i] is
 // time on rank 0's clock. "collectives": the k-th collective ends together on every

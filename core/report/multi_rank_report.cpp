@@ -1,74 +1,132 @@
 #include "report/multi_rank_report.h"
 
-#include "report/rank_metrics_json.h"
-
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
-#include <fstream>
 #include <map>
+#include <numeric>
 #include <optional>
-#include <set>
 #include <sstream>
 
-#include "io/input_limits.h"
 #include "ranks/cross_rank.h"
 #include "ranks/rank_inputs.h"
-#include "report/rank_metrics_json.h"
 #include "report/summary_report.h"
 #include "text/duration_text.h"
+#include "text/json_stream.h"
 #include "text/json_text.h"
 
 namespace opscope {
 
 using ojson = nlohmann::ordered_json;
 
-bool assignRanks(std::vector<RankSummary>& ranks, std::string& error) {
-  std::map<int64_t, std::string> claimed;
-  auto claim = [&](RankSummary& r, int64_t n) {
-    auto [it, fresh] = claimed.emplace(n, r.file);
-    if (!fresh) {
-      error = "rank " + std::to_string(n) + " is claimed by both " + it->second + " and " + r.file;
-      return false;
-    }
-    r.rank = n;
-    return true;
-  };
-  for (RankSummary& r : ranks) {
-    r.rank.reset();
-    std::optional<int64_t> n;
-    if (r.summary.is_object() && r.summary.contains("rank") && r.summary["rank"].is_number_integer())
-      n = r.summary["rank"].get<int64_t>();
-    if (!n) n = rankFromFileName(r.file);
-    if (n && !claim(r, *n)) return false;
-  }
-  int64_t free = 0;
-  for (RankSummary& r : ranks) {
-    if (r.rank) continue;
-    while (claimed.count(free)) ++free;
-    if (!claim(r, free)) return false;
-  }
-  std::stable_sort(ranks.begin(), ranks.end(),
-                   [](const RankSummary& a, const RankSummary& b) { return *a.rank < *b.rank; });
-  return true;
+namespace {
+
+std::optional<int64_t> integerOf(const ojson& summary, const char* key) {
+  if (!summary.is_object()) return std::nullopt;
+  const auto it = summary.find(key);
+  if (it == summary.end() || !it->is_number_integer()) return std::nullopt;
+  return it->get<int64_t>();
 }
 
-std::vector<double> iterationWallUs(const ojson& summary) {
-  std::vector<double> out;
-  if (!summary.is_object() || !summary.contains("iteration_list") || !summary["iteration_list"].is_array()) return out;
-  for (const ojson& it : summary["iteration_list"]) {
-    if (!it.is_object()) continue;
-    if (it.contains("wall_us") && it["wall_us"].is_number()) out.push_back(it["wall_us"].get<double>());
-    else if (it.contains("dur_us") && it["dur_us"].is_number()) out.push_back(it["dur_us"].get<double>());
+// The rank a summary or table line declares (distributedInfo's), if any.
+std::optional<int64_t> declaredRankOf(const RankSummary& r) {
+  return r.hasDeclaredRank ? std::optional<int64_t>(r.declaredRank) : integerOf(r.summary, "rank");
+}
+
+std::optional<int64_t> worldSizeOf(const RankSummary& r) {
+  if (!r.error.empty()) return std::nullopt;
+  if (r.table) return r.hasWorldSize ? std::optional<int64_t>(r.worldSize) : std::nullopt;
+  return integerOf(r.summary, "world_size");
+}
+
+// Its iterations' count and mean (µs): a table line's as taken at read, a held summary's
+// computed the same way (std::accumulate in order, then divided).
+std::pair<size_t, double> iterationStats(const RankSummary& r) {
+  if (!r.error.empty()) return {0, 0.0};
+  if (r.table) return {r.iterationCount, r.iterationMeanUs};
+  const std::vector<double> its = iterationWallUs(r.summary);
+  if (its.empty()) return {0, 0.0};
+  return {its.size(), std::accumulate(its.begin(), its.end(), 0.0) / static_cast<double>(its.size())};
+}
+
+// Applies order (new position i holds old order[i]) in place by following cycles: a
+// sorted copy of 10^6 ranks would hold them twice.
+void permute(std::vector<RankSummary>& ranks, std::vector<size_t> order) {
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (order[i] == i || order[i] == SIZE_MAX) continue;
+    // Walk the cycle starting at i: position j takes the element at order[j].
+    RankSummary held = std::move(ranks[i]);
+    size_t j = i;
+    for (;;) {
+      const size_t from = order[j];
+      order[j] = SIZE_MAX;
+      if (from == i) {
+        ranks[j] = std::move(held);
+        break;
+      }
+      ranks[j] = std::move(ranks[from]);
+      j = from;
+    }
   }
-  return out;
+}
+
+}  // namespace
+
+bool assignRanks(std::vector<RankSummary>& ranks, std::string& error) {
+  // (number, index) of every rank that names its number, sorted: a vector rather than a
+  // map of file names, which would cost a node and a copied name per rank.
+  std::vector<std::pair<int64_t, size_t>> claimed;
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    RankSummary& r = ranks[i];
+    r.rank.reset();
+    std::optional<int64_t> n = declaredRankOf(r);
+    if (!n) n = rankFromFileName(r.file);
+    if (n) claimed.emplace_back(*n, i);
+  }
+  std::sort(claimed.begin(), claimed.end());
+  // The first file (in input order) to claim a number already claimed is the one named,
+  // with the earliest claimant of that number.
+  size_t clashFirst = SIZE_MAX, clashSecond = SIZE_MAX;
+  int64_t clashRank = 0;
+  // Sorted by (number, index), a number's first two entries are its first claimant and
+  // the first file to clash with it.
+  for (size_t k = 1; k < claimed.size(); ++k) {
+    const bool secondOfGroup =
+        claimed[k].first == claimed[k - 1].first && (k < 2 || claimed[k - 2].first != claimed[k].first);
+    if (!secondOfGroup || claimed[k].second > clashSecond) continue;
+    clashFirst = claimed[k - 1].second;
+    clashSecond = claimed[k].second;
+    clashRank = claimed[k].first;
+  }
+  if (clashSecond != SIZE_MAX) {
+    error = "rank " + std::to_string(clashRank) + " is claimed by both " + ranks[clashFirst].file + " and " +
+            ranks[clashSecond].file;
+    return false;
+  }
+  for (const auto& [n, i] : claimed) ranks[i].rank = n;
+  // The others, in input order, take the lowest numbers nobody claims.
+  int64_t free = 0;
+  size_t next = 0;
+  for (RankSummary& r : ranks) {
+    if (r.rank) continue;
+    for (;;) {
+      while (next < claimed.size() && claimed[next].first < free) ++next;
+      if (next == claimed.size() || claimed[next].first != free) break;
+      ++free;
+    }
+    r.rank = free++;
+  }
+  std::vector<size_t> order(ranks.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return *ranks[a].rank < *ranks[b].rank; });
+  permute(ranks, std::move(order));
+  return true;
 }
 
 namespace {
 
 struct Derived {
-  std::vector<int64_t> rankNumbers;
-  std::vector<std::vector<double>> iterations;
   std::vector<Straggler> stragglers;
   bool measured = false;  // every loaded rank has metrics
   ClockAlignment clocks;
@@ -76,26 +134,32 @@ struct Derived {
   std::vector<size_t> measuredIndex;  // into ranks, of the ranks with metrics
 };
 
+int64_t rankNumber(const std::vector<RankSummary>& ranks, size_t i) {
+  return ranks[i].rank.value_or(static_cast<int64_t>(i));
+}
+
+// Holds nothing per rank but what the stragglers need (a table can have 10^6 ranks).
 Derived derive(const std::vector<RankSummary>& ranks, const MultiRankOptions& options) {
   Derived d;
   std::vector<const RankMetrics*> metrics;
+  std::vector<Straggler> means;
   bool anyLoaded = false;
   d.measured = true;
   for (size_t i = 0; i < ranks.size(); ++i) {
     const RankSummary& r = ranks[i];
-    d.rankNumbers.push_back(r.rank.value_or(static_cast<int64_t>(i)));
-    d.iterations.push_back(r.error.empty() ? iterationWallUs(r.summary) : std::vector<double>{});
+    const auto [count, mean] = iterationStats(r);
+    if (count > 0) means.push_back({rankNumber(ranks, i), mean, 0});
     if (!r.error.empty()) continue;
     anyLoaded = true;
     if (r.metrics) {
-      metrics.push_back(&*r.metrics);
+      metrics.push_back(r.metrics.get());
       d.measuredIndex.push_back(i);
     } else {
       d.measured = false;
     }
   }
   d.measured = d.measured && anyLoaded;
-  d.stragglers = findStragglers(d.rankNumbers, d.iterations, options.stragglerPct);
+  d.stragglers = stragglersOfMeans(std::move(means), options.stragglerPct);
   if (d.measured) {
     d.clocks = alignClocks(metrics);
     d.waits = collectiveWaits(metrics, d.clocks);
@@ -106,10 +170,9 @@ Derived derive(const std::vector<RankSummary>& ranks, const MultiRankOptions& op
 std::optional<int64_t> commonWorldSize(const std::vector<RankSummary>& ranks) {
   std::optional<int64_t> ws;
   for (const RankSummary& r : ranks) {
-    if (!r.summary.is_object() || !r.summary.contains("world_size") || !r.summary["world_size"].is_number_integer())
-      continue;
-    const int64_t w = r.summary["world_size"].get<int64_t>();
-    if (ws && *ws != w) return std::nullopt;
+    const auto w = worldSizeOf(r);
+    if (!w) continue;
+    if (ws && *ws != *w) return std::nullopt;
     ws = w;
   }
   return ws;
@@ -119,96 +182,88 @@ double pct(TimeNs part, TimeNs whole) {
   return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
 }
 
-// The kernels with the most time summed over ranks (from each rank's top_kernels), and
-// each rank's total for them; unset where a kernel is not in that rank's list.
-struct KernelsByRank {
-  std::vector<std::string> names;
-  std::vector<std::vector<std::optional<double>>> totalUs;  // per rank, per name
-};
+// A rank's top_kernels entries that have a name and a total (µs), in its order.
+std::vector<std::pair<std::string, double>> topKernelsOf(const RankSummary& r) {
+  std::vector<std::pair<std::string, double>> out;
+  if (!r.error.empty()) return out;
+  static const std::vector<std::string> kKeys = {"top_kernels"};
+  const ojson j = summaryKeysOf(r, kKeys);
+  const auto list = j.is_object() ? j.find("top_kernels") : j.end();
+  if (!j.is_object() || list == j.end() || !list->is_array()) return out;
+  for (const ojson& k : *list)
+    if (k.is_object() && k.contains("name") && k["name"].is_string() && k.contains("total_us") &&
+        k["total_us"].is_number())
+      out.emplace_back(k["name"].get<std::string>(), k["total_us"].get<double>());
+  return out;
+}
 
-KernelsByRank kernelsByRank(const std::vector<RankSummary>& ranks, size_t keep) {
-  auto listOf = [](const RankSummary& r) -> const ojson* {
-    if (!r.error.empty() || !r.summary.contains("top_kernels") || !r.summary["top_kernels"].is_array()) return nullptr;
-    return &r.summary["top_kernels"];
-  };
-  auto valid = [](const ojson& k) {
-    return k.is_object() && k.contains("name") && k["name"].is_string() && k.contains("total_us") &&
-           k["total_us"].is_number();
-  };
+// The kernels with the most time summed over ranks (from each rank's top_kernels).
+std::vector<std::string> topKernelNames(const std::vector<RankSummary>& ranks, size_t keep) {
   std::map<std::string, double> sum;
   for (const RankSummary& r : ranks)
-    if (const ojson* list = listOf(r))
-      for (const ojson& k : *list)
-        if (valid(k)) sum[k["name"].get<std::string>()] += k["total_us"].get<double>();
+    for (const auto& [name, us] : topKernelsOf(r)) sum[name] += us;
   std::vector<std::pair<std::string, double>> order(sum.begin(), sum.end());
   std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
     return a.second != b.second ? a.second > b.second : a.first < b.first;
   });
   if (order.size() > keep) order.resize(keep);
-  KernelsByRank out;
-  for (const auto& [name, total] : order) out.names.push_back(name);
-  for (const RankSummary& r : ranks) {
-    std::vector<std::optional<double>> row(out.names.size());
-    if (const ojson* list = listOf(r))
-      for (const ojson& k : *list)
-        if (valid(k))
-          for (size_t n = 0; n < out.names.size(); ++n)
-            if (out.names[n] == k["name"].get<std::string>()) row[n] = k["total_us"].get<double>();
-    out.totalUs.push_back(std::move(row));
-  }
-  return out;
+  std::vector<std::string> names;
+  for (const auto& [name, total] : order) names.push_back(name);
+  return names;
 }
 
-ojson kernelsJson(const std::vector<std::string>& names,
-                  const std::vector<std::vector<std::optional<double>>>& totalUs) {
-  ojson table = ojson::array();
-  for (const auto& row : totalUs) {
-    ojson cells = ojson::array();
-    for (const auto& v : row) cells.push_back(v ? ojson(*v) : ojson(nullptr));
-    table.push_back(std::move(cells));
-  }
-  return {{"names", names}, {"total_us", std::move(table)}};
+// A rank's total for each of names; unset where a kernel is not in its list (the last
+// entry of a name wins, as a list that repeats one would have it).
+std::vector<std::optional<double>> kernelRow(const RankSummary& r, const std::vector<std::string>& names) {
+  std::vector<std::optional<double>> row(names.size());
+  for (const auto& [name, us] : topKernelsOf(r))
+    for (size_t n = 0; n < names.size(); ++n)
+      if (names[n] == name) row[n] = us;
+  return row;
+}
+
+ojson kernelRowJson(const std::vector<std::optional<double>>& row) {
+  ojson cells = ojson::array();
+  for (const auto& v : row) cells.push_back(v ? ojson(*v) : ojson(nullptr));
+  return cells;
 }
 
 }  // namespace
 
-std::string multiRankJson(const std::vector<RankSummary>& ranks, const MultiRankOptions& options) {
+void writeMultiRankJson(const std::vector<RankSummary>& ranks, const MultiRankOptions& options, const TextSink& write) {
   const Derived d = derive(ranks, options);
-  ojson j;
-  j["format"] = "multi-rank";
+  JsonObjectWriter j(write, 0);
+  j.value("format", "multi-rank");
   const auto ws = commonWorldSize(ranks);
-  j["world_size"] = ws ? *ws : static_cast<int64_t>(ranks.size());
-  ojson list = ojson::array();
+  j.value("world_size", ws ? *ws : static_cast<int64_t>(ranks.size()));
   size_t failed = 0;
-  for (const RankSummary& r : ranks) {
-    if (!r.error.empty()) {
-      ++failed;
-      list.push_back({{"rank", r.rank ? ojson(*r.rank) : ojson(nullptr)}, {"file", r.file}, {"error", r.error}});
-      continue;
-    }
-    ojson entry = r.summary;
-    entry["rank"] = r.rank ? ojson(*r.rank) : ojson(nullptr);
+  for (const RankSummary& r : ranks) failed += r.error.empty() ? 0 : 1;
+  j.array("ranks", ranks.size(), [&](size_t i) -> ojson {
+    const RankSummary& r = ranks[i];
+    const ojson rank = r.rank ? ojson(*r.rank) : ojson(nullptr);
+    if (!r.error.empty()) return {{"rank", rank}, {"file", r.file}, {"error", r.error}};
+    ojson entry = summaryOf(r);
+    entry["rank"] = rank;
     if (!entry.contains("file")) entry["file"] = r.file;
-    list.push_back(std::move(entry));
-  }
-  j["ranks"] = std::move(list);
-  j["iteration_us"] = d.iterations;
+    return entry;
+  });
+  j.array("iteration_us", ranks.size(), [&](size_t i) { return ojson(iterationsOf(ranks[i])); });
   ojson stragglers = ojson::array();
   for (const Straggler& s : d.stragglers)
     stragglers.push_back({{"rank", s.rank}, {"iteration_us_mean", s.iterationUsMean}, {"excess_pct", s.excessPct}});
-  j["stragglers"] = std::move(stragglers);
-  j["straggler_threshold_pct"] = options.stragglerPct;
-  j["failed_ranks"] = failed;
+  j.value("stragglers", stragglers);
+  j.value("straggler_threshold_pct", options.stragglerPct);
+  j.value("failed_ranks", failed);
   if (d.measured) {
     ojson offsets = ojson::array();
     for (size_t m = 0; m < d.measuredIndex.size(); ++m)
-      offsets.push_back({{"rank", d.rankNumbers[d.measuredIndex[m]]}, {"offset_us", nsToUs(d.clocks.offsets[m])}});
-    j["clock_alignment"] = {{"method", d.clocks.method}, {"anchors", d.clocks.anchors}, {"offsets", offsets}};
+      offsets.push_back({{"rank", rankNumber(ranks, d.measuredIndex[m])}, {"offset_us", nsToUs(d.clocks.offsets[m])}});
+    j.value("clock_alignment", {{"method", d.clocks.method}, {"anchors", d.clocks.anchors}, {"offsets", offsets}});
     ojson coll = ojson::array();
     for (size_t m = 0; m < d.measuredIndex.size(); ++m) {
       const RankMetrics& rm = *ranks[d.measuredIndex[m]].metrics;
       const CollectiveWait& w = d.waits[m];
-      coll.push_back({{"rank", d.rankNumbers[d.measuredIndex[m]]},
+      coll.push_back({{"rank", rankNumber(ranks, d.measuredIndex[m])},
                       {"count", w.count},
                       {"matched", w.matched},
                       {"total_us", nsToUs(w.total)},
@@ -219,17 +274,27 @@ std::string multiRankJson(const std::vector<RankSummary>& ranks, const MultiRank
                       {"overlap_pct", pct(rm.overlapTime, rm.collectiveTime)},
                       {"copy_overlap_pct", pct(rm.copyOverlapTime, rm.collectiveTime)}});
     }
-    j["collectives"] = std::move(coll);
+    j.value("collectives", coll);
   } else {
-    j["clock_alignment"] = nullptr;
-    j["collectives"] = nullptr;
+    j.value("clock_alignment", nullptr);
+    j.value("collectives", nullptr);
   }
-  const KernelsByRank kernels = kernelsByRank(ranks, RankTable::kTopKernels);
-  j["top_kernels"] = kernelsJson(kernels.names, kernels.totalUs);
-  return jsonText(j, 2) + "\n";
+  const std::vector<std::string> names = topKernelNames(ranks, RankTable::kTopKernels);
+  JsonObjectWriter kernels = j.object("top_kernels");
+  kernels.value("names", names);
+  kernels.array("total_us", ranks.size(), [&](size_t i) { return kernelRowJson(kernelRow(ranks[i], names)); });
+  kernels.close();
+  j.close();
+  write("\n");
 }
 
-std::string multiRankText(const std::vector<RankSummary>& ranks, const MultiRankOptions& options) {
+std::string multiRankJson(const std::vector<RankSummary>& ranks, const MultiRankOptions& options) {
+  std::string out;
+  writeMultiRankJson(ranks, options, [&](const std::string& piece) { out += piece; });
+  return out;
+}
+
+void writeMultiRankText(const std::vector<RankSummary>& ranks, const MultiRankOptions& options, const TextSink& write) {
   const Derived d = derive(ranks, options);
   std::ostringstream out;
   const auto ws = commonWorldSize(ranks);
@@ -256,24 +321,23 @@ std::string multiRankText(const std::vector<RankSummary>& ranks, const MultiRank
   std::snprintf(line, sizeof line, "%6s %6s %16s %14s %14s %9s  %s\n", "rank", "iters", "mean iteration", "collectives",
                 "waiting", "overlap", "file");
   out << line;
-  std::map<size_t, size_t> measuredAt;
+  write(out.str());
+  std::vector<size_t> measuredAt(ranks.size(), SIZE_MAX);
   for (size_t m = 0; m < d.measuredIndex.size(); ++m) measuredAt[d.measuredIndex[m]] = m;
   for (size_t i = 0; i < ranks.size(); ++i) {
     const RankSummary& r = ranks[i];
     const std::string rank = r.rank ? std::to_string(*r.rank) : "?";
     if (!r.error.empty()) {
-      std::snprintf(line, sizeof line, "%6s  not loaded: %s  %s\n", rank.c_str(), r.error.c_str(), r.file.c_str());
-      out << line;
+      // The error and the file can be long: written as they are, not through the buffer.
+      write(std::string(6 - std::min<size_t>(6, rank.size()), ' ') + rank + "  not loaded: " + r.error + "  " + r.file +
+            "\n");
       continue;
     }
-    const auto& its = d.iterations[i];
-    double mean = 0;
-    for (double v : its) mean += v;
-    const std::string meanText =
-        its.empty() ? "-" : reportDuration(static_cast<TimeNs>(mean / static_cast<double>(its.size()) * 1000.0));
+    const auto [count, mean] = iterationStats(r);
+    const std::string meanText = count == 0 ? "-" : reportDuration(static_cast<TimeNs>(mean * 1000.0));
     std::string coll = "-", wait = "-", overlap = "-";
-    if (auto m = measuredAt.find(i); m != measuredAt.end()) {
-      const CollectiveWait& w = d.waits[m->second];
+    if (measuredAt[i] != SIZE_MAX) {
+      const CollectiveWait& w = d.waits[measuredAt[i]];
       if (w.count > 0) {
         coll = reportDuration(w.total);
         wait = reportDuration(w.wait);
@@ -282,10 +346,11 @@ std::string multiRankText(const std::vector<RankSummary>& ranks, const MultiRank
         overlap = o;
       }
     }
-    std::snprintf(line, sizeof line, "%6s %6zu %16s %14s %14s %9s  %s\n", rank.c_str(), its.size(), meanText.c_str(),
-                  coll.c_str(), wait.c_str(), overlap.c_str(), r.file.c_str());
-    out << line;
+    std::snprintf(line, sizeof line, "%6s %6zu %16s %14s %14s %9s  ", rank.c_str(), count, meanText.c_str(),
+                  coll.c_str(), wait.c_str(), overlap.c_str());
+    write(line + r.file + "\n");
   }
+  out.str("");
   out << "\n";
   if (d.stragglers.empty()) {
     std::snprintf(line, sizeof line, "no stragglers (no rank's mean iteration is more than %g%% over the median)\n",
@@ -299,111 +364,33 @@ std::string multiRankText(const std::vector<RankSummary>& ranks, const MultiRank
       out << line;
     }
   }
-  return out.str();
+  write(out.str());
 }
 
-bool readRankTable(const std::string& path, std::vector<RankSummary>& out, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot open the file";
-    return false;
-  }
-  std::string text;
-  size_t lineNo = 0;
-  for (;;) {
-    text.clear();
-    // Reads one line without letting a file with no newline take unbounded memory.
-    char c;
-    bool any = false, terminated = false;
-    while (in.get(c)) {
-      any = true;
-      if (c == '\n') {
-        terminated = true;
-        break;
-      }
-      if (text.size() >= kMaxJsonValueBytes) {
-        error = "line " + std::to_string(lineNo + 1) + ": longer than 64 MiB, the ceiling for one JSON value";
-        return false;
-      }
-      text.push_back(c);
-    }
-    if (!any) break;
-    ++lineNo;
-    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-    ojson j;
-    bool tooDeep = false;
-    // Deep nesting would overflow the stack when the entry is written out again.
-    const ojson::parser_callback_t depthGuard = [&](int depth, ojson::parse_event_t, ojson&) {
-      if (depth > kMaxJsonDepth) tooDeep = true;
-      return !tooDeep;
-    };
-    try {
-      j = ojson::parse(text, depthGuard, true, false);
-    } catch (const nlohmann::json::exception& e) {
-      // A partial log's last line can be cut where its run died while writing it.
-      if (!terminated && isPartialRankTablePath(path) && !out.empty()) break;
-      error = "line " + std::to_string(lineNo) + ": not JSON (" + e.what() + ")";
-      return false;
-    }
-    if (tooDeep) {
-      error = "line " + std::to_string(lineNo) + ": nested deeper than " + std::to_string(kMaxJsonDepth) + " levels";
-      return false;
-    }
-    if (!j.is_object()) {
-      error = "line " + std::to_string(lineNo) + ": not a JSON object";
-      return false;
-    }
-    RankSummary r;
-    r.file =
-        j.contains("file") && j["file"].is_string() ? j["file"].get<std::string>() : "line " + std::to_string(lineNo);
-    if (j.contains("error") && !j["error"].is_null()) {
-      r.error = j["error"].is_string() ? j["error"].get<std::string>() : j["error"].dump();
-      if (j.contains("rank") && j["rank"].is_number_integer()) r.summary = {{"rank", j["rank"]}};
-    } else {
-      // The rank's measurements (summary --rank-metrics, as opscope-cluster asks): the table
-      // then aligns clocks and measures collective waits as a folder of traces does.
-      if (const auto m = j.find("rank_metrics"); m != j.end()) {
-        std::string why;
-        if (auto metrics = rankMetricsFromJson(*m, why)) {
-          r.metrics = std::move(metrics);
-        } else {
-          error = "line " + std::to_string(lineNo) + ": " + why;
-          return false;
-        }
-        j.erase(m);
-      }
-      r.summary = std::move(j);
-    }
-    out.push_back(std::move(r));
-  }
-  if (out.empty()) {
-    error = "no rank lines in the table";
-    return false;
-  }
-  return true;
+std::string multiRankText(const std::vector<RankSummary>& ranks, const MultiRankOptions& options) {
+  std::string out;
+  writeMultiRankText(ranks, options, [&](const std::string& piece) { out += piece; });
+  return out;
 }
 
 RankTable rankTableOfSummaries(const std::vector<RankSummary>& ranks, double stragglerPct) {
   RankTable t;
   t.stragglerPct = stragglerPct;
   t.collectivesMeasured = false;
-  std::vector<int64_t> numbers;
-  std::vector<std::vector<double>> us;
+  std::vector<Straggler> means;
   for (size_t i = 0; i < ranks.size(); ++i) {
     RankRow row;
     row.rank = ranks[i].rank.value_or(static_cast<int64_t>(i));
-    const std::vector<double> its = ranks[i].error.empty() ? iterationWallUs(ranks[i].summary) : std::vector<double>{};
-    for (double v : its) row.iterationWall.push_back(static_cast<TimeNs>(std::llround(v * 1000.0)));
+    const auto [count, mean] = iterationStats(ranks[i]);
+    for (double v : iterationsOf(ranks[i])) row.iterationWall.push_back(static_cast<TimeNs>(std::llround(v * 1000.0)));
     t.maxIterations = std::max(t.maxIterations, row.iterationWall.size());
-    numbers.push_back(row.rank);
-    us.push_back(its);
+    if (count > 0) means.push_back({row.rank, mean, 0});
     t.rows.push_back(std::move(row));
   }
-  t.stragglers = findStragglers(numbers, us, stragglerPct);
-  const KernelsByRank kernels = kernelsByRank(ranks, RankTable::kTopKernels);
-  t.kernelNames = kernels.names;
+  t.stragglers = stragglersOfMeans(std::move(means), stragglerPct);
+  t.kernelNames = topKernelNames(ranks, RankTable::kTopKernels);
   for (size_t i = 0; i < t.rows.size(); ++i)
-    for (const auto& v : kernels.totalUs[i])
+    for (const auto& v : kernelRow(ranks[i], t.kernelNames))
       t.rows[i].kernelTime.push_back(v ? static_cast<TimeNs>(std::llround(*v * 1000.0)) : TimeNs{-1});
   return t;
 }
@@ -447,13 +434,13 @@ std::string rankTableJson(const RankTable& table, const std::string& path) {
   j["stragglers"] = std::move(stragglers);
   j["straggler_threshold_pct"] = table.stragglerPct;
   j["clock_alignment"] = table.clockAlignment.empty() ? ojson(nullptr) : ojson(table.clockAlignment);
-  std::vector<std::vector<std::optional<double>>> kernelUs;
+  ojson kernelUs = ojson::array();
   for (const RankRow& r : table.rows) {
     std::vector<std::optional<double>> row;
     for (TimeNs v : r.kernelTime) row.push_back(v < 0 ? std::nullopt : std::optional<double>(nsToUs(v)));
-    kernelUs.push_back(std::move(row));
+    kernelUs.push_back(kernelRowJson(row));
   }
-  j["top_kernels"] = kernelsJson(table.kernelNames, kernelUs);
+  j["top_kernels"] = {{"names", table.kernelNames}, {"total_us", std::move(kernelUs)}};
   return jsonText(j, 2) + "\n";
 }
 

@@ -9,24 +9,16 @@
 // Added: "straggler_threshold_pct", "failed_ranks", "clock_alignment", "collectives"
 // and "top_kernels" (null where a table has no trace to measure).
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "ranks/rank_metrics.h"
 #include "ranks/rank_table.h"
+#include "report/rank_summary.h"
+#include "text/json_stream.h"
 
 namespace opscope {
-
-struct RankSummary {
-  std::optional<int64_t> rank;  // set by assignRanks
-  std::string file;
-  nlohmann::ordered_json summary;      // summaryJson's object (a table line: its keys); null on error
-  std::string error;                   // why this rank has no summary
-  std::optional<RankMetrics> metrics;  // when the trace itself was read
-};
 
 // Each rank: the summary's "rank" (distributedInfo), else the file name's rank<N>, else
 // the lowest number no other file claims. Sorts by rank. False with error naming both
@@ -37,18 +29,13 @@ struct MultiRankOptions {
   double stragglerPct = 5.0;  // a straggler's mean iteration exceeds the median by more
 };
 
-// Per rank, its iterations' wall times in µs: iteration_list[i].wall_us (host end or GPU
-// drain), dur_us in summaries that predate wall_us.
-std::vector<double> iterationWallUs(const nlohmann::ordered_json& summary);
-
-// ranks: as assignRanks left them.
+// ranks: as assignRanks left them. The write* forms hand the text to `write` a piece at a
+// time (a rank's entry, a row), so memory does not grow with the number of ranks; the
+// string forms collect the same bytes.
+void writeMultiRankJson(const std::vector<RankSummary>& ranks, const MultiRankOptions& options, const TextSink& write);
+void writeMultiRankText(const std::vector<RankSummary>& ranks, const MultiRankOptions& options, const TextSink& write);
 std::string multiRankJson(const std::vector<RankSummary>& ranks, const MultiRankOptions& options);
 std::string multiRankText(const std::vector<RankSummary>& ranks, const MultiRankOptions& options);
-
-// Reads an opscope-cluster table: one JSON object per line, each a summary with "rank"
-// and "file" (or "error"). Blank lines are skipped; false with error "LINE N: what" on
-// anything else, or when a line exceeds 64 MiB.
-bool readRankTable(const std::string& path, std::vector<RankSummary>& out, std::string& error);
 
 // The ranks of a multi-rank summary (assignRanks done) as a RankTable: iteration wall
 // times from each summary, stragglers; no collectives (collectivesMeasured false).

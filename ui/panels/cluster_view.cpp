@@ -10,10 +10,12 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <QToolTip>
+
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <stdexcept>
 
 #include "charts/analysis_charts.h"
 #include "panels/table_items.h"
@@ -86,7 +88,18 @@ void ClusterView::showTip(QMouseEvent* e) {
 void ClusterView::setTable(const QString& path, std::vector<RankSummary> ranks, double stragglerPct) {
   path_ = path;
   ranks_ = std::move(ranks);
-  table_ = rankTableOfSummaries(ranks_, stragglerPct);
+  try {
+    table_ = rankTableOfSummaries(ranks_, stragglerPct);
+  } catch (const std::runtime_error& e) {  // its lines are read again: it changed meanwhile
+    ranks_.clear();
+    table_ = RankTable{};
+    heading_->setText(
+        QStringLiteral("<b>%1</b> · cannot be read again: %2")
+            .arg(QFileInfo(path).fileName().toHtmlEscaped(), QString::fromUtf8(e.what()).toHtmlEscaped()));
+    list_->setRowCount(0);
+    redraw();
+    return;
+  }
   size_t failed = 0;
   for (const RankSummary& r : ranks_) failed += r.error.empty() ? 0 : 1;
   heading_->setText(
@@ -123,9 +136,15 @@ void ClusterView::setTable(const QString& path, std::vector<RankSummary> ranks, 
     const size_t i = order[row];
     const RankSummary& r = ranks_[i];
     const bool has = !std::isnan(means[i]);
-    QString host = r.summary.is_object() && r.summary.contains("host") && r.summary["host"].is_string()
-                       ? QString::fromStdString(r.summary["host"].get<std::string>())
-                       : QString();
+    // The host is read from the rank's summary (a table's line is read again: the table
+    // is not held in memory).
+    QString host;
+    try {
+      const auto s = summaryKeysOf(r, {"host"});
+      if (s.is_object() && s.contains("host") && s["host"].is_string())
+        host = QString::fromStdString(s["host"].get<std::string>());
+    } catch (const std::runtime_error&) {
+    }
     QString file = QString::fromStdString(r.file);
     if (!r.error.empty()) file = QStringLiteral("%1 — not summarised: %2").arg(file, QString::fromStdString(r.error));
     fillRow(list_, static_cast<int>(row),

@@ -34,7 +34,7 @@ EtLinkDialog::EtLinkDialog(const EtDocument& doc, QWidget* parent) : QDialog(par
     fillRow(table_, static_cast<int>(i),
             {kind, textItem(QString::fromStdString(issue.name)),
              issue.etId >= 0 ? numberItem(static_cast<double>(issue.etId), 0) : textItem(QString()),
-             textItem(QString::fromStdString(issue.reason))});
+             textItem(QString::fromStdString(issue.reasonText()))});
   }
   (void)trace;
   table_->setSortingEnabled(true);

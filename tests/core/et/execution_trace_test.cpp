@@ -348,7 +348,7 @@ TEST(EtLink, HipWithoutCorrelationUsesExternalIdAndReportsTheRest) {
   EXPECT_EQ(k->name(link.gpuOfNode.at(3)[0]), "mul_kernel");
   std::set<std::string> reasons;
   for (const EtLinkIssue& i : link.issues)
-    reasons.insert(std::string(etLinkIssueKindName(i.kind)) + " " + i.name + ": " + i.reason);
+    reasons.insert(std::string(etLinkIssueKindName(i.kind)) + " " + i.name + ": " + i.reasonText());
   EXPECT_TRUE(reasons.count("ET node aten::gone: no Kineto op with id 99 (outside the profiled window?)"))
       << etLinkReportText(*k, link);
   EXPECT_TRUE(reasons.count("Kineto op aten::extra: not in the execution trace"));

@@ -220,7 +220,7 @@ RankSummary fromTrace(const std::string& json, const std::string& file) {
   RankSummary r;
   r.file = file;
   r.summary = nlohmann::ordered_json::parse(summaryJson(summarize(*t), file));
-  r.metrics = measureRank(*t);
+  r.metrics = std::make_shared<const RankMetrics>(measureRank(*t));
   return r;
 }
 
@@ -292,8 +292,8 @@ TEST(MultiRankReport, ClusterTableLinesAreReadAndBadLinesNamed) {
   EXPECT_EQ(ranks[1].error, "cannot open the file");
   ASSERT_TRUE(assignRanks(ranks, error));
   EXPECT_EQ(*ranks[1].rank, 1);
-  EXPECT_EQ(iterationWallUs(ranks[0].summary), std::vector<double>{100});
-  EXPECT_EQ(iterationWallUs(ranks[2].summary), std::vector<double>{80});  // dur_us when no wall_us
+  EXPECT_EQ(iterationsOf(ranks[0]), std::vector<double>{100});
+  EXPECT_EQ(iterationsOf(ranks[2]), std::vector<double>{80});  // dur_us when no wall_us
   const auto j = nlohmann::ordered_json::parse(multiRankJson(ranks, {}));
   EXPECT_TRUE(j["collectives"].is_null());  // a table has no trace to measure
   // Kernel time per rank from each rank's own top list; unknown where a rank lists none.

@@ -1,0 +1,271 @@
+#include "report/rank_summary.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <numeric>
+#include <stdexcept>
+
+#include "io/input_limits.h"
+#include "ranks/rank_inputs.h"
+#include "report/rank_metrics_json.h"
+
+namespace opscope {
+
+using ojson = nlohmann::ordered_json;
+
+// The table's descriptor, open for the life of the ranks that point into it.
+struct RankTableFile {
+  int fd = -1;
+  explicit RankTableFile(int f) : fd(f) {}
+  RankTableFile(const RankTableFile&) = delete;
+  RankTableFile& operator=(const RankTableFile&) = delete;
+  ~RankTableFile() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+std::vector<double> iterationWallUs(const ojson& summary) {
+  std::vector<double> out;
+  if (!summary.is_object() || !summary.contains("iteration_list") || !summary["iteration_list"].is_array()) return out;
+  for (const ojson& it : summary["iteration_list"]) {
+    if (!it.is_object()) continue;
+    if (it.contains("wall_us") && it["wall_us"].is_number()) out.push_back(it["wall_us"].get<double>());
+    else if (it.contains("dur_us") && it["dur_us"].is_number()) out.push_back(it["dur_us"].get<double>());
+  }
+  return out;
+}
+
+namespace {
+
+// Parses one line; keep (when set) names the top-level keys kept, the others skipped as
+// they are read. Depth beyond the trace readers' ceiling stops the parse (deep nesting
+// would overflow the stack when the entry is written out again). False with `why`.
+bool parseLine(const std::string& text, const std::vector<std::string>* keep, ojson& out, std::string& why) {
+  bool tooDeep = false;
+  const ojson::parser_callback_t filter = [&](int depth, ojson::parse_event_t event, ojson& parsed) {
+    if (depth > kMaxJsonDepth) tooDeep = true;
+    if (tooDeep) return false;
+    if (keep && depth == 1 && event == ojson::parse_event_t::key && parsed.is_string())
+      return std::find(keep->begin(), keep->end(), parsed.get_ref<const std::string&>()) != keep->end();
+    return true;
+  };
+  try {
+    out = ojson::parse(text, filter, true, false);
+  } catch (const nlohmann::json::exception& e) {
+    why = std::string("not JSON (") + e.what() + ")";
+    return false;
+  }
+  if (tooDeep) {
+    why = "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels";
+    return false;
+  }
+  if (!out.is_object()) {
+    why = "not a JSON object";
+    return false;
+  }
+  return true;
+}
+
+ojson readLineAgain(const RankSummary& r, const std::vector<std::string>* keep) {
+  const std::string where = "line " + std::to_string(r.lineNumber) + ": ";
+  std::string text(r.lineBytes, '\0');
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n =
+        ::pread(r.table->fd, text.data() + done, text.size() - done, static_cast<off_t>(r.lineOffset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw std::runtime_error(where + "the table changed since it was read (cut short)");
+    done += static_cast<size_t>(n);
+  }
+  ojson j;
+  std::string why;
+  if (!parseLine(text, keep, j, why))
+    throw std::runtime_error(where + "the table changed since it was read (" + why + ")");
+  j.erase("rank_metrics");
+  return j;
+}
+
+}  // namespace
+
+ojson summaryOf(const RankSummary& r) {
+  if (!r.error.empty()) return nullptr;
+  if (!r.table) return r.summary;
+  return readLineAgain(r, nullptr);
+}
+
+ojson summaryKeysOf(const RankSummary& r, const std::vector<std::string>& keys) {
+  if (!r.error.empty()) return nullptr;
+  if (r.table) return readLineAgain(r, &keys);
+  if (!r.summary.is_object()) return r.summary;
+  ojson out = ojson::object();
+  for (const auto& [k, v] : r.summary.items())
+    if (std::find(keys.begin(), keys.end(), k) != keys.end()) out[k] = v;
+  return out;
+}
+
+std::vector<double> iterationsOf(const RankSummary& r) {
+  if (!r.error.empty()) return {};
+  if (!r.table) return iterationWallUs(r.summary);
+  static const std::vector<std::string> kKeys = {"iteration_list"};
+  return iterationWallUs(readLineAgain(r, &kKeys));
+}
+
+namespace {
+
+// A table's lines one at a time, in 1 MiB reads; a line over the ceiling is refused
+// without being held.
+class LineReader {
+ public:
+  explicit LineReader(int fd) : fd_(fd) {}
+  // False at the end. terminated: the line ended in a newline.
+  bool next(std::string& line, uint64_t& offset, bool& terminated, std::string& error) {
+    line.clear();
+    offset = position_;
+    terminated = false;
+    bool any = false;
+    for (;;) {
+      if (at_ == buffer_.size() && !fill(error)) return false;
+      if (at_ == buffer_.size()) return any;
+      any = true;
+      const char* start = buffer_.data() + at_;
+      const size_t left = buffer_.size() - at_;
+      const void* nl = std::memchr(start, '\n', left);
+      const size_t take = nl ? static_cast<size_t>(static_cast<const char*>(nl) - start) : left;
+      if (line.size() + take > kMaxJsonValueBytes) {
+        error = "longer than 64 MiB, the ceiling for one JSON value";
+        return false;
+      }
+      line.append(start, take);
+      at_ += take;
+      position_ += take;
+      if (nl) {
+        ++at_;
+        ++position_;
+        terminated = true;
+        return true;
+      }
+    }
+  }
+
+ private:
+  bool fill(std::string& error) {
+    buffer_.resize(size_t{1} << 20);
+    for (;;) {
+      const ssize_t n = ::read(fd_, buffer_.data(), buffer_.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        error = std::strerror(errno);
+        buffer_.clear();
+        at_ = 0;
+        return false;
+      }
+      buffer_.resize(static_cast<size_t>(n));
+      at_ = 0;
+      return true;
+    }
+  }
+
+  int fd_;
+  std::string buffer_;
+  size_t at_ = 0;
+  uint64_t position_ = 0;
+};
+
+std::optional<int64_t> integerKey(const ojson& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_number_integer()) return std::nullopt;
+  return it->get<int64_t>();
+}
+
+}  // namespace
+
+bool readRankTable(const std::string& path, std::vector<RankSummary>& out, std::string& error) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    error = "cannot open the file";
+    return false;
+  }
+  const auto table = std::make_shared<RankTableFile>(fd);
+  // One pass counting lines first: the ranks are then allocated once (a vector that
+  // doubles would hold 1.5–2 times 10^6 ranks at its peak).
+  {
+    LineReader counter(fd);
+    std::string line, why;
+    uint64_t offset;
+    bool terminated;
+    size_t lines = 0;
+    while (counter.next(line, offset, terminated, why))
+      if (line.find_first_not_of(" \t\r") != std::string::npos) ++lines;
+    out.reserve(out.size() + lines);
+    ::lseek(fd, 0, SEEK_SET);
+  }
+  LineReader reader(fd);
+  std::string text, why;
+  uint64_t offset = 0;
+  bool terminated = false;
+  uint32_t lineNo = 0;
+  const size_t first = out.size();
+  for (;;) {
+    why.clear();
+    if (!reader.next(text, offset, terminated, why)) {
+      if (!why.empty()) {
+        error = "line " + std::to_string(lineNo + 1) + ": " + why;
+        return false;
+      }
+      break;
+    }
+    ++lineNo;
+    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+    ojson j;
+    if (!parseLine(text, nullptr, j, why)) {
+      // A partial log's last line can be cut where its run died while writing it.
+      if (!terminated && isPartialRankTablePath(path) && out.size() > first && why.rfind("not JSON", 0) == 0) break;
+      error = "line " + std::to_string(lineNo) + ": " + why;
+      return false;
+    }
+    RankSummary r;
+    r.file =
+        j.contains("file") && j["file"].is_string() ? j["file"].get<std::string>() : "line " + std::to_string(lineNo);
+    if (const auto n = integerKey(j, "rank")) r.declaredRank = *n, r.hasDeclaredRank = true;
+    if (j.contains("error") && !j["error"].is_null()) {
+      r.error = j["error"].is_string() ? j["error"].get<std::string>() : j["error"].dump();
+    } else {
+      // The rank's measurements (summary --rank-metrics, as opscope-cluster asks): the table
+      // then aligns clocks and measures collective waits as a folder of traces does.
+      if (const auto m = j.find("rank_metrics"); m != j.end()) {
+        std::string bad;
+        auto metrics = rankMetricsFromJson(*m, bad);
+        if (!metrics) {
+          error = "line " + std::to_string(lineNo) + ": " + bad;
+          return false;
+        }
+        r.metrics = std::make_shared<const RankMetrics>(std::move(*metrics));
+      }
+      if (const auto w = integerKey(j, "world_size")) r.worldSize = *w, r.hasWorldSize = true;
+      const std::vector<double> its = iterationWallUs(j);
+      if (its.size() > UINT32_MAX) {
+        error = "line " + std::to_string(lineNo) + ": more than 2^32 iterations";
+        return false;
+      }
+      r.iterationCount = static_cast<uint32_t>(its.size());
+      if (!its.empty())
+        r.iterationMeanUs = std::accumulate(its.begin(), its.end(), 0.0) / static_cast<double>(its.size());
+      r.table = table;
+      r.lineOffset = offset;
+      r.lineBytes = static_cast<uint32_t>(text.size());
+      r.lineNumber = lineNo;
+    }
+    out.push_back(std::move(r));
+  }
+  if (out.size() == first) {
+    error = "no rank lines in the table";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace opscope

@@ -1,0 +1,79 @@
+#pragma once
+// A JSON object written member by member, with the bytes jsonText(object, 2) would give
+// for the whole, so that an array of 10^6 entries (a table's ranks, an ET+'s nodes) is
+// written an entry at a time instead of being built as one value first.
+//
+// A value at nesting depth d is nlohmann's indented text with every line after its
+// first indented 2 × d more: a JSON string holds no raw newline (it is escaped), so the
+// newlines met are the layout's.
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "text/json_text.h"
+
+namespace opscope {
+
+using TextSink = std::function<void(const std::string&)>;
+
+class JsonObjectWriter {
+ public:
+  using Json = nlohmann::ordered_json;
+
+  // Writes "{"; depth: this object's nesting (0 for the document).
+  JsonObjectWriter(TextSink write, int depth = 0) : write_(std::move(write)), depth_(depth) { write_("{"); }
+
+  void value(const std::string& key, const Json& v) {
+    startMember(key);
+    write_(nested(v, depth_ + 1));
+  }
+
+  // An array member of count elements, element(i) each, written as produced.
+  void array(const std::string& key, size_t count, const std::function<Json(size_t)>& element) {
+    startMember(key);
+    if (count == 0) {
+      write_("[]");
+      return;
+    }
+    write_("[");
+    const std::string pad = spaces(depth_ + 2);
+    for (size_t i = 0; i < count; ++i) write_((i ? ",\n" : "\n") + pad + nested(element(i), depth_ + 2));
+    write_("\n" + spaces(depth_ + 1) + "]");
+  }
+
+  // An object member written by a writer of its own; close() it before the next member.
+  JsonObjectWriter object(const std::string& key) {
+    startMember(key);
+    return JsonObjectWriter(write_, depth_ + 1);
+  }
+
+  // Writes "}" (after a newline and this object's indent when it has members).
+  void close() { write_(members_ ? "\n" + spaces(depth_) + "}" : "}"); }
+
+ private:
+  static std::string spaces(int depth) { return std::string(static_cast<size_t>(2 * depth), ' '); }
+
+  void startMember(const std::string& key) {
+    write_((members_++ ? ",\n" : "\n") + spaces(depth_ + 1) + jsonText(Json(key)) + ": ");
+  }
+
+  static std::string nested(const Json& v, int depth) {
+    const std::string text = jsonText(v, 2);
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+      out.push_back(c);
+      if (c == '\n') out.append(static_cast<size_t>(2 * depth), ' ');
+    }
+    return out;
+  }
+
+  TextSink write_;  // held by value: a lambda passed in place outlives the call
+  int depth_;
+  size_t members_ = 0;
+};
+
+}  // namespace opscope
