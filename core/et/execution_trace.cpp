@@ -313,7 +313,10 @@ std::string etSummaryJson(const ExecutionTrace& et, const std::string& file) {
   std::stable_sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   Json j;
   j["file"] = file;
-  j["format"] = "pytorch-et";
+  j["format"] = "pytorch-et";  // the contract's name for an execution trace's summary, whatever its encoding
+  // Added: how the file encodes it (Chakra's protobuf traces load into the same model).
+  const bool chakra = et.top.is_object() && et.top.value("format", "") == "chakra-protobuf";
+  j["encoding"] = chakra ? "chakra-protobuf" : "json";
   j["schema"] = et.schema;
   j["nodes"] = et.nodes.size();
   if (et.top.contains("pid")) j["pid"] = et.top["pid"];

@@ -95,8 +95,9 @@ bool finishExecutionTrace(ExecutionTrace& et, std::string& error);
 // (a top-level object with "schema" and "nodes", no "traceEvents"). Content, not name.
 bool looksLikeExecutionTrace(std::string_view head);
 
-// `opscope summary --json` of an execution trace: {"format": "pytorch-et", "schema",
-// "nodes", "ops_by_name": [{"name", "count"}], ...}.
+// `opscope summary --json` of an execution trace: {"format": "pytorch-et", "encoding":
+// "json" | "chakra-protobuf", "schema", "nodes", "ops_by_name": [{"name", "count"}], ...}
+// ("format" names the summary's kind for every encoding; "encoding" was added).
 std::string etSummaryJson(const ExecutionTrace& et, const std::string& file);
 std::string etSummaryText(const ExecutionTrace& et, const std::string& file);
 

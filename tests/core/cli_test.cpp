@@ -691,6 +691,7 @@ TEST(Cli, SummaryOfAnExecutionTraceByContent) {
   ASSERT_EQ(r.code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["format"], "pytorch-et");
+  EXPECT_EQ(j["encoding"], "json");
   EXPECT_EQ(j["schema"], "1.0.1");
   EXPECT_EQ(j["nodes"], 38);
   ASSERT_TRUE(j["ops_by_name"].is_array());

@@ -40,6 +40,9 @@ TEST(ChakraEt, RealTraceNodesAsAnIndependentDecodingGivesThem) {
   EXPECT_GT(withRf, 1000u);
   // The summary names the format it read (it called a Chakra trace a PyTorch one).
   EXPECT_EQ(etSummaryText(*et, "f").rfind("f: Chakra execution trace (protobuf), schema 1.0.1, 3664 nodes\n", 0), 0u);
+  const auto summary = nlohmann::ordered_json::parse(etSummaryJson(*et, "f"));
+  EXPECT_EQ(summary["format"], "pytorch-et");  // the contract's kind, kept
+  EXPECT_EQ(summary["encoding"], "chakra-protobuf");
 }
 
 TEST(ChakraEt, ACutFileIsAOneLineError) {
