@@ -369,10 +369,22 @@ TEST(RankCharts, KernelTimePerRankIsComparedWithTheMedianRankAndTipsNameIt) {
   plotRanks(&plot, t, ChartTheme{}, QStringLiteral("ranks"));
   plot.replot();
   QCPColorMap* kernels = nullptr;
+  QCPColorMap* iterations = nullptr;
   for (int i = 0; i < plot.plottableCount(); ++i)
-    if (auto* m = qobject_cast<QCPColorMap*>(plot.plottable(i)); m && m->data()->keySize() == 2) kernels = m;
+    if (auto* m = qobject_cast<QCPColorMap*>(plot.plottable(i)))
+      (m->keyAxis()->label().contains(QStringLiteral("iteration")) ? iterations : kernels) = m;
   ASSERT_NE(kernels, nullptr);
-  EXPECT_NEAR(kernels->data()->cell(0, 2), 50.0, 1e-9);  // 150 against the median 100
+  ASSERT_NE(iterations, nullptr);
+  // One iteration a rank is drawn (QCPColorMap draws nothing for a one-cell dimension):
+  // the cell's centre is painted in the scale's colour, not left as the background.
+  const QImage image = plot.toPixmap(900, 700).toImage();
+  const QPoint one(static_cast<int>(iterations->keyAxis()->coordToPixel(0)),
+                   static_cast<int>(iterations->valueAxis()->coordToPixel(1)));
+  const QColor drawn = image.pixelColor(one);
+  EXPECT_NE(drawn, iterations->keyAxis()->axisRect()->backgroundBrush().color()) << drawn.name().toStdString();
+  EXPECT_EQ(iterations->data()->cell(0, 1), iterations->data()->cell(1, 1));
+  EXPECT_NEAR(iterations->data()->cell(0, 1), 0.1, 1e-9);  // 100 µs in ms
+  EXPECT_NEAR(kernels->data()->cell(0, 2), 50.0, 1e-9);    // 150 against the median 100
   EXPECT_NEAR(kernels->data()->cell(0, 0), 0.0, 1e-9);
   EXPECT_TRUE(std::isnan(kernels->data()->cell(1, 1)));  // not in rank 1's list
   // The GEMM column is labelled by its template argument, not "void" or "Kernel".

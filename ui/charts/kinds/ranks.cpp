@@ -21,6 +21,23 @@ namespace {
 // ticks and title need it).
 int heatmapHeight(int ranks) { return std::max(60, 14 * std::min(ranks, 32)); }
 
+// QCPColorMap draws nothing along a dimension of one cell (its range is a point: a table
+// of one-iteration ranks showed an empty heatmap). Such a dimension gets two equal cells
+// over −0.25…0.25, which together cover the cell's −0.5…0.5; setHeatCell fills both.
+void shapeHeatmap(QCPColorMap* map, int keys, int values) {
+  auto range = [](int cells) { return cells == 1 ? QCPRange(-0.25, 0.25) : QCPRange(0, std::max(0, cells - 1)); };
+  map->data()->setSize(keys == 1 ? 2 : std::max(1, keys), values == 1 ? 2 : std::max(1, values));
+  map->data()->setRange(range(keys), range(values));
+}
+
+void setHeatCell(QCPColorMap* map, int key, int value, double v) {
+  QCPColorMapData* d = map->data();
+  const int keyCopies = d->keyRange().lower < 0 ? 2 : 1;  // shapeHeatmap's doubled dimensions
+  const int valueCopies = d->valueRange().lower < 0 ? 2 : 1;
+  for (int k = 0; k < keyCopies; ++k)
+    for (int r = 0; r < valueCopies; ++r) d->setCell(key + k, value + r, v);
+}
+
 // Ranks × the job's top kernels: each rank's time in a kernel against the median of the
 // ranks for it, so the kernel that makes a rank slow shows in its row.
 void plotKernelsPerRank(QCustomPlot* plot, int row, const RankTable& t, const ChartTheme& theme,
@@ -36,8 +53,7 @@ void plotKernelsPerRank(QCustomPlot* plot, int row, const RankTable& t, const Ch
   const int n = static_cast<int>(t.rows.size());
   const int k = static_cast<int>(t.kernelNames.size());
   auto* map = new QCPColorMap(x, y);
-  map->data()->setSize(std::max(1, k), std::max(1, n));
-  map->data()->setRange(QCPRange(0, std::max(0, k - 1)), QCPRange(0, std::max(0, n - 1)));
+  shapeHeatmap(map, k, n);
   std::vector<double> median(static_cast<size_t>(k), 0);
   for (int c = 0; c < k; ++c) {
     std::vector<double> known;
@@ -54,7 +70,7 @@ void plotKernelsPerRank(QCustomPlot* plot, int row, const RankTable& t, const Ch
       const TimeNs v = static_cast<size_t>(c) < rr.kernelTime.size() ? rr.kernelTime[static_cast<size_t>(c)] : -1;
       const double m = median[static_cast<size_t>(c)];
       const double pct = v < 0 || m <= 0 ? std::nan("") : (static_cast<double>(v) / m - 1) * 100;
-      map->data()->setCell(c, r, pct);
+      setHeatCell(map, c, r, pct);
       if (!std::isnan(pct)) extreme = std::max(extreme, std::abs(pct));
       tips.append(QStringLiteral("rank %1 · %2\n%3")
                       .arg(rr.rank)
@@ -129,8 +145,7 @@ void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, c
   QCPAxis* x = heat->axis(QCPAxis::atBottom);
   QCPAxis* y = heat->axis(QCPAxis::atLeft);
   auto* map = new QCPColorMap(x, y);
-  map->data()->setSize(std::max(1, iters), std::max(1, n));
-  map->data()->setRange(QCPRange(0, std::max(0, iters - 1)), QCPRange(0, std::max(0, n - 1)));
+  shapeHeatmap(map, iters, n);
   double lo = 0, hi = 0;
   bool any = false;
   QStringList heatTips;  // row-major: rank by rank, iteration by iteration
@@ -138,7 +153,7 @@ void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, c
     for (int i = 0; i < iters; ++i) {
       const auto& walls = t.rows[static_cast<size_t>(r)].iterationWall;
       const double v = i < static_cast<int>(walls.size()) ? ms(walls[static_cast<size_t>(i)]) : std::nan("");
-      map->data()->setCell(i, r, v);
+      setHeatCell(map, i, r, v);
       heatTips.append(std::isnan(v) ? QString()
                                     : QStringLiteral("rank %1, iteration %2\nwall time %3")
                                           .arg(t.rows[static_cast<size_t>(r)].rank)
