@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QToolTip>
@@ -35,7 +36,14 @@ ClusterView::ClusterView(QWidget* parent) : QWidget(parent) {
   auto* split = new QSplitter(Qt::Vertical, this);
   plot_ = new QCustomPlot;
   plot_->setMinimumHeight(260);
-  split->addWidget(plot_);
+  // Many ranks need more height than the view has: the chart scrolls (as the Analysis
+  // dock's do) instead of squeezing its title under the heatmaps.
+  auto* scroll = new QScrollArea;
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setWidget(plot_);
+  split->addWidget(scroll);
   list_ = makeTable({QStringLiteral("Rank"), QStringLiteral("Iterations"), QStringLiteral("Mean iteration (ms)"),
                      QStringLiteral("Over the median (%)"), QStringLiteral("Host"), QStringLiteral("File")},
                     {5});
@@ -167,6 +175,7 @@ void ClusterView::setDark(bool dark) {
 void ClusterView::redraw() {
   plotRanks(plot_, table_, theme_,
             QStringLiteral("Ranks: iteration time and top kernels · %1").arg(QFileInfo(path_).fileName()));
+  plot_->setMinimumHeight(std::max(260, chartMinimumHeight(plot_)));
 }
 
 std::vector<std::string> ClusterView::filesFor(int row, bool neighbours) const {
