@@ -1,5 +1,7 @@
 #include "panels/analysis_tab.h"
 
+#include "charts/lazy_plot.h"
+
 #include <qcustomplot.h>
 
 #include <QFileInfo>
@@ -69,7 +71,7 @@ AnalysisTab::AnalysisTab(const AnalysisKind& kind, QWidget* parent) : QWidget(pa
   top_ = new QVBoxLayout;
   top_->setContentsMargins(0, 0, 0, 0);
   v->addLayout(top_);
-  plot_ = new QCustomPlot;
+  plot_ = new LazyPlot;  // most tabs are hidden: no paint buffers until shown
   plot_->setObjectName(QString::fromLatin1(kind.name.data(), static_cast<int>(kind.name.size())));
   plot_->setMinimumHeight(120);
   plot_->setContextMenuPolicy(Qt::CustomContextMenu);
