@@ -1,6 +1,7 @@
 #include "report/rank_summary.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -190,6 +191,12 @@ bool readRankTable(const std::string& path, std::vector<RankSummary>& out, std::
     return false;
   }
   const auto table = std::make_shared<RankTableFile>(fd);
+  // Its lines are read again when the report is written: a pipe or a FIFO cannot be.
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    error = "not a regular file (a table is read again as the report is written: save it to a file first)";
+    return false;
+  }
   // One pass counting lines first: the ranks are then allocated once (a vector that
   // doubles would hold 1.5–2 times 10^6 ranks at its peak).
   {

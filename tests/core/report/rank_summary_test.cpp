@@ -107,6 +107,19 @@ TEST(RankTableFile, ATableChangedAfterItWasReadIsNamedNotMisread) {
   std::filesystem::remove(path);
 }
 
+TEST(RankTableFile, ATableThatCannotBeReadAgainIsRefused) {
+  const std::string dir = test::tempPath("a_folder.jsonl");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::vector<RankSummary> ranks;
+  std::string error;
+  EXPECT_FALSE(readRankTable(dir, ranks, error));
+  EXPECT_EQ(error, "not a regular file (a table is read again as the report is written: save it to a file first)");
+  std::filesystem::remove_all(dir);
+  EXPECT_FALSE(readRankTable(dir, ranks, error));
+  EXPECT_EQ(error, "cannot open the file");
+}
+
 TEST(RankTableFile, ATableIsNotHeldInMemory) {
   // 400 ranks of 300 iterations: about 30 MB as JSON values in memory, 12 MB of text.
   std::vector<std::string> lines;
