@@ -86,11 +86,10 @@ bool assignRanks(std::vector<RankSummary>& ranks, std::string& error) {
   }
   std::sort(claimed.begin(), claimed.end());
   // The first file (in input order) to claim a number already claimed is the one named,
-  // with the earliest claimant of that number.
+  // with the earliest claimant of that number: sorted by (number, index), a number's
+  // first two entries are its first claimant and the first file to clash with it.
   size_t clashFirst = SIZE_MAX, clashSecond = SIZE_MAX;
   int64_t clashRank = 0;
-  // Sorted by (number, index), a number's first two entries are its first claimant and
-  // the first file to clash with it.
   for (size_t k = 1; k < claimed.size(); ++k) {
     const bool secondOfGroup =
         claimed[k].first == claimed[k - 1].first && (k < 2 || claimed[k - 2].first != claimed[k].first);
