@@ -35,7 +35,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=(trace_file execution_trace dvdt plaidml nsys_sqlite link microbench gpu_file
-                                      kernel_classes overheads_file rocprofv3 xplane chakra_et)
+                                      kernel_classes overheads_file rocprofv3 xplane chakra_et rank_table)
 
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j"$JOBS" >/dev/null
@@ -67,7 +67,7 @@ run() {
   local args=(-timeout=20 -rss_limit_mb=2048 "-max_len=$max_len" -print_final_stats=1
               "-artifact_prefix=$OUT/findings/$target/")
   case "$target" in
-    trace_file|execution_trace|dvdt|link|gpu_file|kernel_classes|overheads_file) args+=("-dict=tests/fuzz/json.dict") ;;
+    trace_file|execution_trace|dvdt|link|gpu_file|kernel_classes|overheads_file|rank_table) args+=("-dict=tests/fuzz/json.dict") ;;
     rocprofv3) args+=("-dict=tests/fuzz/rocprofv3.dict") ;;
   esac
   if [ -n "$RUNS" ]; then args+=("-runs=$RUNS"); else args+=("-max_total_time=$SECONDS_EACH"); fi

@@ -133,6 +133,14 @@ struct Derived {
   std::vector<size_t> measuredIndex;  // into ranks, of the ranks with metrics
 };
 
+// A table's µs × 1000 made safe to convert to TimeNs: any double may come from a line
+// (1e300, or sums that overflow to infinity), and converting one beyond int64 is
+// undefined. NaN becomes 0.
+double clampNs(double ns) {
+  if (std::isnan(ns)) return 0;
+  return std::clamp(ns, -9.2e18, 9.2e18);
+}
+
 int64_t rankNumber(const std::vector<RankSummary>& ranks, size_t i) {
   return ranks[i].rank.value_or(static_cast<int64_t>(i));
 }
@@ -333,7 +341,7 @@ void writeMultiRankText(const std::vector<RankSummary>& ranks, const MultiRankOp
       continue;
     }
     const auto [count, mean] = iterationStats(r);
-    const std::string meanText = count == 0 ? "-" : reportDuration(static_cast<TimeNs>(mean * 1000.0));
+    const std::string meanText = count == 0 ? "-" : reportDuration(static_cast<TimeNs>(clampNs(mean * 1000.0)));
     std::string coll = "-", wait = "-", overlap = "-";
     if (measuredAt[i] != SIZE_MAX) {
       const CollectiveWait& w = d.waits[measuredAt[i]];
@@ -359,7 +367,7 @@ void writeMultiRankText(const std::vector<RankSummary>& ranks, const MultiRankOp
     out << "stragglers (mean iteration more than " << options.stragglerPct << "% over the median):\n";
     for (const Straggler& s : d.stragglers) {
       std::snprintf(line, sizeof line, "  rank %lld  %s  +%.1f%%\n", static_cast<long long>(s.rank),
-                    reportDuration(static_cast<TimeNs>(s.iterationUsMean * 1000.0)).c_str(), s.excessPct);
+                    reportDuration(static_cast<TimeNs>(clampNs(s.iterationUsMean * 1000.0))).c_str(), s.excessPct);
       out << line;
     }
   }
@@ -381,7 +389,8 @@ RankTable rankTableOfSummaries(const std::vector<RankSummary>& ranks, double str
     RankRow row;
     row.rank = ranks[i].rank.value_or(static_cast<int64_t>(i));
     const auto [count, mean] = iterationStats(ranks[i]);
-    for (double v : iterationsOf(ranks[i])) row.iterationWall.push_back(static_cast<TimeNs>(std::llround(v * 1000.0)));
+    for (double v : iterationsOf(ranks[i]))
+      row.iterationWall.push_back(static_cast<TimeNs>(std::llround(clampNs(v * 1000.0))));
     t.maxIterations = std::max(t.maxIterations, row.iterationWall.size());
     if (count > 0) means.push_back({row.rank, mean, 0});
     t.rows.push_back(std::move(row));
@@ -390,7 +399,7 @@ RankTable rankTableOfSummaries(const std::vector<RankSummary>& ranks, double str
   t.kernelNames = topKernelNames(ranks, RankTable::kTopKernels);
   for (size_t i = 0; i < t.rows.size(); ++i)
     for (const auto& v : kernelRow(ranks[i], t.kernelNames))
-      t.rows[i].kernelTime.push_back(v ? static_cast<TimeNs>(std::llround(*v * 1000.0)) : TimeNs{-1});
+      t.rows[i].kernelTime.push_back(v ? static_cast<TimeNs>(std::llround(clampNs(*v * 1000.0))) : TimeNs{-1});
   return t;
 }
 

@@ -32,7 +32,8 @@ const std::map<std::string, std::function<void(std::string_view)>>& entries() {
       {"overheads_file", fuzz::overheadsFile},
       {"rocprofv3", fuzz::rocprofv3},
       {"xplane", fuzz::xplane},
-      {"chakra_et", fuzz::chakraEt}};
+      {"chakra_et", fuzz::chakraEt},
+      {"rank_table", fuzz::rankTable}};
   return m;
 }
 

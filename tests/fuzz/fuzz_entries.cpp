@@ -29,6 +29,7 @@
 #include "perf/microbenchmarks.h"
 #include "perf/prediction.h"
 #include "report/export_request.h"
+#include "report/multi_rank_report.h"
 #include "report/summary_report.h"
 
 namespace opscope::fuzz {
@@ -233,6 +234,23 @@ void overheadsFile(std::string_view bytes) {
     return;
   }
   if (overheadModelJson(*model).empty()) std::abort();
+}
+
+void rankTable(std::string_view bytes) {
+  const std::string path = scratchFile(bytes, ".jsonl");
+  std::vector<RankSummary> ranks;
+  std::string error;
+  if (readRankTable(path, ranks, error) && assignRanks(ranks, error)) {
+    // Written as `summary --json TABLE` writes it (each line read again from the file):
+    // always valid JSON, and text.
+    const std::string json = multiRankJson(ranks, {});
+    if (!nlohmann::ordered_json::accept(json)) std::abort();
+    if (multiRankText(ranks, {}).empty()) std::abort();
+    (void)rankTableOfSummaries(ranks, 5.0);
+  } else if (error.empty() || error.find('\n') != std::string::npos) {
+    std::abort();
+  }
+  std::remove(path.c_str());
 }
 
 }  // namespace opscope::fuzz

@@ -49,5 +49,9 @@ void gpuFile(std::string_view bytes);
 void kernelClasses(std::string_view bytes);
 // Any bytes as an --overheads file (the notebook's T1-T5 JSON), parsed and written back.
 void overheadsFile(std::string_view bytes);
+// Any bytes as an opscope-cluster table (ranks.jsonl, written to a file: its lines are
+// read again when the report is written), ranks assigned, the multi-rank report written
+// as JSON (checked valid) and text, and the cluster view's table built.
+void rankTable(std::string_view bytes);
 
 }  // namespace opscope::fuzz
