@@ -13,10 +13,10 @@
 namespace opscope::app {
 
 int writeOutput(const std::string& out, std::string_view text) {
-  return writeOutputWith(out, [&](const OutputPut& put) { put(text); });
+  return writeOutputWith(out, [&](const TextSink& put) { put(text); });
 }
 
-int writeOutputWith(const std::string& out, const std::function<void(const OutputPut&)>& produce) {
+int writeOutputWith(const std::string& out, const std::function<void(const TextSink&)>& produce) {
   if (out == "-") {
     bool failed = false;
     produce([&](std::string_view piece) {

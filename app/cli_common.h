@@ -36,7 +36,7 @@ bool parseIterationRange(const std::string& text, size_t& first, size_t& count);
 int writeOutput(const std::string& out, std::string_view text);
 // The same with the text handed over a piece at a time (io/output_file.h's
 // writeOutputFileWith): an output larger than memory is never one string.
-int writeOutputWith(const std::string& out, const std::function<void(const OutputPut&)>& produce);
+int writeOutputWith(const std::string& out, const std::function<void(const TextSink&)>& produce);
 
 // "--" ends a command's options: it is dropped, and every later argument is a FILE even
 // when it starts with '-' (handed on as "./-name", the same file, which each command's

@@ -90,16 +90,11 @@ int runLink(const std::vector<std::string>& args) {
     return kInvalidInput;
   }
   // Written a node at a time: the ET+ of a 10^6-node trace is never one string.
-  const int written = writeOutputWith(out, [&](const OutputPut& put) {
-    writeEtPlusJson(*et, *r.trace, link, [&](const std::string& piece) { put(piece); });
-  });
+  const int written = writeOutputWith(out, [&](const TextSink& put) { writeEtPlusJson(*et, *r.trace, link, put); });
   if (written != kOk) return written;
   if (!reportJson.empty())
-    if (const int code = writeOutputWith(reportJson,
-                                         [&](const OutputPut& put) {
-                                           writeEtLinkIssuesJson(*r.trace, link,
-                                                                 [&](const std::string& piece) { put(piece); });
-                                         });
+    if (const int code =
+            writeOutputWith(reportJson, [&](const TextSink& put) { writeEtLinkIssuesJson(*r.trace, link, put); });
         code != kOk)
       return code;
   for (const EtProblem& p : et->problems) std::fprintf(stderr, "opscope: %s: %s\n", etPath.c_str(), p.what.c_str());

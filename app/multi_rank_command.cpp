@@ -82,7 +82,7 @@ int runMultiRankSummary(const MultiRankRequest& request) {
   options.stragglerPct = request.stragglerPct;
   // Written a rank at a time: a table of 10^6 ranks is never one string.
   bool writeFailed = false;
-  const TextSink out = [&](const std::string& piece) {
+  const TextSink out = [&](std::string_view piece) {
     if (!writeFailed && std::fwrite(piece.data(), 1, piece.size(), stdout) != piece.size()) writeFailed = true;
   };
   try {

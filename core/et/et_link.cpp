@@ -394,7 +394,7 @@ void writeEtPlusJson(const ExecutionTrace& et, const Trace& trace, const EtLink&
 
 std::string etPlusJson(const ExecutionTrace& et, const Trace& trace, const EtLink& link) {
   std::string text;
-  writeEtPlusJson(et, trace, link, [&](const std::string& piece) { text += piece; });
+  writeEtPlusJson(et, trace, link, [&](std::string_view piece) { text += piece; });
   return text;
 }
 
@@ -424,7 +424,7 @@ void writeEtLinkIssuesJson(const Trace& trace, const EtLink& link, const TextSin
 
 std::string etLinkIssuesJson(const Trace& trace, const EtLink& link) {
   std::string text;
-  writeEtLinkIssuesJson(trace, link, [&](const std::string& piece) { text += piece; });
+  writeEtLinkIssuesJson(trace, link, [&](std::string_view piece) { text += piece; });
   return text;
 }
 

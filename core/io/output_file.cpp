@@ -78,10 +78,10 @@ mode_t currentUmask() {
   return 022;
 }
 
-// Runs produce with every piece going to fd; false when a write failed (the pieces after
-// it are dropped). An exception from produce is passed on.
-// Pieces are gathered into 1 MiB writes (an ET+ hands over one piece a node).
-bool produceInto(int fd, const std::function<void(const OutputPut&)>& produce) {
+// Runs produce with every piece going to fd, gathered into 1 MiB writes (an ET+ hands
+// over one piece a node); false when a write failed (the pieces after it are dropped).
+// An exception from produce is passed on.
+bool produceInto(int fd, const std::function<void(const TextSink&)>& produce) {
   constexpr size_t kChunk = size_t{1} << 20;
   bool ok = true;
   std::string pending;
@@ -102,7 +102,7 @@ bool produceInto(int fd, const std::function<void(const OutputPut&)>& produce) {
 }
 
 // A new temporary file beside target, holding what produce gives, flushed; -1 on failure.
-int writeTemporary(const std::string& target, const std::function<void(const OutputPut&)>& produce, std::string& tmp,
+int writeTemporary(const std::string& target, const std::function<void(const TextSink&)>& produce, std::string& tmp,
                    std::string& error) {
   tmp = target + ".tmp.XXXXXX";
   const int fd = ::mkstemp(tmp.data());
@@ -151,10 +151,10 @@ void protectInput(const std::string& path) {
 
 WriteStatus writeOutputFile(const std::string& path, std::string_view bytes, std::string& error) {
   return writeOutputFileWith(
-      path, [&](const OutputPut& put) { put(bytes); }, error);
+      path, [&](const TextSink& put) { put(bytes); }, error);
 }
 
-WriteStatus writeOutputFileWith(const std::string& path, const std::function<void(const OutputPut&)>& produce,
+WriteStatus writeOutputFileWith(const std::string& path, const std::function<void(const TextSink&)>& produce,
                                 std::string& error) {
   const std::string target = resolveLinks(path);
   if (target.empty()) {

@@ -20,6 +20,8 @@
 #include <string>
 #include <string_view>
 
+#include "text/text_sink.h"
+
 namespace opscope {
 
 enum class WriteStatus {
@@ -30,12 +32,11 @@ enum class WriteStatus {
 
 WriteStatus writeOutputFile(const std::string& path, std::string_view bytes, std::string& error);
 
-// The same with the bytes handed over a piece at a time by produce(put), so that an
+// The same with the bytes handed over a piece at a time by produce(sink), so that an
 // output larger than memory (an ET+ of 10^6 nodes) is never one string. An exception
 // from produce leaves OUT as it was (the temporary file removed) and is passed on; on a
 // FIFO or device the pieces already written stay written.
-using OutputPut = std::function<void(std::string_view)>;
-WriteStatus writeOutputFileWith(const std::string& path, const std::function<void(const OutputPut&)>& produce,
+WriteStatus writeOutputFileWith(const std::string& path, const std::function<void(const TextSink&)>& produce,
                                 std::string& error);
 
 // Records path (when it names a regular file) as an input of this process: later

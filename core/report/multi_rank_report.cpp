@@ -297,7 +297,7 @@ void writeMultiRankJson(const std::vector<RankSummary>& ranks, const MultiRankOp
 
 std::string multiRankJson(const std::vector<RankSummary>& ranks, const MultiRankOptions& options) {
   std::string out;
-  writeMultiRankJson(ranks, options, [&](const std::string& piece) { out += piece; });
+  writeMultiRankJson(ranks, options, [&](std::string_view piece) { out += piece; });
   return out;
 }
 
@@ -376,7 +376,7 @@ void writeMultiRankText(const std::vector<RankSummary>& ranks, const MultiRankOp
 
 std::string multiRankText(const std::vector<RankSummary>& ranks, const MultiRankOptions& options) {
   std::string out;
-  writeMultiRankText(ranks, options, [&](const std::string& piece) { out += piece; });
+  writeMultiRankText(ranks, options, [&](std::string_view piece) { out += piece; });
   return out;
 }
 

@@ -129,11 +129,11 @@ class LineReader {
     terminated = false;
     bool any = false;
     for (;;) {
-      if (at_ == buffer_.size() && !fill(error)) return false;
-      if (at_ == buffer_.size()) return any;
+      if (at_ == end_ && !fill(error)) return false;
+      if (at_ == end_) return any;
       any = true;
       const char* start = buffer_.data() + at_;
-      const size_t left = buffer_.size() - at_;
+      const size_t left = end_ - at_;
       const void* nl = std::memchr(start, '\n', left);
       const size_t take = nl ? static_cast<size_t>(static_cast<const char*>(nl) - start) : left;
       if (line.size() + take > kMaxJsonValueBytes) {
@@ -154,27 +154,42 @@ class LineReader {
 
  private:
   bool fill(std::string& error) {
-    buffer_.resize(size_t{1} << 20);
+    at_ = end_ = 0;
     for (;;) {
       const ssize_t n = ::read(fd_, buffer_.data(), buffer_.size());
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) {
         error = std::strerror(errno);
-        buffer_.clear();
-        at_ = 0;
         return false;
       }
-      buffer_.resize(static_cast<size_t>(n));
-      at_ = 0;
+      end_ = static_cast<size_t>(n);
       return true;
     }
   }
 
   int fd_;
-  std::string buffer_;
-  size_t at_ = 0;
+  std::vector<char> buffer_ = std::vector<char>(size_t{1} << 20);
+  size_t at_ = 0, end_ = 0;  // the unread bytes of buffer_
   uint64_t position_ = 0;
 };
+
+// The lines of a regular file (its newlines, and a last line without one), counted in
+// 1 MiB reads and rewound: the ranks are then allocated once (a vector that doubles
+// would hold 1.5–2 times 10^6 ranks at its peak). Blank lines count: an upper bound.
+size_t countLines(int fd) {
+  std::vector<char> buffer(size_t{1} << 20);
+  size_t lines = 0;
+  bool open = false;
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    lines += static_cast<size_t>(std::count(buffer.data(), buffer.data() + n, '\n'));
+    open = buffer[static_cast<size_t>(n) - 1] != '\n';
+  }
+  ::lseek(fd, 0, SEEK_SET);
+  return lines + (open ? 1 : 0);
+}
 
 std::optional<int64_t> integerKey(const ojson& j, const char* key) {
   const auto it = j.find(key);
@@ -197,19 +212,7 @@ bool readRankTable(const std::string& path, std::vector<RankSummary>& out, std::
     error = "not a regular file (a table is read again as the report is written: save it to a file first)";
     return false;
   }
-  // One pass counting lines first: the ranks are then allocated once (a vector that
-  // doubles would hold 1.5–2 times 10^6 ranks at its peak).
-  {
-    LineReader counter(fd);
-    std::string line, why;
-    uint64_t offset;
-    bool terminated;
-    size_t lines = 0;
-    while (counter.next(line, offset, terminated, why))
-      if (line.find_first_not_of(" \t\r") != std::string::npos) ++lines;
-    out.reserve(out.size() + lines);
-    ::lseek(fd, 0, SEEK_SET);
-  }
+  out.reserve(out.size() + countLines(fd));
   LineReader reader(fd);
   std::string text, why;
   uint64_t offset = 0;

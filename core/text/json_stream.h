@@ -14,10 +14,9 @@
 #include <nlohmann/json.hpp>
 
 #include "text/json_text.h"
+#include "text/text_sink.h"
 
 namespace opscope {
-
-using TextSink = std::function<void(const std::string&)>;
 
 class JsonObjectWriter {
  public:

@@ -34,7 +34,7 @@ TEST(OutputFileStream, PiecesOfEverySizeArriveInOrder) {
   std::string error;
   const auto status = writeOutputFileWith(
       path,
-      [&](const OutputPut& put) {
+      [&](const TextSink& put) {
         for (int i = 0; i < 50000; ++i) {  // small pieces across several 1 MiB writes
           const std::string piece = std::to_string(i) + ",";
           expected += piece;
@@ -62,7 +62,7 @@ TEST(OutputFileStream, AProducerThatFailsLeavesTheFileAsItWas) {
   std::string error;
   EXPECT_THROW(writeOutputFileWith(
                    path,
-                   [&](const OutputPut& put) {
+                   [&](const TextSink& put) {
                      put(std::string(size_t{2} << 20, 'n'));  // already on disk in the temporary
                      throw std::runtime_error("line 7: the table changed since it was read");
                    },
@@ -75,7 +75,7 @@ TEST(OutputFileStream, AProducerThatFailsLeavesTheFileAsItWas) {
   const std::string other = (dir / "other.json").string();
   std::filesystem::create_hard_link(path, other);
   ASSERT_EQ(writeOutputFileWith(
-                path, [](const OutputPut& put) { put(std::string(size_t{3} << 20, 'h') + "tail"); }, error),
+                path, [](const TextSink& put) { put(std::string(size_t{3} << 20, 'h') + "tail"); }, error),
             WriteStatus::Ok)
       << error;
   EXPECT_EQ(readAll(other), std::string(size_t{3} << 20, 'h') + "tail");

@@ -16,7 +16,7 @@ TEST(JsonStream, PiecesMakeTheTextOfTheWholeObject) {
   const Json names = Json::parse(R"(["gemm", "ünïcode", ""])");
   std::string text;
   {
-    JsonObjectWriter w([&](const std::string& piece) { text += piece; });
+    JsonObjectWriter w([&](std::string_view piece) { text += piece; });
     w.value("format", "multi-rank");
     w.value("empty", Json::array());
     w.value("object", Json::object());
@@ -41,7 +41,7 @@ TEST(JsonStream, PiecesMakeTheTextOfTheWholeObject) {
   EXPECT_EQ(text, jsonText(whole, 2));
   std::string bare;
   {
-    JsonObjectWriter w([&](const std::string& piece) { bare += piece; });
+    JsonObjectWriter w([&](std::string_view piece) { bare += piece; });
     w.close();
   }
   EXPECT_EQ(bare, jsonText(Json::object(), 2));
