@@ -16,6 +16,10 @@ class FileArgs final : public LazyArgs {
  public:
   FileArgs(std::string path, uint64_t size, int64_t mtimeNs) : path_(std::move(path)), size_(size), mtimeNs_(mtimeNs) {}
   std::vector<NamedArg> read(uint64_t offset, std::string* error) const override;
+  // One open and one check of the file, then the objects parsed out of 1 MiB windows read
+  // in offset order (a window starts at the first object it must hold; one that an
+  // object overruns is read again from that object, larger).
+  bool readMany(std::span<const uint64_t> offsets, const Sink& sink, std::string* error) const override;
 
  private:
   std::string path_;

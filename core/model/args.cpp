@@ -1,5 +1,6 @@
 #include "model/args.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -202,6 +203,22 @@ std::optional<int64_t> intArg(const std::vector<NamedArg>& args, std::string_vie
     if (a.type == ArgType::Double && a.d > -9e18 && a.d < 9e18) return static_cast<int64_t>(a.d);
   }
   return std::nullopt;
+}
+
+bool LazyArgs::readMany(std::span<const uint64_t> offsets, const Sink& sink, std::string* error) const {
+  std::vector<size_t> order(offsets.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return offsets[a] < offsets[b]; });
+  for (size_t i : order) {
+    std::string e;
+    std::vector<NamedArg> args = read(offsets[i], &e);
+    if (!e.empty()) {
+      if (error) *error = std::move(e);
+      return false;
+    }
+    sink(i, std::move(args));
+  }
+  return true;
 }
 
 }  // namespace opscope

@@ -6,6 +6,7 @@
 // string id. Json holds the raw text of an array or object value (Kineto's
 // "Input Dims" lists repeat endlessly, so interning them is also compression).
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -99,6 +100,13 @@ class LazyArgs {
   // On failure (file changed or gone since loading, unreadable) returns nothing and
   // sets error to one line.
   virtual std::vector<NamedArg> read(uint64_t offset, std::string* error) const = 0;
+  // The args at every offset, in ascending offset order whatever the order given:
+  // sink(i, args) for offsets[i]. A source that can (a file) reads them in one pass of
+  // large reads instead of one read per object: a prediction reads the args of every
+  // op and kernel of a 1 GB trace, millions of objects. On the first failure sets error
+  // and returns false; the objects before it were handed over.
+  using Sink = std::function<void(size_t, std::vector<NamedArg>&&)>;
+  virtual bool readMany(std::span<const uint64_t> offsets, const Sink& sink, std::string* error) const;
 };
 
 }  // namespace opscope

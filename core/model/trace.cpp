@@ -1,5 +1,7 @@
 #include "model/trace.h"
 
+#include <algorithm>
+
 namespace opscope {
 
 const char* sliceKindName(SliceKind k) {
@@ -54,6 +56,50 @@ std::vector<NamedArg> Trace::args(EventRef r, std::string* error) const {
   std::vector<NamedArg> out;
   for (const Arg& a : decodeArgs({s.argsBlob.data(), s.argsBlob.size()}, offset)) out.push_back(toNamedArg(a, strings));
   return out;
+}
+
+void Trace::argsOfEach(std::span<const EventRef> events, const LazyArgs::Sink& sink, std::string* error) const {
+  // Lazy objects grouped by their source (the trace's or a track's own), then one
+  // readMany per source; encoded args decoded as met.
+  std::vector<std::pair<const LazyArgs*, size_t>> lazy;
+  for (size_t i = 0; i < events.size(); ++i) {
+    const EventRef r = events[i];
+    const SliceColumns& s = tracks[r.track].slices;
+    if (r.index < s.argsAt.size()) {
+      const LazyArgs* source = tracks[r.track].lazyArgs ? tracks[r.track].lazyArgs.get() : lazyArgs.get();
+      if (s.argsAt[r.index] != SliceColumns::kNoArgsAt && source) {
+        lazy.emplace_back(source, i);
+        continue;
+      }
+    }
+    sink(i, args(r));
+  }
+  std::stable_sort(lazy.begin(), lazy.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (size_t from = 0; from < lazy.size();) {
+    size_t to = from;
+    while (to < lazy.size() && lazy[to].first == lazy[from].first) ++to;
+    std::vector<uint64_t> offsets;
+    offsets.reserve(to - from);
+    for (size_t k = from; k < to; ++k) {
+      const EventRef r = events[lazy[k].second];
+      offsets.push_back(tracks[r.track].slices.argsAt[r.index]);
+    }
+    std::vector<bool> done(to - from, false);
+    std::string e;
+    const bool ok = lazy[from].first->readMany(
+        offsets,
+        [&](size_t k, std::vector<NamedArg>&& a) {
+          done[k] = true;
+          sink(lazy[from + k].second, std::move(a));
+        },
+        &e);
+    if (!ok) {
+      if (error && error->empty()) *error = e;
+      for (size_t k = 0; k < done.size(); ++k)
+        if (!done[k]) sink(lazy[from + k].second, {});
+    }
+    from = to;
+  }
 }
 
 uint64_t Trace::sliceCount() const {

@@ -1,12 +1,70 @@
 #include "perf/op_inputs.h"
 
+#include <cstring>
+
+#include "analysis/occupancy.h"
+#include "perf/collective_models.h"
 #include "perf/conv_pairing.h"
 #include "perf/tbe_models.h"
 
 namespace opscope {
 
-OpInputs::OpInputs(const Trace& trace) : trace_(trace) {}
+namespace {
+
+// The args opShapesFromArgs reads, in order, as one string: equal keys give equal shapes.
+std::string shapeKey(const std::vector<NamedArg>& args) {
+  std::string key;
+  for (const NamedArg& a : args) {
+    if (a.type != ArgType::Json) continue;
+    const char tag = a.key == "Input Dims" ? 'd' : a.key == "Input type" ? 't' : a.key == "Concrete Inputs" ? 'c' : 0;
+    if (!tag) continue;
+    key += tag;
+    key += std::to_string(a.text.size());
+    key += ':';
+    key += a.text;
+  }
+  return key;
+}
+
+}  // namespace
+
+bool argsKeptFor(std::string_view name) {
+  return name == "record_param_comms" || collectiveKindFromName(name) ||
+         name.find("onv") != std::string_view::npos ||  // conv2d, cudnn_convolution, ConvolutionBackward0
+         name.find("Backward") != std::string_view::npos;
+}
+
+OpInputs::OpInputs(const Trace& trace) : trace_(trace) {
+  shapeTable_.emplace_back();
+  shapeKeys_.emplace(std::string(), 0);
+}
 OpInputs::~OpInputs() = default;
+
+uint32_t& OpInputs::slot(std::vector<std::vector<uint32_t>>& column, EventRef e) const {
+  if (column.empty()) column.resize(trace_.tracks.size());
+  std::vector<uint32_t>& track = column[e.track];
+  if (track.empty()) track.assign(trace_.tracks[e.track].slices.size(), kUnread);
+  return track[e.index];
+}
+
+void OpInputs::take(EventRef e, bool kernel, std::vector<NamedArg>&& args) const {
+  if (kernel) {
+    uint32_t& at = slot(launchOf_, e);
+    const KernelLaunchDims dims{launchGrid(args), launchBlock(args)};
+    std::string key(sizeof dims.grid + sizeof dims.block, '\0');
+    std::memcpy(key.data(), dims.grid.data(), sizeof dims.grid);
+    std::memcpy(key.data() + sizeof dims.grid, dims.block.data(), sizeof dims.block);
+    auto [it, fresh] = launchKeys_.try_emplace(std::move(key), static_cast<uint32_t>(launchTable_.size()));
+    if (fresh) launchTable_.push_back(dims);
+    at = it->second;
+  } else {
+    uint32_t& at = slot(shapeOf_, e);
+    auto [it, fresh] = shapeKeys_.try_emplace(shapeKey(args), static_cast<uint32_t>(shapeTable_.size()));
+    if (fresh) shapeTable_.push_back(opShapesFromArgs(args));
+    at = it->second;
+  }
+  if (argsKeptFor(trace_.name(e))) args_.try_emplace(e.packed(), std::move(args));
+}
 
 const std::vector<NamedArg>& OpInputs::args(EventRef e) const {
   auto [it, fresh] = args_.try_emplace(e.packed());
@@ -15,9 +73,48 @@ const std::vector<NamedArg>& OpInputs::args(EventRef e) const {
 }
 
 const OpShapes& OpInputs::shapes(EventRef op) const {
-  auto [it, fresh] = shapes_.try_emplace(op.packed());
-  if (fresh) it->second = opShapesFromArgs(args(op));
-  return it->second;
+  uint32_t at = slot(shapeOf_, op);
+  if (at == kUnread) {
+    auto kept = args_.find(op.packed());
+    take(op, false, kept != args_.end() ? std::vector<NamedArg>(kept->second) : trace_.args(op));
+    at = slot(shapeOf_, op);
+  }
+  return shapeTable_[at];
+}
+
+const KernelLaunchDims& OpInputs::launch(EventRef kernel) const {
+  uint32_t at = slot(launchOf_, kernel);
+  if (at == kUnread) {
+    take(kernel, true, trace_.args(kernel));
+    at = slot(launchOf_, kernel);
+  }
+  return launchTable_[at];
+}
+
+void OpInputs::prefetch(std::optional<TimeWindow> window) const {
+  std::vector<EventRef> events;
+  size_t ops = 0;
+  for (int pass = 0; pass < 2; ++pass) {  // ops, then kernels
+    for (uint32_t t = 0; t < trace_.tracks.size(); ++t) {
+      const Track& track = trace_.tracks[t];
+      if ((pass == 0) != (track.kind == TrackKind::Thread)) continue;
+      const SliceColumns& s = track.slices;
+      const size_t first = window ? s.lowerBound(window->start) : 0;
+      const size_t last = window && pass == 0 ? s.lowerBound(window->end) : s.size();
+      for (size_t i = first; i < last; ++i) {
+        const EventRef e{t, static_cast<uint32_t>(i)};
+        if (pass == 0 ? !isOpKind(s.kind[i]) : s.kind[i] != SliceKind::Kernel) continue;
+        if (slot(pass == 0 ? shapeOf_ : launchOf_, e) != kUnread) continue;
+        if (auto kept = args_.find(e.packed()); kept != args_.end())  // read for a model already
+          take(e, pass == 1, std::vector<NamedArg>(kept->second));
+        else events.push_back(e);
+      }
+    }
+    if (pass == 0) ops = events.size();
+  }
+  // A failed read (the file changed since loading) gives the events it missed empty
+  // args, as Trace::args does.
+  trace_.argsOfEach(events, [&](size_t i, std::vector<NamedArg>&& a) { take(events[i], i >= ops, std::move(a)); });
 }
 
 const std::unordered_map<uint64_t, TbeCall>& OpInputs::tbeCalls() const {

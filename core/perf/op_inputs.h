@@ -4,14 +4,25 @@
 // prediction runs the op models several times (its own run, the calibrated companion,
 // calibration's two passes on the first iteration), and each model and pairing
 // (collectives, FBGEMM's TBE pairs, convolutions completed from their backward) looked
-// at an op's args again. An OpInputs keeps every args list and parsed shapes it was
-// asked for, and the pairings, for the prediction's lifetime.
+// at an op's args again. An OpInputs keeps what it was asked for, and the pairings,
+// for the prediction's lifetime.
+//
+// Bounded on large traces (a 1 GB trace holds a million ops and as many kernels):
+// shapes and kernel launches are interned (a training step repeats a few thousand
+// distinct shapes a million times), so an op costs a 4-byte index; full args lists are
+// kept only for the ops whose other args a model reads (collectives, convolutions and
+// autograd nodes: argsKeptFor). prefetch() reads every op's and kernel's args of a
+// window in one pass over the file instead of one read each.
 //
 // Not thread-safe: one prediction (one thread) at a time; share it only between the
-// passes of one prediction. The trace must outlive it.
+// passes of one prediction. The trace must outlive it. References it returns stay valid
+// for its lifetime.
+#include <array>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -23,6 +34,12 @@
 namespace opscope {
 
 struct TbeCall;
+
+// A kernel's recorded grid and block (zeros where not recorded).
+struct KernelLaunchDims {
+  std::array<int64_t, 3> grid{}, block{};
+  friend bool operator==(const KernelLaunchDims&, const KernelLaunchDims&) = default;
+};
 
 class OpInputs {
  public:
@@ -36,19 +53,41 @@ class OpInputs {
   const std::vector<NamedArg>& args(EventRef e) const;
   // The op's recorded shapes (opShapesFromArgs of its args), parsed the first time.
   const OpShapes& shapes(EventRef op) const;
+  // The kernel's recorded grid and block, read the first time.
+  const KernelLaunchDims& launch(EventRef kernel) const;
+  // Reads, in one pass, the args of every op starting in window (every op: nullopt) and
+  // of every kernel starting at or after its start, that were not read yet.
+  void prefetch(std::optional<TimeWindow> window) const;
   // Every TBE op's call, paired (tbe_models.h); built on first use.
   const std::unordered_map<uint64_t, TbeCall>& tbeCalls() const;
   // Convolutions completed from their backward (conv_pairing.h); built on first use.
   const std::unordered_map<uint64_t, ConvProblem>& convCalls() const;
-  // How many events' args were read from the trace (each at most once).
-  size_t argsRead() const { return args_.size(); }
+  // Distinct shapes and launches held, and full args lists kept.
+  size_t distinctShapes() const { return shapeTable_.size(); }
+  size_t distinctLaunches() const { return launchTable_.size(); }
+  size_t argsKept() const { return args_.size(); }
 
  private:
+  static constexpr uint32_t kUnread = UINT32_MAX;
+  uint32_t& slot(std::vector<std::vector<uint32_t>>& column, EventRef e) const;
+  // Files the args just read for e: its shapes or launch interned, its args kept when
+  // argsKeptFor its name.
+  void take(EventRef e, bool kernel, std::vector<NamedArg>&& args) const;
+
   const Trace& trace_;
   mutable std::unordered_map<uint64_t, std::vector<NamedArg>> args_;
-  mutable std::unordered_map<uint64_t, OpShapes> shapes_;
+  // Per track and slice: an index into the tables, kUnread until read.
+  mutable std::vector<std::vector<uint32_t>> shapeOf_, launchOf_;
+  mutable std::deque<OpShapes> shapeTable_;  // [0]: nothing recorded
+  mutable std::unordered_map<std::string, uint32_t> shapeKeys_;
+  mutable std::deque<KernelLaunchDims> launchTable_;
+  mutable std::unordered_map<std::string, uint32_t> launchKeys_;  // grid and block, as bytes
   mutable std::unique_ptr<std::unordered_map<uint64_t, TbeCall>> tbeCalls_;
   mutable std::optional<std::unordered_map<uint64_t, ConvProblem>> convCalls_;
 };
+
+// Whether a model reads args of an op of this name beyond its shapes: collectives and
+// record_param_comms (message sizes), convolutions and autograd nodes (sequence numbers).
+bool argsKeptFor(std::string_view name);
 
 }  // namespace opscope

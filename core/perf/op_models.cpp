@@ -443,18 +443,9 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
       if (auto it = extraShapes->find(op.packed()); it != extraShapes->end()) return it->second;
     return s;
   };
+  // Every op's and kernel's args in one pass over the file (op_inputs.h).
+  inputs.prefetch(window);
   std::vector<OpRow> rows;
-  // Kernel grids and blocks by GPU event: an op's kernels are looked at again at every
-  // level of the sub-op recursion, and their args may be read back from the file.
-  std::unordered_map<uint64_t, std::pair<std::array<int64_t, 3>, std::array<int64_t, 3>>> launches;
-  auto launchOf = [&](EventRef g) -> const auto& {
-    auto [it, fresh] = launches.try_emplace(g.packed());
-    if (fresh) {
-      const auto& args = inputs.args(g);
-      it->second = {launchGrid(args), launchBlock(args)};
-    }
-    return it->second;
-  };
   // FBGEMM's embedding calls, each half completed from the other (tbe_models.h).
   const std::unordered_map<uint64_t, TbeCall>& tbeCalls = inputs.tbeCalls();
   // Convolutions whose shapes lack stride and padding are completed from their backward
@@ -497,7 +488,7 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
     if (shapes.recorded())
       for (EventRef g : gpu())
         if (trace.kind(g) == SliceKind::Kernel) {
-          auto [grid, block] = launchOf(g);
+          auto [grid, block] = inputs.launch(g);
           // A what-if GPU's library sizes its grids to its own SMs (an H100 GEMM's 132
           // tiles are 304 on an MI300X): the recorded grid, scaled by their ratio.
           if (grid[0] > 0 && models.gridScale() != 1.0)

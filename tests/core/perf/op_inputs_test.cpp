@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 
+#include "analysis/occupancy.h"
 #include "perf/gpu_spec.h"
 #include "perf/prediction.h"
 #include "test_support.h"
@@ -57,6 +58,48 @@ TEST(OpInputs, APredictionReadsEachOpsArgsOnce) {
   const PredictionResult whatIf = runPrediction(*r.trace, v100, &shared);
   EXPECT_TRUE(counting->reads.empty()) << counting->reads.size() << " of " << before << " read again";
   EXPECT_FALSE(whatIf.ops.empty());
+  std::remove(path.c_str());
+}
+
+bool sameShapes(const OpShapes& a, const OpShapes& b) {
+  return a.inputs == b.inputs && a.types == b.types && a.concrete == b.concrete && a.dimsText == b.dimsText;
+}
+
+TEST(OpInputs, InternedShapesAndLaunchesEqualEachEventsOwn) {
+  // Every op's shapes and every kernel's grid and block, prefetched in one pass and
+  // interned, equal what its own args give; and far fewer are held than asked for.
+  const std::string path = test::tempPath("resnet50_interned.json");
+  std::ofstream(path, std::ios::binary) << test::gunzip(
+      test::readFile(OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/h100_resnet50_train.pt.trace.json.gz"));
+  LoadResult r = loadTraceFile(path);
+  ASSERT_EQ(r.status, LoadStatus::Ok);
+  const Trace& trace = *r.trace;
+  OpInputs inputs(trace);
+  inputs.prefetch(std::nullopt);
+  size_t ops = 0, withShapes = 0, kernels = 0, withGrid = 0;
+  for (uint32_t t = 0; t < trace.tracks.size(); ++t)
+    for (uint32_t i = 0; i < trace.slices(t).size(); ++i) {
+      const EventRef e{t, i};
+      const std::vector<NamedArg> own = trace.args(e);
+      if (trace.tracks[t].kind == TrackKind::Thread && isOpKind(trace.kind(e))) {
+        ++ops;
+        const OpShapes& s = inputs.shapes(e);
+        ASSERT_TRUE(sameShapes(s, opShapesFromArgs(own))) << trace.name(e) << " at row " << i;
+        withShapes += s.recorded();
+      } else if (trace.kind(e) == SliceKind::Kernel) {
+        ++kernels;
+        const KernelLaunchDims& d = inputs.launch(e);
+        ASSERT_EQ(d.grid, launchGrid(own)) << trace.name(e);
+        ASSERT_EQ(d.block, launchBlock(own)) << trace.name(e);
+        withGrid += d.grid[0] > 0;
+      }
+    }
+  EXPECT_GT(withShapes, 1000u);
+  EXPECT_GT(withGrid, 1000u);
+  EXPECT_LT(inputs.distinctShapes() * 5, withShapes) << inputs.distinctShapes() << " distinct of " << ops;
+  EXPECT_LT(inputs.distinctLaunches() * 5, withGrid) << inputs.distinctLaunches() << " distinct of " << kernels;
+  // Full args lists only for the ops a model reads beyond shapes.
+  EXPECT_LT(inputs.argsKept(), ops / 2);
   std::remove(path.c_str());
 }
 
