@@ -110,7 +110,7 @@ int runCriticalPath(const std::vector<std::string>& args) {
   }
   switch (format) {
     case Format::Json:
-      return writeOutput(out, criticalPathJson(path, t, file));
+      return writeOutputWith(out, [&](const TextSink& put) { writeCriticalPathJson(path, t, file, put); });
     case Format::Csv:
       return writeOutput(out, criticalPathCsv(path, t));
     case Format::Text:

@@ -87,6 +87,10 @@ struct AnalysisKind {
   // Optional: counter series the window adds to its timeline when it opens a trace
   // (drawn like the trace's own counters).
   void (*addTimelineCounters)(Trace& trace) = nullptr;
+  // Holds hundreds of MB while it runs on a 1 GB trace (the roofline's op inputs): a front
+  // end that runs the kinds beside the critical path (the Analysis dock) runs these after
+  // it, so that the two peaks do not add up.
+  bool heavy = false;
 };
 
 // Every kind, by order.

@@ -8,6 +8,7 @@
 #include "report/report_numbers.h"
 #include "report/summary_report.h"
 #include "text/duration_text.h"
+#include "text/json_stream.h"
 #include "text/json_text.h"
 
 namespace opscope {
@@ -83,36 +84,40 @@ std::vector<std::string> criticalPathWarnings(const CriticalPath& path) {
   return w;
 }
 
-std::string criticalPathJson(const CriticalPath& path, const Trace& trace, const std::string& file) {
+void writeCriticalPathJson(const CriticalPath& path, const Trace& trace, const std::string& file,
+                           const TextSink& write) {
   const TimeNs origin = trace.minTs;
-  ojson j;
-  j["file"] = file;
+  JsonObjectWriter j(write, 0);
+  j.value("file", file);
   const CriticalPathWindow& w = path.window;
-  j["window"] = {{"kind", windowKindName(w.kind)},
-                 {"label", w.label},
-                 {"iteration", w.iteration >= 0 ? ojson(w.iteration) : ojson(nullptr)},
-                 {"start_us", nsToUs(w.start - origin)},
-                 {"end_us", nsToUs(w.end - origin)}};
-  j["iteration_us"] = nsToUs(w.wallEnd - w.start);
-  j["length_us"] = nsToUs(path.length());
-  j["start_us"] = nsToUs(path.start - origin);
-  j["end_us"] = nsToUs(path.end - origin);
-  j["weighted_us"] = nsToUs(path.weight);
+  j.value("window", ojson{{"kind", windowKindName(w.kind)},
+                          {"label", w.label},
+                          {"iteration", w.iteration >= 0 ? ojson(w.iteration) : ojson(nullptr)},
+                          {"start_us", nsToUs(w.start - origin)},
+                          {"end_us", nsToUs(w.end - origin)}});
+  j.value("iteration_us", nsToUs(w.wallEnd - w.start));
+  j.value("length_us", nsToUs(path.length()));
+  j.value("start_us", nsToUs(path.start - origin));
+  j.value("end_us", nsToUs(path.end - origin));
+  j.value("weighted_us", nsToUs(path.weight));
   ojson cats = ojson::object(), shares = ojson::object();
   for (size_t c = 0; c < kCpCategoryCount; ++c) {
     cats[cpCategoryName(static_cast<CpCategory>(c))] = nsToUs(path.byCategory[c]);
     shares[cpCategoryName(static_cast<CpCategory>(c))] = pct(path.byCategory[c], path.length());
   }
-  j["by_category"] = std::move(cats);
-  j["share_pct"] = std::move(shares);
+  j.value("by_category", cats);
+  j.value("share_pct", shares);
   for (const bool gpu : {false, true}) {
-    ojson list = ojson::array();
-    for (const CriticalPathEntry& e : criticalPathEntries(path, trace, gpu))
-      list.push_back({{"name", e.name}, {"count", e.count}, {"time_us", nsToUs(e.time)}});
-    j[gpu ? "kernels" : "ops"] = std::move(list);
+    const std::vector<CriticalPathEntry> entries = criticalPathEntries(path, trace, gpu);
+    j.array(gpu ? "kernels" : "ops", entries.size(), [&](size_t i) {
+      const CriticalPathEntry& e = entries[i];
+      return ojson{{"name", e.name}, {"count", e.count}, {"time_us", nsToUs(e.time)}};
+    });
   }
-  ojson segs = ojson::array();
-  for (const CriticalPathSegment& s : path.segments) {
+  // A segment at a time: the whole trace's path has one per op, call and kernel on it
+  // (hundreds of thousands on 1 GB), which as one value held hundreds of MB.
+  j.array("segments", path.segments.size(), [&](size_t i) {
+    const CriticalPathSegment& s = path.segments[i];
     ojson o;
     o["ts_us"] = nsToUs(s.start - origin);
     o["dur_us"] = nsToUs(s.end - s.start);
@@ -126,17 +131,23 @@ std::string criticalPathJson(const CriticalPath& path, const Trace& trace, const
       o["name"] = nullptr;
       o["track"] = nullptr;
     }
-    segs.push_back(std::move(o));
-  }
-  j["segments"] = std::move(segs);
-  j["graph"] = {{"nodes", path.graphNodes},
-                {"edges", path.graphEdges},
-                {"path_nodes", path.pathNodes},
-                {"path_events", path.events.size()}};
+    return o;
+  });
+  j.value("graph", ojson{{"nodes", path.graphNodes},
+                         {"edges", path.graphEdges},
+                         {"path_nodes", path.pathNodes},
+                         {"path_events", path.events.size()}});
   ojson warnings = ojson::array();
   for (const std::string& s : criticalPathWarnings(path)) warnings.push_back(s);
-  j["warnings"] = std::move(warnings);
-  return jsonText(j, 2) + "\n";
+  j.value("warnings", warnings);
+  j.close();
+  write("\n");
+}
+
+std::string criticalPathJson(const CriticalPath& path, const Trace& trace, const std::string& file) {
+  std::string out;
+  writeCriticalPathJson(path, trace, file, [&](std::string_view piece) { out += piece; });
+  return out;
 }
 
 std::string criticalPathCsv(const CriticalPath& path, const Trace& trace) {

@@ -16,10 +16,14 @@
 #include <string>
 
 #include "analysis/critical_path.h"
+#include "text/text_sink.h"
 
 namespace opscope {
 
 std::string criticalPathJson(const CriticalPath& path, const Trace& trace, const std::string& file);
+// The same bytes, written a piece at a time (a segment at a time).
+void writeCriticalPathJson(const CriticalPath& path, const Trace& trace, const std::string& file,
+                           const TextSink& write);
 // ts_us,dur_us,category,edge,name,track: one line per segment.
 std::string criticalPathCsv(const CriticalPath& path, const Trace& trace);
 std::string criticalPathText(const CriticalPath& path, const Trace& trace, const std::string& file, size_t top = 15);

@@ -844,6 +844,8 @@ TEST(Cli, CriticalPathJsonIsTheContractAndTilesTheIteration) {
   CliRun r = runCli("critical-path --json --iteration 0 " + kSample);
   ASSERT_EQ(r.code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
+  // Written a segment at a time, with the bytes of the whole document's dump(2).
+  EXPECT_EQ(r.out, nlohmann::ordered_json::parse(r.out).dump(2) + "\n");
   for (const char* key : {"file", "window", "iteration_us", "length_us", "start_us", "end_us", "weighted_us",
                           "by_category", "share_pct", "ops", "kernels", "segments", "graph", "warnings"})
     EXPECT_TRUE(j.contains(key)) << key;

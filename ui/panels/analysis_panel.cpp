@@ -2,6 +2,8 @@
 
 #include <qcustomplot.h>
 
+#include <future>
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -23,27 +25,41 @@ namespace opscope::ui {
 
 namespace {
 
-// Every kind of the catalog for one scope, and the scope's critical path.
+// Every kind of the catalog for one scope, and the scope's critical path. The critical
+// path (the longest single item: 4 s on a 1 GB trace) runs on a thread of its own beside
+// the catalog's light kinds, and the heavy ones (AnalysisKind::heavy) after it, so that a
+// 2-core machine settles sooner without the two largest peaks of memory adding up. Both
+// only read the trace (lazy args open the file per read).
 std::shared_ptr<const AnalysisResults> computeAll(const Trace& trace, const KernelClassifier& classifier,
                                                   AnalysisRequest request, QString label) {
-  auto r = std::make_shared<AnalysisResults>();
-  request.classifier = &classifier;
-  for (const AnalysisKind* kind : analysisCatalog())
-    r->byKind.emplace_back(kind, computeAnalysis(*kind, trace, request));
-  request.classifier = nullptr;  // the results outlive the worker's classifier reference
-  r->request = std::move(request);
-  r->scopeLabel = std::move(label);
   std::optional<CriticalPathWindow> cw;
-  if (r->request.window) {
+  if (request.window) {
     cw.emplace();
     cw->kind = CriticalPathWindow::Kind::Iteration;
-    cw->start = r->request.window->start;
-    cw->end = cw->wallEnd = r->request.window->end;  // the analysis extends it to the GPU work launched inside
-    cw->label = r->request.scopeLabel;
+    cw->start = request.window->start;
+    cw->end = cw->wallEnd = request.window->end;  // the analysis extends it to the GPU work launched inside
+    cw->label = request.scopeLabel;
   } else {
     cw = criticalPathWindowOfTrace(trace);
   }
-  if (cw) r->criticalPath = std::make_shared<const CriticalPath>(computeCriticalPath(trace, *cw));
+  std::future<std::shared_ptr<const CriticalPath>> path;
+  if (cw)
+    path = std::async(std::launch::async, [&trace, w = *cw] {
+      return std::make_shared<const CriticalPath>(computeCriticalPath(trace, w));
+    });
+  auto r = std::make_shared<AnalysisResults>();
+  request.classifier = &classifier;
+  const std::vector<const AnalysisKind*>& kinds = analysisCatalog();
+  std::vector<std::shared_ptr<const AnalysisResult>> results(kinds.size());
+  for (const bool heavy : {false, true}) {
+    if (heavy && path.valid()) r->criticalPath = path.get();  // rethrows what the thread threw
+    for (size_t i = 0; i < kinds.size(); ++i)
+      if (kinds[i]->heavy == heavy) results[i] = computeAnalysis(*kinds[i], trace, request);
+  }
+  for (size_t i = 0; i < kinds.size(); ++i) r->byKind.emplace_back(kinds[i], std::move(results[i]));
+  request.classifier = nullptr;  // the results outlive the worker's classifier reference
+  r->request = std::move(request);
+  r->scopeLabel = std::move(label);
   return r;
 }
 

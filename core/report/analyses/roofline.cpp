@@ -40,6 +40,7 @@ const AnalysisKind roofline{
         [](const AnalysisResult& v, const Trace&, const AnalysisRequest&) {
           const RooflineAnalysis& a = analysisValue<RooflineAnalysis>(v);
           return a.roof ? rooflineCsv(*a.roof) : rooflineCsv(Roofline{});
-        }};
+        },
+    .heavy = true};
 
 }  // namespace opscope::analyses
