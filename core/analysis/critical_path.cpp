@@ -4,6 +4,7 @@
 #include "analysis/cp_inferred_waits.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <unordered_map>
 #include <unordered_set>
@@ -90,8 +91,13 @@ class Builder {
 
   const Trace& t_;
   CriticalPathWindow w_;
-  std::vector<Ev> evs_;                          // CPU events of the window, then GPU events
-  std::unordered_map<uint64_t, uint32_t> evOf_;  // packed ref -> evs_ index
+  std::vector<Ev> evs_;  // CPU events of the window, then GPU events
+  // (packed ref, evs_ index), sorted by ref: a hash map of a million events held 85 MB.
+  std::vector<std::pair<uint64_t, uint32_t>> evOf_;
+  uint32_t evIndexOf(EventRef r) const {
+    const auto it = std::lower_bound(evOf_.begin(), evOf_.end(), std::make_pair(r.packed(), 0u));
+    return it != evOf_.end() && it->first == r.packed() ? it->second : kNone;
+  }
   std::vector<SyncEv> syncs_;
   std::unordered_map<int64_t, EventRef> callOfCorrelation_;  // runtime / driver calls, whole trace
   std::vector<Node> nodes_;
@@ -103,6 +109,16 @@ class Builder {
 
 void Builder::collect() {
   const auto inWindow = [&](TimeNs ts) { return ts >= w_.start && ts <= w_.end; };
+  // Reserved once (a bound: the window's thread slices and every launched GPU event):
+  // growing by doubling held twice a million events' worth at the copy.
+  size_t bound = t_.links.gpuToLaunch.size();
+  for (const Track& tr : t_.tracks)
+    if (tr.kind == TrackKind::Thread) {
+      const SliceColumns& s = tr.slices;
+      const size_t last = w_.end < std::numeric_limits<TimeNs>::max() ? s.lowerBound(w_.end + 1) : s.size();
+      bound += last - std::min(last, s.lowerBound(w_.start));
+    }
+  evs_.reserve(bound);
   // CPU events starting in the window with a length (HTA leaves zero-length ones out:
   // they break its call stacks), every kind: annotations shape the nesting too.
   for (uint32_t ti = 0; ti < t_.tracks.size(); ++ti) {
@@ -167,7 +183,9 @@ void Builder::collect() {
     if (a.ts != b.ts) return a.ts < b.ts;
     return a.ref < b.ref;
   });
-  for (uint32_t i = 0; i < evs_.size(); ++i) evOf_.emplace(evs_[i].ref.packed(), i);
+  evOf_.reserve(evs_.size());
+  for (uint32_t i = 0; i < evs_.size(); ++i) evOf_.emplace_back(evs_[i].ref.packed(), i);
+  std::sort(evOf_.begin(), evOf_.end());
 
   // cuda_sync events and their calls (by correlation id).
   for (uint32_t ti = 0; ti < t_.tracks.size(); ++ti) {
@@ -189,7 +207,7 @@ void Builder::collect() {
       y.name = t_.str(s.name[i]);
       const bool callInWindow = inWindow(t_.start(y.runtime)) && t_.dur(y.runtime) > 0;
       if (!callInWindow && y.name != "Stream Wait Event") continue;
-      if (auto it = evOf_.find(y.runtime.packed()); it != evOf_.end()) y.runtimeEv = it->second;
+      y.runtimeEv = evIndexOf(y.runtime);
       const std::vector<NamedArg> args = t_.args(y.ref);
       y.stream = {intArg(args, "device").value_or(tr.device), intArg(args, "stream").value_or(tr.stream)};
       y.waitOnStream = intArg(args, "wait_on_stream").value_or(-1);
@@ -454,10 +472,7 @@ void Builder::gpuEdges() {
   std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.sortTs < b.sortTs; });
 
   std::map<StreamKey, uint32_t> lastOnStream;  // end node of the stream's last kernel
-  const auto evOfRef = [&](EventRef r) -> uint32_t {
-    auto it = evOf_.find(r.packed());
-    return it == evOf_.end() ? kNone : it->second;
-  };
+  const auto evOfRef = [&](EventRef r) { return evIndexOf(r); };
   for (const Item& item : items) {
     if (item.sync != kNone) {
       const SyncEv& y = syncs_[item.sync];
