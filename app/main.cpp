@@ -29,6 +29,7 @@
 #include "et/execution_trace.h"
 #include "export_command.h"
 #include "link_command.h"
+#include "malloc_policy.h"
 #include "multi_rank_command.h"
 #include "predict_command.h"
 #include "roofline_command.h"
@@ -442,6 +443,7 @@ int runCommand(const std::string& command, const std::vector<std::string>& args,
 }  // namespace
 
 int main(int argc, char** argv) {
+  opscope::app::applyMallocPolicy();
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && (args[0] == "-h" || args[0] == "--help")) {
     printUsage(stdout);
