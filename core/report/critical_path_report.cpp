@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <sstream>
+#include <unordered_map>
 
 #include "report/analysis_report.h"
 #include "report/report_numbers.h"
@@ -114,24 +115,32 @@ void writeCriticalPathJson(const CriticalPath& path, const Trace& trace, const s
       return ojson{{"name", e.name}, {"count", e.count}, {"time_us", nsToUs(e.time)}};
     });
   }
-  // A segment at a time: the whole trace's path has one per op, call and kernel on it
-  // (hundreds of thousands on 1 GB), which as one value held hundreds of MB.
-  j.array("segments", path.segments.size(), [&](size_t i) {
+  // A segment at a time, as text: the whole trace's path has one per op, call and
+  // kernel on it (hundreds of thousands on 1 GB), which as one value held hundreds of MB
+  // and as an ordered_json each took a second to write. Names and track labels are
+  // escaped once each.
+  const std::string in(j.elementIndent() + 2, ' '), out(j.elementIndent(), ' ');
+  std::unordered_map<StringId, std::string> names;
+  std::unordered_map<uint32_t, std::string> tracks;
+  j.arrayText("segments", path.segments.size(), [&](size_t i, std::string& o) {
     const CriticalPathSegment& s = path.segments[i];
-    ojson o;
-    o["ts_us"] = nsToUs(s.start - origin);
-    o["dur_us"] = nsToUs(s.end - s.start);
-    o["category"] = cpCategoryName(s.category);
-    o["edge"] = cpEdgeTypeName(s.edge);
+    o += "{\n" + in + "\"ts_us\": " + jsonText(ojson(nsToUs(s.start - origin)));
+    o += ",\n" + in + "\"dur_us\": " + jsonText(ojson(nsToUs(s.end - s.start)));
+    o += ",\n" + in + "\"category\": \"" + cpCategoryName(s.category) + "\"";
+    o += ",\n" + in + "\"edge\": \"" + cpEdgeTypeName(s.edge) + "\"";
     if (s.event != kNoRef) {
       const EventRef r = EventRef::unpack(s.event);
-      o["name"] = std::string(trace.name(r));
-      o["track"] = trace.trackLabel(r.track);
+      auto [name, newName] = names.try_emplace(trace.nameId(r));
+      if (newName) name->second = jsonText(ojson(std::string(trace.name(r))));
+      auto [track, newTrack] = tracks.try_emplace(r.track);
+      if (newTrack) track->second = jsonText(ojson(trace.trackLabel(r.track)));
+      o += ",\n" + in + "\"name\": " + name->second;
+      o += ",\n" + in + "\"track\": " + track->second;
     } else {
-      o["name"] = nullptr;
-      o["track"] = nullptr;
+      o += ",\n" + in + "\"name\": null";
+      o += ",\n" + in + "\"track\": null";
     }
-    return o;
+    o += "\n" + out + "}";
   });
   j.value("graph", ojson{{"nodes", path.graphNodes},
                          {"edges", path.graphEdges},
