@@ -74,7 +74,8 @@ std::vector<NamedArg> FileArgs::read(uint64_t offset, std::string* error) const 
   }
 }
 
-bool FileArgs::readMany(std::span<const uint64_t> offsets, const Sink& sink, std::string* error) const {
+bool FileArgs::readMany(std::span<const uint64_t> offsets, const Sink& sink, std::string* error,
+                        const KeyFilter* keep) const {
   if (offsets.empty()) return true;
   const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
@@ -130,7 +131,8 @@ bool FileArgs::readMany(std::span<const uint64_t> offsets, const Sink& sink, std
         scanArgsObject(sc, raw);
         std::vector<NamedArg> out;
         out.reserve(raw.size());
-        for (const RawArg& a : raw) out.push_back(toNamedArg(a));
+        for (const RawArg& a : raw)
+          if (!keep || (*keep)(i, a.key)) out.push_back(toNamedArg(a));
         sink(i, std::move(out));
         break;
       } catch (const NeedMore&) {

@@ -19,7 +19,8 @@ class FileArgs final : public LazyArgs {
   // One open and one check of the file, then the objects parsed out of 1 MiB windows read
   // in offset order (a window starts at the first object it must hold; one that an
   // object overruns is read again from that object, larger).
-  bool readMany(std::span<const uint64_t> offsets, const Sink& sink, std::string* error) const override;
+  bool readMany(std::span<const uint64_t> offsets, const Sink& sink, std::string* error,
+                const KeyFilter* keep = nullptr) const override;
 
  private:
   std::string path_;

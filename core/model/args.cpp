@@ -205,7 +205,8 @@ std::optional<int64_t> intArg(const std::vector<NamedArg>& args, std::string_vie
   return std::nullopt;
 }
 
-bool LazyArgs::readMany(std::span<const uint64_t> offsets, const Sink& sink, std::string* error) const {
+bool LazyArgs::readMany(std::span<const uint64_t> offsets, const Sink& sink, std::string* error,
+                        const KeyFilter* keep) const {
   std::vector<size_t> order(offsets.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return offsets[a] < offsets[b]; });
@@ -216,6 +217,7 @@ bool LazyArgs::readMany(std::span<const uint64_t> offsets, const Sink& sink, std
       if (error) *error = std::move(e);
       return false;
     }
+    if (keep) std::erase_if(args, [&](const NamedArg& a) { return !(*keep)(i, a.key); });
     sink(i, std::move(args));
   }
   return true;

@@ -105,8 +105,12 @@ class LazyArgs {
   // large reads instead of one read per object: a prediction reads the args of every
   // op and kernel of a 1 GB trace, millions of objects. On the first failure sets error
   // and returns false; the objects before it were handed over.
+  // keep, when given, names the args wanted of offsets[i]: keep(i, key) false leaves
+  // that arg out (a model that reads three args of twelve converts only those).
   using Sink = std::function<void(size_t, std::vector<NamedArg>&&)>;
-  virtual bool readMany(std::span<const uint64_t> offsets, const Sink& sink, std::string* error) const;
+  using KeyFilter = std::function<bool(size_t, std::string_view)>;
+  virtual bool readMany(std::span<const uint64_t> offsets, const Sink& sink, std::string* error,
+                        const KeyFilter* keep = nullptr) const;
 };
 
 }  // namespace opscope

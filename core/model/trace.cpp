@@ -58,7 +58,8 @@ std::vector<NamedArg> Trace::args(EventRef r, std::string* error) const {
   return out;
 }
 
-void Trace::argsOfEach(std::span<const EventRef> events, const LazyArgs::Sink& sink, std::string* error) const {
+void Trace::argsOfEach(std::span<const EventRef> events, const LazyArgs::Sink& sink, std::string* error,
+                       const LazyArgs::KeyFilter* keep) const {
   // Lazy objects grouped by their source (the trace's or a track's own), then one
   // readMany per source; encoded args decoded as met.
   std::vector<std::pair<const LazyArgs*, size_t>> lazy;
@@ -72,7 +73,9 @@ void Trace::argsOfEach(std::span<const EventRef> events, const LazyArgs::Sink& s
         continue;
       }
     }
-    sink(i, args(r));
+    std::vector<NamedArg> a = args(r);
+    if (keep) std::erase_if(a, [&](const NamedArg& n) { return !(*keep)(i, n.key); });
+    sink(i, std::move(a));
   }
   std::stable_sort(lazy.begin(), lazy.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (size_t from = 0; from < lazy.size();) {
@@ -86,13 +89,16 @@ void Trace::argsOfEach(std::span<const EventRef> events, const LazyArgs::Sink& s
     }
     std::vector<bool> done(to - from, false);
     std::string e;
+    const LazyArgs::KeyFilter byEvent = [&](size_t k, std::string_view key) {
+      return (*keep)(lazy[from + k].second, key);
+    };
     const bool ok = lazy[from].first->readMany(
         offsets,
         [&](size_t k, std::vector<NamedArg>&& a) {
           done[k] = true;
           sink(lazy[from + k].second, std::move(a));
         },
-        &e);
+        &e, keep ? &byEvent : nullptr);
     if (!ok) {
       if (error && error->empty()) *error = e;
       for (size_t k = 0; k < done.size(); ++k)

@@ -210,7 +210,9 @@ class Trace {
   // trace's objects are read in one pass over the file (LazyArgs::readMany), which
   // for millions of events is many times faster than args() for each. On failure
   // the events not read get empty args and error is set (the first failure).
-  void argsOfEach(std::span<const EventRef> events, const LazyArgs::Sink& sink, std::string* error = nullptr) const;
+  // keep: as LazyArgs::readMany's, by index into events.
+  void argsOfEach(std::span<const EventRef> events, const LazyArgs::Sink& sink, std::string* error = nullptr,
+                  const LazyArgs::KeyFilter* keep = nullptr) const;
 
   uint64_t sliceCount() const;
   size_t memoryBytes() const;

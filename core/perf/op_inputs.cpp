@@ -1,5 +1,6 @@
 #include "perf/op_inputs.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "analysis/occupancy.h"
@@ -26,6 +27,27 @@ std::string shapeKey(const std::vector<NamedArg>& args) {
   return key;
 }
 
+// The "grid" and "block" args a kernel's launch is read from (launchGrid, launchBlock:
+// the first of each name), as one string: equal keys give equal launches, and a million
+// kernels' grids are parsed as often as they differ.
+std::string launchKey(const std::vector<NamedArg>& args) {
+  std::string key;
+  for (std::string_view name : {std::string_view("grid"), std::string_view("block")}) {
+    const auto a = std::find_if(args.begin(), args.end(), [&](const NamedArg& n) { return n.key == name; });
+    if (a == args.end()) {
+      key += '-';
+      continue;
+    }
+    key += static_cast<char>('a' + static_cast<int>(a->type));
+    key += std::to_string(a->text.size());
+    key += ':';
+    key += a->text;
+  }
+  return key;
+}
+
+bool isShapeArg(std::string_view key) { return key == "Input Dims" || key == "Input type" || key == "Concrete Inputs"; }
+
 }  // namespace
 
 bool argsKeptFor(std::string_view name) {
@@ -50,12 +72,8 @@ uint32_t& OpInputs::slot(std::vector<std::vector<uint32_t>>& column, EventRef e)
 void OpInputs::take(EventRef e, bool kernel, std::vector<NamedArg>&& args) const {
   if (kernel) {
     uint32_t& at = slot(launchOf_, e);
-    const KernelLaunchDims dims{launchGrid(args), launchBlock(args)};
-    std::string key(sizeof dims.grid + sizeof dims.block, '\0');
-    std::memcpy(key.data(), dims.grid.data(), sizeof dims.grid);
-    std::memcpy(key.data() + sizeof dims.grid, dims.block.data(), sizeof dims.block);
-    auto [it, fresh] = launchKeys_.try_emplace(std::move(key), static_cast<uint32_t>(launchTable_.size()));
-    if (fresh) launchTable_.push_back(dims);
+    auto [it, fresh] = launchKeys_.try_emplace(launchKey(args), static_cast<uint32_t>(launchTable_.size()));
+    if (fresh) launchTable_.push_back({launchGrid(args), launchBlock(args)});
     at = it->second;
   } else {
     uint32_t& at = slot(shapeOf_, e);
@@ -114,7 +132,16 @@ void OpInputs::prefetch(std::optional<TimeWindow> window) const {
   }
   // A failed read (the file changed since loading) gives the events it missed empty
   // args, as Trace::args does.
-  trace_.argsOfEach(events, [&](size_t i, std::vector<NamedArg>&& a) { take(events[i], i >= ops, std::move(a)); });
+  // Only the args the tables are read from, except for the ops whose others a model
+  // reads: a kernel has a dozen args and uses two, an op three of eight.
+  std::vector<uint8_t> whole(ops);
+  for (size_t i = 0; i < ops; ++i) whole[i] = argsKeptFor(trace_.name(events[i]));
+  const LazyArgs::KeyFilter keep = [&](size_t i, std::string_view key) {
+    if (i >= ops) return key == "grid" || key == "block";
+    return whole[i] || isShapeArg(key);
+  };
+  trace_.argsOfEach(
+      events, [&](size_t i, std::vector<NamedArg>&& a) { take(events[i], i >= ops, std::move(a)); }, nullptr, &keep);
 }
 
 const std::unordered_map<uint64_t, TbeCall>& OpInputs::tbeCalls() const {

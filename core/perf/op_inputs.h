@@ -81,7 +81,7 @@ class OpInputs {
   mutable std::deque<OpShapes> shapeTable_;  // [0]: nothing recorded
   mutable std::unordered_map<std::string, uint32_t> shapeKeys_;
   mutable std::deque<KernelLaunchDims> launchTable_;
-  mutable std::unordered_map<std::string, uint32_t> launchKeys_;  // grid and block, as bytes
+  mutable std::unordered_map<std::string, uint32_t> launchKeys_;  // the grid and block args' text
   mutable std::unique_ptr<std::unordered_map<uint64_t, TbeCall>> tbeCalls_;
   mutable std::optional<std::unordered_map<uint64_t, ConvProblem>> convCalls_;
 };
