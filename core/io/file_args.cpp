@@ -100,6 +100,7 @@ bool FileArgs::readMany(std::span<const uint64_t> offsets, const Sink& sink, std
   std::vector<char> buf;  // the window's bytes, then kPadding NULs (json_scanner.h)
   uint64_t winStart = 0;
   size_t winLen = 0;
+  bool cut = false;  // the last read got less than the file's size promised: it shrank since the check
   // The window [from, from + want), cut at the end of the file.
   auto fill = [&](uint64_t from, size_t want) {
     const size_t n = static_cast<size_t>(std::min<uint64_t>(want, size_ - from));
@@ -113,6 +114,7 @@ bool FileArgs::readMany(std::span<const uint64_t> offsets, const Sink& sink, std
     std::memset(buf.data() + got, 0, kPadding);
     winStart = from;
     winLen = got;
+    cut = got < n;
   };
   JsonScanner sc;
   std::vector<RawArg> raw;
@@ -137,7 +139,7 @@ bool FileArgs::readMany(std::span<const uint64_t> offsets, const Sink& sink, std
         break;
       } catch (const NeedMore&) {
         const size_t seen = static_cast<size_t>(winStart + winLen - at);
-        if (winStart + winLen >= size_ || seen >= kMaxArgsBytes) {
+        if (cut || winStart + winLen >= size_ || seen >= kMaxArgsBytes) {  // cut: reading again cannot help
           setError(error, "args at byte " + std::to_string(at) + " of " + path_ + " run past the end of the file");
           return false;
         }
