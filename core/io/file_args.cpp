@@ -24,19 +24,57 @@ void setError(std::string* error, std::string text) {
   if (error) *error = std::move(text);
 }
 
-}  // namespace
+// The trace file, open for one read or one batch, closed when this goes.
+struct OpenFile {
+  int fd = -1;
+  ~OpenFile() {
+    if (fd >= 0) ::close(fd);
+  }
+};
 
-std::vector<NamedArg> FileArgs::read(uint64_t offset, std::string* error) const {
-  const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    setError(error, "cannot read args from " + path_ + ": " + std::strerror(errno));
-    return {};
+// Opens path and checks that it is still the file loaded (its size and modification
+// time); false with the one-line error otherwise.
+bool openUnchanged(const std::string& path, uint64_t size, int64_t mtimeNs, OpenFile& file, std::string* error) {
+  file.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (file.fd < 0) {
+    setError(error, "cannot read args from " + path + ": " + std::strerror(errno));
+    return false;
   }
   struct stat st {};
   const int64_t mtime =
-      ::fstat(fd, &st) == 0 ? static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec : -1;
-  if (mtime != mtimeNs_ || static_cast<uint64_t>(st.st_size) != size_ || offset >= size_) {
-    ::close(fd);
+      ::fstat(file.fd, &st) == 0 ? static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec : -1;
+  if (mtime != mtimeNs || static_cast<uint64_t>(st.st_size) != size) {
+    setError(error, path + " changed since it was loaded: reload it to see args");
+    return false;
+  }
+  return true;
+}
+
+// Up to n bytes at offset into out; how many were read (fewer: the file ended or failed).
+size_t readAt(int fd, char* out, size_t n, uint64_t offset) {
+  size_t got = 0;
+  while (got < n) {
+    const ssize_t r = ::pread(fd, out + got, n - got, static_cast<off_t>(offset + got));
+    if (r <= 0) break;
+    got += static_cast<size_t>(r);
+  }
+  return got;
+}
+
+std::string pastTheEnd(uint64_t at, const std::string& path) {
+  return "args at byte " + std::to_string(at) + " of " + path + " run past the end of the file";
+}
+
+std::string syntaxError(uint64_t at, const std::string& path, const SyntaxError& e) {
+  return "args at byte " + std::to_string(at) + " of " + path + ": " + e.expected;
+}
+
+}  // namespace
+
+std::vector<NamedArg> FileArgs::read(uint64_t offset, std::string* error) const {
+  OpenFile file;
+  if (!openUnchanged(path_, size_, mtimeNs_, file, error)) return {};
+  if (offset >= size_) {
     setError(error, path_ + " changed since it was loaded: reload it to see args");
     return {};
   }
@@ -44,31 +82,23 @@ std::vector<NamedArg> FileArgs::read(uint64_t offset, std::string* error) const 
   for (size_t want = kFirstRead;; want *= 2) {
     const size_t n = static_cast<size_t>(std::min<uint64_t>(want, size_ - offset));
     buf.assign(n + kPadding, '\0');
-    size_t got = 0;
-    while (got < n) {
-      const ssize_t r = ::pread(fd, buf.data() + got, n - got, static_cast<off_t>(offset + got));
-      if (r <= 0) break;
-      got += static_cast<size_t>(r);
-    }
+    const size_t got = readAt(file.fd, buf.data(), n, offset);
     JsonScanner sc;
     sc.reset(buf.data(), buf.data() + got);
     std::vector<RawArg> raw;
     try {
       scanArgsObject(sc, raw);
-      ::close(fd);
       std::vector<NamedArg> out;
       out.reserve(raw.size());
       for (const RawArg& a : raw) out.push_back(toNamedArg(a));
       return out;
     } catch (const NeedMore&) {
       if (got < n || n == size_ - offset || want >= kMaxArgsBytes) {
-        ::close(fd);
-        setError(error, "args at byte " + std::to_string(offset) + " of " + path_ + " run past the end of the file");
+        setError(error, pastTheEnd(offset, path_));
         return {};
       }
     } catch (const SyntaxError& e) {
-      ::close(fd);
-      setError(error, "args at byte " + std::to_string(offset) + " of " + path_ + ": " + e.expected);
+      setError(error, syntaxError(offset, path_, e));
       return {};
     }
   }
@@ -77,22 +107,8 @@ std::vector<NamedArg> FileArgs::read(uint64_t offset, std::string* error) const 
 bool FileArgs::readMany(std::span<const uint64_t> offsets, const Sink& sink, std::string* error,
                         const KeyFilter* keep) const {
   if (offsets.empty()) return true;
-  const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    setError(error, "cannot read args from " + path_ + ": " + std::strerror(errno));
-    return false;
-  }
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat st {};
-  const int64_t mtime =
-      ::fstat(fd, &st) == 0 ? static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec : -1;
-  if (mtime != mtimeNs_ || static_cast<uint64_t>(st.st_size) != size_) {
-    setError(error, path_ + " changed since it was loaded: reload it to see args");
-    return false;
-  }
+  OpenFile file;
+  if (!openUnchanged(path_, size_, mtimeNs_, file, error)) return false;
   std::vector<size_t> order(offsets.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return offsets[a] < offsets[b]; });
@@ -105,12 +121,7 @@ bool FileArgs::readMany(std::span<const uint64_t> offsets, const Sink& sink, std
   auto fill = [&](uint64_t from, size_t want) {
     const size_t n = static_cast<size_t>(std::min<uint64_t>(want, size_ - from));
     buf.resize(n + kPadding);
-    size_t got = 0;
-    while (got < n) {
-      const ssize_t r = ::pread(fd, buf.data() + got, n - got, static_cast<off_t>(from + got));
-      if (r <= 0) break;
-      got += static_cast<size_t>(r);
-    }
+    const size_t got = readAt(file.fd, buf.data(), n, from);
     std::memset(buf.data() + got, 0, kPadding);
     winStart = from;
     winLen = got;
@@ -121,7 +132,7 @@ bool FileArgs::readMany(std::span<const uint64_t> offsets, const Sink& sink, std
   for (size_t i : order) {
     const uint64_t at = offsets[i];
     if (at >= size_) {
-      setError(error, "args at byte " + std::to_string(at) + " of " + path_ + " run past the end of the file");
+      setError(error, pastTheEnd(at, path_));
       return false;
     }
     if (winLen == 0 || at < winStart || at >= winStart + winLen) fill(at, kWindow);
@@ -140,12 +151,12 @@ bool FileArgs::readMany(std::span<const uint64_t> offsets, const Sink& sink, std
       } catch (const NeedMore&) {
         const size_t seen = static_cast<size_t>(winStart + winLen - at);
         if (cut || winStart + winLen >= size_ || seen >= kMaxArgsBytes) {  // cut: reading again cannot help
-          setError(error, "args at byte " + std::to_string(at) + " of " + path_ + " run past the end of the file");
+          setError(error, pastTheEnd(at, path_));
           return false;
         }
         fill(at, std::max(kWindow, 2 * seen));
       } catch (const SyntaxError& e) {
-        setError(error, "args at byte " + std::to_string(at) + " of " + path_ + ": " + e.expected);
+        setError(error, syntaxError(at, path_, e));
         return false;
       }
     }

@@ -1,7 +1,6 @@
 #include "perf/op_inputs.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "analysis/occupancy.h"
 #include "perf/collective_models.h"
@@ -12,17 +11,21 @@ namespace opscope {
 
 namespace {
 
+// Appends tag, text's length and text: keys built of these never run into each other.
+void appendTagged(std::string& key, char tag, const std::string& text) {
+  key += tag;
+  key += std::to_string(text.size());
+  key += ':';
+  key += text;
+}
+
 // The args opShapesFromArgs reads, in order, as one string: equal keys give equal shapes.
 std::string shapeKey(const std::vector<NamedArg>& args) {
   std::string key;
   for (const NamedArg& a : args) {
     if (a.type != ArgType::Json) continue;
     const char tag = a.key == "Input Dims" ? 'd' : a.key == "Input type" ? 't' : a.key == "Concrete Inputs" ? 'c' : 0;
-    if (!tag) continue;
-    key += tag;
-    key += std::to_string(a.text.size());
-    key += ':';
-    key += a.text;
+    if (tag) appendTagged(key, tag, a.text);
   }
   return key;
 }
@@ -34,14 +37,8 @@ std::string launchKey(const std::vector<NamedArg>& args) {
   std::string key;
   for (std::string_view name : {std::string_view("grid"), std::string_view("block")}) {
     const auto a = std::find_if(args.begin(), args.end(), [&](const NamedArg& n) { return n.key == name; });
-    if (a == args.end()) {
-      key += '-';
-      continue;
-    }
-    key += static_cast<char>('a' + static_cast<int>(a->type));
-    key += std::to_string(a->text.size());
-    key += ':';
-    key += a->text;
+    if (a == args.end()) key += '-';
+    else appendTagged(key, static_cast<char>('a' + static_cast<int>(a->type)), a->text);
   }
   return key;
 }
@@ -130,10 +127,10 @@ void OpInputs::prefetch(std::optional<TimeWindow> window) const {
     }
     if (pass == 0) ops = events.size();
   }
-  // A failed read (the file changed since loading) gives the events it missed empty
-  // args, as Trace::args does.
   // Only the args the tables are read from, except for the ops whose others a model
-  // reads: a kernel has a dozen args and uses two, an op three of eight.
+  // reads: a kernel has a dozen args and uses two, an op three of eight. A failed read
+  // (the file changed since loading) gives the events it missed empty args, as
+  // Trace::args does.
   std::vector<uint8_t> whole(ops);
   for (size_t i = 0; i < ops; ++i) whole[i] = argsKeptFor(trace_.name(events[i]));
   const LazyArgs::KeyFilter keep = [&](size_t i, std::string_view key) {

@@ -32,15 +32,7 @@ class JsonObjectWriter {
 
   // An array member of count elements, element(i) each, written as produced.
   void array(const std::string& key, size_t count, const std::function<Json(size_t)>& element) {
-    startMember(key);
-    if (count == 0) {
-      write_("[]");
-      return;
-    }
-    write_("[");
-    const std::string pad = spaces(depth_ + 2);
-    for (size_t i = 0; i < count; ++i) write_((i ? ",\n" : "\n") + pad + nested(element(i), depth_ + 2));
-    write_("\n" + spaces(depth_ + 1) + "]");
+    arrayText(key, count, [&](size_t i, std::string& out) { out += nested(element(i), depth_ + 2); });
   }
 
   // The same for elements written as text by the caller, for arrays of millions where

@@ -153,14 +153,23 @@ TEST(LazyArgs, GzipAndMemoryInputsAreEncodedWhileLoading) {
   std::remove(gz.c_str());
 }
 
+// A one-op trace with one arg, written under name and loaded lazily.
+LoadResult loadOneOp(const std::string& name) {
+  return loadTraceFile(
+      writeTemp(name, R"([{"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":1,"dur":5,"args":{"a":1}}])"));
+}
+
+// A later modification time, as any rewrite of the file gives.
+void touchLater(const std::string& path) {
+  std::filesystem::last_write_time(path, std::filesystem::last_write_time(path) + std::chrono::seconds(5));
+}
+
 TEST(LazyArgs, AFileChangedAfterLoadingSaysSoInsteadOfWrongArgs) {
-  const std::string json = R"([{"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":1,"dur":5,"args":{"a":1}}])";
-  const std::string path = writeTemp("lazy_changed.json", json);
-  LoadResult r = loadTraceFile(path);
+  const std::string path = test::tempPath("lazy_changed.json");
+  LoadResult r = loadOneOp("lazy_changed.json");
   ASSERT_EQ(r.status, LoadStatus::Ok);
   ASSERT_EQ(r.trace->args({0, 0}).size(), 1u);
-  // A later modification time, as any rewrite of the file gives.
-  std::filesystem::last_write_time(path, std::filesystem::last_write_time(path) + std::chrono::seconds(5));
+  touchLater(path);
   std::string error;
   EXPECT_TRUE(r.trace->args({0, 0}, &error).empty());
   EXPECT_NE(error.find("changed since it was loaded"), std::string::npos) << error;
@@ -198,11 +207,10 @@ TEST(LazyArgs, AnArgsObjectLargerThanTheBatchWindowIsReadWhole) {
 }
 
 TEST(LazyArgs, ABatchReadOfAChangedFileSaysSoAndHandsOverEmptyArgs) {
-  const std::string json = R"([{"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":1,"dur":5,"args":{"a":1}}])";
-  const std::string path = writeTemp("lazy_changed_batch.json", json);
-  LoadResult r = loadTraceFile(path);
+  const std::string path = test::tempPath("lazy_changed_batch.json");
+  LoadResult r = loadOneOp("lazy_changed_batch.json");
   ASSERT_EQ(r.status, LoadStatus::Ok);
-  std::filesystem::last_write_time(path, std::filesystem::last_write_time(path) + std::chrono::seconds(5));
+  touchLater(path);
   const std::vector<EventRef> one{{0, 0}};
   int handed = 0;
   std::string error;

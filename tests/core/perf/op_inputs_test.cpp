@@ -29,11 +29,17 @@ class CountingArgs : public LazyArgs {
   std::shared_ptr<const LazyArgs> inner_;
 };
 
-TEST(OpInputs, APredictionReadsEachOpsArgsOnce) {
-  // Plain JSON: its args stay in the file and are read back on demand.
-  const std::string path = test::tempPath("resnet50.json");
+// The H100 ResNet-50 trace as plain JSON at a temporary path: its args stay in the file
+// and are read back on demand.
+std::string plainResnet50(const std::string& name) {
+  const std::string path = test::tempPath(name);
   std::ofstream(path, std::ios::binary) << test::gunzip(
       test::readFile(OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/h100_resnet50_train.pt.trace.json.gz"));
+  return path;
+}
+
+TEST(OpInputs, APredictionReadsEachOpsArgsOnce) {
+  const std::string path = plainResnet50("resnet50.json");
   LoadResult r = loadTraceFile(path);
   ASSERT_EQ(r.status, LoadStatus::Ok);
   ASSERT_TRUE(r.trace->lazyArgs);
@@ -68,9 +74,7 @@ bool sameShapes(const OpShapes& a, const OpShapes& b) {
 TEST(OpInputs, InternedShapesAndLaunchesEqualEachEventsOwn) {
   // Every op's shapes and every kernel's grid and block, prefetched in one pass and
   // interned, equal what its own args give; and far fewer are held than asked for.
-  const std::string path = test::tempPath("resnet50_interned.json");
-  std::ofstream(path, std::ios::binary) << test::gunzip(
-      test::readFile(OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/h100_resnet50_train.pt.trace.json.gz"));
+  const std::string path = plainResnet50("resnet50_interned.json");
   LoadResult r = loadTraceFile(path);
   ASSERT_EQ(r.status, LoadStatus::Ok);
   const Trace& trace = *r.trace;
