@@ -19,6 +19,10 @@ needs 4 samples, a curve 8.
 of them (`predict --json --efficiency`), on its own GPU and, where the group holds the
 same model recorded on another GPU, as a what-if on that GPU against what it measured.
 Nothing a figure reports was fitted on the trace (or model) it is computed on.
+Groups named sweep* are generic size grids (tools/record_gpu_traces.py sweep_*): their
+ops train the curves and their leave-one-out op GMAE is reported on its own line, but
+their "iterations" (one dtype's grid each) are no model's step, so the iteration, what-if
+and --check figures leave them out.
 
 Pure Python (no numpy): the fit is a few thousand medians.
 """
@@ -135,8 +139,8 @@ def table(rows, traces, description):
 
 
 def table_text(t):
-    """The table as JSON with one curve per line: small (it is compiled in, under the
-    64 KiB a string literal may hold) and diffable."""
+    """The table as JSON with one curve per line: compact (it is compiled in as a byte
+    array, core/perf/builtin_efficiency.cpp.in) and diffable."""
     c = lambda v: json.dumps(v, separators=(",", ":"))
     lines = ["{", f' "description": {json.dumps(t["description"])},', ' "curves": {']
     gpus = list(t["curves"].items())
@@ -216,9 +220,14 @@ def leave_one_out(opscope, traces, rows, tmp):
     return results
 
 
+def is_sweep(r):
+    return r["group"].startswith("sweep")
+
+
 def markdown(results):
-    own = [r for r in results if "what_if_gpu" not in r]
+    own = [r for r in results if "what_if_gpu" not in r and not is_sweep(r)]
     wif = [r for r in results if "what_if_gpu" in r]
+    sweeps = [r for r in results if "what_if_gpu" not in r and is_sweep(r)]
     lines = ["| trace | GPU | iteration error % (datasheet) | self-check % | op GMAE % (datasheet) | "
              "GPU active measured / predicted ms |",
              "|---|---|---:|---:|---:|---:|"]
@@ -242,6 +251,11 @@ def markdown(results):
                          f"{r['what_if_error_pct']:.1f} | {r['gpu_active_error_pct']:.1f} |")
         we = [abs(r["what_if_error_pct"]) for r in wif]
         lines.append(f"\nwhat-if mean |error| {statistics.mean(we):.1f} %, worst {max(we):.1f} % ({len(wif)} pairs)")
+    if sweeps:
+        lines += ["", "| size grid (ops only) | GPU | op GMAE % (datasheet) |", "|---|---|---:|"]
+        for r in sweeps:
+            lines.append(f"| {os.path.basename(r['trace'])} | {r['gpu']} | {r['op_gmae_pct']:.1f} "
+                         f"({r['datasheet_op_gmae_pct']:.1f}) |")
     return "\n".join(lines) + "\n"
 
 
@@ -249,7 +263,7 @@ def check(results, traces, rows, committed_path):
     """The leave-one-out figures against the issue's targets, and the committed table
     against a fit of the same traces now. Returns the failures, one line each."""
     failures = []
-    own = [r for r in results if "what_if_gpu" not in r]
+    own = [r for r in results if "what_if_gpu" not in r and not is_sweep(r)]
     wif = [r for r in results if "what_if_gpu" in r]
     mean_it = statistics.mean(r["iteration_error_pct"] for r in own)
     gm = [r["op_gmae_pct"] for r in own if r["op_gmae_pct"] is not None]

@@ -30,6 +30,12 @@ Workloads (default: all):
              channels 64/256/1024, 7..112 pixels, 1x1, 3x3 and 7x7 stem kernels),
              not any one model's layers.
   convbench_bf16  the same grid in bfloat16 (OUT_DIR/conv_microbench_bf16.csv)
+  sweep_gemm       Kineto traces (shapes recorded, one step a dtype) of generic size grids,
+  sweep_attention  for the learned efficiency curves (tools/fit_efficiency.py): mm, addmm,
+  sweep_memory     bmm and linear backward in bf16/fp16/fp32/tf32; fused attention forward
+                   and backward in bf16/fp16; elementwise, reductions, softmax, layer norm,
+                   embedding and host/device copies at 2^10..2^28 elements
+  sweep_unaligned  the same at innermost dims of 197..5185 (not whole 16-byte vectors)
 
 Each training workload runs 2 warm-up steps and profiles 3 (schedule wait 1, warmup 1,
 active 3) with shapes and memory recorded, as a user profiling an iteration would.
@@ -42,11 +48,13 @@ import time
 
 import torch
 import torch.nn as nn
+import torch.nn.functional as F
 from torch.profiler import ProfilerActivity, profile, schedule
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 WANT = set(sys.argv[2:]) or {"resnet50", "resnet18", "resnet50_bf16", "bert", "ddp", "et", "micro", "peaks",
-                              "convbench", "convbench_bf16"}
+                              "convbench", "convbench_bf16", "sweep_gemm", "sweep_attention", "sweep_memory",
+                              "sweep_unaligned"}
 DEV = "cuda"
 os.makedirs(OUT, exist_ok=True)
 
@@ -294,8 +302,189 @@ def convbench(budget_s=400, dtype=torch.float32):
           flush=True)
 
 
+def sweep_trace(name, sections, budget_s=90):
+    """Profiles each section (a list of (label, fn) pairs) as one step of a Kineto trace
+    with shapes recorded: every fn runs once unprofiled first (cuBLAS/cuDNN heuristics,
+    allocator growth), then 3 times inside the step. A section stops at its share of
+    budget_s, so a slow GPU still records every section."""
+    path = os.path.join(OUT, name + ".pt.trace.json.gz")
+    ran = 0
+    for _, calls in sections:
+        for _, fn in calls:
+            fn()
+    torch.cuda.synchronize()
+    share = budget_s / max(1, len(sections))
+    # No schedule: one profiling cycle holds every section; each is a ProfilerStep#N as
+    # a scheduled profile names its steps (a schedule of active=N exported only its last).
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], record_shapes=True) as prof:
+        for step, (label, calls) in enumerate(sections):
+            start = time.perf_counter()
+            with torch.profiler.record_function(f"ProfilerStep#{step}"):
+                with torch.profiler.record_function("sweep: " + label):
+                    for _, fn in calls:
+                        if time.perf_counter() - start > share:
+                            break
+                        for _ in range(3):
+                            fn()
+                        ran += 1
+                torch.cuda.synchronize()
+    prof.export_chrome_trace(path + ".json")
+    import gzip, shutil
+    with open(path + ".json", "rb") as src, gzip.open(path, "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    os.remove(path + ".json")
+    print(name, "->", path, os.path.getsize(path), "bytes,", ran, "problems", flush=True)
+
+
+def rand(*shape, dtype=torch.float32, grad=False):
+    return torch.randn(*shape, device=DEV, dtype=dtype, requires_grad=grad)
+
+
+def sweep_gemm():
+    """aten::mm, addmm (linear with bias), bmm and a linear layer's backward over a
+    generic size grid (not any model's layers), bf16, fp16, fp32 and tf32."""
+    sizes = (128, 512, 2048, 8192)
+    sections = []
+    for label, dtype, tf32 in [("bf16", torch.bfloat16, False), ("fp16", torch.float16, False),
+                               ("fp32", torch.float32, False), ("tf32", torch.float32, True)]:
+        calls = []
+        torch.backends.cuda.matmul.allow_tf32 = tf32
+        for m in sizes:
+            for n in sizes:
+                for k in sizes:
+                    a, b = rand(m, k, dtype=dtype), rand(k, n, dtype=dtype)
+                    calls.append((f"mm {m}x{n}x{k}", lambda a=a, b=b: torch.mm(a, b)))
+        for tokens in (256, 4096, 16384):
+            for fin, fout in ((768, 3072), (3072, 768), (4096, 4096), (1024, 50304)):
+                x, w, bias = rand(tokens, fin, dtype=dtype), rand(fout, fin, dtype=dtype), rand(fout, dtype=dtype)
+                calls.append((f"linear {tokens}x{fin}->{fout}", lambda x=x, w=w, bias=bias: F.linear(x, w, bias)))
+                xg, wg = rand(tokens, fin, dtype=dtype, grad=True), rand(fout, fin, dtype=dtype, grad=True)
+                go = rand(tokens, fout, dtype=dtype)
+                calls.append((f"linear backward {tokens}x{fin}->{fout}",
+                              lambda xg=xg, wg=wg, go=go: torch.autograd.grad(F.linear(xg, wg), (xg, wg), go)))
+        for batch in (8, 64, 256):
+            for s in (64, 256, 1024):
+                for d in (64, 128):
+                    q, kt = rand(batch, s, d, dtype=dtype), rand(batch, d, s, dtype=dtype)
+                    calls.append((f"bmm {batch}x{s}x{d}", lambda q=q, kt=kt: torch.bmm(q, kt)))
+        sections.append((label, calls))
+    # tf32 on only for its own section's calls (allow_tf32 is read at each call)
+    tf = [(label, [(n, (lambda fn=fn, on=(label == "tf32"): _with_tf32(on, fn))) for n, fn in calls])
+          for label, calls in sections]
+    sweep_trace("h100_sweep_gemm", tf, budget_s=120)
+    torch.backends.cuda.matmul.allow_tf32 = False
+
+
+def _with_tf32(on, fn):
+    torch.backends.cuda.matmul.allow_tf32 = on
+    return fn()
+
+
+def sweep_attention():
+    """Fused scaled-dot-product attention forward and backward (flash, efficient or
+    cuDNN, as PyTorch picks), bf16 and fp16, causal and not."""
+    sections = []
+    for label, dtype in [("bf16", torch.bfloat16), ("fp16", torch.float16)]:
+        calls = []
+        for b in (1, 8, 32):
+            for h in (8, 16):
+                for s in (128, 512, 2048):
+                    for d in (64, 128):
+                        for causal in (False, True):
+                            q, k, v = (rand(b, h, s, d, dtype=dtype, grad=True) for _ in range(3))
+                            go = rand(b, h, s, d, dtype=dtype)
+                            fwd = lambda q=q, k=k, v=v, c=causal: F.scaled_dot_product_attention(q, k, v, is_causal=c)
+                            calls.append((f"sdpa {b}x{h}x{s}x{d}", lambda fwd=fwd: fwd().detach()))
+                            calls.append((f"sdpa backward {b}x{h}x{s}x{d}",
+                                          lambda fwd=fwd, q=q, k=k, v=v, go=go: torch.autograd.grad(fwd(), (q, k, v), go)))
+        sections.append((label, calls))
+    sweep_trace("h100_sweep_attention", sections, budget_s=90)
+
+
+def sweep_memory():
+    """Memory-bound ops over sizes 2^10..2^28 elements: elementwise (add, mul, gelu, relu,
+    sigmoid, a dtype cast), reductions (sum, mean, amax over the last dim), softmax,
+    layer norm, embedding lookups, and host<->device copies (pinned and pageable)."""
+    sections = []
+    for label, dtype in [("bf16", torch.bfloat16), ("fp32", torch.float32)]:
+        calls = []
+        for e in range(10, 29, 2):
+            x, y = rand(1 << e, dtype=dtype), rand(1 << e, dtype=dtype)
+            calls += [(f"add 2^{e}", lambda x=x, y=y: x + y), (f"mul 2^{e}", lambda x=x, y=y: x * y),
+                      (f"gelu 2^{e}", lambda x=x: F.gelu(x)), (f"relu 2^{e}", lambda x=x: F.relu(x)),
+                      (f"sigmoid 2^{e}", lambda x=x: torch.sigmoid(x)),
+                      (f"cast 2^{e}", lambda x=x, t=(torch.float32 if dtype != torch.float32 else torch.bfloat16): x.to(t))]
+        for cols in (128, 1024, 8192):
+            for e in range(12, 29, 4):
+                rows = max(1, (1 << e) // cols)
+                x = rand(rows, cols, dtype=dtype)
+                w, bias = rand(cols, dtype=dtype), rand(cols, dtype=dtype)
+                calls += [(f"sum {rows}x{cols}", lambda x=x: x.sum(-1)), (f"mean {rows}x{cols}", lambda x=x: x.mean(-1)),
+                          (f"amax {rows}x{cols}", lambda x=x: x.amax(-1)),
+                          (f"softmax {rows}x{cols}", lambda x=x: torch.softmax(x, -1)),
+                          (f"layer_norm {rows}x{cols}", lambda x=x, w=w, bias=bias, c=cols: F.layer_norm(x, (c,), w, bias))]
+        for vocab in (32000, 128000):
+            for dim in (512, 2048):
+                table = rand(vocab, dim, dtype=dtype)
+                for tokens in (512, 8192):
+                    idx = torch.randint(0, vocab, (tokens,), device=DEV)
+                    calls.append((f"embedding {vocab}x{dim} {tokens}", lambda t=table, i=idx: F.embedding(i, t)))
+        sections.append((label, calls))
+    calls = []
+    for e in range(12, 29, 4):
+        pinned = torch.empty(1 << e, dtype=torch.uint8).pin_memory()
+        pageable = torch.empty(1 << e, dtype=torch.uint8)
+        dev = torch.empty(1 << e, dtype=torch.uint8, device=DEV)
+        calls += [(f"h2d pinned 2^{e}", lambda d=dev, h=pinned: d.copy_(h, non_blocking=True)),
+                  (f"h2d pageable 2^{e}", lambda d=dev, h=pageable: d.copy_(h)),
+                  (f"d2h pinned 2^{e}", lambda d=dev, h=pinned: h.copy_(d, non_blocking=True)),
+                  (f"d2h pageable 2^{e}", lambda d=dev, h=pageable: h.copy_(d)),
+                  (f"d2d 2^{e}", lambda d=dev: d.clone())]
+    sections.append(("copies", calls))
+    sweep_trace("h100_sweep_memory", sections, budget_s=90)
+
+
+def sweep_unaligned():
+    """The same kinds of ops at sizes whose innermost dim is not a whole number of 16-byte
+    vectors (197, 577, 1025, 2305, 5185: a ViT's (image/patch)^2 + 1 tokens, 1000
+    classes), which cuBLAS and PyTorch's row kernels (softmax, layer norm, reductions)
+    run on slower, unvectorised paths: mm, bmm (scores and scores @ values), linear,
+    softmax, layer norm, sum, amax and elementwise, bf16/fp16/fp32."""
+    odd = (197, 577, 1025, 2305, 5185)
+    sections = []
+    for label, dtype in [("bf16", torch.bfloat16), ("fp16", torch.float16), ("fp32", torch.float32)]:
+        calls = []
+        for m in (1024, 5185):
+            for n in (197, 1000, 5185):
+                for k in (64, 1000, 4096):
+                    a, b = rand(m, k, dtype=dtype), rand(k, n, dtype=dtype)
+                    calls.append((f"mm {m}x{n}x{k}", lambda a=a, b=b: torch.mm(a, b)))
+        for batch in (16, 64):
+            for s in odd:
+                q, kt = rand(batch, s, 64, dtype=dtype), rand(batch, 64, s, dtype=dtype)
+                p_ = rand(batch, s, s, dtype=dtype)
+                calls.append((f"bmm scores {batch}x{s}", lambda q=q, kt=kt: torch.bmm(q, kt)))
+                calls.append((f"bmm values {batch}x{s}", lambda p_=p_, q=q: torch.bmm(p_, q)))
+                calls.append((f"softmax {batch}x{s}x{s}", lambda p_=p_: torch.softmax(p_, -1)))
+        for tokens in (197, 5185, 9999):
+            for fin, fout in ((768, 3072), (1024, 1024), (1000, 1000)):
+                x, w, bias = rand(tokens, fin, dtype=dtype), rand(fout, fin, dtype=dtype), rand(fout, dtype=dtype)
+                calls.append((f"linear {tokens}x{fin}->{fout}", lambda x=x, w=w, bias=bias: F.linear(x, w, bias)))
+        for cols in odd:
+            for e in (16, 20, 24, 28):
+                rows = max(1, (1 << e) // cols)
+                x = rand(rows, cols, dtype=dtype)
+                w, bias = rand(cols, dtype=dtype), rand(cols, dtype=dtype)
+                calls += [(f"softmax {rows}x{cols}", lambda x=x: torch.softmax(x, -1)),
+                          (f"layer_norm {rows}x{cols}", lambda x=x, w=w, bias=bias, c=cols: F.layer_norm(x, (c,), w, bias)),
+                          (f"sum {rows}x{cols}", lambda x=x: x.sum(-1)), (f"amax {rows}x{cols}", lambda x=x: x.amax(-1)),
+                          (f"add {rows}x{cols}", lambda x=x: x + x), (f"mul {rows}x{cols}", lambda x=x, w=w: x * w)]
+        sections.append((label, calls))
+    sweep_trace("h100_sweep_unaligned", sections, budget_s=90)
+
+
 for name in ["micro", "peaks", "convbench", "convbench_bf16", "resnet50", "resnet18", "resnet50_bf16", "bert", "ddp",
-             "et"]:
+             "et", "sweep_gemm", "sweep_attention", "sweep_memory", "sweep_unaligned"]:
     if name in WANT:
         try:
             globals()[name]()

@@ -83,6 +83,12 @@ const char* dtypeKey(DType t) {
   return "";
 }
 
+std::string curveDtypeKey(DType t, bool unaligned) {
+  std::string key = dtypeKey(t);
+  if (!key.empty() && unaligned) key += " unaligned";
+  return key;
+}
+
 const EfficiencyCurve* EfficiencyTables::find(const GpuSpec& gpu, std::string_view model, double datasheetUsPerEvent,
                                               std::string* which, std::string_view op, std::string_view dtype) const {
   // Called for every op a model prices: the names are views, the two joined ones built

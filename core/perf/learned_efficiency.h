@@ -93,6 +93,11 @@ bool learnsEfficiency(std::string_view model);
 std::string gpuVendor(const GpuSpec& gpu);
 // "f32", "bf16", "f16", "f64", "i64", ... ; "" for Unknown.
 const char* dtypeKey(DType t);
+// The dtype part of a curve's key: dtypeKey, with " unaligned" after it for a GEMM whose
+// innermost dims are not whole 16-byte vectors (OpShapes::innerDimUnaligned): fitted
+// apart, since cuBLAS runs those at a fraction of the aligned kernels' rate ("" for
+// Unknown).
+std::string curveDtypeKey(DType t, bool unaligned);
 // The family a model name belongs to ("gemm roofline (tf32)" -> "gemm").
 std::string modelFamily(std::string_view model);
 

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <numeric>
 #include <unordered_map>
@@ -124,6 +125,16 @@ MemoryKind memoryKind(std::string_view n) {
 
 const std::vector<int64_t>* OpShapes::tensor(size_t i) const {
   return i < inputs.size() && inputs[i].size() == 1 ? &inputs[i][0] : nullptr;
+}
+
+bool OpShapes::innerDimUnaligned() const {
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (type(i) == DType::Unknown) continue;  // no element size to judge by
+    const double size = dtypeBytes(type(i));
+    for (const auto& t : inputs[i])
+      if (!t.empty() && t.back() > 1 && std::fmod(static_cast<double>(t.back()) * size, 16.0) != 0) return true;
+  }
+  return false;
 }
 
 double OpShapes::bytes(size_t i) const {
@@ -277,7 +288,8 @@ void OpModels::setKernelsRanOn(const GpuSpec& g) {
   gridScale_ = ranOnOther_ && g.sms > 0 && gpu_.sms > 0 ? static_cast<double>(gpu_.sms) / g.sms : 1.0;
 }
 
-OpPrediction OpModels::learned(OpPrediction p, size_t gpuEvents, std::string_view op, DType dtype) const {
+OpPrediction OpModels::learned(OpPrediction p, size_t gpuEvents, std::string_view op,
+                               std::string_view dtypeCurve) const {
   p.datasheetUs = p.us;
   if (!learned_ || !learnsEfficiency(p.model)) return p;
   const double perEvent = p.us / static_cast<double>(std::max<size_t>(gpuEvents, 1));
@@ -285,7 +297,7 @@ OpPrediction OpModels::learned(OpPrediction p, size_t gpuEvents, std::string_vie
   // efficiency: it takes the GPU's learned floor curve (kFloorModel) first.
   const bool atFloor = gpu_.atKernelFloor(p.us);
   const EfficiencyCurve* c = atFloor ? learned_->find(gpu_, kFloorModel, perEvent, &p.curve) : nullptr;
-  if (!c) c = learned_->find(gpu_, p.model, perEvent, &p.curve, op, dtypeKey(dtype));
+  if (!c) c = learned_->find(gpu_, p.model, perEvent, &p.curve, op, dtypeCurve);
   if (!c) {
     p.curve = "none";
     return p;
@@ -462,7 +474,9 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
       return *gpuEvents;
     };
     auto leaf = [&](std::optional<OpPrediction> p) {
-      if (p) p = models.learned(std::move(*p), gpu().size(), trace.name(op), shapes.type(0));
+      const std::string dtypeCurve =
+          p ? curveDtypeKey(shapes.type(0), modelFamily(p->model) == "gemm" && shapes.innerDimUnaligned()) : "";
+      if (p) p = models.learned(std::move(*p), gpu().size(), trace.name(op), dtypeCurve);
       if (p && leaves) {
         OpRow l;
         l.op = op;
@@ -473,6 +487,7 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
         l.datasheetUs = p->datasheetUs;
         l.curve = p->curve;
         l.dtype = shapes.type(0);
+        l.dtypeCurve = dtypeCurve;
         l.shapes = shapes.dimsText;
         l.flops = p->flops;
         l.bytes = p->bytes;

@@ -53,6 +53,11 @@ struct OpShapes {
   // or not integers ("same").
   std::optional<std::vector<int64_t>> concreteInts(size_t i) const;
   std::optional<bool> concreteBool(size_t i) const;  // "True" / "False"
+  // Whether a tensor input's innermost dim (over 1 element) is not a whole number of 16
+  // bytes: a GEMM on it cannot use the aligned vector/TMA tiles (cuBLAS and hipBLASLt
+  // fall back to slower kernels: OWLv2's bmm over 5,185 tokens runs at a quarter of its
+  // bandwidth roof, an aligned one of its size near it).
+  bool innerDimUnaligned() const;
 };
 OpShapes opShapesFromArgs(const std::vector<NamedArg>& args);
 
@@ -127,8 +132,10 @@ class OpModels {
   // kScaledFromMeasured; nullopt outside a what-if (the trace's own GPU: nothing to scale).
   static constexpr const char* kScaledFromMeasured = "scaled from measured (no shapes)";
   std::optional<OpPrediction> scaledFromMeasured(const Trace& trace, const std::vector<EventRef>& gpuEvents) const;
-  // op: the op's name, dtype its first input's (EfficiencyTables::find).
-  OpPrediction learned(OpPrediction p, size_t gpuEvents, std::string_view op = {}, DType dtype = DType::Unknown) const;
+  // op: the op's name, dtypeCurve its first input's dtype as curves name it
+  // (curveDtypeKey; EfficiencyTables::find).
+  OpPrediction learned(OpPrediction p, size_t gpuEvents, std::string_view op = {},
+                       std::string_view dtypeCurve = {}) const;
   // An NCCL/RCCL collective (collective_models.h) over the spec's links.
   OpPrediction collective(const CollectiveMessage& c) const;
   // A convolution whose problem was completed from the trace (conv_pairing.h).
@@ -163,6 +170,7 @@ struct OpRow {
   std::string shapes;            // "Input Dims" text
   double datasheetUs = 0;        // with a prediction: before learned efficiency (OpPrediction)
   DType dtype = DType::Unknown;  // leaves: the op's first input's
+  std::string dtypeCurve;        // leaves: the dtype as curves key it (curveDtypeKey)
   std::string curve;             // the learned curve that priced it, see OpPrediction::curve
   double flops = 0, bytes = 0;   // the model's work per call (OpPrediction)
   bool tensorCore = false;

@@ -380,7 +380,7 @@ std::string fitSamplesCsv(const Trace& trace, const std::vector<OpRow>& leaves, 
     std::snprintf(numbers, sizeof numbers, ",%llu,%.4f,%.4f\n", static_cast<unsigned long long>(l.gpuEvents),
                   l.datasheetUs, m);
     out += head + csvField(trace.name(l.op)) + "," + csvField(l.model) + "," + csvField(modelFamily(l.model)) + "," +
-           dtypeKey(l.dtype) + (gpu.atKernelFloor(l.datasheetUs) ? ",1" : ",0") + numbers;
+           l.dtypeCurve + (gpu.atKernelFloor(l.datasheetUs) ? ",1" : ",0") + numbers;
   }
   return out;
 }

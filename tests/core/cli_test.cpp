@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include <fstream>
+#include <sstream>
 
 #include <sqlite3.h>
 #include <zlib.h>
@@ -947,6 +948,23 @@ TEST(Cli, PredictSaysWhichEfficiencyTablesPricedTheTraceAndWhetherItWasInTheirFi
   EXPECT_NE(csv.find(",H100-SXM,nvidia,kernels=60 kernel_ns=307197,aten::linear,gemm roofline,gemm,"),
             std::string::npos);
   EXPECT_GT(std::count(csv.begin(), csv.end(), '\n'), 50);
+
+  // The unaligned-size grid recorded on an H100: its GEMMs over 197..5185-wide rows are
+  // keyed "<dtype> unaligned" (the samples of their own curves); no other family is.
+  const std::string grid = OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/h100_sweep_unaligned.pt.trace.json.gz";
+  ASSERT_EQ(runCli("predict --datasheet --fit-samples " + samples + " -o /dev/null " + grid).code, 0);
+  size_t oddGemms = 0, alignedGemms = 0;
+  std::istringstream rows(test::readFile(samples));
+  for (std::string row; std::getline(rows, row);) {
+    if (row.find(" unaligned,") == std::string::npos) {
+      if (row.find(",gemm,") != std::string::npos) ++alignedGemms;
+      continue;
+    }
+    EXPECT_NE(row.find(",gemm,"), std::string::npos) << row;
+    ++oddGemms;
+  }
+  EXPECT_GT(oddGemms, 100u);
+  EXPECT_GT(alignedGemms, 10u);  // 1024-wide rows of the same grid: aligned
 }
 
 // "--" ends a command's options: a file whose name starts with '-' is read as a FILE

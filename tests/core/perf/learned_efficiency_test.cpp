@@ -137,6 +137,40 @@ TEST(LearnedEfficiency, OpModelsScaleTheDatasheetAndSayWhichCurve) {
   EXPECT_EQ(models.learned(OpPrediction{50, "gemm roofline"}, 1).curve, "none");
 }
 
+// A GEMM whose innermost dims are not whole 16-byte vectors has curves of its own: the
+// dtype key says so, and the lookup takes that curve before the aligned one.
+TEST(LearnedEfficiency, UnalignedGemmsTakeTheirOwnCurve) {
+  auto shapes = [](std::vector<std::vector<int64_t>> dims, DType t) {
+    OpShapes s;
+    for (auto& d : dims) {
+      s.inputs.push_back({std::move(d)});
+      s.types.push_back(t);
+    }
+    return s;
+  };
+  EXPECT_TRUE(shapes({{16, 5185, 64}, {16, 64, 5185}}, DType::BF16).innerDimUnaligned());  // 10,370 B rows
+  EXPECT_FALSE(shapes({{16, 5184, 64}, {16, 64, 5184}}, DType::BF16).innerDimUnaligned());
+  EXPECT_FALSE(shapes({{4, 1028}}, DType::F32).innerDimUnaligned());       // 4,112 B: whole vectors
+  EXPECT_TRUE(shapes({{4, 1028}}, DType::BF16).innerDimUnaligned());       // 2,056 B
+  EXPECT_FALSE(shapes({{4096, 1}, {}}, DType::BF16).innerDimUnaligned());  // a column, a scalar
+  EXPECT_FALSE(shapes({{4, 1027}}, DType::Unknown).innerDimUnaligned());   // no size to judge by
+  EXPECT_EQ(curveDtypeKey(DType::BF16, true), "bf16 unaligned");
+  EXPECT_EQ(curveDtypeKey(DType::F32, false), "f32");
+  EXPECT_EQ(curveDtypeKey(DType::Unknown, true), "");
+
+  const EfficiencyTables t = parse(R"({"curves": {"H100-SXM": {
+    "gemm roofline|aten::bmm|bf16": {"knots": [[1, 1.25], [2, 1.25]]},
+    "gemm roofline|aten::bmm|bf16 unaligned": {"knots": [[1, 4], [2, 4]]}}}})");
+  OpModels models(gpu("H100-SXM", "sm90"));
+  models.setLearnedEfficiency(&t);
+  const OpPrediction odd = models.learned(OpPrediction{50, "gemm roofline"}, 1, "aten::bmm", "bf16 unaligned");
+  EXPECT_DOUBLE_EQ(odd.us, 200);
+  EXPECT_EQ(odd.curve, "H100-SXM / gemm roofline|aten::bmm|bf16 unaligned");
+  const OpPrediction even = models.learned(OpPrediction{50, "gemm roofline"}, 1, "aten::bmm", "bf16");
+  EXPECT_DOUBLE_EQ(even.us, 62.5);
+  EXPECT_EQ(even.curve, "H100-SXM / gemm roofline|aten::bmm|bf16");
+}
+
 TEST(LearnedEfficiency, TheBuiltInTableParsesAndNamesTheTracesItWasFittedOn) {
   const EfficiencyTables* t = builtinEfficiencyTables();
   ASSERT_NE(t, nullptr);
