@@ -276,17 +276,25 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
     // before it, and those launched before it that start inside it (a GPU-bound
     // previous iteration spills over: recsys' GPU runs 160 ms behind its host), which
     // queue ahead of this iteration's work in stream order. Bounded scans: 64 events
-    // back, and forward until the first event launched in the window.
+    // back, and forward until the first event launched in the window (the backlog).
     std::vector<double> streamFree(streamIndex.size(), 0.0);
     for (const auto& [track, si] : streamIndex) {
       const SliceColumns& gs = trace.tracks[track].slices;
       const size_t first = gs.lowerBound(w.start);
       TimeNs busy = w.start;
       for (size_t k = first; k-- > 0 && k + 64 > first;) busy = std::max(busy, gs.end(k));
-      for (size_t k = first; k < gs.size() && gs.start[k] < w.end; ++k) {
+      for (size_t k = first; k < gs.size(); ++k) {
+        // A stream runs its events in launch order, so every event that starts before
+        // the first one launched in the window queued ahead of the window's work: those
+        // launched before the window, even when they start after it ends (a stream
+        // running behind its host: that MI300X step's all-reduces start up to 30 ms after
+        // their launch), and those whose launch the trace lacks (launched before the
+        // profiler started, or not linked). Every stream simulated here has an event
+        // launched in the window, so the scan ends at the backlog's end.
+        // Annotation spans and sync markers on a GPU track are not stream work.
+        if (!isGpuKind(gs.kind[k])) continue;
         const auto launch = launchOf(trace, EventRef{track, static_cast<uint32_t>(k)});
-        if (!launch) continue;  // not launched by a call we know: not ordered against ours
-        if (trace.start(*launch) >= w.start) break;
+        if (launch && trace.start(*launch) >= w.start) break;
         busy = std::max(busy, gs.end(k));
       }
       streamFree[si] = us(busy - w.start);

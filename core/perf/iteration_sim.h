@@ -23,9 +23,12 @@
 // GPU events scaled so they add up to its predicted GPU time (events of ops with no
 // model keep their measured time; coverage says how much that is).
 //
+// Work launched before the iteration that still runs in it (a stream running behind its
+// host, also work launched before the profiler began) holds its stream as measured: it
+// is the state the iteration starts in, not an op it prices (iteration_sim.cpp).
 // Not modelled: dependencies between streams (event waits, collectives waiting for
-// their peers) and between threads other than through the GPU; work launched before
-// the iteration that still runs in it.
+// their peers; a replay keeps them as measured gaps) and between threads other than
+// through the GPU.
 #include <optional>
 #include <string>
 #include <unordered_map>
