@@ -111,6 +111,14 @@ std::vector<uint32_t> CpGraph::longestPath(bool* cycle) const {
   return path;
 }
 
+void CpGraph::dropPathSearch() {
+  nodeCount_ = order_.size();
+  decltype(order_)().swap(order_);
+  decltype(seen_)().swap(seen_);
+  decltype(predAt_)().swap(predAt_);
+  decltype(pred_)().swap(pred_);
+}
+
 size_t CpGraph::memoryBytes() const {
   return edges_.capacity() * sizeof(Edge) + seen_.capacity() + order_.capacity() * 4 +
          (succAt_.capacity() + succ_.capacity() + predAt_.capacity() + pred_.capacity()) * 4;

@@ -43,7 +43,11 @@ class CpGraph {
   // path ending at the first node of maximal distance. Empty when the graph has a cycle.
   std::vector<uint32_t> longestPath(bool* cycle) const;
 
-  size_t nodeCount() const { return order_.size(); }
+  size_t nodeCount() const { return nodeCount_ ? nodeCount_ : order_.size(); }
+  // After longestPath: frees what only it reads (the predecessor lists, the node order),
+  // keeping edges(), find() and nodeCount() (a 10^6-event chain: 26 MB fewer while the
+  // path's segments are built).
+  void dropPathSearch();
   const std::vector<Edge>& edges() const { return edges_; }
   uint64_t clamped = 0;
   // Bytes held (the edges, the adjacency, the node order).
@@ -59,6 +63,7 @@ class CpGraph {
   std::vector<Edge> edges_;
   std::vector<uint8_t> seen_;
   std::vector<uint32_t> order_;
+  size_t nodeCount_ = 0;  // set by dropPathSearch
   // CSR: edges out of node n are succ_[succAt_[n] .. succAt_[n + 1]), in insertion order.
   std::vector<uint32_t> succAt_, succ_, predAt_, pred_;
 };

@@ -1,11 +1,13 @@
 #include "analysis/critical_path.h"
 
+#include "analysis/cp_call_stack.h"
 #include "analysis/cp_graph.h"
 #include "analysis/cp_inferred_waits.h"
 
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <ranges>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -281,23 +283,6 @@ void Builder::callStackEdges() {
     if (fwd != kNone && bwd != kNone && track == bwd) track = fwd;
     stacks[track].push_back(i);
   }
-  struct Point {
-    uint32_t ev;
-    TimeNs time, dur;
-    bool start;
-  };
-  // hta/common/call_stack.py compare_events.
-  const auto before = [](const Point& x, const Point& y) {
-    if (x.ev == y.ev) return x.start && !y.start;
-    if (x.time != y.time) return x.time < y.time;
-    if (x.start == y.start) {
-      if (x.start) return x.dur != y.dur ? x.dur > y.dur : x.ev < y.ev;
-      return x.dur != y.dur ? x.dur < y.dur : x.ev > y.ev;
-    }
-    if (x.dur > 0 && y.dur > 0) return !x.start;
-    if (x.dur == 0 && y.dur == 0) return x.ev < y.ev;
-    return x.start;
-  };
   // Every stack swept first (parents, roots, starts in order), then the children as one
   // array in start order (a vector an event took 200 MB on 1 GB), then the walks in stack
   // order, adding the edges in the order they always were.
@@ -305,26 +290,13 @@ void Builder::callStackEdges() {
   rootsOf.reserve(stacks.size());
   std::vector<uint32_t> startOrder;
   for (auto& [track, members] : stacks) {
-    std::vector<Point> points;
-    points.reserve(members.size() * 2);
-    for (uint32_t i : members) {
-      points.push_back({i, evs_[i].ts, evs_[i].end - evs_[i].ts, true});
-      points.push_back({i, evs_[i].end, evs_[i].end - evs_[i].ts, false});
-    }
-    std::vector<uint32_t>().swap(members);
-    std::sort(points.begin(), points.end(), before);  // total: distinct points never tie
-    std::vector<uint32_t> open;
     std::vector<uint32_t>& roots = rootsOf.emplace_back();
-    for (const Point& p : points) {
-      if (p.start) {
-        evs_[p.ev].parent = open.empty() ? kNone : open.back();
-        if (open.empty()) roots.push_back(p.ev);
-        else startOrder.push_back(p.ev);
-        open.push_back(p.ev);
-      } else if (!open.empty()) {
-        open.pop_back();
-      }
-    }
+    sweepCallStack(
+        members, [&](uint32_t i) { return evs_[i].ts; }, [&](uint32_t i) { return evs_[i].end; },
+        [&](uint32_t ev, uint32_t parent) {
+          evs_[ev].parent = parent;
+          (parent == kNone ? roots : startOrder).push_back(ev);
+        });
   }
   std::vector<uint32_t> childAt(evs_.size() + 1, 0);
   for (uint32_t ev : startOrder) ++childAt[evs_[ev].parent + 1];
@@ -641,10 +613,27 @@ CriticalPath Builder::pathOf(const std::vector<uint32_t>& nodePath) {
   p.clampedNegativeWeights = graph_->clamped;
   if (nodePath.empty()) return p;
   p.start = nodes_[nodePath.front()].ts;
+  // The segments counted first and reserved exactly: zero-length steps make none, and a
+  // chain of back-to-back ops (10^6 one-event threads) has half as many as nodes; a
+  // segment a node held 96 MB there.
+  size_t segments = 0;
+  for (TimeNs at = p.start; const size_t i : std::views::iota(size_t{1}, nodePath.size()))
+    if (graph_->find(nodePath[i - 1], nodePath[i]) && nodes_[nodePath[i]].ts > at) {
+      at = nodes_[nodePath[i]].ts;
+      ++segments;
+    }
+  p.segments.reserve(segments);
   TimeNs cursor = p.start;
-  p.events.reserve(nodePath.size());  // a segment and an event per node at most
-  p.segments.reserve(nodePath.size());
-  for (uint32_t n : nodePath) p.events.push_back(evs_[nodes_[n].ev].ref.packed());
+  {
+    // The path's events, each once (a node's event, marked in a bitmap): reserved exactly.
+    std::vector<bool> onPath(evs_.size(), false);
+    size_t count = 0;
+    for (uint32_t n : nodePath)
+      if (!onPath[nodes_[n].ev]) onPath[nodes_[n].ev] = true, ++count;
+    p.events.reserve(count);
+    for (size_t ev = 0; ev < evs_.size(); ++ev)
+      if (onPath[ev]) p.events.push_back(evs_[ev].ref.packed());
+  }
   for (size_t i = 1; i < nodePath.size(); ++i) {
     const Edge* e = graph_->find(nodePath[i - 1], nodePath[i]);
     if (!e) continue;
@@ -665,9 +654,7 @@ CriticalPath Builder::pathOf(const std::vector<uint32_t>& nodePath) {
     cursor = to;
   }
   p.end = cursor;
-  std::sort(p.events.begin(), p.events.end());
-  p.events.erase(std::unique(p.events.begin(), p.events.end()), p.events.end());
-  p.events.shrink_to_fit();  // kept with the result (the window holds it): about half the nodes
+  std::sort(p.events.begin(), p.events.end());  // kept with the result (the window holds it)
   return p;
 }
 
@@ -685,6 +672,7 @@ CriticalPath Builder::run() {
   graph_->finish();
   bool cycle = false;
   const std::vector<uint32_t> path = graph_->longestPath(&cycle);
+  graph_->dropPathSearch();
   CriticalPath p = pathOf(path);
   if (cycle) p.error = "the dependency graph has a cycle (contradictory timestamps); no critical path";
   else if (path.size() < 2) p.error = "no ops, runtime calls or GPU work in the window";
