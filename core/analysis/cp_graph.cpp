@@ -6,14 +6,10 @@
 namespace opscope {
 
 void CpGraph::add(uint32_t u, TimeNs uts, uint32_t v, TimeNs vts, CpEdgeType type, bool zeroWeight, uint32_t attr) {
-  TimeNs w = (type == CpEdgeType::Dependency || type == CpEdgeType::Sync || zeroWeight) ? 0 : vts - uts;
-  if (w < 0) {
-    ++clamped;
-    w = 0;
-  }
+  if (!(type == CpEdgeType::Dependency || type == CpEdgeType::Sync || zeroWeight) && vts < uts) ++clamped;
   touch(u);
   touch(v);
-  edges_.push_back({u, v, w, attr, type});
+  edges_.push_back({u, v, attr, type, zeroWeight});
 }
 
 void CpGraph::finish() {
@@ -80,6 +76,7 @@ std::vector<uint32_t> CpGraph::longestPath(bool* cycle) const {
   }
   *cycle = topo.size() != order_.size();
   if (*cycle || topo.empty()) return {};
+  decltype(indegree)().swap(indegree);  // not read again: freed before the distances
   std::vector<TimeNs> dist(nodes, 0);
   std::vector<uint32_t> from(nodes, kNone);
   for (uint32_t v : topo) {
@@ -88,7 +85,7 @@ std::vector<uint32_t> CpGraph::longestPath(bool* cycle) const {
     bool any = false;
     for (uint32_t k = predAt_[v]; k < predAt_[v + 1]; ++k) {
       const Edge& e = edges_[pred_[k]];
-      const TimeNs d = dist[e.from] + e.weight;
+      const TimeNs d = dist[e.from] + weight(e);
       if (!any || d > best) {
         best = d;
         bestFrom = e.from;

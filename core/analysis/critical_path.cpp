@@ -34,12 +34,6 @@ struct Ev {
   uint32_t parent = kNone;  // CPU: enclosing event of the call stack (any kind)
 };
 
-struct Node {
-  TimeNs ts = 0;
-  uint32_t ev = 0;
-  bool isStart = false;
-};
-
 using Edge = CpGraph::Edge;
 
 struct StreamKey {
@@ -70,17 +64,17 @@ class Builder {
   void makeNodes();
   void addEdge(uint32_t u, uint32_t v, CpEdgeType type, bool zeroWeight = false, uint32_t attr = kNone) {
     if (u == v) return;
-    graph_->add(u, nodes_[u].ts, v, nodes_[v].ts, type, zeroWeight, attr);
+    graph_->add(u, nodeTs(u), v, nodeTs(v), type, zeroWeight, attr);
   }
   // HTA's edge attribution for op nesting: start->x lies in the start's event, x->end
   // in the end's event, end->start (between siblings) in their parent.
   uint32_t attribute(uint32_t u, uint32_t v, uint32_t srcParent) const {
-    if (nodes_[u].isStart) return nodes_[u].ev;
-    if (!nodes_[v].isStart) return nodes_[v].ev;
+    if (nodeIsStart(u)) return nodeEv(u);
+    if (!nodeIsStart(v)) return nodeEv(v);
     return srcParent;
   }
   bool sharesLock(uint32_t a, uint32_t b) const {
-    return evs_[nodes_[a].ev].lock && evs_[nodes_[b].ev].lock && (nodes_[a].isStart || !nodes_[b].isStart);
+    return evs_[nodeEv(a)].lock && evs_[nodeEv(b)].lock && (nodeIsStart(a) || !nodeIsStart(b));
   }
   void lockEdges();
   void callStackEdges();
@@ -101,7 +95,12 @@ class Builder {
   }
   std::vector<SyncEv> syncs_;
   std::unordered_map<int64_t, EventRef> callOfCorrelation_;  // runtime / driver calls, whole trace
-  std::vector<Node> nodes_;
+  // A node is its event and which end of it (ev << 1 | isStart), 4 bytes: its time is
+  // the event's (16 bytes a node held 66 MB more on 1 GB).
+  std::vector<uint32_t> nodes_;
+  uint32_t nodeEv(uint32_t n) const { return nodes_[n] >> 1; }
+  bool nodeIsStart(uint32_t n) const { return nodes_[n] & 1; }
+  TimeNs nodeTs(uint32_t n) const { return nodeIsStart(n) ? evs_[nodeEv(n)].ts : evs_[nodeEv(n)].end; }
   std::unique_ptr<CpGraph> graph_;
   bool sawSyncEvents_ = false;
   size_t recordsMatched_ = 0;
@@ -222,18 +221,19 @@ void Builder::makeNodes() {
   for (uint32_t i = 0; i < evs_.size(); ++i) {
     const Ev& e = evs_[i];
     if (!e.gpu && e.kind != SliceKind::CpuOp && e.kind != SliceKind::Runtime && e.kind != SliceKind::Driver) continue;
-    nodes_.push_back({e.ts, i, true});
-    nodes_.push_back({e.end, i, false});
+    nodes_.push_back(i << 1 | 1);
+    nodes_.push_back(i << 1);
   }
   // By time, then event, then start before end (the order they were added in): total.
-  std::sort(nodes_.begin(), nodes_.end(), [](const Node& a, const Node& b) {
-    if (a.ts != b.ts) return a.ts < b.ts;
-    if (a.ev != b.ev) return a.ev < b.ev;
-    return a.isStart && !b.isStart;
+  std::sort(nodes_.begin(), nodes_.end(), [&](uint32_t a, uint32_t b) {
+    const TimeNs at = a & 1 ? evs_[a >> 1].ts : evs_[a >> 1].end, bt = b & 1 ? evs_[b >> 1].ts : evs_[b >> 1].end;
+    if (at != bt) return at < bt;
+    if (a >> 1 != b >> 1) return a >> 1 < b >> 1;
+    return (a & 1) > (b & 1);
   });
   for (uint32_t n = 0; n < nodes_.size(); ++n)
-    (nodes_[n].isStart ? evs_[nodes_[n].ev].startNode : evs_[nodes_[n].ev].endNode) = n;
-  graph_ = std::make_unique<CpGraph>(nodes_.size());
+    (nodeIsStart(n) ? evs_[nodeEv(n)].startNode : evs_[nodeEv(n)].endNode) = n;
+  graph_ = std::make_unique<CpGraph>(nodes_.size(), [this](uint32_t n) { return nodeTs(n); });
 }
 
 // Calls holding the CUDA runtime lock run one at a time across threads; who held it is
@@ -243,17 +243,17 @@ void Builder::lockEdges() {
   std::vector<uint32_t> started;
   uint32_t last = kNone;
   for (uint32_t n = 0; n < nodes_.size(); ++n) {
-    if (!evs_[nodes_[n].ev].lock) continue;
-    if (nodes_[n].isStart) {
+    if (!evs_[nodeEv(n)].lock) continue;
+    if (nodeIsStart(n)) {
       started.push_back(n);
     } else {
       while (!started.empty()) {
         const uint32_t p = started.back();
         started.pop_back();
-        if (nodes_[p].ev == nodes_[n].ev) addEdge(p, n, CpEdgeType::Operator, false, nodes_[n].ev);
+        if (nodeEv(p) == nodeEv(n)) addEdge(p, n, CpEdgeType::Operator, false, nodeEv(n));
         else addEdge(p, n, CpEdgeType::Dependency);
       }
-      if (last != kNone && !nodes_[last].isStart) addEdge(last, n, CpEdgeType::Dependency);
+      if (last != kNone && !nodeIsStart(last)) addEdge(last, n, CpEdgeType::Dependency);
     }
     last = n;
   }
@@ -317,7 +317,7 @@ void Builder::callStackEdges() {
       if (last != kNone && !sharesLock(last, e.startNode)) {
         const CpEdgeType type = depth == 0 ? CpEdgeType::Dependency : CpEdgeType::Operator;
         addEdge(last, e.startNode, type, false,
-                type == CpEdgeType::Operator ? attribute(last, e.startNode, evs_[nodes_[last].ev].parent) : kNone);
+                type == CpEdgeType::Operator ? attribute(last, e.startNode, evs_[nodeEv(last)].parent) : kNone);
       }
       last = e.startNode;
       ++depth;
@@ -327,7 +327,7 @@ void Builder::callStackEdges() {
       if (e.startNode == kNone) return;
       if (last != kNone && !sharesLock(last, e.endNode))
         addEdge(last, e.endNode, CpEdgeType::Operator, isBlockingCall(t_.str(e.name)),
-                attribute(last, e.endNode, evs_[nodes_[last].ev].parent));
+                attribute(last, e.endNode, evs_[nodeEv(last)].parent));
       last = e.endNode;
       --depth;
     };
@@ -514,22 +514,22 @@ void Builder::gpuEdges() {
     const auto last = lastOnStream.find(stream);
     const bool hasLast = last != lastOnStream.end();
     if (follower[e.ref.packed()]) {
-      if (hasLast) addEdge(last->second, e.startNode, CpEdgeType::KernelKernelDelay, false, nodes_[last->second].ev);
+      if (hasLast) addEdge(last->second, e.startNode, CpEdgeType::KernelKernelDelay, false, nodeEv(last->second));
       else if (launchStart != kNone) addEdge(launchStart, e.startNode, CpEdgeType::LaunchDelay);
     } else {
       const int64_t qLaunch = launchRef ? queueAtLaunch[{launchRef->packed(), stream}] : -1;
       const int64_t qGpu = queueAtGpu[e.ref.packed()];
-      if (qLaunch == 1 && qGpu == 0 && (!hasLast || nodes_[last->second].ts < launchTs) &&
-          (syncEnd == kNone || nodes_[syncEnd].ts < launchTs) && launchStart != kNone) {
+      if (qLaunch == 1 && qGpu == 0 && (!hasLast || nodeTs(last->second) < launchTs) &&
+          (syncEnd == kNone || nodeTs(syncEnd) < launchTs) && launchStart != kNone) {
         addEdge(launchStart, e.startNode, CpEdgeType::LaunchDelay);
-      } else if (hasLast && (e.ts - nodes_[last->second].ts < kKernelKernelDelayMax || !sawSyncEvents_) &&
-                 (syncEnd == kNone || nodes_[syncEnd].ts < nodes_[last->second].ts)) {
+      } else if (hasLast && (e.ts - nodeTs(last->second) < kKernelKernelDelayMax || !sawSyncEvents_) &&
+                 (syncEnd == kNone || nodeTs(syncEnd) < nodeTs(last->second))) {
         // HTA leaves a kernel queued behind a gap of 1.5 ms or more unlinked: with sync events
         // the wait that caused the gap has its own edge. Without them the gap's cause is not
         // in the trace, and an unlinked kernel cut the path short (it ended at 48.9 of
         // 87 ms on TraceLens' MI300X DDP step): the stream's order is a real dependency,
         // so the kernel follows the one before it, the gap counted as a kernel gap.
-        addEdge(last->second, e.startNode, CpEdgeType::KernelKernelDelay, false, nodes_[last->second].ev);
+        addEdge(last->second, e.startNode, CpEdgeType::KernelKernelDelay, false, nodeEv(last->second));
       }
     }
     lastOnStream[stream] = e.endNode;
@@ -572,17 +572,17 @@ void Builder::inferredWaitEdges() {
 CpCategory Builder::categoryOf(const Edge& e) const {
   switch (e.type) {
     case CpEdgeType::LaunchDelay:
-      return e.weight > 0 ? CpCategory::LaunchDelay : CpCategory::Idle;
+      return graph_->weight(e) > 0 ? CpCategory::LaunchDelay : CpCategory::Idle;
     case CpEdgeType::KernelKernelDelay:
       return CpCategory::KernelGap;
     case CpEdgeType::Sync:
       return CpCategory::SyncWait;
     case CpEdgeType::Dependency:
-      return evs_[nodes_[e.from].ev].lock && evs_[nodes_[e.to].ev].lock ? CpCategory::Runtime : CpCategory::Idle;
+      return evs_[nodeEv(e.from)].lock && evs_[nodeEv(e.to)].lock ? CpCategory::Runtime : CpCategory::Idle;
     case CpEdgeType::Operator:
       break;
   }
-  if (e.weight == 0 && nodes_[e.to].ts > nodes_[e.from].ts) return CpCategory::SyncWait;  // a blocking call
+  if (graph_->weight(e) == 0 && nodeTs(e.to) > nodeTs(e.from)) return CpCategory::SyncWait;  // a blocking call
   const Ev* a = e.attr != kNone ? &evs_[e.attr] : nullptr;
   if (!a) return CpCategory::CpuOp;
   switch (a->kind) {
@@ -612,14 +612,14 @@ CriticalPath Builder::pathOf(const std::vector<uint32_t>& nodePath) {
   p.traceFormat = t_.meta.format;
   p.clampedNegativeWeights = graph_->clamped;
   if (nodePath.empty()) return p;
-  p.start = nodes_[nodePath.front()].ts;
+  p.start = nodeTs(nodePath.front());
   // The segments counted first and reserved exactly: zero-length steps make none, and a
   // chain of back-to-back ops (10^6 one-event threads) has half as many as nodes; a
   // segment a node held 96 MB there.
   size_t segments = 0;
   for (TimeNs at = p.start; const size_t i : std::views::iota(size_t{1}, nodePath.size()))
-    if (graph_->find(nodePath[i - 1], nodePath[i]) && nodes_[nodePath[i]].ts > at) {
-      at = nodes_[nodePath[i]].ts;
+    if (graph_->find(nodePath[i - 1], nodePath[i]) && nodeTs(nodePath[i]) > at) {
+      at = nodeTs(nodePath[i]);
       ++segments;
     }
   p.segments.reserve(segments);
@@ -629,7 +629,7 @@ CriticalPath Builder::pathOf(const std::vector<uint32_t>& nodePath) {
     std::vector<bool> onPath(evs_.size(), false);
     size_t count = 0;
     for (uint32_t n : nodePath)
-      if (!onPath[nodes_[n].ev]) onPath[nodes_[n].ev] = true, ++count;
+      if (!onPath[nodeEv(n)]) onPath[nodeEv(n)] = true, ++count;
     p.events.reserve(count);
     for (size_t ev = 0; ev < evs_.size(); ++ev)
       if (onPath[ev]) p.events.push_back(evs_[ev].ref.packed());
@@ -637,18 +637,19 @@ CriticalPath Builder::pathOf(const std::vector<uint32_t>& nodePath) {
   for (size_t i = 1; i < nodePath.size(); ++i) {
     const Edge* e = graph_->find(nodePath[i - 1], nodePath[i]);
     if (!e) continue;
-    p.weight += e->weight;
-    const TimeNs to = std::max(cursor, nodes_[nodePath[i]].ts);
+    p.weight += graph_->weight(*e);
+    const TimeNs to = std::max(cursor, nodeTs(nodePath[i]));
     if (to == cursor) continue;
     CriticalPathSegment s;
     s.start = cursor;
     s.end = to;
     s.category = categoryOf(*e);
     s.edge = e->type;
-    const bool inEvent = (e->type == CpEdgeType::Operator && e->weight > 0) || e->type == CpEdgeType::KernelKernelDelay;
+    const bool inEvent =
+        (e->type == CpEdgeType::Operator && graph_->weight(*e) > 0) || e->type == CpEdgeType::KernelKernelDelay;
     if (inEvent && e->attr != kNone) s.event = evs_[e->attr].ref.packed();
-    s.from = evs_[nodes_[e->from].ev].ref.packed();
-    s.to = evs_[nodes_[e->to].ev].ref.packed();
+    s.from = evs_[nodeEv(e->from)].ref.packed();
+    s.to = evs_[nodeEv(e->to)].ref.packed();
     p.byCategory[static_cast<size_t>(s.category)] += to - cursor;
     p.segments.push_back(s);
     cursor = to;
