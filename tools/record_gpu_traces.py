@@ -43,6 +43,7 @@ Needs torch (and torchvision for resnet50); nothing is downloaded.
 """
 import json
 import os
+import re
 import sys
 import time
 
@@ -56,6 +57,9 @@ WANT = set(sys.argv[2:]) or {"resnet50", "resnet18", "resnet50_bf16", "bert", "d
                               "convbench", "convbench_bf16", "sweep_gemm", "sweep_attention", "sweep_memory",
                               "sweep_unaligned"}
 DEV = "cuda"
+# File names start with the GPU's short name ("h100", "h200", ...): traces of the same
+# workload on two GPUs are a what-if pair (tools/fit_efficiency.py).
+GPU = (re.findall(r"\b[a-z]+\d{2,4}", torch.cuda.get_device_name().lower()) or ["gpu"])[0]
 os.makedirs(OUT, exist_ok=True)
 
 
@@ -92,22 +96,22 @@ def cnn(name, arch, batch, amp_dtype=None):
 
 
 def resnet50():
-    cnn("h100_resnet50_train", "resnet50", 64)
+    cnn(GPU + "_resnet50_train", "resnet50", 64)
 
 
 def resnet18():
-    cnn("h100_resnet18_train", "resnet18", 48)
+    cnn(GPU + "_resnet18_train", "resnet18", 48)
 
 
 def resnet50_bf16():
-    cnn("h100_resnet50_bf16_train", "resnet50", 64, amp_dtype=torch.bfloat16)
+    cnn(GPU + "_resnet50_bf16_train", "resnet50", 64, amp_dtype=torch.bfloat16)
 
 
 def bert():
     layer = nn.TransformerEncoderLayer(1024, 16, 4096, batch_first=True, norm_first=True)
     model = nn.Sequential(nn.TransformerEncoder(layer, 6), nn.Linear(1024, 1024)).to(DEV)
     x = torch.randn(16, 512, 1024, device=DEV)
-    train("h100_transformer_bf16", model, lambda: (x, x), nn.MSELoss(), amp_dtype=torch.bfloat16)
+    train(GPU + "_transformer_bf16", model, lambda: (x, x), nn.MSELoss(), amp_dtype=torch.bfloat16)
 
 
 class EmbMlp(nn.Module):
@@ -129,14 +133,14 @@ def ddp():
     model = nn.parallel.DistributedDataParallel(EmbMlp().to(DEV), device_ids=[0])
     idx = [torch.randint(0, 100000, (2048, 20), device=DEV) for _ in range(8)]
     y = torch.randn(2048, 1, device=DEV)
-    train("h100_ddp_embedding_mlp", model, lambda: (idx, y), nn.MSELoss())
+    train(GPU + "_ddp_embedding_mlp", model, lambda: (idx, y), nn.MSELoss())
     dist.destroy_process_group()
 
 
 def et():
     model = nn.Sequential(nn.Linear(512, 2048), nn.GELU(), nn.Linear(2048, 512)).to(DEV)
     x = torch.randn(256, 512, device=DEV)
-    train("h100_mlp", model, lambda: (x, x), nn.MSELoss(), et_path=os.path.join(OUT, "h100_mlp_et.json"))
+    train(GPU + "_mlp", model, lambda: (x, x), nn.MSELoss(), et_path=os.path.join(OUT, GPU + "_mlp_et.json"))
 
 
 def timed(fn, reps):
@@ -371,7 +375,7 @@ def sweep_gemm():
     # tf32 on only for its own section's calls (allow_tf32 is read at each call)
     tf = [(label, [(n, (lambda fn=fn, on=(label == "tf32"): _with_tf32(on, fn))) for n, fn in calls])
           for label, calls in sections]
-    sweep_trace("h100_sweep_gemm", tf, budget_s=120)
+    sweep_trace(GPU + "_sweep_gemm", tf, budget_s=120)
     torch.backends.cuda.matmul.allow_tf32 = False
 
 
@@ -398,7 +402,7 @@ def sweep_attention():
                             calls.append((f"sdpa backward {b}x{h}x{s}x{d}",
                                           lambda fwd=fwd, q=q, k=k, v=v, go=go: torch.autograd.grad(fwd(), (q, k, v), go)))
         sections.append((label, calls))
-    sweep_trace("h100_sweep_attention", sections, budget_s=90)
+    sweep_trace(GPU + "_sweep_attention", sections, budget_s=90)
 
 
 def sweep_memory():
@@ -441,7 +445,7 @@ def sweep_memory():
                   (f"d2h pageable 2^{e}", lambda d=dev, h=pageable: h.copy_(d)),
                   (f"d2d 2^{e}", lambda d=dev: d.clone())]
     sections.append(("copies", calls))
-    sweep_trace("h100_sweep_memory", sections, budget_s=90)
+    sweep_trace(GPU + "_sweep_memory", sections, budget_s=90)
 
 
 def sweep_unaligned():
@@ -480,7 +484,7 @@ def sweep_unaligned():
                           (f"sum {rows}x{cols}", lambda x=x: x.sum(-1)), (f"amax {rows}x{cols}", lambda x=x: x.amax(-1)),
                           (f"add {rows}x{cols}", lambda x=x: x + x), (f"mul {rows}x{cols}", lambda x=x, w=w: x * w)]
         sections.append((label, calls))
-    sweep_trace("h100_sweep_unaligned", sections, budget_s=90)
+    sweep_trace(GPU + "_sweep_unaligned", sections, budget_s=90)
 
 
 for name in ["micro", "peaks", "convbench", "convbench_bf16", "resnet50", "resnet18", "resnet50_bf16", "bert", "ddp",
