@@ -23,15 +23,15 @@ constexpr uint32_t kNone = ~0u;
 // (HTA's KERNEL_KERNEL_DELAY_THRESHOLD_US).
 constexpr TimeNs kKernelKernelDelayMax = 1'500'000;
 
+// 32 bytes: the event's end, kind and name are read from the trace by ref (48 bytes an
+// event held 38 MB more on 1 GB); its start is kept, the key of every sort.
 struct Ev {
   EventRef ref;
-  TimeNs ts = 0, end = 0;
-  SliceKind kind = SliceKind::Other;
-  StringId name = 0;
-  bool gpu = false;
-  bool lock = false;
+  TimeNs ts = 0;
   uint32_t startNode = kNone, endNode = kNone;
   uint32_t parent = kNone;  // CPU: enclosing event of the call stack (any kind)
+  bool gpu = false;
+  bool lock = false;
 };
 
 using Edge = CpGraph::Edge;
@@ -100,7 +100,7 @@ class Builder {
   std::vector<uint32_t> nodes_;
   uint32_t nodeEv(uint32_t n) const { return nodes_[n] >> 1; }
   bool nodeIsStart(uint32_t n) const { return nodes_[n] & 1; }
-  TimeNs nodeTs(uint32_t n) const { return nodeIsStart(n) ? evs_[nodeEv(n)].ts : evs_[nodeEv(n)].end; }
+  TimeNs nodeTs(uint32_t n) const { return nodeIsStart(n) ? evs_[nodeEv(n)].ts : t_.end(evs_[nodeEv(n)].ref); }
   std::unique_ptr<CpGraph> graph_;
   bool sawSyncEvents_ = false;
   size_t recordsMatched_ = 0;
@@ -129,10 +129,7 @@ void Builder::collect() {
       Ev e;
       e.ref = {ti, static_cast<uint32_t>(i)};
       e.ts = s.start[i];
-      e.end = s.end(i);
-      e.kind = s.kind[i];
-      e.name = s.name[i];
-      e.lock = (e.kind == SliceKind::Runtime || e.kind == SliceKind::Driver) && isLockCall(t_.str(e.name));
+      e.lock = (s.kind[i] == SliceKind::Runtime || s.kind[i] == SliceKind::Driver) && isLockCall(t_.str(s.name[i]));
       evs_.push_back(e);
     }
   }
@@ -143,9 +140,6 @@ void Builder::collect() {
     Ev e;
     e.ref = g;
     e.ts = t_.start(g);
-    e.end = t_.end(g);
-    e.kind = t_.kind(g);
-    e.name = t_.nameId(g);
     e.gpu = true;
     evs_.push_back(e);
   }
@@ -169,9 +163,6 @@ void Builder::collect() {
         Ev e;
         e.ref = g;
         e.ts = s.start[i];
-        e.end = s.end(i);
-        e.kind = s.kind[i];
-        e.name = s.name[i];
         e.gpu = true;
         evs_.push_back(e);
       }
@@ -220,13 +211,16 @@ void Builder::collect() {
 void Builder::makeNodes() {
   for (uint32_t i = 0; i < evs_.size(); ++i) {
     const Ev& e = evs_[i];
-    if (!e.gpu && e.kind != SliceKind::CpuOp && e.kind != SliceKind::Runtime && e.kind != SliceKind::Driver) continue;
+    if (!e.gpu && t_.kind(e.ref) != SliceKind::CpuOp && t_.kind(e.ref) != SliceKind::Runtime &&
+        t_.kind(e.ref) != SliceKind::Driver)
+      continue;
     nodes_.push_back(i << 1 | 1);
     nodes_.push_back(i << 1);
   }
   // By time, then event, then start before end (the order they were added in): total.
   std::sort(nodes_.begin(), nodes_.end(), [&](uint32_t a, uint32_t b) {
-    const TimeNs at = a & 1 ? evs_[a >> 1].ts : evs_[a >> 1].end, bt = b & 1 ? evs_[b >> 1].ts : evs_[b >> 1].end;
+    const TimeNs at = a & 1 ? evs_[a >> 1].ts : t_.end(evs_[a >> 1].ref),
+                 bt = b & 1 ? evs_[b >> 1].ts : t_.end(evs_[b >> 1].ref);
     if (at != bt) return at < bt;
     if (a >> 1 != b >> 1) return a >> 1 < b >> 1;
     return (a & 1) > (b & 1);
@@ -268,8 +262,8 @@ void Builder::callStackEdges() {
   const auto soleTrackWith = [&](std::string_view word) -> uint32_t {
     uint32_t found = kNone;
     for (const Ev& e : evs_) {
-      if (e.gpu || (e.kind != SliceKind::CpuOp && e.kind != SliceKind::UserAnnotation)) continue;
-      if (t_.str(e.name).find(word) == std::string_view::npos) continue;
+      if (e.gpu || (t_.kind(e.ref) != SliceKind::CpuOp && t_.kind(e.ref) != SliceKind::UserAnnotation)) continue;
+      if (t_.str(t_.nameId(e.ref)).find(word) == std::string_view::npos) continue;
       if (found == kNone) found = e.ref.track;
       else if (found != e.ref.track) return kNone;
     }
@@ -292,7 +286,7 @@ void Builder::callStackEdges() {
   for (auto& [track, members] : stacks) {
     std::vector<uint32_t>& roots = rootsOf.emplace_back();
     sweepCallStack(
-        members, [&](uint32_t i) { return evs_[i].ts; }, [&](uint32_t i) { return evs_[i].end; },
+        members, [&](uint32_t i) { return evs_[i].ts; }, [&](uint32_t i) { return t_.end(evs_[i].ref); },
         [&](uint32_t ev, uint32_t parent) {
           evs_[ev].parent = parent;
           (parent == kNone ? roots : startOrder).push_back(ev);
@@ -326,7 +320,7 @@ void Builder::callStackEdges() {
       const Ev& e = evs_[ev];
       if (e.startNode == kNone) return;
       if (last != kNone && !sharesLock(last, e.endNode))
-        addEdge(last, e.endNode, CpEdgeType::Operator, isBlockingCall(t_.str(e.name)),
+        addEdge(last, e.endNode, CpEdgeType::Operator, isBlockingCall(t_.str(t_.nameId(e.ref))),
                 attribute(last, e.endNode, evs_[nodeEv(last)].parent));
       last = e.endNode;
       --depth;
@@ -543,7 +537,7 @@ std::vector<GpuWork> Builder::gpuWork() const {
     if (!evs_[i].gpu || evs_[i].endNode == kNone) continue;
     const Track& tr = t_.tracks[evs_[i].ref.track];
     work.push_back({tr.device, tr.stream != kNoId ? tr.stream : static_cast<int64_t>(evs_[i].ref.track), evs_[i].ts,
-                    evs_[i].end, i});
+                    t_.end(evs_[i].ref), i});
   }
   return work;
 }
@@ -559,10 +553,11 @@ void Builder::inferredWaitEdges() {
   std::vector<BlockingCall> calls;
   for (uint32_t i = 0; i < evs_.size(); ++i) {
     const Ev& c = evs_[i];
-    if (c.gpu || c.endNode == kNone || hasSyncEvent[i] || (c.kind != SliceKind::Runtime && c.kind != SliceKind::Driver))
+    if (c.gpu || c.endNode == kNone || hasSyncEvent[i] ||
+        (t_.kind(c.ref) != SliceKind::Runtime && t_.kind(c.ref) != SliceKind::Driver))
       continue;
-    const CallWaits w = callWaitsFor(t_.str(c.name));
-    if (w != CallWaits::Nothing) calls.push_back({t_.tracks[c.ref.track].device, c.ts, c.end, i, w});
+    const CallWaits w = callWaitsFor(t_.str(t_.nameId(c.ref)));
+    if (w != CallWaits::Nothing) calls.push_back({t_.tracks[c.ref.track].device, c.ts, t_.end(c.ref), i, w});
   }
   const InferredCallWaits inferred = inferCallWaits(gpuWork(), calls);
   for (const auto& [gpu, call] : inferred.edges) addEdge(evs_[gpu].endNode, evs_[call].endNode, CpEdgeType::Sync);
@@ -585,12 +580,12 @@ CpCategory Builder::categoryOf(const Edge& e) const {
   if (graph_->weight(e) == 0 && nodeTs(e.to) > nodeTs(e.from)) return CpCategory::SyncWait;  // a blocking call
   const Ev* a = e.attr != kNone ? &evs_[e.attr] : nullptr;
   if (!a) return CpCategory::CpuOp;
-  switch (a->kind) {
+  switch (t_.kind(a->ref)) {
     case SliceKind::Runtime:
     case SliceKind::Driver:
       return CpCategory::Runtime;
     case SliceKind::Kernel:
-      return isCollectiveKernelName(t_.str(a->name)) ? CpCategory::Communication : CpCategory::Kernel;
+      return isCollectiveKernelName(t_.name(a->ref)) ? CpCategory::Communication : CpCategory::Kernel;
     case SliceKind::Memcpy:
     case SliceKind::Memset:
       return CpCategory::Memcpy;
@@ -667,7 +662,7 @@ CriticalPath Builder::run() {
   gpuEdges();
   inferredWaitEdges();
   for (const Ev& e : evs_)
-    if (e.gpu) w_.wallEnd = std::max(w_.wallEnd, e.end);
+    if (e.gpu) w_.wallEnd = std::max(w_.wallEnd, t_.end(e.ref));
   w_.wallEnd = std::max(w_.wallEnd, w_.end);
   decltype(evOf_)().swap(evOf_);  // looked up while edges are added, not after
   graph_->finish();
