@@ -60,26 +60,10 @@ const CpGraph::Edge* CpGraph::find(uint32_t u, uint32_t v) const {
 
 std::vector<uint32_t> CpGraph::longestPath(bool* cycle) const {
   const size_t nodes = seen_.size();
-  std::vector<uint32_t> indegree(nodes, 0), topo, generation, next;
-  topo.reserve(order_.size());
-  for (uint32_t n : order_) indegree[n] = predAt_[n + 1] - predAt_[n];
-  for (uint32_t n : order_)
-    if (indegree[n] == 0) generation.push_back(n);
-  while (!generation.empty()) {
-    next.clear();
-    for (uint32_t n : generation) {
-      topo.push_back(n);
-      for (uint32_t k = succAt_[n]; k < succAt_[n + 1]; ++k)
-        if (--indegree[edges_[succ_[k]].to] == 0) next.push_back(edges_[succ_[k]].to);
-    }
-    generation.swap(next);
-  }
-  *cycle = topo.size() != order_.size();
-  if (*cycle || topo.empty()) return {};
-  decltype(indegree)().swap(indegree);  // not read again: freed before the distances
+  // A node's distance and best predecessor: the first of its in-edges (in insertion
+  // order) of maximal distance, itself when it has none (networkx' choice).
   std::vector<TimeNs> dist(nodes, 0);
-  std::vector<uint32_t> from(nodes, kNone);
-  for (uint32_t v : topo) {
+  const auto bestInto = [&](uint32_t v, uint32_t* from) {
     TimeNs best = 0;
     uint32_t bestFrom = v;
     bool any = false;
@@ -92,17 +76,37 @@ std::vector<uint32_t> CpGraph::longestPath(bool* cycle) const {
         any = true;
       }
     }
-    dist[v] = best;
-    from[v] = bestFrom;
+    if (from) *from = bestFrom;
+    return best;
+  };
+  // Kahn's generations, nodes in insertion order; a node's distance is final when it is
+  // taken (its predecessors were all taken before), so neither the topological order
+  // nor every node's predecessor is kept: the path is walked back from its end.
+  std::vector<uint32_t> indegree(nodes, 0), generation, next;
+  for (uint32_t n : order_) indegree[n] = predAt_[n + 1] - predAt_[n];
+  for (uint32_t n : order_)
+    if (indegree[n] == 0) generation.push_back(n);
+  size_t taken = 0;
+  uint32_t end = kNone;  // the first node taken of maximal distance
+  while (!generation.empty()) {
+    next.clear();
+    for (uint32_t n : generation) {
+      dist[n] = bestInto(n, nullptr);
+      if (end == kNone || dist[n] > dist[end]) end = n;
+      ++taken;
+      for (uint32_t k = succAt_[n]; k < succAt_[n + 1]; ++k)
+        if (--indegree[edges_[succ_[k]].to] == 0) next.push_back(edges_[succ_[k]].to);
+    }
+    generation.swap(next);
   }
-  uint32_t v = topo.front();
-  for (uint32_t n : topo)
-    if (dist[n] > dist[v]) v = n;
+  *cycle = taken != order_.size();
+  if (*cycle || taken == 0) return {};
+  std::vector<uint32_t>().swap(indegree);
   std::vector<uint32_t> path;
-  for (uint32_t u = kNone; u != v;) {
+  for (uint32_t v = end, u = kNone; u != v;) {
     path.push_back(v);
     u = v;
-    v = from[v];
+    bestInto(u, &v);
   }
   std::reverse(path.begin(), path.end());
   return path;
