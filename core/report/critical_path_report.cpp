@@ -71,8 +71,10 @@ std::vector<std::string> criticalPathWarnings(const CriticalPath& path) {
                            : "the trace records no synchronisation events";
     if (path.inferredWaits > 0)
       s += ": " + std::to_string(path.inferredWaits) +
-           " blocking calls (synchronize, synchronous copies) were tied to the GPU work that ended while they "
-           "blocked; waits between streams are not known";
+           (path.inferredWaits == 1 ? " blocking call (synchronize, synchronous copies) was"
+                                    : " blocking calls (synchronize, synchronous copies) were") +
+           " tied to the GPU work that ended while " + (path.inferredWaits == 1 ? "it" : "they") +
+           " blocked; waits between streams are not known";
     else s += ": host waits for the GPU are not linked to the work they wait for";
     w.push_back(std::move(s));
   }
@@ -81,7 +83,8 @@ std::vector<std::string> criticalPathWarnings(const CriticalPath& path) {
                 " after the step's host side ended: the GPU ran behind the host, and only its work is on the path");
   if (path.clampedNegativeWeights)
     w.push_back(std::to_string(path.clampedNegativeWeights) +
-                " edges ran backwards in time (a child ending after its parent by clock rounding) and count as 0");
+                (path.clampedNegativeWeights == 1 ? " edge ran" : " edges ran") +
+                " backwards in time (a child ending after its parent by clock rounding) and count as 0");
   return w;
 }
 

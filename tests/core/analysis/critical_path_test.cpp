@@ -183,7 +183,15 @@ TEST(CriticalPath, WithoutSyncEventsABlockingCallWaitsForTheWorkEndingInside) {
   EXPECT_EQ(p.byCategory[static_cast<size_t>(CpCategory::Kernel)], 500 * 1000);
   const std::vector<std::string> notes = criticalPathWarnings(p);
   ASSERT_EQ(notes.size(), 1u);
-  EXPECT_NE(notes[0].find("1 blocking calls"), std::string::npos) << notes[0];
+  EXPECT_NE(notes[0].find("1 blocking call (synchronize, synchronous copies) was tied"), std::string::npos) << notes[0];
+  // Counts of one read as one (the note said "1 blocking calls ... were", "1 edges ran").
+  CriticalPath q;
+  q.traceHasSyncEvents = true;
+  q.clampedNegativeWeights = 1;
+  ASSERT_EQ(criticalPathWarnings(q).size(), 1u);
+  EXPECT_EQ(criticalPathWarnings(q)[0].rfind("1 edge ran backwards", 0), 0u) << criticalPathWarnings(q)[0];
+  q.clampedNegativeWeights = 3;
+  EXPECT_EQ(criticalPathWarnings(q)[0].rfind("3 edges ran backwards", 0), 0u) << criticalPathWarnings(q)[0];
 }
 
 // A synchronize that starts after its stream's work ended waited for nothing: no edge
