@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "io/byte_source.h"
@@ -78,6 +79,9 @@ class JsonReadWindow {
   std::unique_ptr<ReadAhead> readAhead_;  // declared after spare_: joined before it is freed
   bool prefetch_ = false;
   uint64_t linesBefore_ = 0;
+  // Newlines in [data_, data_ + len_) when known (a prefetched window), else counted
+  // from the dropped bytes at the next refill.
+  std::optional<uint64_t> windowLines_;
   bool eof_ = false;
   bool cancelled_ = false;
   bool unitTooLarge_ = false;  // one unit passed kMaxJsonValueBytes

@@ -3,6 +3,7 @@
 // buffered path (uncompressed) and the inflating thread (gzip) must give the same trace.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "io/trace_loader.h"
@@ -82,6 +83,46 @@ TEST(WindowBoundaries, ACutInALaterWindowKeepsWhatCameBefore) {
   expectSameTrace(*plain.trace, *gz.trace);
   EXPECT_GT(plain.trace->eventsRead, 20000u);
   std::remove(path.c_str());
+}
+
+// An error in a late window names its line and column as counted over the whole input
+// (the prefetching path counts a window's newlines on its read-ahead thread, the gzip
+// path as the window leaves): both agree with a count made here, in the third window
+// (double-buffered) and after the 3 MiB event (one growing window from there on).
+TEST(WindowBoundaries, AnErrorInALateWindowNamesItsLine) {
+  // Newlines inside events too, so that the unfinished event a window keeps holds some.
+  std::string clean;
+  {
+    const std::string one = bigTrace();
+    clean.reserve(one.size() + one.size() / 64);
+    size_t from = 0;
+    for (size_t p = one.find(",\"args\""); p != std::string::npos; from = p + 1, p = one.find(",\"args\"", from))
+      clean.append(one, from, p + 1 - from).append("\n");
+    clean.append(one, from, std::string::npos);
+  }
+  const size_t huge = clean.find("\"huge\"");
+  ASSERT_GT(huge, 9u << 20);
+  for (const size_t from : {size_t{9} << 20, huge + (4u << 20)}) {
+    std::string json = clean;
+    const size_t at = json.find("\"dur\"", from);
+    ASSERT_NE(at, std::string::npos);
+    json.replace(at, 6, "\"dur\"::");
+    const size_t bad = json.find("::", at) + 1;  // the second ':' is the error
+    const auto where = [&](const std::string& gzipWords) {
+      return "byte " + std::to_string(bad) + gzipWords + " (line " +
+             std::to_string(1 + std::count(json.begin(), json.begin() + static_cast<std::ptrdiff_t>(bad), '\n')) +
+             ", column " + std::to_string(bad - json.rfind('\n', bad)) + ")";
+    };
+    const std::string path = test::tempPath("big_error.json");
+    std::ofstream(path, std::ios::binary) << json;
+    LoadResult plain = loadTraceFile(path);
+    LoadResult gz = loadTraceBytes(test::gzip(json));
+    ASSERT_NE(plain.status, LoadStatus::Ok);
+    ASSERT_NE(gz.status, LoadStatus::Ok);
+    EXPECT_NE(plain.error.find(where("")), std::string::npos) << plain.error << " / " << where("");
+    EXPECT_NE(gz.error.find(where(" of the decompressed stream")), std::string::npos) << gz.error;
+    std::remove(path.c_str());
+  }
 }
 
 TEST(WindowBoundaries, CancelWhileThePrefetchRunsStopsCleanly) {
