@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <limits>
 #include <map>
-#include <ranges>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -612,7 +611,9 @@ CriticalPath Builder::pathOf(const std::vector<uint32_t>& nodePath) {
   // chain of back-to-back ops (10^6 one-event threads) has half as many as nodes; a
   // segment a node held 96 MB there.
   size_t segments = 0;
-  for (TimeNs at = p.start; const size_t i : std::views::iota(size_t{1}, nodePath.size()))
+  // (No std::views::iota here: clang 14 cannot use libstdc++ 12's ranges.)
+  TimeNs at = p.start;
+  for (size_t i = 1; i < nodePath.size(); ++i)
     if (graph_->find(nodePath[i - 1], nodePath[i]) && nodeTs(nodePath[i]) > at) {
       at = nodeTs(nodePath[i]);
       ++segments;
