@@ -78,6 +78,12 @@ AnalysisPanel::AnalysisPanel(QWidget* parent) : QWidget(parent), classifier_(bui
   batch_->setSpecialValueText(QStringLiteral("batch size: —"));
   batch_->setPrefix(QStringLiteral("batch size: "));
   batch_->setToolTip(QStringLiteral("Samples per iteration, for the throughput in samples/s"));
+  // Both shrink below their preferred widths in a narrow dock (Op tree and Details open
+  // beside it at 1280x720 left 480 px, and the row's preferred widths put the Export
+  // button past the edge, behind a scroll bar): a minimum width replaces their wider
+  // minimum size hints, the size hints still apply where there is room.
+  scope_->setMinimumWidth(120);
+  batch_->setMinimumWidth(100);
   status_ = new ElidedLabel;
   bar->addWidget(new QLabel(QStringLiteral("Scope:")));
   bar->addWidget(scope_);

@@ -1,5 +1,7 @@
 #include "panels/op_kernels_view.h"
 
+#include "elided_label.h"
+
 #include "preferences.h"
 
 #include <QApplication>
@@ -51,11 +53,14 @@ OpKernelsView::OpKernelsView(QWidget* parent) : QWidget(parent), classifier_(bui
   op_->setEditable(true);
   op_->setInsertPolicy(QComboBox::NoInsert);
   op_->setMinimumContentsLength(24);
+  // Narrower than its 24 characters when the dock is (the Analysis beside both side docks
+  // at 1280x720): the row's minimum set the whole panel's, behind a scroll bar.
+  op_->setMinimumWidth(140);
   op_->setToolTip(QStringLiteral("Op name (exact); the ops with the most device time are listed"));
   byShape_ = new QCheckBox(QStringLiteral("by input shape"));
   byShape_->setChecked(true);
   byShape_->setToolTip(QStringLiteral("Group the calls by their recorded Input Dims (record_shapes=True)"));
-  status_ = new QLabel;
+  status_ = new ElidedLabel;  // a long status is elided, never widens the row
   bar->addWidget(new QLabel(QStringLiteral("Kernels of op")));
   bar->addWidget(op_);
   bar->addWidget(byShape_);
@@ -116,10 +121,10 @@ void OpKernelsView::recompute() {
   if (!doc_ || op.empty()) {
     table_.reset();
     tree_->clear();
-    status_->setText(doc_ ? QStringLiteral("type an op name") : QString());
+    status_->setFullText(doc_ ? QStringLiteral("type an op name") : QString());
     return;
   }
-  status_->setText(QStringLiteral("computing…"));
+  status_->setFullText(QStringLiteral("computing…"));
   std::shared_ptr<const TraceDocument> doc = doc_;
   const std::optional<TimeWindow> window = window_;
   const bool byShape = byShape_->isChecked();
@@ -131,7 +136,7 @@ void OpKernelsView::recompute() {
       },
       [](OpKernelsView* self, std::shared_ptr<const OpKernelTable> t) { self->onTable(std::move(t)); },
       [](OpKernelsView* self, const QString& message) {
-        self->status_->setText(QStringLiteral("failed: %1").arg(message));
+        self->status_->setFullText(QStringLiteral("failed: %1").arg(message));
         emit self->failed(QStringLiteral("Kernels of one op"), message);
       });
 }
@@ -167,13 +172,13 @@ void OpKernelsView::onTable(std::shared_ptr<const OpKernelTable> table) {
   tree_->setSortingEnabled(true);
   if (tree_->topLevelItemCount() == 1) tree_->expandAll();
   const QString op = op_->currentText();
-  if (!table_->error.empty()) status_->setText(QString::fromStdString(table_->error));
-  else if (table_->groups.empty()) status_->setText(QStringLiteral("no call of %1 in this scope").arg(op));
+  if (!table_->error.empty()) status_->setFullText(QString::fromStdString(table_->error));
+  else if (table_->groups.empty()) status_->setFullText(QStringLiteral("no call of %1 in this scope").arg(op));
   else
-    status_->setText(QStringLiteral("%L1 calls in %L2 groups · GPU %3 ms (group mean: GPU µs per call)")
-                         .arg(calls)
-                         .arg(table_->groups.size())
-                         .arg(ms(gpu), 0, 'f', 3));
+    status_->setFullText(QStringLiteral("%L1 calls in %L2 groups · GPU %3 ms (group mean: GPU µs per call)")
+                             .arg(calls)
+                             .arg(table_->groups.size())
+                             .arg(ms(gpu), 0, 'f', 3));
   emit tableReady();
 }
 

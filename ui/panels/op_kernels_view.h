@@ -18,6 +18,8 @@ class QTreeWidget;
 
 namespace opscope::ui {
 
+class ElidedLabel;
+
 class OpKernelsView : public QWidget {
   Q_OBJECT
  public:
@@ -48,7 +50,7 @@ class OpKernelsView : public QWidget {
   LatestJob job_;
   QComboBox* op_ = nullptr;
   QCheckBox* byShape_ = nullptr;
-  QLabel* status_ = nullptr;
+  ElidedLabel* status_ = nullptr;
   QTreeWidget* tree_ = nullptr;
 };
 
