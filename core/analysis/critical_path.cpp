@@ -99,7 +99,9 @@ class Builder {
   std::vector<uint32_t> nodes_;
   uint32_t nodeEv(uint32_t n) const { return nodes_[n] >> 1; }
   bool nodeIsStart(uint32_t n) const { return nodes_[n] & 1; }
-  TimeNs nodeTs(uint32_t n) const { return nodeIsStart(n) ? evs_[nodeEv(n)].ts : t_.end(evs_[nodeEv(n)].ref); }
+  // The time of a node given as its value (ev << 1 | isStart), and of node n.
+  TimeNs packedNodeTs(uint32_t v) const { return v & 1 ? evs_[v >> 1].ts : t_.end(evs_[v >> 1].ref); }
+  TimeNs nodeTs(uint32_t n) const { return packedNodeTs(nodes_[n]); }
   std::unique_ptr<CpGraph> graph_;
   bool sawSyncEvents_ = false;
   size_t recordsMatched_ = 0;
@@ -209,17 +211,14 @@ void Builder::collect() {
 
 void Builder::makeNodes() {
   for (uint32_t i = 0; i < evs_.size(); ++i) {
-    const Ev& e = evs_[i];
-    if (!e.gpu && t_.kind(e.ref) != SliceKind::CpuOp && t_.kind(e.ref) != SliceKind::Runtime &&
-        t_.kind(e.ref) != SliceKind::Driver)
-      continue;
+    const SliceKind kind = t_.kind(evs_[i].ref);
+    if (!evs_[i].gpu && kind != SliceKind::CpuOp && kind != SliceKind::Runtime && kind != SliceKind::Driver) continue;
     nodes_.push_back(i << 1 | 1);
     nodes_.push_back(i << 1);
   }
   // By time, then event, then start before end (the order they were added in): total.
   std::sort(nodes_.begin(), nodes_.end(), [&](uint32_t a, uint32_t b) {
-    const TimeNs at = a & 1 ? evs_[a >> 1].ts : t_.end(evs_[a >> 1].ref),
-                 bt = b & 1 ? evs_[b >> 1].ts : t_.end(evs_[b >> 1].ref);
+    const TimeNs at = packedNodeTs(a), bt = packedNodeTs(b);
     if (at != bt) return at < bt;
     if (a >> 1 != b >> 1) return a >> 1 < b >> 1;
     return (a & 1) > (b & 1);
@@ -262,7 +261,7 @@ void Builder::callStackEdges() {
     uint32_t found = kNone;
     for (const Ev& e : evs_) {
       if (e.gpu || (t_.kind(e.ref) != SliceKind::CpuOp && t_.kind(e.ref) != SliceKind::UserAnnotation)) continue;
-      if (t_.str(t_.nameId(e.ref)).find(word) == std::string_view::npos) continue;
+      if (t_.name(e.ref).find(word) == std::string_view::npos) continue;
       if (found == kNone) found = e.ref.track;
       else if (found != e.ref.track) return kNone;
     }
@@ -319,7 +318,7 @@ void Builder::callStackEdges() {
       const Ev& e = evs_[ev];
       if (e.startNode == kNone) return;
       if (last != kNone && !sharesLock(last, e.endNode))
-        addEdge(last, e.endNode, CpEdgeType::Operator, isBlockingCall(t_.str(t_.nameId(e.ref))),
+        addEdge(last, e.endNode, CpEdgeType::Operator, isBlockingCall(t_.name(e.ref)),
                 attribute(last, e.endNode, evs_[nodeEv(last)].parent));
       last = e.endNode;
       --depth;
@@ -555,7 +554,7 @@ void Builder::inferredWaitEdges() {
     if (c.gpu || c.endNode == kNone || hasSyncEvent[i] ||
         (t_.kind(c.ref) != SliceKind::Runtime && t_.kind(c.ref) != SliceKind::Driver))
       continue;
-    const CallWaits w = callWaitsFor(t_.str(t_.nameId(c.ref)));
+    const CallWaits w = callWaitsFor(t_.name(c.ref));
     if (w != CallWaits::Nothing) calls.push_back({t_.tracks[c.ref.track].device, c.ts, t_.end(c.ref), i, w});
   }
   const InferredCallWaits inferred = inferCallWaits(gpuWork(), calls);

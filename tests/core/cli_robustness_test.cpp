@@ -418,6 +418,17 @@ std::string gzipRecords(const std::string& name, const std::string& head, size_t
   return path;
 }
 
+// A Kineto trace of 10^6 threads of one event each (a 5 MB gzip).
+std::string oneEventThreads(const std::string& name) {
+  return gzipRecords(
+      name, R"({"traceEvents": [)", 1'000'000,
+      [](size_t i) {
+        return R"({"ph":"X","name":"op","cat":"cpu_op","pid":1,"tid":)" + std::to_string(i + 1) + R"(,"ts":)" +
+               std::to_string(i) + R"(,"dur":1})";
+      },
+      "]}");
+}
+
 // Memory per element (docs/bad-input.md): files small on disk and huge in elements stay
 // under 300 MiB in every command that reads them. 10^6 one-event threads took 1.37 GB in
 // summary and 1.66 GB in critical-path; an execution trace of 10^6 nodes 2.39 GB; 200,000
@@ -426,13 +437,7 @@ TEST(CliRobustness, MillionsOfElementsStayUnder300MiB) {
 #ifdef OPSCOPE_UNDER_ASAN
   GTEST_SKIP() << "peak RSS is not meaningful under AddressSanitizer";
 #else
-  const std::string threads = gzipRecords(
-      "threads1m.json.gz", R"({"traceEvents": [)", 1'000'000,
-      [](size_t i) {
-        return R"({"ph":"X","name":"op","cat":"cpu_op","pid":1,"tid":)" + std::to_string(i + 1) + R"(,"ts":)" +
-               std::to_string(i) + R"(,"dur":1})";
-      },
-      "]}");
+  const std::string threads = oneEventThreads("threads1m.json.gz");
   for (const char* command : {"summary", "critical-path"}) {
     auto [code, rss] = measured({command, "--json", threads});
     EXPECT_EQ(code, 0) << command;
@@ -498,13 +503,7 @@ TEST(CliRobustness, TheWindowStreamsAndRankTablesStayUnder300MiB) {
 #ifdef OPSCOPE_UNDER_ASAN
   GTEST_SKIP() << "peak RSS is not meaningful under AddressSanitizer";
 #else
-  const std::string threads = gzipRecords(
-      "threads1m_window.json.gz", R"({"traceEvents": [)", 1'000'000,
-      [](size_t i) {
-        return R"({"ph":"X","name":"op","cat":"cpu_op","pid":1,"tid":)" + std::to_string(i + 1) + R"(,"ts":)" +
-               std::to_string(i) + R"(,"dur":1})";
-      },
-      "]}");
+  const std::string threads = oneEventThreads("threads1m_window.json.gz");
   EXPECT_LT(windowPeakMiB(threads), 300) << "MiB, the window on 10^6 one-event threads";
   std::remove(threads.c_str());
 
