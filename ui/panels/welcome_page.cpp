@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSizePolicy>
 #include <QVBoxLayout>
 
@@ -18,12 +19,23 @@ WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent) {
   // PyTorch profiler (Kineto) trace, an Nsight Systems SQLite" and nothing after). Instead the column is a
   // widget of bounded width, centred, whose labels take its whole width and wrap inside it; the
   // layout then asks each label its height for that width.
-  auto* outer = new QVBoxLayout(this);
+  // The page scrolls instead of setting the window's minimum: eight recent files with
+  // long paths asked for over 700 px, and a 1000x700 window opened on a trace came out
+  // 706 px tall (the central stack's minimum is its largest page's).
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  auto* page = new QWidget(scroll);
+  scroll->setWidget(page);
+  auto* whole = new QVBoxLayout(this);
+  whole->setContentsMargins(0, 0, 0, 0);
+  whole->addWidget(scroll);
+  auto* outer = new QVBoxLayout(page);
   outer->addStretch(2);
   auto* row = new QHBoxLayout;
   outer->addLayout(row);
   outer->addStretch(3);
-  auto* holder = new QWidget(this);
+  auto* holder = new QWidget(page);
   holder->setMaximumWidth(660);  // room for the recent files' buttons (at most 640)
   holder->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
   row->addStretch(1);
