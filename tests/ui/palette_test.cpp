@@ -173,5 +173,19 @@ TEST(Welcome, TheEmptyWindowOffersTheRecentFiles) {
   QSettings().remove(QStringLiteral("recent"));
 }
 
+// Eight recent files with long paths do not set the window's minimum: the page scrolls
+// (they asked for over 700 px, and a 1000x700 screenshot came out 706 px tall).
+TEST(Welcome, ManyRecentFilesScrollInsteadOfGrowingTheWindow) {
+  WelcomePage page;
+  QStringList paths;
+  for (int i = 0; i < 8; ++i)
+    paths << QStringLiteral(
+                 "/tmp/opscope_test_%1/TheWindowStreamsAndRankTablesStayUnder300MiB_threads1m_window.json.gz")
+                 .arg(10000 + i);
+  page.setRecent(paths);
+  EXPECT_EQ(page.recentShown(), 8);
+  EXPECT_LT(page.minimumSizeHint().height(), 300);
+}
+
 }  // namespace
 }  // namespace opscope::ui
