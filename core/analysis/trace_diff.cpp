@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -46,9 +47,15 @@ struct Side {
 
 Side measure(const Trace& trace, const std::optional<TimeWindow>& window) {
   Side side;
-  std::map<std::pair<StringId, std::string>, Acc> ops;
   std::unordered_map<StringId, Acc> gpu;
   std::set<StringId> calls;
+  // Host work by (name, shape), shapes interned: index 0 is "no shape recorded" (and an
+  // op whose args cannot be read back, as Trace::args gives nothing then). Only ops and
+  // annotations record shapes (runtime and driver calls are many, a launch per kernel, and
+  // have none): they are counted once their "Input Dims" are read, in one pass over the
+  // file (Trace::argsOfEach), not an open and a read each: two million of them on 1 GB.
+  std::map<std::pair<StringId, uint32_t>, Acc> ops;
+  std::vector<EventRef> withShape;
   const auto& g2l = trace.links.gpuToLaunch;
   size_t link = 0;  // walks gpuToLaunch alongside the GPU tracks (both by packed ref)
   for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
@@ -63,14 +70,12 @@ Side measure(const Trace& trace, const std::optional<TimeWindow>& window) {
         bool nested = false;
         for (auto p = trace.parent(op); p && !nested; p = trace.parent(*p)) nested = trace.nameId(*p) == s.name[i];
         if (nested) continue;
-        // Only ops and annotations record shapes: runtime and driver calls are many (a
-        // launch per kernel) and reading their args back from the file would find none.
-        std::string shape;
-        if (s.kind[i] == SliceKind::CpuOp || s.kind[i] == SliceKind::UserAnnotation)
-          for (const NamedArg& a : trace.args(op))
-            if (a.key == "Input Dims") shape = a.text;
+        if (s.kind[i] == SliceKind::CpuOp || s.kind[i] == SliceKind::UserAnnotation) {
+          withShape.push_back(op);
+          continue;
+        }
         if (s.kind[i] == SliceKind::Runtime || s.kind[i] == SliceKind::Driver) calls.insert(s.name[i]);
-        Acc& acc = ops[{s.name[i], std::move(shape)}];
+        Acc& acc = ops[{s.name[i], 0}];
         ++acc.count;
         addTo(acc.total, s.dur[i]);
       }
@@ -92,7 +97,25 @@ Side measure(const Trace& trace, const std::optional<TimeWindow>& window) {
       addTo(acc.total, s.dur[i]);
     }
   }
-  for (auto& [key, acc] : ops) side.ops[{std::string(trace.str(key.first)), key.second}] = acc;
+  std::vector<std::string> shapes{std::string()};
+  std::unordered_map<std::string, uint32_t> shapeIds{{std::string(), 0}};
+  const LazyArgs::KeyFilter keep = [](size_t, std::string_view key) { return key == "Input Dims"; };
+  trace.argsOfEach(
+      withShape,
+      [&](size_t k, std::vector<NamedArg>&& args) {
+        uint32_t shape = 0;
+        for (const NamedArg& a : args) {
+          if (a.key != "Input Dims") continue;
+          const auto [it, added] = shapeIds.try_emplace(a.text, static_cast<uint32_t>(shapes.size()));
+          if (added) shapes.push_back(a.text);
+          shape = it->second;
+        }
+        Acc& acc = ops[{trace.nameId(withShape[k]), shape}];
+        ++acc.count;
+        addTo(acc.total, trace.dur(withShape[k]));
+      },
+      nullptr, &keep);
+  for (auto& [key, acc] : ops) side.ops[{std::string(trace.str(key.first)), shapes[key.second]}] = acc;
   for (const auto& [name, acc] : gpu) side.gpu[std::string(trace.str(name))] = acc;
   for (StringId c : calls) side.calls.emplace(trace.str(c));
   const std::vector<TimeNs> ends = iterationWallEnds(trace, trace.iterations);

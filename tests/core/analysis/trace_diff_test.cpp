@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -351,6 +353,35 @@ TEST(TraceDiff, GpuWorkWithoutALaunchIsListedApartFromTheIterations) {
   const auto j = nlohmann::json::parse(traceDiffJson(ranged, DiffLabels{"a", "b", "0", "0"}));
   EXPECT_EQ(j["gpu_without_launch"]["a"]["count"], 16);
   EXPECT_EQ(j["gpu_without_launch"]["in_rows"], false);
+}
+
+TEST(TraceDiff, ShapesReadBackFromThePlainFileEqualTheLoadedOnes) {
+  // A plain JSON trace keeps its args in the file (lazy args): the diff reads every op's
+  // "Input Dims" back in one pass. Against the same trace gzipped (args held in memory
+  // while loading) every row matches, shapes included, with no delta.
+  const std::string gz = OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/h100_resnet50_train.pt.trace.json.gz";
+  const std::string plain = test::tempPath("diff_lazy_resnet50.json");
+  std::ofstream(plain, std::ios::binary) << test::gunzip(test::readFile(gz));
+  const LoadResult a = loadTraceFile(plain), b = loadTraceFile(gz);
+  ASSERT_EQ(a.status, LoadStatus::Ok);
+  ASSERT_EQ(b.status, LoadStatus::Ok);
+  ASSERT_TRUE(a.trace->lazyArgs);
+  const TraceDiff d = diffTraces(*a.trace, *b.trace);
+  size_t withShape = 0;
+  for (const DiffRow& r : d.ops) {
+    EXPECT_EQ(r.countA, r.countB) << r.name << " " << r.shape;
+    EXPECT_EQ(r.delta(), 0) << r.name << " " << r.shape;
+    withShape += !r.shape.empty() && r.shape != "[]";
+  }
+  EXPECT_GT(withShape, 50u);
+  // The same rows as a diff of the gzipped trace against itself.
+  const TraceDiff self = diffTraces(*b.trace, *b.trace);
+  ASSERT_EQ(self.ops.size(), d.ops.size());
+  for (size_t i = 0; i < d.ops.size(); ++i) {
+    EXPECT_EQ(self.ops[i].name, d.ops[i].name);
+    EXPECT_EQ(self.ops[i].shape, d.ops[i].shape);
+  }
+  std::remove(plain.c_str());
 }
 
 }  // namespace
