@@ -14,13 +14,14 @@
 // autograd nodes: argsKeptFor). prefetch() reads every op's and kernel's args of a
 // window in one pass over the file instead of one read each.
 //
-// Not thread-safe: one prediction (one thread) at a time; share it only between the
-// passes of one prediction. The trace must outlive it. References it returns stay valid
-// for its lifetime.
+// Not thread-safe until shareBetweenThreads(): before it, one thread at a time (the
+// passes of one prediction); after it, any number of threads read it at once. The trace
+// must outlive it. References it returns stay valid for its lifetime.
 #include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -58,6 +59,16 @@ class OpInputs {
   // Reads, in one pass, the args of every op starting in window (every op: nullopt) and
   // of every kernel starting at or after its start, that were not read yet.
   void prefetch(std::optional<TimeWindow> window) const;
+  // Reads everything a model can ask of the trace's ops and kernels now (prefetch of the
+  // whole trace, the pairings) and from then on only reads its tables, so that several
+  // threads may use it at once (a prediction's calibrated companion beside its own run).
+  // What is asked afterwards that was not read (an event prefetch does not cover) is
+  // read under a lock into storage of its own: same answers, never a table written
+  // while another thread reads it.
+  void shareBetweenThreads() const;
+  // From how many events to read a prefetch on two threads (default 200,000; tests lower
+  // it to reach the two-thread path on small traces).
+  void setParallelPrefetchFrom(size_t events) { parallelFrom_ = events; }
   // Every TBE op's call, paired (tbe_models.h); built on first use.
   const std::unordered_map<uint64_t, TbeCall>& tbeCalls() const;
   // Convolutions completed from their backward (conv_pairing.h); built on first use.
@@ -71,8 +82,17 @@ class OpInputs {
   static constexpr uint32_t kUnread = UINT32_MAX;
   uint32_t& slot(std::vector<std::vector<uint32_t>>& column, EventRef e) const;
   // Files the args just read for e: its shapes or launch interned, its args kept when
-  // argsKeptFor its name.
+  // argsKeptFor its name. In two steps for prefetch's threads: taken works out what to
+  // file (touching no table), file writes the tables.
   void take(EventRef e, bool kernel, std::vector<NamedArg>&& args) const;
+  struct Taken {
+    EventRef e;
+    bool kernel = false, keep = false;
+    std::string key;  // shapeKey or launchKey of args
+    std::vector<NamedArg> args;
+  };
+  Taken taken(EventRef e, bool kernel, std::vector<NamedArg>&& args) const;
+  void file(Taken&& t) const;
 
   const Trace& trace_;
   mutable std::unordered_map<uint64_t, std::vector<NamedArg>> args_;
@@ -84,6 +104,16 @@ class OpInputs {
   mutable std::unordered_map<std::string, uint32_t> launchKeys_;  // the grid and block args' text
   mutable std::unique_ptr<std::unordered_map<uint64_t, TbeCall>> tbeCalls_;
   mutable std::optional<std::unordered_map<uint64_t, ConvProblem>> convCalls_;
+  // Set by shareBetweenThreads (before the threads start); the stores below hold what
+  // is read after it, each entry on the heap so references stay put.
+  mutable bool shared_ = false;
+  size_t parallelFrom_ = 200'000;
+  mutable std::mutex lateMutex_;
+  mutable std::unordered_map<uint64_t, std::unique_ptr<std::vector<NamedArg>>> lateArgs_;
+  mutable std::unordered_map<uint64_t, std::unique_ptr<OpShapes>> lateShapes_;
+  mutable std::unordered_map<uint64_t, std::unique_ptr<KernelLaunchDims>> lateLaunches_;
+  // The slot of e in column when it was read, else nullptr; never writes.
+  const uint32_t* readSlot(const std::vector<std::vector<uint32_t>>& column, EventRef e) const;
 };
 
 // Whether a model reads args of an op of this name beyond its shapes: collectives and

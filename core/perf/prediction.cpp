@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
 #include <map>
 
 #include "analysis/overheads.h"
@@ -122,12 +123,25 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup, const 
     if (!ownGemm) setup.gemmBenchSource = builtinMicrobenchmarkSource(setup.gpu.name, MicrobenchKind::Gemm);
     if (!ownConv) setup.convBenchSource = builtinMicrobenchmarkSource(setup.gpu.name, MicrobenchKind::Convolution);
   }
+  // The calibrated companion runs on a thread of its own beside this run (on a 1 GB
+  // trace each takes about a second once the args are read): the inputs are read first,
+  // then only read by both (OpInputs::shareBetweenThreads), and each run has its own
+  // models, overheads and simulation.
+  std::future<PredictionResult> companion;
   if (setup.withCalibratedRun && !setup.replay && !setup.measuredKernels && !setup.calibrate &&
       !setup.carriedCalibration && trace.iterations.size() >= 2) {
     PredictionSetup c = setup;
     c.withCalibratedRun = false;
     c.calibrate = true;
-    PredictionResult cr = runPrediction(trace, std::move(c), inputs);
+    inputs->shareBetweenThreads();
+    companion = std::async(std::launch::async, [&trace, inputs, c = std::move(c)]() mutable {
+      return runPrediction(trace, std::move(c), inputs);
+    });
+  }
+  // Joins the companion (before any return: it reads this call's inputs).
+  auto joinCompanion = [&] {
+    if (!companion.valid()) return;
+    PredictionResult cr = companion.get();
     if (cr.calibration) {
       CalibratedRun run;
       run.calibration = *cr.calibration;
@@ -139,7 +153,7 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup, const 
       run.opErrorBySize = cr.opErrorBySize;
       r.calibratedRun = std::move(run);
     }
-  }
+  };
   OverheadModel measured;
   // By the preset's name, which calibration keeps (it rescales the figures only).
   const Microbenchmarks bench = microbenchmarksFor(setup, setup.gpu);
@@ -245,6 +259,7 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup, const 
   }
   std::sort(r.byOpType.begin(), r.byOpType.end(),
             [](const OpTypeFigures& a, const OpTypeFigures& b) { return a.measuredUs > b.measuredUs; });
+  joinCompanion();
   r.setup = std::move(setup);
   return r;
 }

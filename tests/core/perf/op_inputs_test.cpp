@@ -107,5 +107,77 @@ TEST(OpInputs, InternedShapesAndLaunchesEqualEachEventsOwn) {
   std::remove(path.c_str());
 }
 
+TEST(OpInputs, SharedBetweenThreadsAnswersAsEachEventsOwnArgs) {
+  // shareBetweenThreads reads the whole trace, here on two threads (the threshold
+  // lowered to this trace's size), each over half the file's bytes: every op's shapes,
+  // every kernel's launch and every kept args list equal the event's own args; and what
+  // is asked afterwards that no prefetch covers (a runtime call's args) still reads.
+  const std::string path = plainResnet50("resnet50_shared.json");
+  LoadResult r = loadTraceFile(path);
+  ASSERT_EQ(r.status, LoadStatus::Ok);
+  ASSERT_TRUE(r.trace->lazyArgs);
+  const Trace& trace = *r.trace;
+  OpInputs inputs(trace);
+  inputs.setParallelPrefetchFrom(1);
+  inputs.shareBetweenThreads();
+  size_t ops = 0, kernels = 0, kept = 0, runtime = 0;
+  for (uint32_t t = 0; t < trace.tracks.size(); ++t)
+    for (uint32_t i = 0; i < trace.slices(t).size(); ++i) {
+      const EventRef e{t, i};
+      const std::vector<NamedArg> own = trace.args(e);
+      if (trace.tracks[t].kind == TrackKind::Thread && isOpKind(trace.kind(e))) {
+        ++ops;
+        ASSERT_TRUE(sameShapes(inputs.shapes(e), opShapesFromArgs(own))) << trace.name(e) << " at row " << i;
+        if (argsKeptFor(trace.name(e))) {
+          ++kept;
+          ASSERT_EQ(inputs.args(e).size(), own.size()) << trace.name(e);
+        }
+      } else if (trace.kind(e) == SliceKind::Kernel) {
+        ++kernels;
+        ASSERT_EQ(inputs.launch(e).grid, launchGrid(own)) << trace.name(e);
+        ASSERT_EQ(inputs.launch(e).block, launchBlock(own)) << trace.name(e);
+      } else if (trace.kind(e) == SliceKind::Runtime && runtime < 50) {
+        ++runtime;
+        const std::vector<NamedArg>& late = inputs.args(e);
+        ASSERT_EQ(late.size(), own.size()) << trace.name(e);
+        for (size_t k = 0; k < own.size(); ++k) EXPECT_EQ(late[k].text, own[k].text) << trace.name(e);
+      }
+    }
+  EXPECT_GT(ops, 5000u);
+  EXPECT_GT(kernels, 2000u);
+  EXPECT_GT(kept, 100u);
+  EXPECT_EQ(runtime, 50u);
+  std::remove(path.c_str());
+}
+
+TEST(OpInputs, TheCalibratedCompanionOnItsThreadEqualsARunOfItsOwn) {
+  // runPrediction runs its calibrated companion on a second thread over shared inputs;
+  // its iterations and op errors equal a calibrated prediction run alone, one thread.
+  const std::string path = plainResnet50("resnet50_companion.json");
+  LoadResult r = loadTraceFile(path);
+  ASSERT_EQ(r.status, LoadStatus::Ok);
+  PredictionSetup setup;
+  setup.gpu = *builtinGpuSpecs().find("H100-SXM");
+  setup.withCalibratedRun = true;
+  const PredictionResult p = runPrediction(*r.trace, setup);
+  ASSERT_TRUE(p.calibratedRun);
+  PredictionSetup alone = setup;
+  alone.withCalibratedRun = false;
+  alone.calibrate = true;
+  const PredictionResult c = runPrediction(*r.trace, alone);
+  ASSERT_TRUE(c.calibration);
+  ASSERT_EQ(p.calibratedRun->iterations.size(), c.iterations.size());
+  ASSERT_FALSE(c.iterations.empty());
+  for (size_t i = 0; i < c.iterations.size(); ++i) {
+    EXPECT_EQ(p.calibratedRun->iterations[i].predictedUs, c.iterations[i].predictedUs) << i;
+    EXPECT_EQ(p.calibratedRun->iterations[i].gpuActivePredictedUs, c.iterations[i].gpuActivePredictedUs) << i;
+  }
+  EXPECT_EQ(p.calibratedRun->errorPctMean, c.iterationErrorPctMean);
+  EXPECT_EQ(p.calibratedRun->opError.count, c.opError.count);
+  EXPECT_EQ(p.calibratedRun->opError.gmaePct, c.opError.gmaePct);
+  EXPECT_EQ(p.calibratedRun->calibration.kernelFloorUs, c.calibration->kernelFloorUs);
+  std::remove(path.c_str());
+}
+
 }  // namespace
 }  // namespace opscope

@@ -2,6 +2,11 @@
 // for the whole object with an indent of 2.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
 #include "text/json_stream.h"
 #include "text/json_text.h"
 
@@ -45,6 +50,52 @@ TEST(JsonStream, PiecesMakeTheTextOfTheWholeObject) {
     w.close();
   }
   EXPECT_EQ(bare, jsonText(Json::object(), 2));
+}
+
+TEST(JsonStream, AppendedDoublesAreNlohmannsText) {
+  // appendJsonDouble writes what dumping the number as a value writes: shortest digits,
+  // ".0" on whole numbers, nlohmann's exponent style, null for what JSON cannot hold.
+  std::vector<double> values = {0.0,
+                                -0.0,
+                                1.0,
+                                -1.0,
+                                0.5,
+                                0.001,
+                                1e-5,
+                                123.456,
+                                1e15,
+                                1e16,
+                                1e21,
+                                1e22,
+                                1e-300,
+                                5e-324,
+                                0.1,
+                                1.0 / 3,
+                                2.0 / 3,
+                                1e308,
+                                -2.5e-7,
+                                4503599627370496.5,
+                                9007199254740993.0,
+                                std::numeric_limits<double>::quiet_NaN(),
+                                std::numeric_limits<double>::infinity(),
+                                -std::numeric_limits<double>::infinity()};
+  uint64_t x = 88172645463325252ull;  // xorshift: bit patterns of every magnitude
+  for (int i = 0; i < 20000; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    double d;
+    std::memcpy(&d, &x, sizeof d);
+    values.push_back(d);
+    values.push_back(std::round(static_cast<double>(x % 100000000) / 7.0) / 1000.0);  // as round3 gives
+  }
+  for (const double v : values) {
+    std::string out = "x";
+    appendJsonDouble(out, v);
+    std::string want = "x";
+    want += jsonText(Json(v));
+    ASSERT_EQ(out, want) << v;
+  }
 }
 
 }  // namespace
