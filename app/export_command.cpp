@@ -69,7 +69,7 @@ int runExportTrace(const std::vector<std::string>& args) {
     if (path.ok()) options.criticalPath = &path;
     else std::fprintf(stderr, "opscope: %s: no critical path to mark (%s)\n", file.c_str(), path.error.c_str());
   }
-  return writeOutput(out, chromeTraceJson(*r.trace, options));
+  return writeOutputWith(out, [&](const TextSink& write) { writeChromeTrace(*r.trace, options, write); });
 }
 
 }  // namespace

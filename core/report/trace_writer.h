@@ -21,6 +21,7 @@
 
 #include "analysis/critical_path.h"
 #include "model/trace.h"
+#include "text/text_sink.h"
 
 namespace opscope {
 
@@ -28,6 +29,8 @@ struct TraceWriteOptions {
   const CriticalPath* criticalPath = nullptr;  // marks its events; nullptr: no marks
 };
 
+// The file a piece at a time (a megabyte or so each), then the whole as one string.
+void writeChromeTrace(const Trace& trace, const TraceWriteOptions& options, const TextSink& write);
 std::string chromeTraceJson(const Trace& trace, const TraceWriteOptions& options = {});
 
 }  // namespace opscope
