@@ -4,14 +4,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <climits>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <mutex>
 #include <set>
+#include <string>
+#include <thread>
 #include <utility>
 
 namespace opscope {
@@ -78,27 +83,94 @@ mode_t currentUmask() {
   return 022;
 }
 
+// Writes the chunks it is handed, in order, on a thread of its own, so that the kernel's
+// copy into the page cache (about a second a gigabyte on the development VM) runs beside
+// the producing; at most kQueued chunks wait, so memory stays bounded.
+class ChunkWriter {
+ public:
+  explicit ChunkWriter(int fd) : fd_(fd), thread_([this] { loop(); }) {}
+  ~ChunkWriter() { finish(); }
+  ChunkWriter(const ChunkWriter&) = delete;
+  ChunkWriter& operator=(const ChunkWriter&) = delete;
+
+  // Queues chunk (waiting while the queue is full); false once a write failed.
+  bool put(std::string&& chunk) {
+    std::unique_lock lock(mutex_);
+    space_.wait(lock, [&] { return queue_.size() < kQueued || failed_; });
+    if (failed_) return false;
+    queue_.push_back(std::move(chunk));
+    ready_.notify_one();
+    return true;
+  }
+  // Writes what is queued and stops the thread; false when a write failed.
+  bool finish() {
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    ready_.notify_one();
+    if (thread_.joinable()) thread_.join();
+    return !failed_;
+  }
+
+ private:
+  static constexpr size_t kQueued = 8;
+
+  void loop() {
+    for (;;) {
+      std::string chunk;
+      {
+        std::unique_lock lock(mutex_);
+        ready_.wait(lock, [&] { return !queue_.empty() || done_; });
+        if (queue_.empty()) return;  // finished and drained
+        chunk = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      space_.notify_one();
+      if (failed_) continue;  // drop the rest
+      if (!writeAll(fd_, chunk)) {
+        std::lock_guard lock(mutex_);
+        failed_ = true;
+        space_.notify_all();
+      }
+    }
+  }
+
+  const int fd_;
+  std::mutex mutex_;
+  std::condition_variable ready_, space_;
+  std::deque<std::string> queue_;
+  bool done_ = false;
+  std::atomic<bool> failed_ = false;
+  std::thread thread_;  // last: started once the members above exist
+};
+
 // Runs produce with every piece going to fd, gathered into 1 MiB writes (an ET+ hands
-// over one piece a node); false when a write failed (the pieces after it are dropped).
-// An exception from produce is passed on.
+// over one piece a node) made on ChunkWriter's thread; false when a write failed (the
+// pieces after it are dropped). An exception from produce is passed on, once what was
+// queued is written.
 bool produceInto(int fd, const std::function<void(const TextSink&)>& produce) {
   constexpr size_t kChunk = size_t{1} << 20;
+  ChunkWriter writer(fd);
   bool ok = true;
   std::string pending;
   pending.reserve(kChunk);
+  const auto handOver = [&] {
+    ok = writer.put(std::move(pending));
+    pending = std::string();
+    pending.reserve(kChunk);
+  };
   produce([&](std::string_view piece) {
     if (!ok) return;
-    if (pending.size() + piece.size() > kChunk) {
-      ok = writeAll(fd, pending);
-      pending.clear();
-      if (ok && piece.size() > kChunk) {
-        ok = writeAll(fd, piece);
-        return;
-      }
+    if (pending.size() + piece.size() > kChunk && !pending.empty()) handOver();
+    if (ok && piece.size() > kChunk) {
+      ok = writer.put(std::string(piece));
+      return;
     }
-    pending.append(piece);
+    if (ok) pending.append(piece);
   });
-  return ok && writeAll(fd, pending);
+  if (ok && !pending.empty()) handOver();
+  return writer.finish() && ok;
 }
 
 // A new temporary file beside target, holding what produce gives, flushed; -1 on failure.
