@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <memory>
 
 namespace opscope::ui::parts {
 
@@ -78,7 +80,32 @@ void horizontalBars(QCPAxisRect* rect, const QStringList& labels, const std::vec
   std::vector<std::pair<double, int>> ends;
   for (int i = 0; i < n; ++i)
     ends.emplace_back(values[static_cast<size_t>(i)], fm.horizontalAdvance(valueTexts.value(i)) + 12);
-  QObject::connect(rect->parentPlot(), &QCustomPlot::afterLayout, rect, [rect, valueAxis, ends, maxValue] {
+  // Long bar names (a kernel's runs to 300 px) squeezed the bars' rect until the value
+  // texts ran out of it (an Analysis dock at 1280x720 beside both side docks): once the
+  // plot's width is known, names longer than the room the rect leaves them are elided in
+  // the middle, keeping room for a 60 px bar and the longest value text; a bar's tooltip
+  // keeps its full name. The ticker is rebuilt only when that room changes, then the plot
+  // lays out again (queued) with the new margin.
+  int longestText = 0, longestLabel = 0;
+  for (const auto& e : ends) longestText = std::max(longestText, e.second);
+  const QFontMetrics labelFm(keyAxis->tickLabelFont());
+  for (const QString& l : labels) longestLabel = std::max(longestLabel, labelFm.horizontalAdvance(l));
+  auto builtFor = std::make_shared<int>(-1);  // the name width the ticker holds (INT_MAX: whole names)
+  QObject::connect(rect->parentPlot(), &QCustomPlot::afterLayout, rect, [=] {
+    QCustomPlot* plot = rect->parentPlot();
+    const int room = std::max(60, plot->width() - longestText - 60 - 40);  // 40: ticks, padding, margins
+    const int width = room < longestLabel ? room : std::numeric_limits<int>::max();
+    if (width != *builtFor) {
+      *builtFor = width;
+      auto elided = QSharedPointer<QCPAxisTickerText>::create();
+      for (int i = 0; i < n; ++i)
+        elided->addTick(n - i, width == std::numeric_limits<int>::max()
+                                   ? labels[i]
+                                   : labelFm.elidedText(labels[i], Qt::ElideMiddle, width));
+      keyAxis->setTicker(elided);
+      QMetaObject::invokeMethod(
+          plot, [plot] { plot->replot(QCustomPlot::rpQueuedReplot); }, Qt::QueuedConnection);
+    }
     const double w = rect->width();
     double range = maxValue > 0 ? maxValue * 1.02 : 1;
     for (const auto& [v, text] : ends)

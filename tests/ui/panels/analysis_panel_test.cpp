@@ -605,6 +605,53 @@ TEST(ChartParts, AnEmptyNoteWrapsAndKeepsEveryWord) {
   EXPECT_EQ(lines.join(QLatin1Char(' ')), note);
 }
 
+// Bars named by long kernel names in a narrow chart (the Analysis dock at 1280x720 beside
+// both side docks): the names are elided in the middle so that every value text ends
+// inside the bars' rect ("190.34 ms · 42" was cut there); a wide chart keeps whole names.
+TEST(ChartParts, LongBarNamesAreElidedSoEveryValueTextFits) {
+  const QStringList labels = {QStringLiteral("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t"),
+                              QStringLiteral("cutlass_80_tensorop_s1688gemm_256x64_16x4_tn_align1"),
+                              QStringLiteral("multi_tensor_apply_kernel<float, 4, AdamFunctor<float>>"),
+                              QStringLiteral("relu")};
+  const std::vector<double> values = {190.34, 46.6, 38.45, 0.2};
+  const QStringList texts = {QStringLiteral("190.34 ms · 42.3 %"), QStringLiteral("46.60 ms · 10.4 %"),
+                             QStringLiteral("38.45 ms · 8.5 %"), QStringLiteral("0.20 ms · 0.0 %")};
+  const std::vector<QColor> colors(4, QColor(Qt::darkBlue));
+  const ChartTheme theme{false};
+  const auto names = [](QCustomPlot& plot) {
+    QStringList out;
+    const auto ticker = qSharedPointerCast<QCPAxisTickerText>(plot.axisRect()->axis(QCPAxis::atLeft)->ticker());
+    for (const QString& t : ticker->ticks()) out << t;
+    return out;
+  };
+  for (const int width : {460, 1400}) {
+    SCOPED_TRACE(width);
+    QCustomPlot plot;
+    plot.resize(width, 200);
+    plot.show();  // the viewport follows the widget's size once it is shown
+    QApplication::processEvents();
+    parts::horizontalBars(plot.axisRect(), labels, values, colors, texts, labels, QStringLiteral("ms"), theme);
+    plot.replot();
+    QApplication::processEvents();  // the queued layout with the elided names
+    plot.replot();
+    const QCPAxisRect* rect = plot.axisRect();
+    ASSERT_EQ(plot.itemCount(), 4);
+    for (int i = 0; i < plot.itemCount(); ++i) {
+      const auto* text = qobject_cast<QCPItemText*>(plot.item(i));
+      ASSERT_NE(text, nullptr);
+      const double right = text->position->pixelPosition().x() + text->padding().left() +
+                           QFontMetrics(text->font()).horizontalAdvance(text->text());
+      EXPECT_LE(right, rect->right() + 1) << text->text().toStdString() << " in a rect to " << rect->right();
+    }
+    const QStringList shown = names(plot);
+    ASSERT_EQ(shown.size(), labels.size());
+    const bool elided =
+        std::any_of(shown.begin(), shown.end(), [](const QString& s) { return s.contains(QChar(0x2026)); });
+    EXPECT_EQ(elided, width < 1000) << shown.join(QStringLiteral(" | ")).toStdString();
+    EXPECT_TRUE(shown.contains(QStringLiteral("relu")));  // a short name stays whole
+  }
+}
+
 // Table numbers read in fixed point (the default delegate drew 1.06892e+06 for a start
 // in µs) and sort by value, not by text.
 TEST(TableItems, NumbersShowInFixedPointAndSortByValue) {
