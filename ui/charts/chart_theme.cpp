@@ -48,14 +48,20 @@ QString fitted(QObject* holder, const QString& now, const QFont& font, int room)
 }
 
 void fitTexts(QCustomPlot* plot) {
-  // After the layout step: every element's rect is the one it is drawn in.
+  // After the layout step: every element's rect is the one it is drawn in. A message
+  // wrapped onto more (or fewer) lines than the layout gave it room for is laid out
+  // again (queued): a one-rank Ranks tab drew its four wrapped lines in the height of
+  // two, cutting the first and the last.
+  bool relayout = false;
   for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {  // nested grids too
     if (!e) continue;                                               // an empty cell
     if (auto* t = qobject_cast<QCPTextElement*>(e)) {
       // Its text's width would otherwise be the plot's minimum width (the dock scrolled
       // sideways instead of the title being cut).
       t->setMinimumSize(20, 0);
+      const qsizetype linesBefore = t->text().count(QLatin1Char('\n'));
       t->setText(fitted(t, t->text(), t->font(), t->outerRect().width() - 8));
+      relayout |= t->text().count(QLatin1Char('\n')) != linesBefore;
     } else if (auto* scale = qobject_cast<QCPColorScale*>(e)) {
       QCPAxis* axis = scale->axis();
       const bool vertical = axis->axisType() == QCPAxis::atLeft || axis->axisType() == QCPAxis::atRight;
@@ -72,6 +78,9 @@ void fitTexts(QCustomPlot* plot) {
       const int room = vertical ? rect->height() : rect->width();
       if (room > 0) axis->setLabel(fitted(axis, axis->label(), axis->labelFont(), room));
     }
+  if (relayout)
+    QMetaObject::invokeMethod(
+        plot, [plot] { plot->replot(QCustomPlot::rpQueuedReplot); }, Qt::QueuedConnection);
 }
 
 // Legends laid out in as many columns as the plot's width holds (a legend of four

@@ -25,6 +25,7 @@
 #include "charts/analysis_charts.h"
 #include "charts/chart_kinds.h"
 #include "charts/chart_parts.h"
+#include "charts/chart_theme.h"
 #include "main_window.h"
 #include "panels/adaptive_splitter.h"
 #include "panels/analysis_panel.h"
@@ -650,6 +651,30 @@ TEST(ChartParts, LongBarNamesAreElidedSoEveryValueTextFits) {
     EXPECT_EQ(elided, width < 1000) << shown.join(QStringLiteral(" | ")).toStdString();
     EXPECT_TRUE(shown.contains(QStringLiteral("relu")));  // a short name stays whole
   }
+}
+
+// A message wrapped onto more lines than the layout first gave it room for is laid out
+// again: a one-rank Ranks tab at 1280x720 cut its first and last lines.
+TEST(ChartTheme, AWrappedMessageIsGivenTheHeightOfEveryLine) {
+  QCustomPlot plot;
+  plot.resize(420, 300);
+  plot.show();
+  QApplication::processEvents();
+  const ChartTheme theme{false};
+  showPlotMessage(
+      &plot,
+      QStringLiteral("Ranks: iteration time, collectives, top kernels · whole trace · a_long_file_name.json.gz"
+                     "\n\nOne rank: there is nothing to compare it with. Open the folder of every rank's "
+                     "trace (File > Open folder of ranks) to see stragglers, collective waits and per-rank "
+                     "kernels; this rank's figures are in the table."),
+      theme);
+  for (int i = 0; i < 3; ++i) QApplication::processEvents();  // the queued layout with the wrapped lines
+  auto* text = qobject_cast<QCPTextElement*>(plot.plotLayout()->element(0, 0));
+  ASSERT_NE(text, nullptr);
+  const int lines = static_cast<int>(text->text().count(QLatin1Char('\n'))) + 1;
+  EXPECT_GE(lines, 6) << text->text().toStdString();  // wrapped at 420 px
+  EXPECT_GE(text->rect().height(), lines * QFontMetrics(text->font()).lineSpacing())
+      << lines << " lines in " << text->rect().height() << " px";
 }
 
 // Table numbers read in fixed point (the default delegate drew 1.06892e+06 for a start
