@@ -40,6 +40,10 @@ void applyRankLabels(Trace& trace) {
     const size_t comma = labels.find(',');
     p.rank = ranks[i];
     p.labels = comma == std::string::npos ? 0 : trace.strings.intern(labels.substr(comma + 2));
+    // The writer's " (rank N)" after the process's name (for viewers that ignore labels).
+    const std::string mark = " (rank " + std::to_string(p.rank) + ")";
+    if (const std::string name(p.name ? trace.str(p.name) : std::string_view()); name.ends_with(mark))
+      p.name = trace.strings.intern(std::string_view(name).substr(0, name.size() - mark.size()));
   }
 }
 

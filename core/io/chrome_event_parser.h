@@ -17,7 +17,9 @@ namespace opscope {
 // A merged session opscope wrote as one file (report/trace_writer.h) labels every process
 // "rank N" or "rank N, …": when every process of the loaded trace carries such a label,
 // each becomes that process's rank (the labels keep what follows). A trace where some
-// process lacks one is left as it is: "rank 0" is an ordinary label there.
+// process lacks one is left as it is: "rank 0" is an ordinary label there. A process
+// name ending in that rank's " (rank N)" (the writer adds it for viewers that ignore
+// labels) loses the mark.
 void applyRankLabels(Trace& trace);
 
 class ChromeEventParser {

@@ -176,9 +176,18 @@ class Writer {
     for (uint32_t p = 0; p < t_.processes.size(); ++p) {
       const Process& proc = t_.processes[p];
       const std::string pid = pidOf(p);
-      if (proc.name)
+      // A merged session's processes also carry their rank in their name (" (rank 3)"):
+      // Perfetto ignores process_labels, and every rank's process may be "python".
+      // The JSON loader takes the mark off again (applyRankLabels).
+      if (proc.name) {
+        std::string name(t_.str(proc.name));
+        if (proc.rank != kNoId) {
+          const std::string mark = " (rank " + std::to_string(proc.rank) + ")";
+          if (!name.ends_with(mark)) name += mark;
+        }
         event("{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": " + pid +
-              ", \"tid\": 0, \"args\": {\"name\": " + quote(t_.str(proc.name)) + "}}");
+              ", \"tid\": 0, \"args\": {\"name\": " + quote(name) + "}}");
+      }
       // A merged session's rank goes into the labels ("rank 3"), which every viewer shows.
       std::string labels(proc.labels ? t_.str(proc.labels) : std::string_view());
       if (proc.rank != kNoId) labels = "rank " + std::to_string(proc.rank) + (labels.empty() ? "" : ", " + labels);

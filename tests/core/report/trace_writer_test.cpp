@@ -139,6 +139,21 @@ TEST(TraceWriter, AFolderOfRanksIsOneFileWithAProcessPerRank) {
       if (e.value("name", "") == "process_labels") out.insert(e["pid"].dump());
     return out;
   };
+  // Every process name carries its rank for viewers that ignore process_labels
+  // (Perfetto), and reads back without it.
+  size_t named = 0;
+  const auto doc = nlohmann::json::parse(json);
+  for (const auto& e : doc["traceEvents"])
+    if (e.value("name", "") == "process_name") {
+      ++named;
+      const std::string name = e["args"]["name"];
+      EXPECT_TRUE(name.ends_with(" (rank 0)") || name.ends_with(" (rank 1)")) << name;
+    }
+  EXPECT_GT(named, 2u);
+  std::multiset<std::string> namesBefore, namesAfter;
+  for (const Process& p : lr.trace->processes) namesBefore.insert(std::string(lr.trace->str(p.name)));
+  for (const Process& p : back->processes) namesAfter.insert(std::string(back->str(p.name)));
+  EXPECT_EQ(namesAfter, namesBefore);
   const auto firstPids = pidsOf(json);
   EXPECT_EQ(pidsOf(chromeTraceJson(*back)), firstPids);
   EXPECT_EQ(firstPids.size(), 20u);  // 2 ranks × (CPU, 8 GPUs, Spans)
