@@ -329,8 +329,12 @@ void writeMultiRankText(const std::vector<RankSummary>& ranks, const MultiRankOp
                 "waiting", "overlap", "file");
   out << line;
   write(out.str());
+  // A rank's collective waits, when every loaded rank has metrics (d.measured): with some
+  // ranks lacking them there are none to show (and d.waits is empty; indexing it by the
+  // measured ranks crashed on such a table, found by fuzzing).
   std::vector<size_t> measuredAt(ranks.size(), SIZE_MAX);
-  for (size_t m = 0; m < d.measuredIndex.size(); ++m) measuredAt[d.measuredIndex[m]] = m;
+  if (d.measured)
+    for (size_t m = 0; m < d.measuredIndex.size(); ++m) measuredAt[d.measuredIndex[m]] = m;
   for (size_t i = 0; i < ranks.size(); ++i) {
     const RankSummary& r = ranks[i];
     const std::string rank = r.rank ? std::to_string(*r.rank) : "?";
