@@ -387,13 +387,14 @@ int runSummary(const std::vector<std::string>& args) {
     const double summarySeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     size_t argsBytes = 0;
     for (const auto& t : r.trace->tracks) argsBytes += t.slices.argsBlob.size();
-    std::fprintf(stderr,
-                 "opscope: timing: parse %.3f s, hierarchy %.3f s, summary %.3f s; model %.1f MiB for %llu slices "
-                 "(args %.1f MiB, strings %.1f MiB in %zu)\n",
-                 r.timings.parseSeconds, r.timings.hierarchySeconds, summarySeconds,
-                 static_cast<double>(r.trace->memoryBytes()) / (1 << 20),
-                 static_cast<unsigned long long>(r.trace->sliceCount()), static_cast<double>(argsBytes) / (1 << 20),
-                 static_cast<double>(r.trace->strings.memoryBytes()) / (1 << 20), r.trace->strings.size());
+    std::fprintf(
+        stderr,
+        "opscope: timing: parse %.3f s (%u part%s), hierarchy %.3f s, summary %.3f s; model %.1f MiB for %llu slices "
+        "(args %.1f MiB, strings %.1f MiB in %zu)\n",
+        r.timings.parseSeconds, r.parts, r.parts == 1 ? "" : "s", r.timings.hierarchySeconds, summarySeconds,
+        static_cast<double>(r.trace->memoryBytes()) / (1 << 20), static_cast<unsigned long long>(r.trace->sliceCount()),
+        static_cast<double>(argsBytes) / (1 << 20), static_cast<double>(r.trace->strings.memoryBytes()) / (1 << 20),
+        r.trace->strings.size());
   }
   std::string out = json ? opscope::summaryJson(s, file) : opscope::summaryText(s, file);
   if (json && withRankMetrics) {  // for opscope-cluster's table: see report/rank_metrics_json.h

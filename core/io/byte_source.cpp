@@ -315,6 +315,28 @@ std::unique_ptr<ByteSource> ByteSource::open(const std::string& path, std::strin
   return out;
 }
 
+std::unique_ptr<ByteSource> ByteSource::openAt(const std::string& path, uint64_t offset, std::string& error) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (fd < 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+      ::lseek(fd, static_cast<off_t>(offset), SEEK_SET) != static_cast<off_t>(offset)) {
+    error = "cannot read " + path + " from byte " + std::to_string(offset) + ": " + std::strerror(errno);
+    if (fd >= 0) ::close(fd);
+    return nullptr;
+  }
+  ::posix_fadvise(fd, static_cast<off_t>(offset), 0, POSIX_FADV_SEQUENTIAL);
+  // The plain engine: bytes at an offset are never a gzip header (the caller parses JSON there).
+  auto src = std::make_unique<Source>(std::make_unique<FileInput>(fd), static_cast<uint64_t>(st.st_size),
+                                      InflateEngine::kZlib);
+  if (src->isGzip()) {
+    error = "the bytes of " + path + " at " + std::to_string(offset) + " look like gzip";
+    return nullptr;
+  }
+  src->randomAccessPath_ = path;
+  src->mtimeNs_ = static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+  return src;
+}
+
 std::unique_ptr<ByteSource> ByteSource::fromMemory(std::string bytes, InflateEngine engine) {
   const uint64_t n = bytes.size();
   return overlapped(std::make_unique<Source>(std::make_unique<MemoryInput>(std::move(bytes)), n, engine));

@@ -16,6 +16,9 @@ class ByteSource {
   virtual ~ByteSource() = default;
   // Opens path; on failure returns nullptr and sets error to one line.
   static std::unique_ptr<ByteSource> open(const std::string& path, std::string& error);
+  // A regular file's bytes from `offset` on, never gunzipped (a part of a plain file
+  // read in parallel); totalSize() is the whole file's, randomAccessPath() the path.
+  static std::unique_ptr<ByteSource> openAt(const std::string& path, uint64_t offset, std::string& error);
   // Reads over an in-memory buffer (tests, embedded fixtures); gzip detected as for files.
   // Files take ISA-L unless OPSCOPE_INFLATE=zlib (the benchmarks' reference run).
   static std::unique_ptr<ByteSource> fromMemory(std::string bytes, InflateEngine engine = InflateEngine::kBest);

@@ -297,21 +297,37 @@ void ChromeEventParser::metadataEvent(const RawEvent& ev, uint32_t process, cons
   Process& proc = trace_.processes[process];
   if (n == "process_name") {
     const RawArg* a = argOf("name");
-    if (a && a->type == 's') proc.name = trace_.strings.intern(a->value);
-    else warn(WarningKind::BadMetadata, ev.at, "process_name without a string name");
+    if (a && a->type == 's') {
+      proc.name = trace_.strings.intern(a->value);
+      builder_.noteProcessMetadata(process, TraceBuilder::kMetaName);
+    } else {
+      warn(WarningKind::BadMetadata, ev.at, "process_name without a string name");
+    }
   } else if (n == "process_labels") {
     const RawArg* a = argOf("labels");
-    if (a && a->type == 's') proc.labels = trace_.strings.intern(a->value);
+    if (a && a->type == 's') {
+      proc.labels = trace_.strings.intern(a->value);
+      builder_.noteProcessMetadata(process, TraceBuilder::kMetaLabels);
+    }
   } else if (n == "process_sort_index") {
-    if (sortIndex(proc.sortIndex)) proc.hasSortIndex = true;
+    if (sortIndex(proc.sortIndex)) {
+      proc.hasSortIndex = true;
+      builder_.noteProcessMetadata(process, TraceBuilder::kMetaSortIndex);
+    }
   } else if (n == "thread_name" || n == "thread_sort_index") {
-    Track& t = trace_.tracks[builder_.threadTrack(pid, tid)];
+    const uint32_t track = builder_.threadTrack(pid, tid);
+    Track& t = trace_.tracks[track];
     if (n == "thread_name") {
       const RawArg* a = argOf("name");
-      if (a && a->type == 's') t.name = trace_.strings.intern(a->value);
-      else warn(WarningKind::BadMetadata, ev.at, "thread_name without a string name");
+      if (a && a->type == 's') {
+        t.name = trace_.strings.intern(a->value);
+        builder_.noteTrackMetadata(track, TraceBuilder::kMetaName);
+      } else {
+        warn(WarningKind::BadMetadata, ev.at, "thread_name without a string name");
+      }
     } else if (sortIndex(t.sortIndex)) {
       t.hasSortIndex = true;
+      builder_.noteTrackMetadata(track, TraceBuilder::kMetaSortIndex);
     }
   }
 }

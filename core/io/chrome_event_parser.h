@@ -33,6 +33,11 @@ class ChromeEventParser {
   void warn(WarningKind kind, const char* at, std::string_view example);
   // What the events said the file is: "kineto-json", "legacy-pytorch-json" or "chrome-json".
   const char* format() const;
+  // Parallel loading: what a part's parser saw of the file's dialect counts here too.
+  void absorbDialect(const ChromeEventParser& part) {
+    sawKineto_ = sawKineto_ || part.sawKineto_;
+    sawLegacy_ = sawLegacy_ || part.sawLegacy_;
+  }
 
  private:
   bool timeField(const RawEvent& ev, std::string_view text, bool wasString, const char* field, TimeNs& out);

@@ -1,91 +1,35 @@
 #include "io/chrome_json_loader.h"
 
+#include <cstdio>
 #include <cstring>
-#include <memory>
 #include <string>
-#include <vector>
 
-#include "io/chrome_event_parser.h"
-#include "io/chrome_raw_event.h"
-#include "io/file_args.h"
+#include "io/chrome_json_reader.h"
 #include "io/input_limits.h"
-#include "io/json_read_window.h"
-#include "io/json_scanner.h"
-#include "model/trace_builder.h"
 
 // The Chrome loader in three parts, as Perfetto's JSON importer splits it: the read
 // window (json_read_window.h) slides over the bytes, this tokenizer walks the top-level
 // structure and cuts the traceEvents into raw events (chrome_raw_event.h) with a small
 // state machine that survives window boundaries, and the event parser
 // (chrome_event_parser.h) gives each its meaning in the model.
+//
+// Parallel loading (a plain regular file of more than two parts' worth of events): when
+// the loader meets the first element of traceEvents it guesses cut points at event
+// starts in the rest of the file (io/json_parts.h) and starts a reader per later part
+// (io/chrome_json_parallel.cpp) on a thread, each with its own model; it parses the first part itself, up to the
+// first cut. A part counts only when its parse ends exactly at the next cut (so every
+// cut is proven an event start by the part before it) and when no B / async begin left
+// open before a cut could have been closed after it. Then the parts' models are
+// absorbed in file order (TraceBuilder::absorb), which yields the model one pass builds,
+// id for id. Otherwise the parts are dropped and this loader reads on from its cut in
+// one pass: a bad guess costs the parts' work, never a wrong model or a second read of
+// the first part.
 
 namespace opscope {
 
-namespace {
+namespace chrome_json {
 
-class Loader {
- public:
-  Loader(ByteSource& src, const LoadOptions& opts)
-      : src_(src),
-        opts_(opts),
-        trace_(std::make_unique<Trace>()),
-        builder_(std::make_unique<TraceBuilder>(*trace_)),
-        window_(src, opts.progress ? std::function<bool(uint64_t, uint64_t)>([this](uint64_t done, uint64_t total) {
-                  return opts_.progress(LoadProgress{done, total, trace_->eventsRead});
-                })
-                                   : std::function<bool(uint64_t, uint64_t)>()),
-        // Plain regular files keep args in the file: read back by offset when asked.
-        lazyArgs_(!opts.eagerArgs && !src.randomAccessPath().empty()),
-        parser_(*trace_, *builder_, window_, lazyArgs_) {
-    builder_->setLazyArgs(lazyArgs_);
-    if (lazyArgs_)
-      trace_->lazyArgs = std::make_shared<FileArgs>(src.randomAccessPath(), src.totalSize(), src.fileMtimeNs());
-  }
-
-  LoadResult run();
-  uint64_t peakWindow() const { return window_.peakBytes(); }
-
- private:
-  enum class State { Start, ObjectFirstKey, ObjectNextKey, TopValue, EventsFirst, EventsNext, SkipTopValue, Done };
-
-  // A top-level value the model does not use, skipped as it streams by (Perfetto's
-  // "systemTraceEvents" can be hundreds of MB of text); the first bytes are kept for
-  // TraceMetadata::other.
-  struct TopValueSkip {
-    std::string key;
-    std::vector<char> closers;
-    bool started = false, inString = false, escaped = false, scalar = false;
-    std::string head;  // up to kKeptTopValueBytes + 1 bytes
-    uint64_t bytes = 0;
-  };
-  static constexpr size_t kKeptTopValueBytes = 4096;
-  // Consumes from sc_.p; true once the value ended (sc_.p just past it).
-  bool skipTopValue(TopValueSkip& k);
-
-  void parseEvent(RawEvent& ev);
-  void parseArgs(RawEvent& ev);
-  RawIdText parseIdValue();
-  // The text of a number (the usual case for ts/dur) or of any other value.
-  std::string_view numberOrValue(char first) {
-    return first == '-' || (first >= '0' && first <= '9') ? sc_.number() : sc_.skipValue();
-  }
-
-  ByteSource& src_;
-  const LoadOptions& opts_;
-  std::unique_ptr<Trace> trace_;
-  std::unique_ptr<TraceBuilder> builder_;
-  JsonReadWindow window_;
-  bool lazyArgs_ = false;
-  ChromeEventParser parser_;
-  JsonScanner sc_;
-  bool sawTraceEvents_ = false;
-  bool arrayForm_ = false;
-  TopValueSkip topSkip_;
-  std::string pendingKey_;  // the top-level key whose value comes next
-  std::vector<std::string> topKeys_;
-};
-
-RawIdText Loader::parseIdValue() {
+RawIdText Reader::parseIdValue() {
   RawIdText out;
   out.present = true;
   const char c = sc_.peek();
@@ -104,12 +48,12 @@ RawIdText Loader::parseIdValue() {
   return out;
 }
 
-void Loader::parseArgs(RawEvent& ev) {
+void Reader::parseArgs(RawEvent& ev) {
   if (sc_.peek() == '{') ev.argsAt = sc_.p;
   scanArgsObject(sc_, ev.args);
 }
 
-void Loader::parseEvent(RawEvent& ev) {
+void Reader::parseEvent(RawEvent& ev) {
   ev.reset(sc_.p, sc_.controlChars);
   sc_.resetScratch();
   ++sc_.p;  // '{'
@@ -199,12 +143,14 @@ void Loader::parseEvent(RawEvent& ev) {
   }
 }
 
-LoadResult Loader::run() {
+LoadResult Reader::run() {
   LoadResult result;
-  State state = State::Start;
+  // A later part starts at an element of traceEvents.
+  State state = part_ ? State::EventsFirst : State::Start;
+  sawTraceEvents_ = part_;
   RawEvent ev;
   window_.refill(window_.data());
-  window_.startPrefetch();
+  if (!part_) window_.startPrefetch();
   if (window_.cancelled()) {
     result.status = LoadStatus::Cancelled;
     result.error = "loading cancelled";
@@ -311,6 +257,14 @@ LoadResult Loader::run() {
         case State::EventsNext: {
           char c = sc_.peek();
           if (c == ']') {
+            if (stopAt_) {
+              // The array ends before the cut: the cut was not in it.
+              if (part_) {
+                partEnd_ = PartEnd::Misplaced;
+                goto finished;
+              }
+              dropParts();
+            }
             ++sc_.p;
             // Object form continues with more keys; array form is complete.
             state = arrayForm_ ? State::Done : State::ObjectNextKey;
@@ -324,6 +278,25 @@ LoadResult Loader::run() {
             ++sc_.p;
             state = State::EventsFirst;
             break;
+          }
+          if (stopAt_) {
+            const uint64_t at = window_.offsetOf(sc_.p);
+            if (at >= stopAt_) {
+              if (part_) {
+                partEnd_ = at == stopAt_ ? PartEnd::AtCut : PartEnd::Misplaced;
+                goto finished;
+              }
+              if (at == stopAt_ && absorbParts()) goto finished;
+              dropParts();
+              if (cancelledWaiting_) {
+                result.status = LoadStatus::Cancelled;
+                result.error = "loading cancelled";
+                return result;
+              }
+            }
+          } else if (!planned_ && !part_) {
+            planned_ = true;
+            startParts(window_.offsetOf(sc_.p));
           }
           if (c == '{') {
             parseEvent(ev);
@@ -388,6 +361,17 @@ LoadResult Loader::run() {
   }
 finished:
   window_.finish();  // the source is ours again
+  if (part_) {
+    if (partEnd_ == PartEnd::None) partEnd_ = stopAt_ ? PartEnd::Misplaced : PartEnd::End;
+    partTruncated_ = truncated;
+    inputEnd_ = window_.end();
+    return result;
+  }
+  if (absorbed_) {
+    truncated = lastTruncated_;
+  } else {
+    inputEnd_ = window_.end();
+  }
   if (!src_.error().empty()) {
     result.status = LoadStatus::IoError;
     result.error = src_.error();
@@ -396,19 +380,19 @@ finished:
   if (truncated || src_.truncated()) {
     if (!sawTraceEvents_ && trace_->eventsRead == 0) {
       result.status = LoadStatus::InvalidInput;
-      result.error = "input ends at byte " + std::to_string(window_.end()) + " before any trace event";
+      result.error = "input ends at byte " + std::to_string(inputEnd_) + " before any trace event";
       return result;
     }
     if (trace_->eventsRead == 0) {
       // Nothing to show: an empty trace would look like a successful load.
       result.status = LoadStatus::InvalidInput;
-      result.error = "no complete event before the cut at byte " + std::to_string(window_.end()) +
+      result.error = "no complete event before the cut at byte " + std::to_string(inputEnd_) +
                      (src_.isGzip() ? " of the decompressed stream" : "") +
                      (src_.truncated() ? " (gzip stream cut short)" : "");
       return result;
     }
-    trace_->diagnostics.warn(WarningKind::Truncated, window_.end(), 0,
-                             "input ends at byte " + std::to_string(window_.end()) +
+    trace_->diagnostics.warn(WarningKind::Truncated, inputEnd_, 0,
+                             "input ends at byte " + std::to_string(inputEnd_) +
                                  (src_.truncated() ? " (gzip stream cut short)" : "") + " after " +
                                  std::to_string(trace_->eventsRead) + " events");
   }
@@ -425,12 +409,12 @@ finished:
   TraceMetadata& m = trace_->meta;
   m.format = parser_.format();
   trace_->inputBytes = src_.totalSize();
-  trace_->jsonBytes = window_.end();
+  trace_->jsonBytes = inputEnd_;
   result.trace = std::move(trace_);
   return result;
 }
 
-bool Loader::skipTopValue(TopValueSkip& k) {
+bool Reader::skipTopValue(TopValueSkip& k) {
   const char* p = sc_.p;
   const char* const end = sc_.end;
   const char* const from = p;
@@ -480,12 +464,13 @@ bool Loader::skipTopValue(TopValueSkip& k) {
   return done;
 }
 
-}  // namespace
+}  // namespace chrome_json
 
 LoadResult loadChromeJson(ByteSource& source, const LoadOptions& options) {
-  Loader loader(source, options);
+  chrome_json::Reader loader(source, options);
   LoadResult r = loader.run();
   r.peakWindowBytes = loader.peakWindow();
+  r.parts = loader.partsAbsorbed();
   return r;
 }
 

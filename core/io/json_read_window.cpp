@@ -121,6 +121,12 @@ JsonReadWindow::JsonReadWindow(ByteSource& src, std::function<bool(uint64_t, uin
   data_ = buf_.data();
 }
 
+JsonReadWindow::JsonReadWindow(ByteSource& src, std::function<bool(uint64_t, uint64_t)> progress, uint64_t base)
+    : JsonReadWindow(src, std::move(progress)) {
+  base_ = base;
+  part_ = true;
+}
+
 JsonReadWindow::~JsonReadWindow() = default;
 
 void JsonReadWindow::finish() {
@@ -161,8 +167,8 @@ bool JsonReadWindow::refill(const char* keepFrom) {
   // Count lines in what leaves the window so error lines stay right: with the window's
   // own count (prefetched bytes are counted on the read-ahead thread), only the kept
   // unit is counted here.
-  const uint64_t keptLines = countNewlines(keepFrom, data_ + len_);
-  linesBefore_ += windowLines_ ? *windowLines_ - keptLines : countNewlines(data_, keepFrom);
+  const uint64_t keptLines = part_ ? 0 : countNewlines(keepFrom, data_ + len_);
+  if (!part_) linesBefore_ += windowLines_ ? *windowLines_ - keptLines : countNewlines(data_, keepFrom);
   windowLines_.reset();
   base_ += drop;
   if (prefetch_) {
@@ -215,7 +221,7 @@ bool JsonReadWindow::refill(const char* keepFrom) {
   if (progress_) {
     // While a prefetch runs the source belongs to its thread: uncompressed input's
     // offset is the window's end.
-    const uint64_t done = prefetch_ ? base_ + len_ : src_.consumed();
+    const uint64_t done = prefetch_ || part_ ? base_ + len_ : src_.consumed();
     if (!progress_(done, src_.totalSize())) cancelled_ = true;
   }
   return !cancelled_ && (len_ > keep);

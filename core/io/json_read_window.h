@@ -43,6 +43,10 @@ class JsonReadWindow {
  public:
   // progress(bytes done, bytes in all): false cancels.
   JsonReadWindow(ByteSource& src, std::function<bool(uint64_t, uint64_t)> progress);
+  // A part of a file read in parallel (io/chrome_json_loader.cpp): src starts at byte
+  // `base` of the file; lines are not counted (lineOf says 0, "unknown": the merge
+  // counts them for the few positions it reports) and progress is the window's end.
+  JsonReadWindow(ByteSource& src, std::function<bool(uint64_t, uint64_t)> progress, uint64_t base);
   ~JsonReadWindow();
 
   // Keeps [keepFrom, end) and reads on; false at the end of the input, when cancelled
@@ -63,7 +67,7 @@ class JsonReadWindow {
   uint64_t peakBytes() const { return peakWindow_; }
 
   uint64_t offsetOf(const char* at) const { return base_ + static_cast<uint64_t>(at - data_); }
-  uint64_t lineOf(const char* at) const { return linesBefore_ + 1 + countNewlines(data_, at); }
+  uint64_t lineOf(const char* at) const { return part_ ? 0 : linesBefore_ + 1 + countNewlines(data_, at); }
   uint64_t columnOf(const char* at) const;
   // "byte N[ of the decompressed stream] (line L, column C)".
   std::string where(const char* at) const;
@@ -78,6 +82,7 @@ class JsonReadWindow {
   RawBuffer spare_;                       // the other window, being filled by the prefetch
   std::unique_ptr<ReadAhead> readAhead_;  // declared after spare_: joined before it is freed
   bool prefetch_ = false;
+  bool part_ = false;
   uint64_t linesBefore_ = 0;
   // Newlines in [data_, data_ + len_) when known (a prefetched window), else counted
   // from the dropped bytes at the next refill.

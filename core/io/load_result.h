@@ -23,6 +23,12 @@ struct LoadOptions {
   // Encode every slice's args while loading even when the file could serve them later
   // (plain files are lazy by default: Trace::args reads them back by offset).
   bool eagerArgs = false;
+  // Threads that parse a plain (uncompressed, regular) JSON file's events in parallel,
+  // each a share of the bytes, merged into the model one pass would build: 0 picks
+  // OPSCOPE_LOAD_THREADS when set, else every core (at most 32); 1 parses in one pass.
+  unsigned threads = 0;
+  // The least bytes of events a thread is given (smaller files load in one pass).
+  uint64_t minPartBytes = uint64_t{16} << 20;
 };
 
 enum class LoadStatus : uint8_t {
@@ -45,6 +51,8 @@ struct LoadResult {
   // largest single event, never by the file (tests check that whitespace and skipped
   // values do not accumulate).
   uint64_t peakWindowBytes = 0;
+  // The parts of the file parsed in parallel and merged (LoadOptions::threads); 1: one pass.
+  unsigned parts = 1;
   std::string error;             // one line: what, and where (byte offset, line)
   std::unique_ptr<Trace> trace;  // set when status == Ok
 };

@@ -48,6 +48,19 @@ const char* warningKindName(WarningKind k) {
   return "?";
 }
 
+void Diagnostics::absorb(const Diagnostics& later) {
+  for (int k = 0; k < static_cast<int>(WarningKind::Count_); ++k) {
+    const WarningEntry& l = later.slots_[k];
+    if (l.count == 0) continue;
+    WarningEntry& e = slots_[k];
+    if (e.count == 0) {
+      e = l;
+    } else {
+      e.count += l.count;
+    }
+  }
+}
+
 void Diagnostics::warn(WarningKind kind, uint64_t offset, uint64_t line, std::string_view example) {
   WarningEntry& e = slots_[static_cast<int>(kind)];
   e.kind = kind;

@@ -59,6 +59,11 @@ class Diagnostics {
   // "3 crossovers, 1 truncated input" style one-liner of the problems; empty when there
   // is none (informational kinds are left out).
   std::string oneLine() const;
+  // Adds the warnings of a later stretch of the same input (parallel loading): counts
+  // add up, and a kind's first occurrence is this one's when it has one.
+  void absorb(const Diagnostics& later);
+  // Sets the line of a kind's first occurrence (parallel loading counts lines after).
+  void setFirstLine(WarningKind kind, uint64_t line) { slots_[static_cast<int>(kind)].firstLine = line; }
 
  private:
   WarningEntry slots_[static_cast<int>(WarningKind::Count_)] = {};

@@ -6,9 +6,6 @@
 namespace opscope {
 
 namespace {
-// Key tags keep the key spaces of processes, threads, async tracks and counters apart.
-constexpr uint64_t kThreadTag = 1, kAsyncTag = 2, kCounterTag = 3;
-
 // Kineto's activity type names (libkineto ActivityType.cpp) for every backend: the
 // accelerator's own events are device activity (Kernel, Memcpy, Memset kinds, so every
 // analysis counts them as device time), its runtime calls are launches.

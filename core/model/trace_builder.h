@@ -68,8 +68,31 @@ class TraceBuilder {
 
   Trace& trace() { return trace_; }
 
+  // Metadata events set these fields of a process or thread (parallel loading merges
+  // the later setting of each, as one pass over the file would have left it).
+  enum MetadataField : uint8_t { kMetaName = 1, kMetaLabels = 2, kMetaSortIndex = 4 };
+  void noteProcessMetadata(uint32_t process, uint8_t fields);
+  void noteTrackMetadata(uint32_t track, uint8_t fields);
+  // Whether a B or async b slice is still open on some track.
+  bool hasOpenSlices() const;
+
+  // Parallel loading (io/chrome_json_loader.cpp): appends what `part` built from the
+  // events that follow this builder's in the same file, so that the result is what one
+  // builder fed all of them in order would hold before finish(): part's strings, then
+  // processes, tracks and counter series new to this builder are added in the order
+  // part met them (ids, track order and rows equal a single pass), slices, instants,
+  // flows, memory events and counter samples appended after this builder's. `part` is
+  // left empty. False, with nothing but strings added, when the result could not be
+  // exact: part used the merged track of kMaxTracks or the sum passes kMaxTracks. The
+  // caller rules out what a part cannot know alone: B / async ends whose begins lie in
+  // an earlier part (its UnmatchedEnd warnings) and begins left open before the last.
+  // Lazy-args builders only (args are file offsets, which need no translation).
+  bool absorb(TraceBuilder& part);
+
  private:
   static constexpr uint8_t kUnclassified = 2;
+  // Key tags keep the key spaces of processes, threads, async tracks and counters apart.
+  static constexpr uint64_t kThreadTag = 1, kAsyncTag = 2, kCounterTag = 3;
   bool lazyArgs_ = false;
   std::vector<uint8_t> spanByName_;  // by name id: 1 a record_function span, 0 not
   // Into the time domain (ids.h): start clamped, dur cut so the slice ends inside it.
@@ -107,6 +130,7 @@ class TraceBuilder {
   StringId lastCat_ = ~0u;
   SliceKind lastKind_ = SliceKind::Other;
   std::unordered_map<Key, uint32_t, KeyHash> counterByKey_;
+  std::vector<uint8_t> processMetaSet_, trackMetaSet_;  // MetadataField bits, by index
 };
 
 }  // namespace opscope

@@ -1,0 +1,172 @@
+// Parallel loading of a plain JSON file: the later parts' readers, their threads, and the
+// merge of their models into the first part's (see io/chrome_json_loader.cpp).
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+#include "io/chrome_json_reader.h"
+#include "io/json_parts.h"
+
+namespace opscope::chrome_json {
+
+namespace {
+// Threads for parsing: the options', else OPSCOPE_LOAD_THREADS (benchmarks measure the
+// scaling with it), else every core.
+unsigned loadThreads(const LoadOptions& opts) {
+  if (opts.threads) return opts.threads;
+  if (const char* e = std::getenv("OPSCOPE_LOAD_THREADS"); e && std::atoi(e) > 0)
+    return static_cast<unsigned>(std::atoi(e));
+  return std::clamp(std::thread::hardware_concurrency(), 1u, 32u);
+}
+
+// Top-level values after traceEvents, read by the last part: as one pass would have set
+// them after those before it (this loader's).
+void takeLaterTopLevel(TraceMetadata& m, const TraceMetadata& later, const std::vector<std::string>& keys) {
+  for (const std::string& key : keys) {
+    if (key == "schemaVersion") {
+      if (later.schemaVersion) m.schemaVersion = later.schemaVersion;
+      m.schemaVersionText = later.schemaVersionText;
+    } else if (key == "deviceProperties") {
+      m.devices = later.devices;
+    } else if (key == "distributedInfo") {
+      m.distributedInfo = later.distributedInfo;
+      if (later.rank) m.rank = later.rank;
+      if (later.worldSize) m.worldSize = later.worldSize;
+    } else if (key == "traceName") {
+      m.traceName = later.traceName;
+    } else if (key == "baseTimeNanoseconds") {
+      if (later.baseTimeNanoseconds) m.baseTimeNanoseconds = later.baseTimeNanoseconds;
+    } else if (key == "displayTimeUnit") {
+      m.displayTimeUnit = later.displayTimeUnit;
+    } else if (key == "record_shapes") {
+      m.recordShapes = later.recordShapes;
+    }
+  }
+  m.other.insert(m.other.end(), later.other.begin(), later.other.end());
+}
+
+}  // namespace
+
+Reader::~Reader() = default;
+
+LoadProgress Reader::progressNow(uint64_t done, uint64_t total) const {
+  LoadProgress p{done, total, trace_->eventsRead};
+  if (parts_) {
+    // Each window reads ahead past its cut: what lies beyond is the next part's.
+    p.bytesDone = std::min(done, stopAt_) + parts_->shared.bytes.load(std::memory_order_relaxed);
+    p.bytesDone = std::min(p.bytesDone, total);
+    p.events += parts_->shared.events.load(std::memory_order_relaxed);
+  }
+  return p;
+}
+
+bool Reader::partProgress(uint64_t done) {
+  const uint64_t bytes = (stopAt_ ? std::min(done, stopAt_) : done) - partBegin_;
+  shared_->bytes.fetch_add(bytes - reportedBytes_, std::memory_order_relaxed);
+  shared_->events.fetch_add(trace_->eventsRead - reportedEvents_, std::memory_order_relaxed);
+  reportedBytes_ = bytes;
+  reportedEvents_ = trace_->eventsRead;
+  return !shared_->cancel.load(std::memory_order_relaxed);
+}
+
+void Reader::startParts(uint64_t at) {
+  const std::string& path = src_.randomAccessPath();
+  const uint64_t size = src_.totalSize();
+  const unsigned threads = loadThreads(opts_);
+  if (!lazyArgs_ || threads < 2 || size <= at || opts_.minPartBytes == 0) return;
+  const auto count = static_cast<unsigned>(std::min<uint64_t>(threads, (size - at) / opts_.minPartBytes));
+  const std::vector<uint64_t> cuts = guessEventStarts(path, at, size, count);
+  if (cuts.empty()) return;
+  parts_ = std::make_unique<Parts>();
+  for (size_t i = 0; i < cuts.size(); ++i) {
+    Parts::Part part;
+    std::string error;
+    part.src = ByteSource::openAt(path, cuts[i], error);
+    if (!part.src) {
+      parts_.reset();
+      return;
+    }
+    part.loader = std::make_unique<Reader>(*part.src, opts_, parts_->shared, cuts[i],
+                                           i + 1 < cuts.size() ? cuts[i + 1] : 0, arrayForm_);
+    parts_->parts.push_back(std::move(part));
+  }
+  parts_->shared.running = parts_->parts.size();
+  for (Parts::Part& part : parts_->parts)
+    parts_->threads.emplace_back([&part, shared = &parts_->shared] {
+      try {
+        part.result = part.loader->run();
+      } catch (...) {  // out of memory in a part: the parse goes on in one pass
+        part.result.status = LoadStatus::IoError;
+      }
+      std::lock_guard<std::mutex> lock(shared->mutex);
+      --shared->running;
+      shared->done.notify_all();
+    });
+  stopAt_ = cuts.front();
+}
+
+void Reader::dropParts() {
+  parts_.reset();  // cancels and joins
+  stopAt_ = 0;
+}
+
+bool Reader::absorbParts() {
+  {
+    // Progress and cancellation stay live while the parts finish.
+    std::unique_lock<std::mutex> lock(parts_->shared.mutex);
+    while (parts_->shared.running > 0) {
+      parts_->shared.done.wait_for(lock, std::chrono::milliseconds(50));
+      if (opts_.progress && parts_->shared.running > 0) {
+        lock.unlock();
+        if (!opts_.progress(progressNow(window_.offsetOf(sc_.p), src_.totalSize()))) {
+          parts_->shared.cancel = true;
+          cancelledWaiting_ = true;
+        }
+        lock.lock();
+      }
+    }
+  }
+  parts_->join();
+  if (cancelledWaiting_) return false;
+  // Every part ended at its cut (the last at the input's end); no begin left open
+  // before a cut, no end whose begin may lie in an earlier part; tracks within bounds.
+  std::vector<Parts::Part>& parts = parts_->parts;
+  size_t tracks = trace_->tracks.size();
+  if (builder_->hasOpenSlices()) return false;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const Reader& l = *parts[i].loader;
+    const bool last = i + 1 == parts.size();
+    if (parts[i].result.status != LoadStatus::Ok || l.partEnd_ != (last ? PartEnd::End : PartEnd::AtCut)) return false;
+    if ((!last && l.builder_->hasOpenSlices()) || l.trace_->diagnostics.count(WarningKind::UnmatchedEnd)) return false;
+    tracks += l.trace_->tracks.size();
+  }
+  if (tracks > kMaxTracks) return false;
+  for (Parts::Part& part : parts) {
+    Reader& l = *part.loader;
+    if (!builder_->absorb(*l.builder_)) return false;  // ruled out above: nothing was merged
+    trace_->diagnostics.absorb(l.trace_->diagnostics);
+    parser_.absorbDialect(l.parser_);
+  }
+  const Reader& last = *parts.back().loader;
+  takeLaterTopLevel(trace_->meta, last.trace_->meta, last.topKeys_);
+  topKeys_.insert(topKeys_.end(), last.topKeys_.begin(), last.topKeys_.end());
+  inputEnd_ = last.inputEnd_;
+  lastTruncated_ = last.partTruncated_;
+  // The parts count no lines: the first occurrences they report get theirs now.
+  std::vector<std::pair<uint64_t, WarningKind>> unplaced;
+  for (const WarningEntry& e : trace_->diagnostics.entries())
+    if (e.firstOffset > 0 && e.firstLine == 0) unplaced.emplace_back(e.firstOffset, e.kind);
+  if (!unplaced.empty()) {
+    std::sort(unplaced.begin(), unplaced.end());
+    std::vector<uint64_t> offsets;
+    for (const auto& u : unplaced) offsets.push_back(u.first);
+    const std::vector<uint64_t> lines = linesAtOffsets(src_.randomAccessPath(), offsets);
+    for (size_t i = 0; i < unplaced.size(); ++i) trace_->diagnostics.setFirstLine(unplaced[i].second, lines[i]);
+  }
+  partsAbsorbed_ = static_cast<unsigned>(parts.size() + 1);
+  parts_.reset();
+  absorbed_ = true;
+  return true;
+}
+}  // namespace opscope::chrome_json

@@ -1,0 +1,174 @@
+// TraceBuilder::absorb: the merge step of parallel loading. Every id a part handed out
+// (strings, processes, tracks, counter series) is translated into this builder's by
+// meeting the part's entries in the order the part created them, which is the order a
+// single pass over the part's events would have created the new ones in.
+#include <algorithm>
+
+#include "model/trace_builder.h"
+
+namespace opscope {
+
+void TraceBuilder::noteProcessMetadata(uint32_t process, uint8_t fields) {
+  if (process >= processMetaSet_.size()) processMetaSet_.resize(process + 1, 0);
+  processMetaSet_[process] |= fields;
+}
+
+void TraceBuilder::noteTrackMetadata(uint32_t track, uint8_t fields) {
+  if (track >= trackMetaSet_.size()) trackMetaSet_.resize(track + 1, 0);
+  trackMetaSet_[track] |= fields;
+}
+
+bool TraceBuilder::hasOpenSlices() const {
+  return std::any_of(openSlices_.begin(), openSlices_.end(), [](const auto& open) { return !open.empty(); });
+}
+
+bool TraceBuilder::absorb(TraceBuilder& part) {
+  Trace& to = trace_;
+  Trace& from = part.trace_;
+  if (part.overflowTrack_ != ~0u) return false;
+
+  // Strings in the part's id order: the new ones get ids in the order the part met them.
+  std::vector<StringId> str(from.strings.size());
+  for (size_t i = 0; i < str.size(); ++i) str[i] = to.strings.intern(from.strings.get(static_cast<StringId>(i)));
+  auto raw = [&](RawId id) {
+    if (id.isString) id.str = str[id.str];
+    return id;
+  };
+
+  // Processes, found or added by pid.
+  std::vector<uint32_t> proc(from.processes.size());
+  for (size_t i = 0; i < proc.size(); ++i) {
+    const Process& p = from.processes[i];
+    const RawId pid = raw(p.pid);
+    auto [it, inserted] = processByPid_.try_emplace(rawKey(0, pid), static_cast<uint32_t>(to.processes.size()));
+    if (inserted) {
+      Process q;
+      q.pid = pid;
+      to.processes.push_back(q);
+    }
+    proc[i] = it->second;
+  }
+
+  // Track keys first: nothing of the tracks changes when the sum would pass kMaxTracks.
+  std::vector<Key> keys(from.tracks.size());
+  size_t added = 0;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const Track& t = from.tracks[i];
+    if (t.kind == TrackKind::Async) {
+      keys[i] = Key{(static_cast<uint64_t>(proc[t.process]) << 32) | (kAsyncTag * 2),
+                    (static_cast<uint64_t>(str[t.name]) << 32) | str[t.tid.str]};
+    } else {
+      keys[i] = rawKey(kThreadTag, raw(t.tid));
+      keys[i].a |= static_cast<uint64_t>(proc[t.process]) << 32;
+    }
+    added += !trackByKey_.count(keys[i]);
+  }
+  if (to.tracks.size() + added > kMaxTracks) return false;
+
+  // Metadata set in the part is the later setting: it wins, as it would in one pass.
+  for (size_t i = 0; i < proc.size(); ++i) {
+    const uint8_t set = i < part.processMetaSet_.size() ? part.processMetaSet_[i] : 0;
+    if (!set) continue;
+    const Process& p = from.processes[i];
+    Process& q = to.processes[proc[i]];
+    if (set & kMetaName) q.name = str[p.name];
+    if (set & kMetaLabels) q.labels = str[p.labels];
+    if (set & kMetaSortIndex) q.sortIndex = p.sortIndex, q.hasSortIndex = p.hasSortIndex;
+    noteProcessMetadata(proc[i], set);
+  }
+
+  std::vector<uint32_t> track(from.tracks.size());
+  for (size_t i = 0; i < track.size(); ++i) {
+    Track& t = from.tracks[i];
+    auto [it, inserted] = trackByKey_.try_emplace(keys[i], static_cast<uint32_t>(to.tracks.size()));
+    const uint32_t g = track[i] = it->second;
+    if (inserted) {
+      Track n;
+      n.kind = t.kind;
+      n.process = proc[t.process];
+      n.tid = raw(t.tid);
+      n.name = t.kind == TrackKind::Async ? str[t.name] : 0;
+      to.tracks.push_back(std::move(n));
+      openSlices_.emplace_back();
+    }
+    Track& d = to.tracks[g];
+    const uint8_t set = i < part.trackMetaSet_.size() ? part.trackMetaSet_[i] : 0;
+    if (set & kMetaName) d.name = str[t.name];
+    if (set & kMetaSortIndex) d.sortIndex = t.sortIndex, d.hasSortIndex = t.hasSortIndex;
+    if (set) noteTrackMetadata(g, set);
+    if (d.device == kNoId) d.device = t.device;
+    if (d.stream == kNoId) d.stream = t.stream;
+
+    // Rows: the part's follow this builder's; its open ones keep their place.
+    SliceColumns& s = t.slices;
+    SliceColumns& o = d.slices;
+    const auto base = static_cast<uint32_t>(o.size());
+    for (StringId& n : std::span(s.name.data(), s.size())) n = str[n];
+    for (StringId& c : std::span(s.cat.data(), s.size())) c = str[c];
+    if (base == 0) {
+      std::swap(o, s);
+    } else {
+      o.start.append(s.start.data(), s.size());
+      o.dur.append(s.dur.data(), s.size());
+      o.name.append(s.name.data(), s.size());
+      o.cat.append(s.cat.data(), s.size());
+      o.kind.append(s.kind.data(), s.size());
+      o.flags.append(s.flags.data(), s.size());
+      o.correlation.append(s.correlation.data(), s.size());
+      o.externalId.append(s.externalId.data(), s.size());
+      o.argsAt.append(s.argsAt.data(), s.argsAt.size());
+    }
+    s = SliceColumns{};  // the part's copy is freed as the merge goes
+    for (uint32_t row : part.openSlices_[i]) openSlices_[g].push_back(base + row);
+  }
+
+  for (const auto& [cat, kind] : part.kindByCat_) kindByCat_.try_emplace(str[cat], kind);
+
+  for (Instant i : from.instants) {
+    i.name = str[i.name];
+    i.cat = str[i.cat];
+    i.process = proc[i.process];
+    if (i.scope == InstantScope::Thread) i.track = track[i.track];
+    to.instants.push_back(i);
+  }
+  for (MemoryEvent m : from.memoryEvents) {
+    m.track = track[m.track];
+    to.memoryEvents.push_back(m);
+  }
+  to.unboundFlows.reserve(to.unboundFlows.size() + from.unboundFlows.size());
+  for (FlowPoint f : from.unboundFlows) {
+    f.track = track[f.track];
+    f.cat = str[f.cat];
+    f.name = str[f.name];
+    if (f.id & kStringFlowId) f.id = kStringFlowId | str[static_cast<StringId>(f.id & ~kStringFlowId)];
+    to.unboundFlows.push_back(f);
+  }
+  for (CounterSeries& c : from.counters) {
+    const uint32_t p = proc[c.process];
+    const StringId name = str[c.name];
+    const Key key{(static_cast<uint64_t>(p) << 32) | (kCounterTag * 2), name};
+    auto [it, inserted] = counterByKey_.try_emplace(key, static_cast<uint32_t>(to.counters.size()));
+    if (inserted) {
+      CounterSeries n;
+      n.process = p;
+      n.name = name;
+      to.counters.push_back(std::move(n));
+    }
+    CounterSeries& d = to.counters[it->second];
+    d.ts.insert(d.ts.end(), c.ts.begin(), c.ts.end());
+    d.value.insert(d.value.end(), c.value.begin(), c.value.end());
+  }
+  to.eventsRead += from.eventsRead;
+
+  // The single-pass caches point at what this builder met last; the part met other ids.
+  lastProcess_ = lastTrack_ = ~0u;
+  lastCat_ = ~0u;
+  from.tracks.clear();
+  from.instants.clear();
+  from.memoryEvents.clear();
+  from.unboundFlows = PodColumn<FlowPoint>{};
+  from.counters.clear();
+  return true;
+}
+
+}  // namespace opscope
