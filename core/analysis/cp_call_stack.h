@@ -5,16 +5,26 @@
 // path's graph (analysis/critical_path.cpp); the events are its own, read through
 // callbacks so that no copy of them is made.
 //
-// Invariants: the order is total (two distinct points never tie: an event's own start
-// precedes its end, and the event index breaks every other tie), so the sweep does not
-// depend on the sort's stability; an end with no open event is ignored.
+// The order: no two distinct points tie (an event's own start precedes its end, and the
+// event index breaks every other tie), but compare_events is not transitive where
+// zero-length events share an instant with others (three zero-length events a < b < c:
+// HTA puts c's end before b's and b's before a's, a's end before b's start and b's start
+// before b's end). std::sort with such a comparator is undefined behaviour (its
+// unguarded insertion step may run off the range), so the points are sorted by merging
+// (stable_sort, inplace_merge), which stays within the range whatever the comparator
+// says and gives the one possible order wherever the order is consistent. An end with no
+// open event is ignored.
 #include <algorithm>
 #include <cstdint>
+#include <thread>
 #include <vector>
 
 #include "model/ids.h"
 
 namespace opscope {
+
+// Threads with this many events sort their starts and their ends on two threads.
+inline constexpr size_t kParallelSortFrom = 1u << 16;
 
 // ts(i), end(i): the start and end of event i. members: the thread's events (emptied).
 // For every member, in order of its start point: onStart(i, parentOrNone) with the
@@ -43,14 +53,26 @@ void sweepCallStack(std::vector<uint32_t>& members, Ts ts, End end, OnStart onSt
     if (xd == 0 && yd == 0) return x.ev < y.ev;
     return x.start;
   };
-  std::vector<Point> points;
-  points.reserve(members.size() * 2);
-  for (uint32_t i : members) {
-    points.push_back({ts(i), i, true});
-    points.push_back({end(i), i, false});
+  // Starts in the first half, ends in the second, each sorted (on two threads for a
+  // large thread: the merged forward/backward thread of a training step holds millions),
+  // then merged: the order is total, so this is the order one sort of all would give.
+  const size_t n = members.size();
+  std::vector<Point> points(n * 2);
+  for (size_t k = 0; k < n; ++k) {
+    points[k] = {ts(members[k]), members[k], true};
+    points[n + k] = {end(members[k]), members[k], false};
   }
   std::vector<uint32_t>().swap(members);
-  std::sort(points.begin(), points.end(), before);
+  const auto mid = points.begin() + static_cast<std::ptrdiff_t>(n);
+  if (n >= kParallelSortFrom && std::thread::hardware_concurrency() >= 2) {
+    std::thread ends([&] { std::stable_sort(mid, points.end(), before); });
+    std::stable_sort(points.begin(), mid, before);
+    ends.join();
+  } else {
+    std::stable_sort(points.begin(), mid, before);
+    std::stable_sort(mid, points.end(), before);
+  }
+  std::inplace_merge(points.begin(), mid, points.end(), before);
   std::vector<uint32_t> open;
   for (const Point& p : points) {
     if (p.start) {
