@@ -62,6 +62,9 @@ bool loadRankFiles(const std::vector<std::string>& files, const RankLoadOptions&
         r.error = "cancelled";
       } else {
         LoadOptions lo;
+        // The cores are shared among the rank workers: each parses its plain JSON files
+        // on its share (8 ranks at once on 16 cores: 2 threads each, not 16).
+        lo.threads = std::max(1u, std::thread::hardware_concurrency() / threads);
         lo.progress = [&, worker](const LoadProgress& p) {
           report(worker, std::min(p.bytesDone, sizes[i]), false, 0);
           return !cancelled.load();
