@@ -24,6 +24,7 @@
 #include "compare_view.h"
 #include "dialog_folder.h"
 #include "et_document.h"
+#include "file_filters.h"
 #include "load_job.h"
 #include "palette/command_palette.h"
 #include "palette/key_help_overlay.h"
@@ -183,17 +184,15 @@ void MainWindow::buildMenus() {
     if (!dir.isEmpty()) openFile(dir);
   });
   QAction* openEt = file->addAction(QStringLiteral("Open &execution trace…"), this, [this] {
-    const QString path =
-        QFileDialog::getOpenFileName(this, QStringLiteral("Open execution trace"), dialogStart(),
-                                     QStringLiteral("Execution traces (*.json *.json.gz *.gz);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open execution trace"), dialogStart(),
+                                                      executionTraceFileFilter());
     if (!path.isEmpty()) openExecutionTrace(path);
   });
   // Another run against this one (before / after a change), or two iterations of this one.
   QAction* compare =
       file->addAction(QStringLiteral("&Compare with…"), QKeySequence(QStringLiteral("Ctrl+Shift+D")), this, [this] {
         const QString path =
-            QFileDialog::getOpenFileName(this, QStringLiteral("Compare with"), dialogStart(),
-                                         QStringLiteral("Traces (*.json *.json.gz *.gz);;All files (*)"));
+            QFileDialog::getOpenFileName(this, QStringLiteral("Compare with"), dialogStart(), traceFileFilter());
         if (!path.isEmpty()) compareWith(path);
       });
   QAction* compareSelf =
@@ -544,8 +543,7 @@ namespace opscope::ui {
 
 void MainWindow::chooseAndOpen() {
   const QString path =
-      QFileDialog::getOpenFileName(this, QStringLiteral("Open trace"), dialogStart(),
-                                   QStringLiteral("Traces (*.json *.json.gz *.gz *.sqlite *.log);;All files (*)"));
+      QFileDialog::getOpenFileName(this, QStringLiteral("Open trace"), dialogStart(), traceFileFilter());
   if (!path.isEmpty()) openFile(path);
 }
 
