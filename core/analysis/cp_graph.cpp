@@ -13,32 +13,53 @@ void CpGraph::add(uint32_t u, TimeNs uts, uint32_t v, TimeNs vts, CpEdgeType typ
 }
 
 void CpGraph::finish() {
-  // Repeated (u, v): the first's place, the last's data.
-  std::vector<uint32_t> byKey(edges_.size());
-  std::iota(byKey.begin(), byKey.end(), 0u);
-  // By (from, to), then insertion: a total order, sorted in place (no stable sort's buffer).
-  std::sort(byKey.begin(), byKey.end(), [&](uint32_t a, uint32_t b) {
-    if (edges_[a].from != edges_[b].from) return edges_[a].from < edges_[b].from;
-    if (edges_[a].to != edges_[b].to) return edges_[a].to < edges_[b].to;
-    return a < b;
-  });
-  std::vector<uint8_t> keep(edges_.size(), 0);
-  for (size_t i = 0; i < byKey.size();) {
-    size_t j = i;
-    while (j + 1 < byKey.size() && edges_[byKey[j + 1]].from == edges_[byKey[i]].from &&
-           edges_[byKey[j + 1]].to == edges_[byKey[i]].to)
-      ++j;
-    edges_[byKey[i]] = edges_[byKey[j]];  // stable: byKey[i] is the first, byKey[j] the last
-    keep[byKey[i]] = 1;
-    i = j + 1;
+  // Repeated (u, v): the first's place, the last's data. Found among the edges of each
+  // source, which a counting sort lists in insertion order (a sort of all edges by
+  // (from, to) was the graph's largest cost on 1 GB); a source's few edges are compared
+  // pairwise, a source with many sorted by (to, insertion).
+  const size_t nodes = seen_.size();
+  std::vector<uint32_t> fromAt(nodes + 1, 0);
+  for (const Edge& e : edges_) ++fromAt[e.from + 1];
+  for (size_t k = 0; k < nodes; ++k) fromAt[k + 1] += fromAt[k];
+  std::vector<uint32_t> byFrom(edges_.size());
+  {
+    std::vector<uint32_t> fill(fromAt.begin(), fromAt.end() - 1);
+    for (uint32_t e = 0; e < edges_.size(); ++e) byFrom[fill[edges_[e].from]++] = e;
   }
-  std::vector<uint32_t>().swap(byKey);
+  std::vector<uint8_t> keep(edges_.size(), 1);
+  constexpr uint32_t kPairwise = 32;
+  std::vector<uint32_t> bucket;
+  for (size_t u = 0; u < nodes; ++u) {
+    const uint32_t b = fromAt[u], end = fromAt[u + 1];
+    if (end - b <= kPairwise) {
+      for (uint32_t i = b; i < end; ++i) {
+        const uint32_t first = byFrom[i];
+        if (!keep[first]) continue;
+        uint32_t last = first;
+        for (uint32_t j = i + 1; j < end; ++j)
+          if (edges_[byFrom[j]].to == edges_[first].to) keep[last = byFrom[j]] = 0;
+        if (last != first) edges_[first] = edges_[last];
+      }
+      continue;
+    }
+    bucket.assign(byFrom.begin() + b, byFrom.begin() + end);
+    std::sort(bucket.begin(), bucket.end(), [&](uint32_t x, uint32_t y) {
+      return edges_[x].to != edges_[y].to ? edges_[x].to < edges_[y].to : x < y;
+    });
+    for (size_t i = 0; i < bucket.size();) {
+      size_t j = i;
+      while (j + 1 < bucket.size() && edges_[bucket[j + 1]].to == edges_[bucket[i]].to) keep[bucket[++j]] = 0;
+      if (j != i) edges_[bucket[i]] = edges_[bucket[j]];
+      i = j + 1;
+    }
+  }
+  std::vector<uint32_t>().swap(byFrom);
+  std::vector<uint32_t>().swap(fromAt);
   size_t n = 0;
   for (size_t i = 0; i < edges_.size(); ++i)
     if (keep[i]) edges_[n++] = edges_[i];
   edges_.resize(n);  // not shrunk: reserved close to need, and a copy would hold both
   // Adjacency in edge (insertion) order.
-  const size_t nodes = seen_.size();
   auto build = [&](std::vector<uint32_t>& at, std::vector<uint32_t>& ids, bool out) {
     at.assign(nodes + 1, 0);
     for (const Edge& e : edges_) ++at[(out ? e.from : e.to) + 1];
