@@ -12,10 +12,12 @@
 // before b's end). std::sort with such a comparator is undefined behaviour (its
 // unguarded insertion step may run off the range), so the points are sorted by merging
 // (stable_sort, inplace_merge), which stays within the range whatever the comparator
-// says and gives the one possible order wherever the order is consistent. An end with no
+// says (libstdc++'s merge sorts only compare within the range) and gives the one
+// possible order wherever the order is consistent. An end with no
 // open event is ignored.
 #include <algorithm>
 #include <cstdint>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -55,7 +57,7 @@ void sweepCallStack(std::vector<uint32_t>& members, Ts ts, End end, OnStart onSt
   };
   // Starts in the first half, ends in the second, each sorted (on two threads for a
   // large thread: the merged forward/backward thread of a training step holds millions),
-  // then merged: the order is total, so this is the order one sort of all would give.
+  // then merged: wherever the order is consistent, the order one sort of all would give.
   const size_t n = members.size();
   std::vector<Point> points(n * 2);
   for (size_t k = 0; k < n; ++k) {
@@ -64,8 +66,14 @@ void sweepCallStack(std::vector<uint32_t>& members, Ts ts, End end, OnStart onSt
   }
   std::vector<uint32_t>().swap(members);
   const auto mid = points.begin() + static_cast<std::ptrdiff_t>(n);
+  std::thread ends;
   if (n >= kParallelSortFrom && std::thread::hardware_concurrency() >= 2) {
-    std::thread ends([&] { std::stable_sort(mid, points.end(), before); });
+    try {
+      ends = std::thread([&] { std::stable_sort(mid, points.end(), before); });
+    } catch (const std::system_error&) {  // no thread to be had: both halves here
+    }
+  }
+  if (ends.joinable()) {
     std::stable_sort(points.begin(), mid, before);
     ends.join();
   } else {

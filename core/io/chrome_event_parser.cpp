@@ -286,12 +286,16 @@ void ChromeEventParser::metadataEvent(const RawEvent& ev, uint32_t process, cons
       if (a.key == key) return &a;
     return nullptr;
   };
+  // A rejected sort index leaves the earlier one (the number's parse may have written a
+  // prefix of "1.5" or "7x" before it failed).
   auto sortIndex = [&](int64_t& out) {
     const RawArg* a = argOf("sort_index");
-    if (!a || !argId(*a, ev, out)) {
+    int64_t v = 0;
+    if (!a || !argId(*a, ev, v)) {
       warn(WarningKind::BadMetadata, ev.at, std::string(n) + " without an integer sort_index");
       return false;
     }
+    out = v;
     return true;
   };
   Process& proc = trace_.processes[process];

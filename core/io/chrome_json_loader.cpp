@@ -13,7 +13,7 @@
 // state machine that survives window boundaries, and the event parser
 // (chrome_event_parser.h) gives each its meaning in the model.
 //
-// Parallel loading (a plain regular file of more than two parts' worth of events): when
+// Parallel loading (a plain regular file of at least two parts' worth of events): when
 // the loader meets the first element of traceEvents it guesses cut points at event
 // starts in the rest of the file (io/json_parts.h) and starts a reader per later part
 // (io/chrome_json_parallel.cpp) on a thread, each with its own model; it parses the first part itself, up to the
@@ -311,8 +311,11 @@ LoadResult Reader::run() {
           break;
         }
         case State::Done: {
-          // Anything after the top-level value is ignored (Chrome does the same).
+          // Anything after the top-level value is ignored (Chrome does the same); the
+          // JSON's bytes end where it starts (not at the window's end, which depends on
+          // where windows fall: one pass and a parallel load would disagree).
           sc_.skipWs();
+          valueEnd_ = window_.offsetOf(sc_.p);
           goto finished;
         }
       }
@@ -364,13 +367,14 @@ finished:
   if (part_) {
     if (partEnd_ == PartEnd::None) partEnd_ = stopAt_ ? PartEnd::Misplaced : PartEnd::End;
     partTruncated_ = truncated;
-    inputEnd_ = window_.end();
+    inputEnd_ = valueEnd_ ? valueEnd_ : window_.end();
+    if (!src_.error().empty()) result.status = LoadStatus::IoError;  // a read error is no cut file
     return result;
   }
   if (absorbed_) {
     truncated = lastTruncated_;
   } else {
-    inputEnd_ = window_.end();
+    inputEnd_ = valueEnd_ ? valueEnd_ : window_.end();
   }
   if (!src_.error().empty()) {
     result.status = LoadStatus::IoError;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <system_error>
 #include <thread>
 
 #include "io/chrome_json_reader.h"
@@ -13,10 +14,12 @@ namespace opscope::chrome_json {
 namespace {
 // Threads for parsing: the options', else OPSCOPE_LOAD_THREADS (benchmarks measure the
 // scaling with it), else every core.
+// At most 64 whatever is asked: each part holds a source, a window and a model.
 unsigned loadThreads(const LoadOptions& opts) {
-  if (opts.threads) return opts.threads;
+  constexpr unsigned kMost = 64;
+  if (opts.threads) return std::min(opts.threads, kMost);
   if (const char* e = std::getenv("OPSCOPE_LOAD_THREADS"); e && std::atoi(e) > 0)
-    return static_cast<unsigned>(std::atoi(e));
+    return std::min(static_cast<unsigned>(std::atoi(e)), kMost);
   return std::clamp(std::thread::hardware_concurrency(), 1u, 32u);
 }
 
@@ -92,17 +95,24 @@ void Reader::startParts(uint64_t at) {
     parts_->parts.push_back(std::move(part));
   }
   parts_->shared.running = parts_->parts.size();
-  for (Parts::Part& part : parts_->parts)
-    parts_->threads.emplace_back([&part, shared = &parts_->shared] {
-      try {
-        part.result = part.loader->run();
-      } catch (...) {  // out of memory in a part: the parse goes on in one pass
-        part.result.status = LoadStatus::IoError;
-      }
-      std::lock_guard<std::mutex> lock(shared->mutex);
-      --shared->running;
-      shared->done.notify_all();
-    });
+  for (Parts::Part& part : parts_->parts) {
+    try {
+      parts_->threads.emplace_back([&part, shared = &parts_->shared] {
+        try {
+          part.result = part.loader->run();
+        } catch (...) {  // out of memory in a part: the parse goes on in one pass
+          part.result.status = LoadStatus::IoError;
+        }
+        std::lock_guard<std::mutex> lock(shared->mutex);
+        --shared->running;
+        shared->done.notify_all();
+      });
+    } catch (const std::system_error&) {
+      // No thread to be had (a process or cgroup limit): one pass, as on one core.
+      parts_.reset();  // cancels and joins the parts already running
+      return;
+    }
+  }
   stopAt_ = cuts.front();
 }
 

@@ -139,6 +139,7 @@ class Reader {
   bool planned_ = false;
   bool cancelledWaiting_ = false;
   uint64_t inputEnd_ = 0;  // after absorbing: where the last part's input ended
+  uint64_t valueEnd_ = 0;  // where the top-level value ended (with the whitespace after it)
   bool lastTruncated_ = false;
   unsigned partsAbsorbed_ = 1;
   std::unique_ptr<Parts> parts_;

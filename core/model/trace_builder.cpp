@@ -332,8 +332,12 @@ void TraceBuilder::finish() {
     s.shrinkToFit();
     if (s.size()) see(s.start.front(), trackEnd);
   }
+  // The first category met that names a backend (the lowest id: the hash map's order
+  // would depend on how it was filled, and a parallel load fills it otherwise).
+  StringId backend = ~0u;
   for (const auto& [cat, kind] : kindByCat_)
-    if (const char* k = deviceKindOf(tr.str(cat))) tr.meta.deviceKind = k;
+    if (cat < backend && deviceKindOf(tr.str(cat))) backend = cat;
+  if (backend != ~0u) tr.meta.deviceKind = deviceKindOf(tr.str(backend));
   for (const Instant& i : tr.instants) see(i.ts, i.ts);
   for (const CounterSeries& c : tr.counters)
     if (!c.ts.empty()) {

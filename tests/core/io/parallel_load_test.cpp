@@ -377,5 +377,37 @@ TEST(ParallelLoad, CancellingWhileThePartsRunStopsCleanly) {
   }
 }
 
+// Things one pass decided by accident of its buffers or hash order, now defined so that a
+// parallel load agrees: where the JSON's bytes end when more than a window of other bytes
+// follows it, which backend names the device when categories of two appear (the first met),
+// and a rejected sort index (the earlier one stays).
+TEST(ParallelLoad, TrailingBytesTheBackendAndARejectedSortIndexAgree) {
+  std::string json = synthetic(60000, false);  // larger than the bytes after it
+  const size_t first = json.find("\n", json.find("traceEvents")) + 1;
+  json.insert(first,
+              R"({"ph": "X", "cat": "xpu_runtime", "name": "urEnqueue", "pid": 100, "tid": 1, "ts": 2, "dur": 1},)"
+              "\n"
+              R"({"ph": "M", "name": "process_sort_index", "pid": 100, "args": {"sort_index": 3}},)"
+              "\n");
+  const size_t last = json.rfind("\n]");
+  json.insert(last,
+              ",\n"
+              R"({"ph": "X", "cat": "mtia_ccp_events", "name": "k", "pid": 100, "tid": 7, "ts": 9, "dur": 1},)"
+              "\n"
+              R"({"ph": "M", "name": "process_sort_index", "pid": 100, "args": {"sort_index": 1.5}})");
+  json += "\n" + std::string((6u << 20) + 123, 'x');  // not JSON: ignored, as Chrome does
+  const std::string path = writeTemp("parallel_defined.json", json);
+  EXPECT_GE(expectPartsAgree(path), 3u);
+  const LoadResult r = loadWith(path, 7);
+  ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
+  EXPECT_EQ(r.trace->meta.deviceKind, "XPU");
+  EXPECT_EQ(r.trace->jsonBytes, json.size() - ((6u << 20) + 123));
+  for (const Process& p : r.trace->processes)
+    if (!p.pid.isString && p.pid.num == 100) {
+      EXPECT_TRUE(p.hasSortIndex);
+      EXPECT_EQ(p.sortIndex, 3);
+    }
+}
+
 }  // namespace
 }  // namespace opscope
