@@ -46,8 +46,9 @@ WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent) {
   auto* title = new QLabel(QStringLiteral("<span style='font-size:20pt; font-weight:600'>opscope</span>"), holder);
   column->addWidget(title, 0, Qt::AlignHCenter);
   auto* how =
-      new QLabel(QStringLiteral("Open a PyTorch profiler (Kineto) trace, an Nsight Systems export,<br>an execution "
-                                "trace, a dv/dt or a PlaidML log.<br>File \u25B8 Open, drag and drop a file here, or "
+      new QLabel(QStringLiteral("Open a PyTorch profiler (Kineto) trace, an Nsight Systems export,<br>a rocprofv3 "
+                                "result, an XPlane profile, an execution trace (PyTorch or Chakra),<br>a dv/dt or a "
+                                "PlaidML log.<br>File \u25B8 Open, drag and drop a file here, or "
                                 "pass it on the command line."),
                  holder);
   how->setAlignment(Qt::AlignHCenter);
