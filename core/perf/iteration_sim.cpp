@@ -75,15 +75,16 @@ std::vector<Call> hostCalls(const Trace& trace, uint32_t track, TimeWindow w) {
 }
 
 // T4: the median launch cost when the model has it (the notebook's files have means only).
-double launchCostOr(const std::map<std::string, MeanStd>& m, std::string_view key, double fallback) {
+std::optional<double> launchCost(const std::map<std::string, MeanStd>& m, std::string_view key) {
   const auto it = m.find(std::string(key));
-  if (it == m.end() || it->second.count == 0) return fallback;
+  if (it == m.end() || it->second.count == 0) return std::nullopt;
   return it->second.median.value_or(it->second.mean);
 }
 
-double meanOr(const std::map<std::string, MeanStd>& m, std::string_view key, double fallback) {
+std::optional<double> meanOf(const std::map<std::string, MeanStd>& m, std::string_view key) {
   const auto it = m.find(std::string(key));
-  return it != m.end() && it->second.count > 0 ? it->second.mean : fallback;
+  if (it == m.end() || it->second.count == 0) return std::nullopt;
+  return it->second.mean;
 }
 
 }  // namespace
@@ -171,13 +172,39 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
       TimeNs boundary = w.start;  // end of the last thing accounted for (op or call)
       bool boundaryIsOp = false;
       double pending = 0;  // modelled host time not yet given to a call
+      // The statistics are net of the profiler's cost of recording each host event
+      // (overheads.h: T2, T3, T5 less their sub-events' CPU event cost, T1 and T4 less
+      // one event's), so a piece priced by one gets back the cost of the events this op
+      // recorded there: the prediction is of the profiled iteration it is compared with.
+      // The counts are launch facts (what the profiler recorded), not measured times.
+      size_t subCursor = 0;  // next row of the current op not yet counted as a sub-event
+      auto subEventsBefore = [&](TimeNs until, bool inclusive) {
+        uint64_t n = 0;
+        for (; subCursor < s.size() && (s.start[subCursor] < until || (inclusive && s.start[subCursor] == until));
+             ++subCursor) {
+          if (index.topOp(track, static_cast<uint32_t>(subCursor)) != currentOp) continue;
+          if (isLaunchKind(s.kind[subCursor]) && index.isLaunch({track, static_cast<uint32_t>(subCursor)})) continue;
+          ++n;
+        }
+        return static_cast<double>(n);
+      };
+      const double cpuCost = options.overheads && options.overheads->costs ? options.overheads->costs->cpuEvent : 0;
+      const double gpuCost = options.overheads && options.overheads->costs ? options.overheads->costs->gpuEvent : 0;
+      // A statistic's mean plus `events` recordings, or the measured piece without one.
+      auto priced = [&](const std::map<std::string, MeanStd>& m, std::string_view name, double events,
+                        double measured) {
+        const std::optional<double> mean = meanOf(m, name);
+        return mean ? *mean + events * cpuCost : measured;
+      };
       auto closeOp = [&] {
         if (currentOp < 0) return;
         const std::string_view name = trace.str(s.name[static_cast<size_t>(currentOp)]);
         const TimeNs opEnd = s.end(static_cast<size_t>(currentOp));
         const double measuredTail = us(std::max<TimeNs>(0, opEnd - boundary));
-        if (callsInOp > 0) pending += lastCallSync ? measuredTail : meanOr(options.overheads->t3, name, measuredTail);
-        else pending += meanOr(options.overheads->t5, name, us(s.dur[static_cast<size_t>(currentOp)]));
+        const double events = subEventsBefore(opEnd, true);
+        if (callsInOp > 0)
+          pending += lastCallSync ? measuredTail : priced(options.overheads->t3, name, events, measuredTail);
+        else pending += priced(options.overheads->t5, name, events, us(s.dur[static_cast<size_t>(currentOp)]));
         boundary = std::max(boundary, opEnd);
         boundaryIsOp = true;
         currentOp = -1;
@@ -190,8 +217,9 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
           if (currentOp >= 0) continue;  // overlapping top-level ops: keep the first
           const TimeNs gap = std::max<TimeNs>(0, s.start[sliceCursor] - boundary);
           const bool t1 = boundaryIsOp && us(gap) < options.t1MaxGapUs && options.overheads->t1.count > 0;
-          pending += t1 ? options.overheads->t1.mean : us(gap);
+          pending += t1 ? options.overheads->t1.mean + cpuCost : us(gap);
           currentOp = static_cast<int64_t>(sliceCursor);
+          subCursor = sliceCursor + 1;
           callsInOp = 0;
           lastCallSync = false;
           boundary = s.start[sliceCursor];
@@ -221,10 +249,12 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
           if (inOp) {
             const std::string_view name = trace.str(s.name[static_cast<size_t>(currentOp)]);
             const double measuredGap = us(start - std::max(boundary, s.start[static_cast<size_t>(currentOp)]));
+            const double events = subEventsBefore(start, false);
+            subCursor = std::max<size_t>(subCursor, c.ref.index + 1);  // the call itself is no sub-event
             item.gap = pending + (c.sync || lastCallSync
                                       ? measuredGap
-                                      : meanOr(callsInOp == 0 ? options.overheads->t2 : options.overheads->t5, name,
-                                               measuredGap));
+                                      : priced(callsInOp == 0 ? options.overheads->t2 : options.overheads->t5, name,
+                                               events, measuredGap));
             ++callsInOp;
             lastCallSync = c.sync;
           } else {
@@ -232,7 +262,8 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
             boundaryIsOp = false;
           }
           pending = 0;
-          item.cost = c.sync ? ownTime : launchCostOr(options.overheads->t4, trace.name(c.ref), ownTime);
+          const std::optional<double> t4 = c.sync ? std::nullopt : launchCost(options.overheads->t4, trace.name(c.ref));
+          item.cost = t4 ? *t4 + cpuCost + gpuCost : ownTime;
           boundary = end;
         }
         previousEnd = end;
