@@ -23,6 +23,9 @@ Groups named sweep* are generic size grids (tools/record_gpu_traces.py sweep_*):
 ops train the curves and their leave-one-out op GMAE is reported on its own line, but
 their "iterations" (one dtype's grid each) are no model's step, so the iteration, what-if
 and --check figures leave them out.
+Traces of the group held_out are never fitted on: the table fitted on every other trace
+(the committed one) prices them, a test on data the fit has not seen in any form
+(--check: each iteration within 20 %).
 
 Pure Python (no numpy): the fit is a few thousand medians.
 """
@@ -224,7 +227,30 @@ def is_sweep(r):
     return r["group"].startswith("sweep")
 
 
+HELD_OUT = "held_out"
+
+
+def held_out_results(opscope, held, fitted, rows, tmp):
+    """The held-out traces priced by the table of every fitted trace (the committed one)."""
+    path = os.path.join(tmp, "all.json")
+    with open(path, "w") as f:
+        json.dump(table(rows, fitted, "every fitted trace"), f)
+    results = []
+    for t in held:
+        learned = predict(opscope, t["path"], efficiency=path)
+        assert learned["efficiency"]["trace_in_fit"] is False, t["name"]
+        sheet = predict(opscope, t["path"], datasheet=True)
+        results.append({"group": HELD_OUT, "trace": t["name"], "gpu": learned["gpu"],
+                        "iteration_error_pct": learned["error_pct_mean"],
+                        "datasheet_iteration_error_pct": sheet["error_pct_mean"],
+                        "op_gmae_pct": learned["op_error"]["gmae_pct"],
+                        "datasheet_op_gmae_pct": sheet["op_error"]["gmae_pct"]})
+    return results
+
+
 def markdown(results):
+    held = [r for r in results if r["group"] == HELD_OUT]
+    results = [r for r in results if r["group"] != HELD_OUT]
     own = [r for r in results if "what_if_gpu" not in r and not is_sweep(r)]
     wif = [r for r in results if "what_if_gpu" in r]
     sweeps = [r for r in results if "what_if_gpu" not in r and is_sweep(r)]
@@ -256,6 +282,16 @@ def markdown(results):
         for r in sweeps:
             lines.append(f"| {os.path.basename(r['trace'])} | {r['gpu']} | {r['op_gmae_pct']:.1f} "
                          f"({r['datasheet_op_gmae_pct']:.1f}) |")
+    if held:
+        lines += ["", "| held out (never fitted on) | GPU | iteration error % (datasheet) | op GMAE % (datasheet) |",
+                  "|---|---|---:|---:|"]
+        for r in held:
+            lines.append(f"| {os.path.basename(r['trace'])} | {r['gpu']} | {r['iteration_error_pct']:.1f} "
+                         f"({r['datasheet_iteration_error_pct']:.1f}) | {r['op_gmae_pct']:.1f} "
+                         f"({r['datasheet_op_gmae_pct']:.1f}) |")
+        he = [r["iteration_error_pct"] for r in held]
+        lines.append(f"\nheld out: mean iteration error {statistics.mean(he):.1f} %, worst {max(he):.1f} % "
+                     f"({len(held)} traces)")
     return "\n".join(lines) + "\n"
 
 
@@ -263,6 +299,11 @@ def check(results, traces, rows, committed_path):
     """The leave-one-out figures against the issue's targets, and the committed table
     against a fit of the same traces now. Returns the failures, one line each."""
     failures = []
+    for r in results:
+        if r["group"] == HELD_OUT and r["iteration_error_pct"] > 20:
+            failures.append(f"held out {os.path.basename(r['trace'])}: iteration error "
+                            f"{r['iteration_error_pct']:.1f} % > 20 %")
+    results = [r for r in results if r["group"] != HELD_OUT]
     own = [r for r in results if "what_if_gpu" not in r and not is_sweep(r)]
     wif = [r for r in results if "what_if_gpu" in r]
     mean_it = statistics.mean(r["iteration_error_pct"] for r in own)
@@ -287,7 +328,8 @@ def check(results, traces, rows, committed_path):
     with open(committed_path) as f:
         committed = json.load(f)
     listed = sum(1 for _ in open(os.path.join(os.path.dirname(committed_path), "..", "..", "tools",
-                                              "efficiency_traces.txt")) if _.strip() and not _.startswith("#"))
+                                              "efficiency_traces.txt"))
+                 if _.strip() and not _.startswith("#") and _.split()[0] != HELD_OUT)
     if len(traces) == listed:
         if fit(rows) != committed["curves"]:
             failures.append(f"{committed_path} is not what the traces fit today: run "
@@ -310,6 +352,8 @@ def main():
                     help="leave-one-out figures against the targets, and the committed table up to date; exit 1 if not")
     args = ap.parse_args()
     traces = read_list(args.traces, root)
+    held = [t for t in traces if t["group"] == HELD_OUT]
+    traces = [t for t in traces if t["group"] != HELD_OUT]
     if not traces:
         sys.exit("fit_efficiency: no trace of the list is here")
     with tempfile.TemporaryDirectory() as tmp:
@@ -326,6 +370,7 @@ def main():
                                                        f"({len(rows)} ops) of {os.path.relpath(args.traces, root)}")))
         if args.loo or args.loo_json or args.check:
             results = leave_one_out(args.opscope, traces, rows, tmp)
+            results += held_out_results(args.opscope, held, traces, rows, tmp)
             if args.loo_json:
                 with open(args.loo_json, "w") as f:
                     json.dump(results, f, indent=1)
