@@ -106,6 +106,14 @@ struct CriticalPath {
   bool ok() const { return error.empty(); }
 };
 
-CriticalPath computeCriticalPath(const Trace& trace, const CriticalPathWindow& window);
+// How the path is computed, not what it is: from concurrentEdgesFrom events in the window
+// the GPU side's edges are found on a second thread beside the call stacks' (the same
+// path either way; tests set 0 and SIZE_MAX to compare the two).
+struct CriticalPathThreads {
+  size_t concurrentEdgesFrom = size_t{1} << 16;
+};
+
+CriticalPath computeCriticalPath(const Trace& trace, const CriticalPathWindow& window,
+                                 CriticalPathThreads threads = {});
 
 }  // namespace opscope

@@ -4,9 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <thread>
 #include <tuple>
 
 #include "io/trace_loader.h"
@@ -320,6 +322,36 @@ TEST(CriticalPath, AnnotationInstancesCountHostAnnotationsOnly) {
   EXPECT_EQ(second->start - t->minTs, 200'000);
   EXPECT_EQ(second->label, "ProfilerStep#2");
   EXPECT_FALSE(criticalPathWindowOfAnnotation(*t, "ProfilerStep", 2));
+}
+
+// The GPU side's edges found on a second thread beside the call stacks' (as on a large
+// window) give the path the one-thread build gives, edge for edge: the edges kept aside
+// join the graph in the order one thread adds them, which decides the longest path's
+// ties. On every real trace of tests/data (other tools wrote them) and the shared ones.
+TEST(CriticalPath, GpuEdgesBesideTheCallStacksGiveTheOneThreadPath) {
+  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "one core: no second thread";
+  std::vector<std::string> paths;
+  for (const char* dir : {"hta", "tracelens", "pytorch_h100", "tb_plugin"})
+    for (const auto& e : std::filesystem::directory_iterator(std::string(OPSCOPE_SOURCE_DIR "/tests/data/") + dir)) {
+      const std::string path = e.path().string();
+      if (path.ends_with(".json.gz") && path.find("_et.") == std::string::npos) paths.push_back(path);
+    }
+  for (const char* name :
+       {"recsys_rank0_cuda.json.gz", "mi250_minitoy_train_rocm.json.gz", "alexnet_train_cuda.json.gz"})
+    if (const auto path = test::sharedTrace(name)) paths.push_back(*path);
+  size_t compared = 0;
+  for (const std::string& path : paths) {
+    LoadResult loaded = loadTraceFile(path);
+    ASSERT_EQ(loaded.status, LoadStatus::Ok) << path << ": " << loaded.error;
+    const auto window = criticalPathWindowOfTrace(*loaded.trace);
+    if (!window) continue;
+    const CriticalPath one = computeCriticalPath(*loaded.trace, *window, {SIZE_MAX});
+    const CriticalPath two = computeCriticalPath(*loaded.trace, *window, {0});
+    if (!one.ok()) continue;
+    EXPECT_EQ(criticalPathJson(one, *loaded.trace, path), criticalPathJson(two, *loaded.trace, path)) << path;
+    ++compared;
+  }
+  EXPECT_GE(compared, 20u);
 }
 
 }  // namespace

@@ -1,0 +1,129 @@
+#pragma once
+// The critical path's builder (analysis/critical_path.h), shared by the files that make
+// its parts: critical_path.cpp (the events, nodes, CPU edges, the path) and
+// cp_gpu_edges.cpp (the GPU side's edges, found beside the call stacks'). Internal: no
+// other file includes it.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/cp_graph.h"
+#include "analysis/cp_inferred_waits.h"
+#include "analysis/critical_path.h"
+#include "model/trace.h"
+
+namespace opscope::cp_detail {
+
+inline constexpr uint32_t kNone = ~0u;
+// Kernels further apart than this on a stream are not chained by a kernel-kernel edge
+// (HTA's KERNEL_KERNEL_DELAY_THRESHOLD_US).
+inline constexpr TimeNs kKernelKernelDelayMax = 1'500'000;
+
+// 32 bytes: the event's end, kind and name are read from the trace by ref (48 bytes an
+// event held 38 MB more on 1 GB); its start is kept, the key of every sort.
+struct Ev {
+  EventRef ref;
+  TimeNs ts = 0;
+  uint32_t startNode = kNone, endNode = kNone;
+  uint32_t parent = kNone;  // CPU: enclosing event of the call stack (any kind)
+  bool gpu = false;
+  bool lock = false;
+};
+
+using Edge = CpGraph::Edge;
+
+// An edge added on a thread beside the graph's: kept, then added to the graph in the
+// order the one-thread build adds it (the graph's node and edge order decide ties).
+struct PendingEdge {
+  uint32_t u, v, attr;
+  CpEdgeType type;
+  bool zeroWeight;
+};
+// Where this thread's edges go while the GPU edges are found beside the call stacks'
+// (null: straight into the graph).
+inline thread_local std::vector<PendingEdge>* tlsPending = nullptr;
+
+struct StreamKey {
+  int64_t device = kNoId, stream = kNoId;
+  friend auto operator<=>(const StreamKey&, const StreamKey&) = default;
+};
+
+// A cuda_sync event (Stream Sync, Context Sync, Event Sync, Stream Wait Event) and the
+// runtime call it belongs to.
+struct SyncEv {
+  EventRef ref;
+  uint32_t runtimeEv = kNone;  // the call, when it is in the window
+  EventRef runtime;
+  StreamKey stream;
+  std::string_view name;
+  int64_t waitOnStream = -1;
+  int64_t waitOnRecordCorrelation = -1;
+};
+
+class Builder {
+ public:
+  Builder(const Trace& trace, const CriticalPathWindow& window, CriticalPathThreads threads)
+      : t_(trace), w_(window), threads_(threads) {}
+
+  CriticalPath run();
+
+ private:
+  void collect();
+  void makeNodes();
+  void addEdge(uint32_t u, uint32_t v, CpEdgeType type, bool zeroWeight = false, uint32_t attr = kNone) {
+    if (u == v) return;
+    if (tlsPending) tlsPending->push_back({u, v, attr, type, zeroWeight});
+    else graph_->add(u, nodeTs(u), v, nodeTs(v), type, zeroWeight, attr);
+  }
+  // HTA's edge attribution for op nesting: start->x lies in the start's event, x->end
+  // in the end's event, end->start (between siblings) in their parent.
+  uint32_t attribute(uint32_t u, uint32_t v, uint32_t srcParent) const {
+    if (nodeIsStart(u)) return nodeEv(u);
+    if (!nodeIsStart(v)) return nodeEv(v);
+    return srcParent;
+  }
+  bool sharesLock(uint32_t a, uint32_t b) const {
+    return evs_[nodeEv(a)].lock && evs_[nodeEv(b)].lock && (nodeIsStart(a) || !nodeIsStart(b));
+  }
+  void lockEdges();
+  void callStackEdges();
+  void gpuEdges();
+  // callStackEdges and gpuEdges, the second on a thread of its own for a large window:
+  // they share only what collect and makeNodes made (read), except the events' parent,
+  // which only the call stacks write and the GPU edges never read.
+  void callStackAndGpuEdges();
+  void inferredWaitEdges();
+  void inferStreamWaits(std::unordered_map<uint32_t, uint32_t>& kernelSync) const;
+  std::vector<GpuWork> gpuWork() const;
+  CriticalPath pathOf(const std::vector<uint32_t>& nodePath);
+  CpCategory categoryOf(const Edge& e) const;
+
+  const Trace& t_;
+  CriticalPathWindow w_;
+  CriticalPathThreads threads_;  // from this many events the GPU edges are found beside the call stacks'
+  std::vector<Ev> evs_;          // CPU events of the window, then GPU events
+  std::vector<std::pair<uint64_t, uint32_t>> evOf_;  // (ref, evs_ index) by ref; a hash map took 85 MB
+  uint32_t evIndexOf(EventRef r) const {
+    const auto it = std::lower_bound(evOf_.begin(), evOf_.end(), std::make_pair(r.packed(), 0u));
+    return it != evOf_.end() && it->first == r.packed() ? it->second : kNone;
+  }
+  std::vector<SyncEv> syncs_;
+  std::unordered_map<int64_t, EventRef> callOfCorrelation_;  // runtime / driver calls, whole trace
+  // A node is its event and which end of it (ev << 1 | isStart), 4 bytes: its time is
+  // the event's (16 bytes a node held 66 MB more on 1 GB).
+  std::vector<uint32_t> nodes_;
+  uint32_t nodeEv(uint32_t n) const { return nodes_[n] >> 1; }
+  bool nodeIsStart(uint32_t n) const { return nodes_[n] & 1; }
+  // The time of a node given as its value (ev << 1 | isStart), and of node n.
+  TimeNs packedNodeTs(uint32_t v) const { return v & 1 ? evs_[v >> 1].ts : t_.end(evs_[v >> 1].ref); }
+  TimeNs nodeTs(uint32_t n) const { return packedNodeTs(nodes_[n]); }
+  std::unique_ptr<CpGraph> graph_;
+  bool sawSyncEvents_ = false;
+  size_t recordsMatched_ = 0;
+  size_t inferredWaits_ = 0;
+};
+
+}  // namespace opscope::cp_detail
