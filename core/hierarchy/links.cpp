@@ -4,6 +4,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/two_threads.h"
+
 namespace opscope {
 
 void buildLaunchLinks(Trace& trace) {
@@ -18,7 +20,7 @@ void buildLaunchLinks(Trace& trace) {
         launches.push_back({static_cast<uint64_t>(s.correlation[i]), EventRef{ti, i}.packed()});
   }
   // Equal correlations: the earliest launch first (ties by track, row).
-  std::sort(launches.begin(), launches.end(), [&](const LaunchLinks::Pair& a, const LaunchLinks::Pair& b) {
+  sortOnTwoThreads(launches.begin(), launches.end(), [&](const LaunchLinks::Pair& a, const LaunchLinks::Pair& b) {
     if (a.first != b.first) return a.first < b.first;
     const TimeNs ta = trace.start(EventRef::unpack(a.second)), tb = trace.start(EventRef::unpack(b.second));
     return ta != tb ? ta < tb : a.second < b.second;
@@ -68,7 +70,7 @@ void buildLaunchLinks(Trace& trace) {
     }
   }
   // gpuToLaunch is produced in ref order already; launchToGpu needs sorting.
-  std::sort(links.launchToGpu.begin(), links.launchToGpu.end());
+  sortOnTwoThreads(links.launchToGpu.begin(), links.launchToGpu.end(), std::less<>());
   links.gpuToLaunch.shrink_to_fit();
   links.launchToGpu.shrink_to_fit();
 }
@@ -116,7 +118,7 @@ void bindFlows(Trace& trace) {
   auto phaseRank = [](char ph) { return ph == 's' ? 0 : ph == 't' ? 1 : 2; };
   auto sameFlow = [](const FlowPoint& a, const FlowPoint& b) { return a.cat == b.cat && a.id == b.id; };
   // Points equal under this order are interchangeable, so an unstable sort is enough.
-  std::sort(points.begin(), points.end(), [&](const FlowPoint& a, const FlowPoint& b) {
+  sortOnTwoThreads(points.begin(), points.end(), [&](const FlowPoint& a, const FlowPoint& b) {
     if (a.cat != b.cat) return a.cat < b.cat;
     if (a.id != b.id) return a.id < b.id;
     if (a.ts != b.ts) return a.ts < b.ts;
@@ -128,11 +130,17 @@ void bindFlows(Trace& trace) {
   const StringId launchFlowCat = trace.strings.find("ac2g");
   uint64_t dangling = 0, danglingLaunch = 0;
   std::string example, launchExample;
+  // The event each point binds to (binary searches over the tracks: most of this pass).
+  PodColumn<uint64_t> refs;
+  refs.resizeForOverwrite(points.size());
+  forTwoHalves(points.size(), [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) refs[i] = refOf(points[i]);
+  });
   uint64_t openRef = kNoRef;  // the current flow's last bound point, kNoRef when none is open
   for (size_t i = 0; i < points.size(); ++i) {
     const FlowPoint& p = points[i];
     if (i > 0 && !sameFlow(p, points[i - 1])) openRef = kNoRef;
-    const uint64_t ref = refOf(p);
+    const uint64_t ref = refs[i];
     if (p.phase == 's') {
       openRef = ref;
       continue;
