@@ -96,7 +96,9 @@ int runExport(const std::vector<std::string>& args) {
     return entry(raw.data(), static_cast<int>(raw.size()));
   }
   const auto t0 = std::chrono::steady_clock::now();
-  LoadResult r = loadTraceOrSession(request->file == "-" ? "/dev/stdin" : request->file);
+  LoadOptions load;
+  load.keepOpShapes = request->chart && request->chart->readsOpShapes;
+  LoadResult r = loadTraceOrSession(request->file == "-" ? "/dev/stdin" : request->file, load);
   if (r.status != LoadStatus::Ok) {
     std::fprintf(stderr, "opscope: %s: %s\n", request->file.c_str(), r.error.c_str());
     return exitFor(r.status);

@@ -197,7 +197,9 @@ int runPredict(const std::vector<std::string>& args) {
     return kUsage;
   }
 
-  LoadResult r = loadTraceFile(file == "-" ? "/dev/stdin" : file);
+  LoadOptions load;
+  load.keepOpShapes = true;  // the models read every op's shapes: kept while loading
+  LoadResult r = loadTraceFile(file == "-" ? "/dev/stdin" : file, load);
   if (r.status != LoadStatus::Ok) {
     std::fprintf(stderr, "opscope: %s: %s\n", file.c_str(), r.error.c_str());
     return exitFor(r.status);

@@ -61,7 +61,9 @@ int runRoofline(const std::vector<std::string>& args) {
     }
     iteration = static_cast<size_t>(n);
   }
-  LoadResult r = loadTraceFile(file == "-" ? "/dev/stdin" : file);
+  LoadOptions load;
+  load.keepOpShapes = true;  // the models read every op's shapes: kept while loading
+  LoadResult r = loadTraceFile(file == "-" ? "/dev/stdin" : file, load);
   if (r.status != LoadStatus::Ok) {
     std::fprintf(stderr, "opscope: %s: %s\n", file.c_str(), r.error.c_str());
     return exitFor(r.status);

@@ -1,6 +1,8 @@
 #include "io/args_text.h"
 
 #include <algorithm>
+#include <cstring>
+#include <iterator>
 
 #include "io/number_text.h"
 
@@ -152,6 +154,42 @@ std::string_view compactJson(std::string_view raw, std::string& scratch) {
     }
   }
   return scratch;
+}
+
+namespace {
+constexpr std::string_view kShapeKeys[] = {"Input Dims", "Input type", "Concrete Inputs"};
+}  // namespace
+
+bool isShapeArgKey(std::string_view key) {
+  return std::find(std::begin(kShapeKeys), std::end(kShapeKeys), key) != std::end(kShapeKeys);
+}
+
+std::string shapeArgsText(const std::vector<RawArg>& args) {
+  std::string text;
+  for (const RawArg& a : args) {
+    const auto k = std::find(std::begin(kShapeKeys), std::end(kShapeKeys), a.key);
+    if (k == std::end(kShapeKeys)) continue;
+    const uint32_t n = static_cast<uint32_t>(a.value.size());
+    char head[2 + sizeof n] = {static_cast<char>(k - std::begin(kShapeKeys)), a.type};
+    std::memcpy(head + 2, &n, sizeof n);
+    text.append(head, sizeof head).append(a.value);
+  }
+  return text;
+}
+
+std::vector<NamedArg> shapeArgsOfText(std::string_view text) {
+  std::vector<NamedArg> out;
+  constexpr size_t kHead = 2 + sizeof(uint32_t);
+  while (text.size() >= kHead) {
+    const auto k = static_cast<unsigned char>(text[0]);
+    uint32_t n = 0;
+    std::memcpy(&n, text.data() + 2, sizeof n);
+    if (k >= std::size(kShapeKeys) || n > text.size() - kHead) return {};
+    out.push_back(toNamedArg(RawArg{kShapeKeys[k], text[1], text.substr(kHead, n)}));
+    text.remove_prefix(kHead + n);
+  }
+  if (!text.empty()) return {};
+  return out;
 }
 
 }  // namespace opscope

@@ -36,6 +36,15 @@ NumberForm classifyNumber(std::string_view text, int64_t& iv, double& dv);
 
 NamedArg toNamedArg(const RawArg& a);
 
+// An op's shape args ("Input Dims", "Input type", "Concrete Inputs"), the ones the
+// performance models read of most ops, as one text (Trace::opShapeArgs): each as its key's
+// index, its kind and its value's length and bytes, in the order given. "" for none.
+bool isShapeArgKey(std::string_view key);
+std::string shapeArgsText(const std::vector<RawArg>& args);
+// The NamedArgs a read of the args object kept to the shape keys gives (toNamedArg of
+// each, in order); empty for a text shapeArgsText did not write.
+std::vector<NamedArg> shapeArgsOfText(std::string_view text);
+
 // A raw array or object without the whitespace between its tokens (strings kept as
 // written), so that an indented file's "Input Dims" read [[8,256],[256]] as a compact
 // one's do: one line in every view, and equal shapes group together. Returns raw itself

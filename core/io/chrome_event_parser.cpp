@@ -47,8 +47,9 @@ void applyRankLabels(Trace& trace) {
   }
 }
 
-ChromeEventParser::ChromeEventParser(Trace& trace, TraceBuilder& builder, const JsonReadWindow& window, bool lazyArgs)
-    : trace_(trace), builder_(builder), window_(window), lazyArgs_(lazyArgs) {
+ChromeEventParser::ChromeEventParser(Trace& trace, TraceBuilder& builder, const JsonReadWindow& window, bool lazyArgs,
+                                     bool keepOpShapes)
+    : trace_(trace), builder_(builder), window_(window), lazyArgs_(lazyArgs), keepOpShapes_(keepOpShapes && lazyArgs) {
   keyCorrelation_ = trace_.strings.intern("correlation");
   keyExternalId_ = trace_.strings.intern("External id");
   keyExternalIdLegacy_ = trace_.strings.intern("external id");
@@ -209,6 +210,8 @@ void ChromeEventParser::encodeArgs(RawEvent& ev, SliceInput& in) {
   argsWriter_.clear();
   if (lazyArgs_) {
     if (ev.argsAt) argsWriter_.setFileOffset(window_.offsetOf(ev.argsAt));
+    if (keepOpShapes_ && ev.argsAt && isOpKind(builder_.kindOf(in.cat)))
+      trace_.opShapeArgs.push_back({window_.offsetOf(ev.argsAt), trace_.opShapeTexts.intern(shapeArgsText(ev.args))});
     for (const RawArg& a : ev.args) {
       // Keys compared as text: interning every key is what lazy mode saves.
       const std::string_view k = a.key;

@@ -26,7 +26,9 @@ class ChromeEventParser {
  public:
   // window: where the raw events' text lies, for the warnings' positions. lazyArgs: args
   // stay in the file (read back by offset), only the indexed ones are lifted.
-  ChromeEventParser(Trace& trace, TraceBuilder& builder, const JsonReadWindow& window, bool lazyArgs);
+  // keepOpShapes (with lazyArgs): LoadOptions::keepOpShapes.
+  ChromeEventParser(Trace& trace, TraceBuilder& builder, const JsonReadWindow& window, bool lazyArgs,
+                    bool keepOpShapes = false);
 
   void event(RawEvent& ev);
   void topLevelValue(std::string_view key, std::string_view raw);
@@ -53,6 +55,7 @@ class ChromeEventParser {
   TraceBuilder& builder_;
   const JsonReadWindow& window_;
   bool lazyArgs_;
+  bool keepOpShapes_;
   ArgsWriter argsWriter_;
   std::string jsonScratch_;  // compactJson's copy of an indented array or object
   StringId keyCorrelation_, keyExternalId_, keyExternalIdLegacy_, keyStream_, keyDevice_, keyDeviceLegacy_;

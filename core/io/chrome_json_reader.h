@@ -48,7 +48,7 @@ class Reader {
                                    : std::function<bool(uint64_t, uint64_t)>()),
         // Plain regular files keep args in the file: read back by offset when asked.
         lazyArgs_(!opts.eagerArgs && !src.randomAccessPath().empty()),
-        parser_(*trace_, *builder_, window_, lazyArgs_) {
+        parser_(*trace_, *builder_, window_, lazyArgs_, opts.keepOpShapes) {
     builder_->setLazyArgs(lazyArgs_);
     if (lazyArgs_)
       trace_->lazyArgs = std::make_shared<FileArgs>(src.randomAccessPath(), src.totalSize(), src.fileMtimeNs());
@@ -63,7 +63,7 @@ class Reader {
         window_(
             src, [this](uint64_t done, uint64_t) { return partProgress(done); }, begin),
         lazyArgs_(true),
-        parser_(*trace_, *builder_, window_, true),
+        parser_(*trace_, *builder_, window_, true, opts.keepOpShapes),
         shared_(&shared),
         part_(true),
         partBegin_(begin),

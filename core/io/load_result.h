@@ -29,6 +29,10 @@ struct LoadOptions {
   unsigned threads = 0;
   // The least bytes of events a thread is given (smaller files load in one pass).
   uint64_t minPartBytes = uint64_t{16} << 20;
+  // A file read lazily keeps every op's shape args as it reads them (Trace::opShapeArgs),
+  // so that the performance models need not read a million args objects back from the
+  // file: predict and roofline ask for it (a few MiB of interned texts on 1 GB).
+  bool keepOpShapes = false;
 };
 
 enum class LoadStatus : uint8_t {

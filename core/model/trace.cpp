@@ -120,6 +120,7 @@ size_t Trace::memoryBytes() const {
   for (const auto& c : counters) n += c.ts.capacity() * 8 + c.value.capacity() * 8;
   n += instants.capacity() * sizeof(Instant) + flows.memoryBytes();
   n += links.gpuToLaunch.memoryBytes() + links.launchToGpu.memoryBytes();
+  n += opShapeArgs.memoryBytes() + opShapeTexts.memoryBytes();
   return n;
 }
 

@@ -180,6 +180,17 @@ class Trace {
   std::vector<MemoryEvent> memoryEvents;  // in file order; analysis/memory_timeline.h orders them
   PodColumn<Flow> flows;
   PodColumn<FlowPoint> unboundFlows;  // filled by importers, emptied by the hierarchy pass
+  // LoadOptions::keepOpShapes on a lazy trace: every op's shape args ("Input Dims",
+  // "Input type", "Concrete Inputs", in file order; none is an empty text) as the loader
+  // read them, by the file offset of its args object (SliceColumns::argsAt), ascending.
+  // The text is io/args_text.h's shapeArgsText, interned in opShapeTexts. Empty when
+  // not kept: the args are then read back from the file.
+  struct OpShapeArgs {
+    uint64_t argsAt = 0;
+    StringId text = 0;
+  };
+  PodColumn<OpShapeArgs> opShapeArgs;
+  StringPool opShapeTexts;
   TraceMetadata meta;
   Diagnostics diagnostics;
   LaunchLinks links;

@@ -35,6 +35,15 @@ bool TraceBuilder::absorb(TraceBuilder& part) {
     return id;
   };
 
+  // Kept shape args: the part's texts renumbered, after the earlier parts' (file order).
+  if (!from.opShapeArgs.empty()) {
+    std::vector<StringId> text(from.opShapeTexts.size());
+    for (size_t i = 0; i < text.size(); ++i)
+      text[i] = to.opShapeTexts.intern(from.opShapeTexts.get(static_cast<StringId>(i)));
+    for (const Trace::OpShapeArgs& a : from.opShapeArgs) to.opShapeArgs.push_back({a.argsAt, text[a.text]});
+    from.opShapeArgs = {};
+  }
+
   // Processes, found or added by pid.
   std::vector<uint32_t> proc(from.processes.size());
   for (size_t i = 0; i < proc.size(); ++i) {

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "analysis/occupancy.h"
+#include "io/args_text.h"
 #include "perf/collective_models.h"
 #include "perf/conv_pairing.h"
 #include "perf/tbe_models.h"
@@ -56,9 +57,12 @@ bool isShapeArg(std::string_view key) { return key == "Input Dims" || key == "In
 }  // namespace
 
 bool argsKeptFor(std::string_view name) {
+  // Another autograd node's args (its "Sequence number") are read only above a
+  // convolution's backward (conv_pairing.cpp), whose node is a convolution's too; the
+  // rare other one is read when asked. Keeping every "…Backward…" op's args read half a
+  // 1 GB training trace's ops back from the file.
   return name == "record_param_comms" || collectiveKindFromName(name) ||
-         name.find("onv") != std::string_view::npos ||  // conv2d, cudnn_convolution, ConvolutionBackward0
-         name.find("Backward") != std::string_view::npos;
+         name.find("onv") != std::string_view::npos;  // conv2d, cudnn_convolution, ConvolutionBackward0
 }
 
 OpInputs::OpInputs(const Trace& trace) : trace_(trace) {
@@ -167,6 +171,17 @@ void OpInputs::prefetch(std::optional<TimeWindow> window) const {
   if (shared_) return;  // everything was read
   std::vector<EventRef> events;
   size_t ops = 0;
+  // The shape args the loader kept (LoadOptions::keepOpShapes), by args offset: an op
+  // whose other args no model reads takes them from there instead of from the file.
+  const PodColumn<Trace::OpShapeArgs>& kept = trace_.opShapeArgs;
+  const auto keptText = [&](EventRef e) -> const Trace::OpShapeArgs* {
+    const SliceColumns& s = trace_.tracks[e.track].slices;
+    if (kept.empty() || e.index >= s.argsAt.size()) return nullptr;
+    const uint64_t at = s.argsAt[e.index];
+    const auto it = std::lower_bound(kept.begin(), kept.end(), at,
+                                     [](const Trace::OpShapeArgs& a, uint64_t v) { return a.argsAt < v; });
+    return it != kept.end() && it->argsAt == at ? &*it : nullptr;
+  };
   for (int pass = 0; pass < 2; ++pass) {  // ops, then kernels
     for (uint32_t t = 0; t < trace_.tracks.size(); ++t) {
       const Track& track = trace_.tracks[t];
@@ -178,8 +193,10 @@ void OpInputs::prefetch(std::optional<TimeWindow> window) const {
         const EventRef e{t, static_cast<uint32_t>(i)};
         if (pass == 0 ? !isOpKind(s.kind[i]) : s.kind[i] != SliceKind::Kernel) continue;
         if (slot(pass == 0 ? shapeOf_ : launchOf_, e) != kUnread) continue;
-        if (auto kept = args_.find(e.packed()); kept != args_.end())  // read for a model already
-          take(e, pass == 1, std::vector<NamedArg>(kept->second));
+        if (auto read = args_.find(e.packed()); read != args_.end())  // read for a model already
+          take(e, pass == 1, std::vector<NamedArg>(read->second));
+        else if (const Trace::OpShapeArgs* k = pass == 0 ? keptText(e) : nullptr; k && !argsKeptFor(trace_.name(e)))
+          take(e, false, shapeArgsOfText(trace_.opShapeTexts.get(k->text)));
         else events.push_back(e);
       }
     }

@@ -10,8 +10,8 @@
 // Bounded on large traces (a 1 GB trace holds a million ops and as many kernels):
 // shapes and kernel launches are interned (a training step repeats a few thousand
 // distinct shapes a million times), so an op costs a 4-byte index; full args lists are
-// kept only for the ops whose other args a model reads (collectives, convolutions and
-// autograd nodes: argsKeptFor). prefetch() reads every op's and kernel's args of a
+// kept only for the ops whose other args a model reads (collectives and convolutions,
+// their autograd nodes included: argsKeptFor). prefetch() reads every op's and kernel's args of a
 // window in one pass over the file instead of one read each.
 //
 // Not thread-safe until shareBetweenThreads(): before it, one thread at a time (the

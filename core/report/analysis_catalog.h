@@ -91,6 +91,9 @@ struct AnalysisKind {
   // end that runs the kinds beside the critical path (the Analysis dock) runs these after
   // it, so that the two peaks do not add up.
   bool heavy = false;
+  // Prices every op from its shapes (the roofline): a front end that loads a trace for
+  // this kind alone loads it with LoadOptions::keepOpShapes.
+  bool readsOpShapes = false;
 };
 
 // Every kind, by order.

@@ -28,7 +28,9 @@ int exportChartHeadless(const std::vector<std::string>& args) {
   static char* argv[] = {name, nullptr};
   QApplication app(argc, argv);
 
-  LoadResult r = loadTraceOrSession(request->file == "-" ? "/dev/stdin" : request->file);
+  LoadOptions load;
+  load.keepOpShapes = request->chart && request->chart->readsOpShapes;
+  LoadResult r = loadTraceOrSession(request->file == "-" ? "/dev/stdin" : request->file, load);
   if (r.status != LoadStatus::Ok) {
     std::fprintf(stderr, "opscope: %s: %s\n", request->file.c_str(), r.error.c_str());
     return r.status == LoadStatus::IoError ? 3 : r.status == LoadStatus::Cancelled ? 5 : 4;

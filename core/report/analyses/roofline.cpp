@@ -41,6 +41,7 @@ const AnalysisKind roofline{
           const RooflineAnalysis& a = analysisValue<RooflineAnalysis>(v);
           return a.roof ? rooflineCsv(*a.roof) : rooflineCsv(Roofline{});
         },
-    .heavy = true};
+    .heavy = true,
+    .readsOpShapes = true};
 
 }  // namespace opscope::analyses
