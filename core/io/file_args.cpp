@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "io/args_text.h"
+#include "io/file_read.h"
 
 namespace opscope {
 
@@ -48,17 +49,6 @@ bool openUnchanged(const std::string& path, uint64_t size, int64_t mtimeNs, Open
     return false;
   }
   return true;
-}
-
-// Up to n bytes at offset into out; how many were read (fewer: the file ended or failed).
-size_t readAt(int fd, char* out, size_t n, uint64_t offset) {
-  size_t got = 0;
-  while (got < n) {
-    const ssize_t r = ::pread(fd, out + got, n - got, static_cast<off_t>(offset + got));
-    if (r <= 0) break;
-    got += static_cast<size_t>(r);
-  }
-  return got;
 }
 
 std::string pastTheEnd(uint64_t at, const std::string& path) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "io/file_read.h"
 #include "io/json_read_window.h"
 
 namespace opscope {
@@ -23,16 +24,6 @@ struct Fd {
   }
 };
 
-size_t preadAll(int fd, char* dst, size_t n, uint64_t at) {
-  size_t got = 0;
-  while (got < n) {
-    const ssize_t r = ::pread(fd, dst + got, n - got, static_cast<off_t>(at + got));
-    if (r <= 0) break;
-    got += static_cast<size_t>(r);
-  }
-  return got;
-}
-
 }  // namespace
 
 std::vector<uint64_t> guessEventStarts(const std::string& path, uint64_t from, uint64_t size, unsigned parts) {
@@ -44,7 +35,7 @@ std::vector<uint64_t> guessEventStarts(const std::string& path, uint64_t from, u
   for (unsigned k = 1; k < parts; ++k) {
     const uint64_t at = from + (size - from) / parts * k;
     if (!cuts.empty() && at <= cuts.back()) continue;
-    const size_t n = preadAll(f.fd, buf.get(), kLookBytes, at);
+    const size_t n = readAt(f.fd, buf.get(), kLookBytes, at);
     for (size_t i = 1; i < n; ++i) {
       if (buf[i] != '{') continue;
       size_t j = i;
@@ -69,7 +60,7 @@ std::vector<uint64_t> linesAtOffsets(const std::string& path, const std::vector<
   for (size_t i = 0; i < sortedOffsets.size(); ++i) {
     while (pos < sortedOffsets[i]) {
       const size_t want = static_cast<size_t>(std::min<uint64_t>(4u << 20, sortedOffsets[i] - pos));
-      const size_t n = preadAll(f.fd, buf.get(), want, pos);
+      const size_t n = readAt(f.fd, buf.get(), want, pos);
       if (n == 0) return lines;
       newlines += countNewlines(buf.get(), buf.get() + n);
       pos += n;

@@ -265,16 +265,20 @@ void TraceBuilder::addFlowPoint(const FlowPoint& p) {
   trace_.unboundFlows.back().ts = clampPoint(p.ts, "a flow point");
 }
 
-void TraceBuilder::addCounter(uint32_t process, StringId seriesName, TimeNs ts, double value) {
-  const Key key{(static_cast<uint64_t>(process) << 32) | (kCounterTag * 2), seriesName};
+CounterSeries& TraceBuilder::counterSeries(uint32_t process, StringId name) {
+  const Key key{(static_cast<uint64_t>(process) << 32) | (kCounterTag * 2), name};
   auto [it, inserted] = counterByKey_.try_emplace(key, static_cast<uint32_t>(trace_.counters.size()));
   if (inserted) {
     CounterSeries c;
     c.process = process;
-    c.name = seriesName;
+    c.name = name;
     trace_.counters.push_back(std::move(c));
   }
-  CounterSeries& c = trace_.counters[it->second];
+  return trace_.counters[it->second];
+}
+
+void TraceBuilder::addCounter(uint32_t process, StringId seriesName, TimeNs ts, double value) {
+  CounterSeries& c = counterSeries(process, seriesName);
   c.ts.push_back(clampPoint(ts, "a counter sample"));
   c.value.push_back(value);
 }
@@ -336,6 +340,7 @@ void TraceBuilder::finish() {
   const auto byOffset = [](const Trace::OpShapeArgs& a, const Trace::OpShapeArgs& b) { return a.argsAt < b.argsAt; };
   if (!std::is_sorted(tr.opShapeArgs.begin(), tr.opShapeArgs.end(), byOffset))
     std::sort(tr.opShapeArgs.begin(), tr.opShapeArgs.end(), byOffset);
+  tr.opShapeArgs.shrink_to_fit();
   // The first category met that names a backend (the lowest id: the hash map's order
   // would depend on how it was filled, and a parallel load fills it otherwise).
   StringId backend = ~0u;

@@ -90,6 +90,9 @@ class TraceBuilder {
   bool absorb(TraceBuilder& part);
 
  private:
+  // The series of (process, name), added at the end when new (the order one pass meets
+  // them in): addCounter's and a merged part's samples go to the same one.
+  CounterSeries& counterSeries(uint32_t process, StringId name);
   static constexpr uint8_t kUnclassified = 2;
   // Key tags keep the key spaces of processes, threads, async tracks and counters apart.
   static constexpr uint64_t kThreadTag = 1, kAsyncTag = 2, kCounterTag = 3;

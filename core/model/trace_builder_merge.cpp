@@ -153,17 +153,7 @@ bool TraceBuilder::absorb(TraceBuilder& part) {
     to.unboundFlows.push_back(f);
   }
   for (CounterSeries& c : from.counters) {
-    const uint32_t p = proc[c.process];
-    const StringId name = str[c.name];
-    const Key key{(static_cast<uint64_t>(p) << 32) | (kCounterTag * 2), name};
-    auto [it, inserted] = counterByKey_.try_emplace(key, static_cast<uint32_t>(to.counters.size()));
-    if (inserted) {
-      CounterSeries n;
-      n.process = p;
-      n.name = name;
-      to.counters.push_back(std::move(n));
-    }
-    CounterSeries& d = to.counters[it->second];
+    CounterSeries& d = counterSeries(proc[c.process], str[c.name]);
     d.ts.insert(d.ts.end(), c.ts.begin(), c.ts.end());
     d.value.insert(d.value.end(), c.value.begin(), c.value.end());
   }

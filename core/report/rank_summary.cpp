@@ -10,6 +10,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "io/file_read.h"
 #include "io/input_limits.h"
 #include "ranks/rank_inputs.h"
 #include "report/rank_metrics_json.h"
@@ -74,14 +75,8 @@ bool parseLine(const std::string& text, const std::vector<std::string>* keep, oj
 ojson readLineAgain(const RankSummary& r, const std::vector<std::string>* keep) {
   const std::string where = "line " + std::to_string(r.lineNumber) + ": ";
   std::string text(r.lineBytes, '\0');
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n =
-        ::pread(r.table->fd, text.data() + done, text.size() - done, static_cast<off_t>(r.lineOffset + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw std::runtime_error(where + "the table changed since it was read (cut short)");
-    done += static_cast<size_t>(n);
-  }
+  if (readAt(r.table->fd, text.data(), text.size(), r.lineOffset) < text.size())
+    throw std::runtime_error(where + "the table changed since it was read (cut short)");
   ojson j;
   std::string why;
   if (!parseLine(text, keep, j, why))
