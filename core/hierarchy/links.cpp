@@ -117,12 +117,18 @@ void bindFlows(Trace& trace) {
   // first at equal times, then walk each flow's points in order.
   auto phaseRank = [](char ph) { return ph == 's' ? 0 : ph == 't' ? 1 : 2; };
   auto sameFlow = [](const FlowPoint& a, const FlowPoint& b) { return a.cat == b.cat && a.id == b.id; };
-  // Points equal under this order are interchangeable, so an unstable sort is enough.
+  // Then by track, name and binding, so that only points equal in every field compare
+  // equal (interchangeable): the same flows whatever sort splits the work (points on two
+  // tracks sharing a flow's id and instant, as a merged file's ranks may, would otherwise
+  // bind in whichever order the sort left them).
   sortOnTwoThreads(points.begin(), points.end(), [&](const FlowPoint& a, const FlowPoint& b) {
     if (a.cat != b.cat) return a.cat < b.cat;
     if (a.id != b.id) return a.id < b.id;
     if (a.ts != b.ts) return a.ts < b.ts;
-    return phaseRank(a.phase) < phaseRank(b.phase);
+    if (a.phase != b.phase) return phaseRank(a.phase) < phaseRank(b.phase);
+    if (a.track != b.track) return a.track < b.track;
+    if (a.name != b.name) return a.name < b.name;
+    return a.bindEnclosing < b.bindEnclosing;
   });
   // Kineto's launch flows (ac2g) routinely lose an end: starts on calls that launch
   // nothing (cudaEventQuery, synchronisations) and ends whose start the profiler

@@ -178,10 +178,12 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
       // recorded there: the prediction is of the profiled iteration it is compared with.
       // The counts are launch facts (what the profiler recorded), not measured times.
       size_t subCursor = 0;  // next row of the current op not yet counted as a sub-event
-      auto subEventsBefore = [&](TimeNs until, bool inclusive) {
+      // Rows of the current op's from subCursor up to row `end`, launches left out: as the
+      // statistics count them, in row order (a row starting with a launch but ordered
+      // before it, being longer, counts before it).
+      auto subEventsBefore = [&](size_t end) {
         uint64_t n = 0;
-        for (; subCursor < s.size() && (s.start[subCursor] < until || (inclusive && s.start[subCursor] == until));
-             ++subCursor) {
+        for (; subCursor < std::min(end, s.size()); ++subCursor) {
           if (index.topOp(track, static_cast<uint32_t>(subCursor)) != currentOp) continue;
           if (isLaunchKind(s.kind[subCursor]) && index.isLaunch({track, static_cast<uint32_t>(subCursor)})) continue;
           ++n;
@@ -201,7 +203,7 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
         const std::string_view name = trace.str(s.name[static_cast<size_t>(currentOp)]);
         const TimeNs opEnd = s.end(static_cast<size_t>(currentOp));
         const double measuredTail = us(std::max<TimeNs>(0, opEnd - boundary));
-        const double events = subEventsBefore(opEnd, true);
+        const double events = subEventsBefore(s.upperBound(opEnd));
         if (callsInOp > 0)
           pending += lastCallSync ? measuredTail : priced(options.overheads->t3, name, events, measuredTail);
         else pending += priced(options.overheads->t5, name, events, us(s.dur[static_cast<size_t>(currentOp)]));
@@ -249,7 +251,7 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
           if (inOp) {
             const std::string_view name = trace.str(s.name[static_cast<size_t>(currentOp)]);
             const double measuredGap = us(start - std::max(boundary, s.start[static_cast<size_t>(currentOp)]));
-            const double events = subEventsBefore(start, false);
+            const double events = subEventsBefore(c.ref.index);
             subCursor = std::max<size_t>(subCursor, c.ref.index + 1);  // the call itself is no sub-event
             item.gap = pending + (c.sync || lastCallSync
                                       ? measuredGap

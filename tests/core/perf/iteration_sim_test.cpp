@@ -281,6 +281,45 @@ TEST(IterationSim, PredictGivesBackTheProfilersCostOfTheEventsEachPieceRecorded)
   EXPECT_NEAR(r[0].predictedUs, 78, 1e-9);
 }
 
+// Rows counted as the statistics count them, in row order: aten::addmm starts with the
+// first launch but is longer, so it is ordered (and counted) before it; the driver call
+// nested in that launch and aten::view are the sub-events between the two launches.
+// Step [0,200]: aten::linear [10,100] records aten::t [11,13] and aten::addmm [20,40]
+// before cudaLaunchKernel [20,25] (cuLaunchKernel [21,24] inside it), aten::view [50,52],
+// then cudaLaunchKernel [60,63]. CPU event cost 1.5 µs, GPU event cost 0.5.
+TEST(IterationSim, TheProfilersCostFollowsTheRowsBetweenLaunches) {
+  const char* step = R"json([
+    {"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":200},
+    {"ph":"X","cat":"cpu_op","name":"aten::linear","pid":1,"tid":1,"ts":10,"dur":90},
+    {"ph":"X","cat":"cpu_op","name":"aten::t","pid":1,"tid":1,"ts":11,"dur":2},
+    {"ph":"X","cat":"cpu_op","name":"aten::addmm","pid":1,"tid":1,"ts":20,"dur":20},
+    {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":20,"dur":5,"args":{"correlation":1}},
+    {"ph":"X","cat":"cuda_driver","name":"cuLaunchKernel","pid":1,"tid":1,"ts":21,"dur":3},
+    {"ph":"X","cat":"cpu_op","name":"aten::view","pid":1,"tid":1,"ts":50,"dur":2},
+    {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":60,"dur":3,"args":{"correlation":2}},
+    {"ph":"X","cat":"kernel","name":"K1","pid":0,"tid":7,"ts":30,"dur":10,"args":{"correlation":1,"stream":7,"device":0}},
+    {"ph":"X","cat":"kernel","name":"K2","pid":0,"tid":7,"ts":70,"dur":10,"args":{"correlation":2,"stream":7,"device":0}}
+  ])json";
+  auto t = test::loadOk(step);
+  ASSERT_TRUE(t);
+  OverheadModel m;
+  m.t2["aten::linear"] = {1, 0, 1, {}};
+  m.t5["aten::linear"] = {2, 0, 1, {}};
+  m.t3["aten::linear"] = {3, 0, 1, {}};
+  m.t4["cudaLaunchKernel"] = {2, 0, 2, 2.0};
+  m.costs = ProfilerCosts{1.5, 0.5, 3};
+  SimOptions o;
+  o.replay = false;
+  o.overheads = &m;
+  const std::vector<IterationPrediction> r = simulateIterations(*t, o);
+  ASSERT_EQ(r.size(), 1u);
+  // 10 µs measured before the op; T2 1 + 2 × 1.5 (aten::t, aten::addmm); T4 2 + 1.5 + 0.5;
+  // T5 2 + 2 × 1.5 (cuLaunchKernel, aten::view); T4 4; T3 3 + 0; the measured 100 µs from
+  // the op's end to the step's: 10 + 4 + 4 + 5 + 4 + 3 + 100 = 130 (the kernels end by 44).
+  EXPECT_NEAR(r[0].predictedUs, 130, 1e-9);
+  EXPECT_EQ(r[0].launches, 2u);
+}
+
 // One profiled iteration each (TraceLens' inference traces): the host model, priced by
 // the trace's own statistics, must give back the measured iteration (measured kernel
 // times isolate the host). Net of the profiler's costs the MI300X BERT and ViT steps came
