@@ -13,6 +13,15 @@ namespace opscope {
 
 namespace {
 
+// Whether Chakra's protobuf reader (et/chakra_et.h) filled the model: its top-level
+// "format". A JSON file's own "format" may be anything, a number included (a file
+// saying "format": 100 threw out of the summary).
+bool chakraEncoded(const ExecutionTrace& et) {
+  if (!et.top.is_object()) return false;
+  const auto f = et.top.find("format");
+  return f != et.top.end() && f->is_string() && f->get_ref<const std::string&>() == "chakra-protobuf";
+}
+
 using Json = nlohmann::ordered_json;
 
 // field of the old schema, or the member of the newer {"values", "shapes", "types"}.
@@ -315,7 +324,7 @@ std::string etSummaryJson(const ExecutionTrace& et, const std::string& file) {
   j["file"] = file;
   j["format"] = "pytorch-et";  // the contract's name for an execution trace's summary, whatever its encoding
   // Added: how the file encodes it (Chakra's protobuf traces load into the same model).
-  const bool chakra = et.top.is_object() && et.top.value("format", "") == "chakra-protobuf";
+  const bool chakra = chakraEncoded(et);
   j["encoding"] = chakra ? "chakra-protobuf" : "json";
   j["schema"] = et.schema;
   j["nodes"] = et.nodes.size();
@@ -337,7 +346,7 @@ std::string etSummaryText(const ExecutionTrace& et, const std::string& file) {
   std::vector<std::pair<std::string, uint64_t>> ops(byName.begin(), byName.end());
   std::stable_sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   // Chakra's protobuf traces (et/chakra_et.h) are read into the same model; say which.
-  const bool chakra = et.top.is_object() && et.top.value("format", "") == "chakra-protobuf";
+  const bool chakra = chakraEncoded(et);
   std::string out = file +
                     (chakra ? ": Chakra execution trace (protobuf), schema " : ": PyTorch execution trace, schema ") +
                     (et.schema.empty() ? "?" : et.schema) + ", " + std::to_string(et.nodes.size()) + " nodes\n";
