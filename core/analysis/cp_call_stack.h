@@ -17,11 +17,10 @@
 // open event is ignored.
 #include <algorithm>
 #include <cstdint>
-#include <system_error>
-#include <thread>
 #include <vector>
 
 #include "model/ids.h"
+#include "model/two_threads.h"
 
 namespace opscope {
 
@@ -66,20 +65,9 @@ void sweepCallStack(std::vector<uint32_t>& members, Ts ts, End end, OnStart onSt
   }
   std::vector<uint32_t>().swap(members);
   const auto mid = points.begin() + static_cast<std::ptrdiff_t>(n);
-  std::thread ends;
-  if (n >= kParallelSortFrom && std::thread::hardware_concurrency() >= 2) {
-    try {
-      ends = std::thread([&] { std::stable_sort(mid, points.end(), before); });
-    } catch (const std::system_error&) {  // no thread to be had: both halves here
-    }
-  }
-  if (ends.joinable()) {
-    std::stable_sort(points.begin(), mid, before);
-    ends.join();
-  } else {
-    std::stable_sort(points.begin(), mid, before);
-    std::stable_sort(mid, points.end(), before);
-  }
+  runBeside(
+      n >= kParallelSortFrom, [&] { std::stable_sort(points.begin(), mid, before); },
+      [&] { std::stable_sort(mid, points.end(), before); });
   std::inplace_merge(points.begin(), mid, points.end(), before);
   std::vector<uint32_t> open;
   for (const Point& p : points) {

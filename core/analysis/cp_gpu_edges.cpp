@@ -2,47 +2,26 @@
 // events' waits and the waits a trace without them leaves implicit, found on a thread
 // beside the call stacks' edges for a large window (cp_builder.h).
 #include <algorithm>
-#include <exception>
 #include <optional>
-#include <system_error>
-#include <thread>
 
 #include "analysis/cp_builder.h"
 #include "analysis/cp_call_stack.h"
 #include "hierarchy/queries.h"
+#include "model/two_threads.h"
 
 namespace opscope::cp_detail {
 
 void Builder::callStackAndGpuEdges() {
   std::vector<PendingEdge> pending;
-  std::exception_ptr failed;
-  std::thread gpu;
-  if (evs_.size() >= threads_.concurrentEdgesFrom && std::thread::hardware_concurrency() >= 2) {
-    try {
-      gpu = std::thread([&] {
+  runBeside(
+      evs_.size() >= threads_.concurrentEdgesFrom, [&] { callStackEdges(); },
+      [&] {
+        struct Reset {
+          ~Reset() { tlsPending = nullptr; }
+        } reset;
         tlsPending = &pending;
-        try {
-          gpuEdges();
-        } catch (...) {
-          failed = std::current_exception();
-        }
-        tlsPending = nullptr;
+        gpuEdges();
       });
-    } catch (const std::system_error&) {  // no thread to be had: one after the other
-    }
-  }
-  try {
-    callStackEdges();
-  } catch (...) {
-    if (gpu.joinable()) gpu.join();
-    throw;
-  }
-  if (!gpu.joinable()) {
-    gpuEdges();
-    return;
-  }
-  gpu.join();
-  if (failed) std::rethrow_exception(failed);
   for (const PendingEdge& e : pending) addEdge(e.u, e.v, e.type, e.zeroWeight, e.attr);
 }
 

@@ -14,17 +14,18 @@ namespace opscope {
 
 inline constexpr size_t kTwoThreadsFrom = size_t{1} << 16;
 
-// f(begin, end) over [0, n) in two halves, [0, n/2) on the calling thread.
-template <class F>
-void forTwoHalves(size_t n, F&& f, size_t from = kTwoThreadsFrom) {
-  const size_t half = n / 2;
+// onCaller() here while onSecond() runs on a thread of its own, when `wanted`, there is a
+// second core and a thread can be had; otherwise onCaller() then onSecond() here. Both
+// have run when it returns; an exception of either is rethrown once both have stopped.
+template <class A, class B>
+void runBeside(bool wanted, A&& onCaller, B&& onSecond) {
   std::exception_ptr failed;
   std::thread second;
-  if (n >= from && std::thread::hardware_concurrency() >= 2) {
+  if (wanted && std::thread::hardware_concurrency() >= 2) {
     try {
       second = std::thread([&] {
         try {
-          f(half, n);
+          onSecond();
         } catch (...) {
           failed = std::current_exception();
         }
@@ -33,17 +34,31 @@ void forTwoHalves(size_t n, F&& f, size_t from = kTwoThreadsFrom) {
     }
   }
   if (!second.joinable()) {
-    f(size_t{0}, n);
+    onCaller();
+    onSecond();
     return;
   }
   try {
-    f(size_t{0}, half);
+    onCaller();
   } catch (...) {
     second.join();
     throw;
   }
   second.join();
   if (failed) std::rethrow_exception(failed);
+}
+
+// f(begin, end) over [0, n): in two halves, [0, n/2) on the calling thread, from `from`
+// items on two cores; else in one call.
+template <class F>
+void forTwoHalves(size_t n, F&& f, size_t from = kTwoThreadsFrom) {
+  if (n < from || std::thread::hardware_concurrency() < 2) {
+    f(size_t{0}, n);
+    return;
+  }
+  const size_t half = n / 2;
+  runBeside(
+      true, [&] { f(size_t{0}, half); }, [&] { f(half, n); });
 }
 
 // std::sort of [first, last) by less, its halves sorted on two threads and merged.

@@ -52,8 +52,6 @@ std::string launchKey(const std::vector<NamedArg>& args) {
 // Events a prefetch reader files at a time.
 constexpr size_t kBatch = 4096;
 
-bool isShapeArg(std::string_view key) { return key == "Input Dims" || key == "Input type" || key == "Concrete Inputs"; }
-
 }  // namespace
 
 bool argsKeptFor(std::string_view name) {
@@ -210,7 +208,7 @@ void OpInputs::prefetch(std::optional<TimeWindow> window) const {
   for (size_t i = 0; i < ops; ++i) whole[i] = argsKeptFor(trace_.name(events[i]));
   const LazyArgs::KeyFilter keep = [&](size_t i, std::string_view key) {
     if (i >= ops) return key == "grid" || key == "block";
-    return whole[i] || isShapeArg(key);
+    return whole[i] || isShapeArgKey(key);
   };
   // Parsing the objects is most of this pass (1.7 M of them on 1 GB: 0.9 s of its 1.3 s
   // on one core). With many events, two readers each take the events of one half of the
