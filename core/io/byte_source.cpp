@@ -308,9 +308,10 @@ std::unique_ptr<ByteSource> ByteSource::open(const std::string& path, std::strin
     return nullptr;
   }
   auto out = overlapped(std::move(src));
-  if (S_ISREG(st.st_mode) && !out->isGzip()) {
-    out->randomAccessPath_ = path;
+  if (S_ISREG(st.st_mode)) {
+    out->rereadablePath_ = path;
     out->mtimeNs_ = static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+    if (!out->isGzip()) out->randomAccessPath_ = path;
   }
   return out;
 }
@@ -397,7 +398,14 @@ std::string peekHead(ByteSource& src, size_t n) {
   return head;
 }
 
+void ByteSource::takeEndFrom(const ByteSource& other) {
+  truncated_ = other.truncated_;
+  trailingAt_ = other.trailingAt_;
+  endedElsewhere_ = true;
+}
+
 size_t ByteSource::read(char* dst, size_t cap) {
+  if (endedElsewhere_) return 0;
   if (pushedPos_ < pushedBack_.size()) {
     const size_t n = std::min(cap, pushedBack_.size() - pushedPos_);
     std::memcpy(dst, pushedBack_.data() + pushedPos_, n);

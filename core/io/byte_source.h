@@ -40,9 +40,16 @@ class ByteSource {
   // once the stream was read to its end (drainForTrailing).
   uint64_t trailingAt() const { return trailingAt_; }
   const std::string& error() const { return error_; }
+  // The stream's end was read by another source of the same file (the last part of a
+  // gzip file loaded in parallel): its truncation and trailing bytes become this
+  // source's, and this one reads nothing more.
+  void takeEndFrom(const ByteSource& other);
   // The path when the stream is a regular file's own bytes (not gzip, not a pipe), so
   // parts of it can be read again later by offset (lazy args); empty otherwise.
   const std::string& randomAccessPath() const { return randomAccessPath_; }
+  // The path when the stream can be opened again and read from its start: a regular
+  // file's, gzip or not (a gzip file's later parts are parsed from streams of their own).
+  const std::string& rereadablePath() const { return rereadablePath_; }
   int64_t fileMtimeNs() const { return mtimeNs_; }
 
  protected:
@@ -53,11 +60,13 @@ class ByteSource {
   uint64_t trailingAt_ = 0;
   std::string error_;
   std::string randomAccessPath_;
+  std::string rereadablePath_;
   int64_t mtimeNs_ = 0;
 
  private:
   std::string pushedBack_;
   size_t pushedPos_ = 0;
+  bool endedElsewhere_ = false;
 };
 
 // Reads a gzip source to its end after a loader stopped at the end of what it parses

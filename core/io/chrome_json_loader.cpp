@@ -257,7 +257,7 @@ LoadResult Reader::run() {
         case State::EventsNext: {
           char c = sc_.peek();
           if (c == ']') {
-            if (stopAt_) {
+            if (stopAt_ || nextCut_) {
               // The array ends before the cut: the cut was not in it.
               if (part_) {
                 partEnd_ = PartEnd::Misplaced;
@@ -278,6 +278,14 @@ LoadResult Reader::run() {
             ++sc_.p;
             state = State::EventsFirst;
             break;
+          }
+          if (nextCut_ && !learnCut(window_.offsetOf(sc_.p))) {
+            // The next part's thread found no cut: the parts cannot be used.
+            if (part_) {
+              partEnd_ = PartEnd::Misplaced;
+              goto finished;
+            }
+            dropParts();
           }
           if (stopAt_) {
             const uint64_t at = window_.offsetOf(sc_.p);
@@ -367,6 +375,8 @@ finished:
   if (part_) {
     if (partEnd_ == PartEnd::None) partEnd_ = stopAt_ ? PartEnd::Misplaced : PartEnd::End;
     partTruncated_ = truncated;
+    if (src_.isGzip() && !stopAt_ && !nextCut_ && src_.error().empty() && !truncated)
+      drainForTrailing(src_);  // the last part of a gzip file: what follows the JSON is named
     inputEnd_ = valueEnd_ ? valueEnd_ : window_.end();
     if (!src_.error().empty()) result.status = LoadStatus::IoError;  // a read error is no cut file
     return result;

@@ -11,7 +11,6 @@
 
 namespace opscope::chrome_json {
 
-namespace {
 // Threads for parsing: the options', else OPSCOPE_LOAD_THREADS (benchmarks measure the
 // scaling with it), else every core.
 // At most 64 whatever is asked: each part holds a source, a window and a model.
@@ -22,6 +21,8 @@ unsigned loadThreads(const LoadOptions& opts) {
     return std::min(static_cast<unsigned>(std::atoi(e)), kMost);
   return std::clamp(std::thread::hardware_concurrency(), 1u, 32u);
 }
+
+namespace {
 
 // Top-level values after traceEvents, read by the last part: as one pass would have set
 // them after those before it (this loader's).
@@ -55,7 +56,15 @@ Reader::~Reader() = default;
 
 LoadProgress Reader::progressNow(uint64_t done, uint64_t total) const {
   LoadProgress p{done, total, trace_->eventsRead};
-  if (parts_) {
+  if (parts_ && parts_->gzip) {
+    // The first part's compressed bytes read, and the later parts' decompressed ones as
+    // their share of the file's.
+    const double later = static_cast<double>(parts_->shared.bytes.load(std::memory_order_relaxed));
+    p.bytesDone = std::min<uint64_t>(
+        total, src_.consumed() + static_cast<uint64_t>(later * static_cast<double>(total) /
+                                                       static_cast<double>(std::max<uint64_t>(parts_->sizeGuess, 1))));
+    p.events += parts_->shared.events.load(std::memory_order_relaxed);
+  } else if (parts_) {
     // Each window reads ahead past its cut: what lies beyond is the next part's.
     p.bytesDone = std::min(done, stopAt_) + parts_->shared.bytes.load(std::memory_order_relaxed);
     p.bytesDone = std::min(p.bytesDone, total);
@@ -65,7 +74,8 @@ LoadProgress Reader::progressNow(uint64_t done, uint64_t total) const {
 }
 
 bool Reader::partProgress(uint64_t done) {
-  const uint64_t bytes = (stopAt_ ? std::min(done, stopAt_) : done) - partBegin_;
+  // Never less than reported: a gzip part learns its cut after reading past it.
+  const uint64_t bytes = std::max(reportedBytes_, (stopAt_ ? std::min(done, stopAt_) : done) - partBegin_);
   shared_->bytes.fetch_add(bytes - reportedBytes_, std::memory_order_relaxed);
   shared_->events.fetch_add(trace_->eventsRead - reportedEvents_, std::memory_order_relaxed);
   reportedBytes_ = bytes;
@@ -73,7 +83,24 @@ bool Reader::partProgress(uint64_t done) {
   return !shared_->cancel.load(std::memory_order_relaxed);
 }
 
+bool Reader::learnCut(uint64_t at) {
+  if (!nextCut_ || stopAt_) return true;
+  uint64_t cut = nextCut_->load(std::memory_order_acquire);
+  // The next part's thread always publishes a cut or kNoCut, whatever happens to it.
+  if (cut == 0 && at >= nextFrom_) {
+    nextCut_->wait(0, std::memory_order_acquire);
+    cut = nextCut_->load(std::memory_order_acquire);
+  }
+  if (cut == Parts::kNoCut) return false;
+  stopAt_ = cut;
+  return true;
+}
+
 void Reader::startParts(uint64_t at) {
+  if (src_.isGzip()) {
+    startGzipParts(at);
+    return;
+  }
   const std::string& path = src_.randomAccessPath();
   const uint64_t size = src_.totalSize();
   const unsigned threads = loadThreads(opts_);
@@ -119,6 +146,7 @@ void Reader::startParts(uint64_t at) {
 void Reader::dropParts() {
   parts_.reset();  // cancels and joins
   stopAt_ = 0;
+  nextCut_ = nullptr;
 }
 
 bool Reader::absorbParts() {
@@ -145,6 +173,7 @@ bool Reader::absorbParts() {
   size_t tracks = trace_->tracks.size();
   if (builder_->hasOpenSlices()) return false;
   for (size_t i = 0; i < parts.size(); ++i) {
+    if (!parts[i].loader) return false;  // a gzip part that found no cut
     const Reader& l = *parts[i].loader;
     const bool last = i + 1 == parts.size();
     if (parts[i].result.status != LoadStatus::Ok || l.partEnd_ != (last ? PartEnd::End : PartEnd::AtCut)) return false;
@@ -163,6 +192,7 @@ bool Reader::absorbParts() {
   topKeys_.insert(topKeys_.end(), last.topKeys_.begin(), last.topKeys_.end());
   inputEnd_ = last.inputEnd_;
   lastTruncated_ = last.partTruncated_;
+  if (parts_->gzip) src_.takeEndFrom(*parts.back().src);  // the last part read the stream's end
   // The parts count no lines: the first occurrences they report get theirs now.
   std::vector<std::pair<uint64_t, WarningKind>> unplaced;
   for (const WarningEntry& e : trace_->diagnostics.entries())
@@ -171,11 +201,12 @@ bool Reader::absorbParts() {
     std::sort(unplaced.begin(), unplaced.end());
     std::vector<uint64_t> offsets;
     for (const auto& u : unplaced) offsets.push_back(u.first);
-    const std::vector<uint64_t> lines = linesAtOffsets(src_.randomAccessPath(), offsets);
+    const std::vector<uint64_t> lines = linesAtOffsets(src_.rereadablePath(), offsets);
     for (size_t i = 0; i < unplaced.size(); ++i) trace_->diagnostics.setFirstLine(unplaced[i].second, lines[i]);
   }
   partsAbsorbed_ = static_cast<unsigned>(parts.size() + 1);
   parts_.reset();
+  nextCut_ = nullptr;
   absorbed_ = true;
   return true;
 }

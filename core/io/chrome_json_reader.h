@@ -25,6 +25,9 @@ namespace opscope::chrome_json {
 
 struct Parts;
 
+// Threads for parsing one input (io/chrome_json_parallel.cpp).
+unsigned loadThreads(const LoadOptions& opts);
+
 // What the parts of one parallel load share: cancellation and their progress.
 struct PartsShared {
   std::atomic<bool> cancel{false};
@@ -54,22 +57,27 @@ class Reader {
       trace_->lazyArgs = std::make_shared<FileArgs>(src.randomAccessPath(), src.totalSize(), src.fileMtimeNs());
   }
   // A later part: the events from byte `begin` (src starts there) up to the cut `stopAt`
-  // (0: the last part, which reads on to the end of the input).
-  Reader(ByteSource& src, const LoadOptions& opts, PartsShared& shared, uint64_t begin, uint64_t stopAt, bool arrayForm)
+  // (0: the last part, which reads on to the end of the input), or, in a gzip file's
+  // parts, up to `nextCut` once the next part's thread has found it (null: the last).
+  // A plain file's parts read args back from the file (lazy); a gzip file's keep them.
+  Reader(ByteSource& src, const LoadOptions& opts, PartsShared& shared, uint64_t begin, uint64_t stopAt, bool arrayForm,
+         bool lazyArgs = true, const std::atomic<uint64_t>* nextCut = nullptr, uint64_t nextFrom = 0)
       : src_(src),
         opts_(opts),
         trace_(std::make_unique<Trace>()),
         builder_(std::make_unique<TraceBuilder>(*trace_)),
         window_(
             src, [this](uint64_t done, uint64_t) { return partProgress(done); }, begin),
-        lazyArgs_(true),
-        parser_(*trace_, *builder_, window_, true, opts.keepOpShapes),
+        lazyArgs_(lazyArgs),
+        parser_(*trace_, *builder_, window_, lazyArgs, opts.keepOpShapes),
         shared_(&shared),
         part_(true),
         partBegin_(begin),
-        stopAt_(stopAt) {
+        stopAt_(stopAt),
+        nextCut_(nextCut),
+        nextFrom_(nextFrom) {
     arrayForm_ = arrayForm;
-    builder_->setLazyArgs(true);
+    builder_->setLazyArgs(lazyArgs);
   }
   ~Reader();
 
@@ -126,6 +134,15 @@ class Reader {
   bool partProgress(uint64_t done);
   // At the first element of traceEvents (offset `at`): starts the later parts.
   void startParts(uint64_t at);
+  // The same for a regular gzip file (chrome_json_gzip_parts.cpp): each later part's
+  // thread inflates the file from its start up to near its share, finds an event start
+  // there (its cut, published in Parts::cutAt) and parses on from it.
+  void startGzipParts(uint64_t at);
+  // At an element of traceEvents (offset `at`): the next part's cut once its thread has
+  // found it, waited for from `nextFrom_` on (the cut lies at or after it, so a reader
+  // before it never passes it unknowingly). False when that thread found none (the parts
+  // cannot be used).
+  bool learnCut(uint64_t at);
   // At the first cut: waits for the parts and absorbs them; false when they cannot be
   // used (dropped: this loader reads on in one pass).
   bool absorbParts();
@@ -133,6 +150,8 @@ class Reader {
   PartsShared* shared_ = nullptr;
   bool part_ = false;  // a later part
   uint64_t partBegin_ = 0, stopAt_ = 0;
+  const std::atomic<uint64_t>* nextCut_ = nullptr;  // gzip parts: where the next begins
+  uint64_t nextFrom_ = 0;                           // and where its thread looks from
   uint64_t reportedBytes_ = 0, reportedEvents_ = 0;
   PartEnd partEnd_ = PartEnd::None;
   bool partTruncated_ = false;
@@ -152,6 +171,12 @@ struct Parts {
     std::unique_ptr<Reader> loader;
     LoadResult result;
   };
+  // Where a gzip file's parts begin (decompressed offsets), as their threads find them:
+  // 0 while looking, kNoCut when none was found. Plain files' cuts are known up front.
+  static constexpr uint64_t kNoCut = ~uint64_t{0};
+  std::unique_ptr<std::atomic<uint64_t>[]> cutAt;
+  bool gzip = false;
+  uint64_t sizeGuess = 0;  // gzip: the decompressed size the shares were cut from
   PartsShared shared;
   std::vector<Part> parts;  // in file order
   std::vector<std::thread> threads;

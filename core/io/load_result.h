@@ -23,12 +23,16 @@ struct LoadOptions {
   // Encode every slice's args while loading even when the file could serve them later
   // (plain files are lazy by default: Trace::args reads them back by offset).
   bool eagerArgs = false;
-  // Threads that parse a plain (uncompressed, regular) JSON file's events in parallel,
-  // each a share of the bytes, merged into the model one pass would build: 0 picks
+  // Threads that parse a regular JSON file's events in parallel (plain or gzip), each a
+  // share of the bytes, merged into the model one pass would build: 0 picks
   // OPSCOPE_LOAD_THREADS when set, else every core (at most 32); 1 parses in one pass.
   unsigned threads = 0;
   // The least bytes of events a thread is given (smaller files load in one pass).
   uint64_t minPartBytes = uint64_t{16} << 20;
+  // A gzip file's decompressed size when the caller knows it better than the last
+  // member's trailer does (a cut download, bytes appended): where its parts' shares are
+  // placed. 0: from the trailer. A wrong size costs speed, never a different model.
+  uint64_t gzipSizeHint = 0;
   // A file read lazily keeps every op's shape args as it reads them (Trace::opShapeArgs),
   // so that the performance models need not read a million args objects back from the
   // file: predict and roofline ask for it (a few MiB of interned texts on 1 GB).

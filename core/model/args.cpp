@@ -91,6 +91,59 @@ std::vector<Arg> decodeArgs(std::span<const uint8_t> blob, uint64_t offset) {
   return out;
 }
 
+size_t appendArgsTranslated(std::span<const uint8_t> blob, std::span<const uint32_t> offsets,
+                            std::span<const StringId> ids, uint32_t none, PodColumn<uint8_t>& to,
+                            PodColumn<uint32_t>& toOffsets) {
+  size_t dropped = 0;
+  toOffsets.reserve(toOffsets.size() + offsets.size());
+  for (const uint32_t offset : offsets) {
+    if (offset == none || offset >= blob.size()) {
+      toOffsets.push_back(none);
+      continue;
+    }
+    const uint8_t* p = blob.data() + offset;
+    const uint64_t n = getVarint(p);
+    // Each arg: key (<= 5 bytes as a string id), type, value (<= 10).
+    const size_t at = to.size(), most = at + 10 + static_cast<size_t>(n) * 16;
+    if (most > to.capacity()) to.reserve(std::max(most, to.capacity() * 2));  // grown geometrically
+    to.resizeForOverwrite(most);
+    uint8_t* const record = to.data() + at;
+    uint8_t* q = putVarint(record, n);
+    uint8_t* const payload = q;
+    for (uint64_t k = 0; k < n; ++k) {
+      q = putVarint(q, ids[getVarint(p)]);
+      const auto type = static_cast<ArgType>(*p++);
+      *q++ = static_cast<uint8_t>(type);
+      switch (type) {
+        case ArgType::Int:
+          q = putVarint(q, getVarint(p));
+          break;
+        case ArgType::Double:
+          std::memcpy(q, p, 8);
+          p += 8;
+          q += 8;
+          break;
+        case ArgType::String:
+        case ArgType::Json:
+          q = putVarint(q, ids[getVarint(p)]);
+          break;
+        default:
+          break;
+      }
+    }
+    // The single pass's test (TraceBuilder::appendRow): the payload and ten bytes.
+    if (at + static_cast<size_t>(q - payload) + 10 >= none) {
+      to.resizeForOverwrite(at);
+      toOffsets.push_back(none);
+      ++dropped;
+      continue;
+    }
+    to.resizeForOverwrite(at + static_cast<size_t>(q - record));
+    toOffsets.push_back(static_cast<uint32_t>(at));
+  }
+  return dropped;
+}
+
 std::string jsonQuote(std::string_view s) {
   std::string out;
   out.reserve(s.size() + 2);

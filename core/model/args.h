@@ -66,6 +66,16 @@ class ArgsWriter {
 
 std::vector<Arg> decodeArgs(std::span<const uint8_t> blob, uint64_t offset);
 
+// Appends the records of `blob` at `offsets` (one a row; `none` marks a row without
+// args and stays so) to `to`, every string id in them (keys, string and JSON values)
+// translated by `ids`, and each record's offset in `to` to `toOffsets`: a part's args
+// merged into the model of a parallel load (TraceBuilder::absorb), the bytes a single
+// pass would have written. A record that would take `to` to `none` bytes or more is
+// dropped as the single pass drops it (its row gets `none`); returns how many were.
+size_t appendArgsTranslated(std::span<const uint8_t> blob, std::span<const uint32_t> offsets,
+                            std::span<const StringId> ids, uint32_t none, PodColumn<uint8_t>& to,
+                            PodColumn<uint32_t>& toOffsets);
+
 // The value as JSON text (strings quoted and escaped; Json raw).
 std::string argValueToJson(const ArgValue& v, const StringPool& pool);
 // The value for people: strings unquoted, numbers as written.

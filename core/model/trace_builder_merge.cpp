@@ -87,6 +87,7 @@ bool TraceBuilder::absorb(TraceBuilder& part) {
   }
 
   std::vector<uint32_t> track(from.tracks.size());
+  size_t argsDropped = 0;
   for (size_t i = 0; i < track.size(); ++i) {
     Track& t = from.tracks[i];
     auto [it, inserted] = trackByKey_.try_emplace(keys[i], static_cast<uint32_t>(to.tracks.size()));
@@ -115,7 +116,15 @@ bool TraceBuilder::absorb(TraceBuilder& part) {
     for (StringId& n : std::span(s.name.data(), s.size())) n = str[n];
     for (StringId& c : std::span(s.cat.data(), s.size())) c = str[c];
     if (base == 0) {
+      // Kept args (a gzip file's parts) name strings by the part's ids: written anew.
+      PodColumn<uint8_t> blob;
+      PodColumn<uint32_t> offsets;
+      argsDropped +=
+          appendArgsTranslated({s.argsBlob.data(), s.argsBlob.size()}, {s.argsOffset.data(), s.argsOffset.size()}, str,
+                               SliceColumns::kNoArgs, blob, offsets);
       std::swap(o, s);
+      o.argsBlob = std::move(blob);
+      o.argsOffset = std::move(offsets);
     } else {
       o.start.append(s.start.data(), s.size());
       o.dur.append(s.dur.data(), s.size());
@@ -126,11 +135,15 @@ bool TraceBuilder::absorb(TraceBuilder& part) {
       o.correlation.append(s.correlation.data(), s.size());
       o.externalId.append(s.externalId.data(), s.size());
       o.argsAt.append(s.argsAt.data(), s.argsAt.size());
+      argsDropped +=
+          appendArgsTranslated({s.argsBlob.data(), s.argsBlob.size()}, {s.argsOffset.data(), s.argsOffset.size()}, str,
+                               SliceColumns::kNoArgs, o.argsBlob, o.argsOffset);
     }
     s = SliceColumns{};  // the part's copy is freed as the merge goes
     for (uint32_t row : part.openSlices_[i]) openSlices_[g].push_back(base + row);
   }
 
+  if (argsDropped) to.diagnostics.add(WarningKind::ArgsDropped, argsDropped, "a track holds more than 4 GiB of args");
   for (const auto& [cat, kind] : part.kindByCat_) kindByCat_.try_emplace(str[cat], kind);
 
   for (Instant i : from.instants) {

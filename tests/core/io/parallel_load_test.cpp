@@ -1,6 +1,7 @@
-// Parallel loading of a plain JSON file (LoadOptions::threads): the merged model must be
-// the one a single pass builds, id for id and row for row, on real traces other tools
-// wrote and on inputs made to land every kind of state on the wrong side of a cut.
+// Parallel loading of a plain JSON file and of a gzip file (LoadOptions::threads): the
+// merged model must be the one a single pass builds, id for id and row for row, on real
+// traces other tools wrote and on inputs made to land every kind of state on the wrong
+// side of a cut.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -16,10 +17,11 @@
 namespace opscope {
 namespace {
 
-LoadResult loadWith(const std::string& path, unsigned threads, uint64_t minPartBytes = 4096) {
+LoadResult loadWith(const std::string& path, unsigned threads, uint64_t minPartBytes = 4096, uint64_t gzipSize = 0) {
   LoadOptions o;
   o.threads = threads;
   o.minPartBytes = minPartBytes;
+  o.gzipSizeHint = gzipSize;
   return loadTraceFile(path, o);
 }
 
@@ -407,6 +409,185 @@ TEST(ParallelLoad, TrailingBytesTheBackendAndARejectedSortIndexAgree) {
       EXPECT_TRUE(p.hasSortIndex);
       EXPECT_EQ(p.sortIndex, 3);
     }
+}
+
+// ---- gzip files: each later part inflates the file again up to its share ----
+
+// Every row's args, decoded: a gzip file's parts keep their args in memory, written with
+// the part's string ids and translated in the merge.
+void expectSameArgs(const Trace& a, const Trace& b) {
+  ASSERT_EQ(a.tracks.size(), b.tracks.size());
+  size_t withArgs = 0;
+  for (uint32_t t = 0; t < a.tracks.size(); ++t) {
+    ASSERT_EQ(a.tracks[t].slices.size(), b.tracks[t].slices.size());
+    for (uint32_t i = 0; i < a.tracks[t].slices.size(); ++i) {
+      const std::vector<NamedArg> x = a.args({t, i}), y = b.args({t, i});
+      ASSERT_EQ(x, y) << "args of row " << i << " of track " << t;
+      withArgs += !x.empty();
+    }
+  }
+  EXPECT_GT(withArgs, 0u);
+}
+
+// One pass and 2, 3 and 7 parts of a gzip file agree, args included; returns the parts
+// the 7-thread load used.
+unsigned expectGzipPartsAgree(const std::string& path, uint64_t minPartBytes = 4096, uint64_t gzipSize = 0) {
+  const LoadResult one = loadWith(path, 1, minPartBytes);
+  EXPECT_EQ(one.status, LoadStatus::Ok) << one.error;
+  EXPECT_EQ(one.parts, 1u);
+  unsigned used = 0;
+  for (const unsigned threads : {2u, 3u, 7u}) {
+    const LoadResult many = loadWith(path, threads, minPartBytes, gzipSize);
+    EXPECT_EQ(many.status, LoadStatus::Ok) << many.error;
+    if (one.status != LoadStatus::Ok || many.status != LoadStatus::Ok) return 0;
+    SCOPED_TRACE(path + " (gzip) with " + std::to_string(threads) + " threads");
+    expectIdenticalModels(*one.trace, *many.trace);
+    expectSameArgs(*one.trace, *many.trace);
+    EXPECT_EQ(summaryJson(summarize(*one.trace), "t"), summaryJson(summarize(*many.trace), "t"));
+    EXPECT_EQ(one.trace->inputBytes, many.trace->inputBytes);
+    used = many.parts;
+  }
+  return used;
+}
+
+TEST(ParallelGzipLoad, RealGzipTracesOfOtherToolsGiveTheModelOfOnePass) {
+  std::vector<std::string> gz = {
+      "tests/data/pytorch_h100/h100_resnet50_train.pt.trace.json.gz",
+      "tests/data/tracelens/mi300_resnet_act_checkpoint.json.gz",
+      "tests/data/tracelens/h100_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz",
+      "tests/data/tb_plugin/resnet50_memory.pt.trace.json.gz",
+      "tests/data/hta/mtia_inference.json.gz",
+  };
+  for (const char* shared : {"recsys_rank0_cuda.json.gz", "mi250_minitoy_train_rocm.json.gz"})
+    if (const auto p = test::sharedTrace(shared)) gz.push_back(*p);
+  for (const std::string& file : gz) {
+    const std::string full = file.starts_with("/") ? file : std::string(OPSCOPE_SOURCE_DIR) + "/" + file;
+    // The files as their tools wrote them: the parts inflate the real streams.
+    EXPECT_GE(expectGzipPartsAgree(full, 16384), 3u) << file;
+  }
+}
+
+TEST(ParallelGzipLoad, EveryKindOfEventCutGuessesInsideArgsAndTopLevelValuesAfter) {
+  const std::string plain = synthetic(6000, false), decoys = synthetic(6000, true);
+  const std::string path = writeTemp("gzip_kinds.json.gz", test::gzip(plain));
+  EXPECT_GE(expectGzipPartsAgree(path), 3u);
+  const LoadResult r = loadWith(path, 7);
+  ASSERT_EQ(r.status, LoadStatus::Ok);
+  EXPECT_EQ(r.trace->meta.traceName, "after");  // the last part's top-level values
+  EXPECT_EQ(r.trace->meta.rank, 3);
+  expectGzipPartsAgree(writeTemp("gzip_decoys.json.gz", test::gzip(decoys)));
+  EXPECT_GE(expectGzipPartsAgree(writeTemp("gzip_array.json.gz", test::gzip(synthetic(6000, false, true)))), 3u);
+}
+
+// Warnings a later part meets name the line of the decompressed stream one pass names.
+TEST(ParallelGzipLoad, WarningsOfLaterPartsNameTheirLines) {
+  std::string json = synthetic(6000, false);
+  for (const double at : {0.55, 0.8}) {
+    const size_t p = json.find("\"dur\": 5.5", static_cast<size_t>(json.size() * at));
+    ASSERT_NE(p, std::string::npos);
+    json.replace(p, 10, at < 0.7 ? "\"dur\": -5.5" : "\"dur\": \"5\"");
+  }
+  const std::string path = writeTemp("gzip_warnings.json.gz", test::gzip(json));
+  EXPECT_GE(expectGzipPartsAgree(path), 3u);
+  const LoadResult r = loadWith(path, 7);
+  ASSERT_EQ(r.status, LoadStatus::Ok);
+  bool checked = false;
+  for (const WarningEntry& e : r.trace->diagnostics.entries())
+    if (e.kind == WarningKind::NegativeDuration) {
+      const auto newlines = std::count(json.begin(), json.begin() + static_cast<std::ptrdiff_t>(e.firstOffset), '\n');
+      EXPECT_EQ(e.firstLine, static_cast<uint64_t>(newlines) + 1);
+      EXPECT_GT(e.firstOffset, json.size() / 2);
+      checked = true;
+    }
+  EXPECT_TRUE(checked);
+}
+
+// The end of the stream is the last part's: a cut gzip stream, bytes after the last
+// member and a file of two members are reported as one pass reports them.
+TEST(ParallelGzipLoad, ACutStreamTrailingBytesAndTwoMembersAgree) {
+  // Large enough that the first part's source, reading ahead of its cut, never meets the
+  // stream's end: only the last part does.
+  const std::string json = synthetic(200000, false);
+  ASSERT_GT(json.size(), 30u << 20) << json.size();
+  std::string cut = test::gzip(json);
+  cut.resize(cut.size() * 9 / 10);
+  const std::string cutPath = writeTemp("gzip_cut.json.gz", cut);
+  // A cut file's last bytes are no trailer: without the size the shares miss the stream
+  // (the parts are dropped); with it the last part meets the cut.
+  expectGzipPartsAgree(cutPath);
+  EXPECT_GE(expectGzipPartsAgree(cutPath, 4096, json.size()), 3u);
+  const LoadResult c = loadWith(cutPath, 7, 4096, json.size());
+  ASSERT_EQ(c.status, LoadStatus::Ok);
+  ASSERT_EQ(c.trace->diagnostics.count(WarningKind::Truncated), 1u);
+  for (const WarningEntry& e : c.trace->diagnostics.entries())
+    if (e.kind == WarningKind::Truncated) EXPECT_NE(e.example.find("gzip stream cut short"), std::string::npos);
+
+  const std::string trailing = writeTemp("gzip_trailing.json.gz", test::gzip(json) + "garbage after the member");
+  EXPECT_GE(expectGzipPartsAgree(trailing, 4096, json.size()), 3u);
+  EXPECT_EQ(loadWith(trailing, 7, 4096, json.size()).trace->diagnostics.count(WarningKind::TrailingData), 1u);
+
+  // Two members: the trailer's size is the second's only, so the shares are placed from
+  // a wrong guess; the cuts are still checked and the model is one pass's.
+  const size_t half = json.find("\n", json.size() / 2);
+  const std::string two =
+      writeTemp("gzip_two.json.gz", test::gzip(json.substr(0, half)) + test::gzip(json.substr(half)));
+  expectGzipPartsAgree(two);
+}
+
+// A part that finds no event start in its look window (1 MiB; here events of 3 MB, the
+// second part's share starting 1.5 MB before the next event) gives no cut: the parts are
+// dropped and the load is one pass's.
+TEST(ParallelGzipLoad, PartsThatFindNoCutAreDropped) {
+  std::string json = "{\"traceEvents\": [\n";
+  for (int i = 0; i < 5; ++i) {
+    if (i) json += ",\n";
+    json += R"({"ph": "X", "name": "op", "pid": 1, "tid": 1, "ts": )" + std::to_string(i * 10) +
+            R"(, "dur": 1, "args": {"blob": ")" + std::string(3000000, 'a' + i % 26) + "\"}}";
+  }
+  json += "\n]}";
+  const std::string path = writeTemp("gzip_nocut.json.gz", test::gzip(json));
+  const LoadResult one = loadWith(path, 1, 4096);
+  const LoadResult many = loadWith(path, 2, 4096);
+  ASSERT_EQ(one.status, LoadStatus::Ok);
+  ASSERT_EQ(many.status, LoadStatus::Ok) << many.error;
+  EXPECT_EQ(many.parts, 1u);
+  expectIdenticalModels(*one.trace, *many.trace);
+  expectSameArgs(*one.trace, *many.trace);
+}
+
+TEST(ParallelGzipLoad, AnErrorInALaterPartIsTheErrorOfOnePass) {
+  std::string json = synthetic(6000, false);
+  const size_t p = json.find("\"dur\": 5.5", json.size() * 3 / 4);
+  json.replace(p, 10, "\"dur\":: 5.5");
+  const std::string path = writeTemp("gzip_error.json.gz", test::gzip(json));
+  const LoadResult one = loadWith(path, 1);
+  ASSERT_EQ(one.status, LoadStatus::InvalidInput);
+  for (const unsigned threads : {2u, 7u}) {
+    const LoadResult many = loadWith(path, threads);
+    EXPECT_EQ(many.status, LoadStatus::InvalidInput);
+    EXPECT_EQ(many.error, one.error);
+  }
+}
+
+TEST(ParallelGzipLoad, CancellingWhileThePartsRunStopsCleanlyAndProgressNeverGoesBack) {
+  const std::string path = writeTemp("gzip_cancel.json.gz", test::gzip(synthetic(100000, false)));
+  for (const int at : {1, 2, 3, 6, 1000000}) {
+    int calls = 0;
+    uint64_t last = 0;
+    LoadOptions o;
+    o.threads = 4;
+    o.minPartBytes = 4096;
+    o.progress = [&](const LoadProgress& p) {
+      EXPECT_LE(p.bytesDone, p.bytesTotal);
+      EXPECT_GE(p.bytesDone, last);
+      last = p.bytesDone;
+      return ++calls < at;
+    };
+    const LoadResult r = loadTraceFile(path, o);
+    if (calls >= at) EXPECT_EQ(r.status, LoadStatus::Cancelled) << at;
+    else EXPECT_EQ(r.status, LoadStatus::Ok);
+    if (at == 1000000) EXPECT_GE(r.parts, 3u);
+  }
 }
 
 }  // namespace
