@@ -288,7 +288,7 @@ InflateEngine engineFromEnvironment() {
 }
 }  // namespace
 
-std::unique_ptr<ByteSource> ByteSource::open(const std::string& path, std::string& error) {
+std::unique_ptr<ByteSource> ByteSource::open(const std::string& path, std::string& error, bool inflateAhead) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     error = "cannot open " + path + ": " + std::strerror(errno);
@@ -307,7 +307,7 @@ std::unique_ptr<ByteSource> ByteSource::open(const std::string& path, std::strin
     error = src->error();
     return nullptr;
   }
-  auto out = overlapped(std::move(src));
+  std::unique_ptr<ByteSource> out = inflateAhead ? overlapped(std::move(src)) : std::move(src);
   if (S_ISREG(st.st_mode)) {
     out->rereadablePath_ = path;
     out->mtimeNs_ = static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;

@@ -14,8 +14,10 @@ namespace opscope {
 class ByteSource {
  public:
   virtual ~ByteSource() = default;
-  // Opens path; on failure returns nullptr and sets error to one line.
-  static std::unique_ptr<ByteSource> open(const std::string& path, std::string& error);
+  // Opens path; on failure returns nullptr and sets error to one line. Gzip is inflated
+  // on a thread of its own, ahead of the reader, unless `inflateAhead` is false (then in
+  // read(), on the reader's thread: a gzip file's later parts, when every core parses).
+  static std::unique_ptr<ByteSource> open(const std::string& path, std::string& error, bool inflateAhead = true);
   // A regular file's bytes from `offset` on, never gunzipped (a part of a plain file
   // read in parallel); totalSize() is the whole file's, randomAccessPath() the path.
   static std::unique_ptr<ByteSource> openAt(const std::string& path, uint64_t offset, std::string& error);

@@ -34,7 +34,9 @@ constexpr size_t kLookBytes = 1u << 20;
 std::unique_ptr<ByteSource> openAtEventStart(const std::string& path, uint64_t size, int64_t mtimeNs, uint64_t approx,
                                              uint64_t share, const std::atomic<bool>& cancel, uint64_t& cut) {
   std::string error;
-  std::unique_ptr<ByteSource> src = ByteSource::open(path, error);
+  // Inflated on this thread: the skipped bytes go straight into one cached buffer, and
+  // the parsed ones into the window, with no hand-over between threads.
+  std::unique_ptr<ByteSource> src = ByteSource::open(path, error, false);
   if (!src || !src->isGzip() || src->totalSize() != size || src->fileMtimeNs() != mtimeNs) return nullptr;
   std::unique_ptr<char[]> buf(new char[kLookBytes]);
   uint64_t pos = 0;
