@@ -310,6 +310,8 @@ std::unique_ptr<ByteSource> ByteSource::open(const std::string& path, std::strin
   std::unique_ptr<ByteSource> out = inflateAhead ? overlapped(std::move(src)) : std::move(src);
   if (S_ISREG(st.st_mode)) {
     out->rereadablePath_ = path;
+    out->fileDev_ = static_cast<uint64_t>(st.st_dev);
+    out->fileIno_ = static_cast<uint64_t>(st.st_ino);
     out->mtimeNs_ = static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
     if (!out->isGzip()) out->randomAccessPath_ = path;
   }

@@ -53,6 +53,11 @@ class ByteSource {
   // file's, gzip or not (a gzip file's later parts are parsed from streams of their own).
   const std::string& rereadablePath() const { return rereadablePath_; }
   int64_t fileMtimeNs() const { return mtimeNs_; }
+  // Both opened the same regular file, unchanged between (device, inode, size, time).
+  bool sameFileAs(const ByteSource& o) const {
+    return fileDev_ == o.fileDev_ && fileIno_ == o.fileIno_ && total_ == o.total_ && mtimeNs_ == o.mtimeNs_ &&
+           !rereadablePath_.empty() && !o.rereadablePath_.empty();
+  }
 
  protected:
   virtual size_t readMore(char* dst, size_t cap) = 0;
@@ -64,6 +69,7 @@ class ByteSource {
   std::string randomAccessPath_;
   std::string rereadablePath_;
   int64_t mtimeNs_ = 0;
+  uint64_t fileDev_ = 0, fileIno_ = 0;
 
  private:
   std::string pushedBack_;

@@ -8,8 +8,9 @@
 // the same checks decide whether the parts are used, and the same fallback (one pass
 // from the cut) follows when they are not.
 //
-// Corner cases: a part that finds no event start in its look window, or a file that
-// changed size or time since the first open, publishes kNoCut and the parts are dropped;
+// Corner cases: a part that finds no event start in its look window, or a file that is
+// not the one first opened (device, inode, size, time), publishes kNoCut and the parts
+// are dropped;
 // a cut guessed inside a string is caught by the part before it (its parse does not end
 // there), as for plain files; the last part reads the stream's end and hands its
 // truncation and trailing bytes to the first part's source (ByteSource::takeEndFrom).
@@ -31,13 +32,13 @@ constexpr size_t kLookBytes = 1u << 20;
 // the next min(kLookBytes, share) bytes. Returns the source positioned at that start
 // (the bytes after it given back) and sets `cut`; null when there is none or when the
 // file is not the one the first part reads.
-std::unique_ptr<ByteSource> openAtEventStart(const std::string& path, uint64_t size, int64_t mtimeNs, uint64_t approx,
+std::unique_ptr<ByteSource> openAtEventStart(const std::string& path, const ByteSource& first, uint64_t approx,
                                              uint64_t share, const std::atomic<bool>& cancel, uint64_t& cut) {
   std::string error;
   // Inflated on this thread: the skipped bytes go straight into one cached buffer, and
   // the parsed ones into the window, with no hand-over between threads.
   std::unique_ptr<ByteSource> src = ByteSource::open(path, error, false);
-  if (!src || !src->isGzip() || src->totalSize() != size || src->fileMtimeNs() != mtimeNs) return nullptr;
+  if (!src || !src->isGzip() || !src->sameFileAs(first)) return nullptr;
   std::unique_ptr<char[]> buf(new char[kLookBytes]);
   uint64_t pos = 0;
   while (pos < approx) {
@@ -64,7 +65,9 @@ std::unique_ptr<ByteSource> openAtEventStart(const std::string& path, uint64_t s
 
 void Reader::startGzipParts(uint64_t at) {
   const std::string& path = src_.rereadablePath();
-  const unsigned wanted = loadThreads(opts_);
+  // Each later part inflates everything before its share: past 16 parts the skips cost
+  // more than the parse they spread.
+  const unsigned wanted = std::min(loadThreads(opts_), 16u);
   if (path.empty() || wanted < 2 || opts_.minPartBytes == 0) return;
   const uint64_t guess = opts_.gzipSizeHint ? opts_.gzipSizeHint : gzipSizeGuess(path);
   if (guess <= at) return;
@@ -77,23 +80,29 @@ void Reader::startGzipParts(uint64_t at) {
   parts_->cutAt = std::make_unique<std::atomic<uint64_t>[]>(count - 1);
   for (unsigned k = 0; k + 1 < count; ++k) parts_->cutAt[k].store(0, std::memory_order_relaxed);
   parts_->parts.resize(count - 1);
+  parts_->threads.reserve(count - 1);
   parts_->shared.running = count - 1;
+  // A cut (or kNoCut) is stored, then every waiter on the parts is woken (learnCut).
+  auto publish = [](std::atomic<uint64_t>& cutAt, uint64_t cut, PartsShared& shared) {
+    cutAt.store(cut, std::memory_order_release);
+    std::lock_guard<std::mutex> lock(shared.mutex);
+    shared.done.notify_all();
+  };
   for (unsigned k = 0; k + 1 < count; ++k) {
     Parts::Part& part = parts_->parts[k];
     std::atomic<uint64_t>* const cutAt = &parts_->cutAt[k];
     const std::atomic<uint64_t>* const next = k + 2 < count ? &parts_->cutAt[k + 1] : nullptr;
     const uint64_t approx = at + share * (k + 1), nextApprox = approx + share;
     try {
-      parts_->threads.emplace_back([this, &part, cutAt, next, approx, nextApprox, share, path, size = src_.totalSize(),
-                                    mtime = src_.fileMtimeNs(), shared = &parts_->shared, arrayForm = arrayForm_] {
+      parts_->threads.emplace_back([this, &part, cutAt, next, approx, nextApprox, share, path, publish,
+                                    shared = &parts_->shared, arrayForm = arrayForm_] {
         uint64_t cut = 0;
         try {
-          part.src = openAtEventStart(path, size, mtime, approx, share, shared->cancel, cut);
+          part.src = openAtEventStart(path, src_, approx, share, shared->cancel, cut);
           if (part.src) {
             part.loader =
                 std::make_unique<Reader>(*part.src, opts_, *shared, cut, 0, arrayForm, false, next, nextApprox);
-            cutAt->store(cut, std::memory_order_release);
-            cutAt->notify_all();
+            publish(*cutAt, cut, *shared);
             part.result = part.loader->run();
           } else {
             part.result.status = LoadStatus::IoError;
@@ -101,20 +110,15 @@ void Reader::startGzipParts(uint64_t at) {
         } catch (...) {  // out of memory in a part: the parse goes on in one pass
           part.result.status = LoadStatus::IoError;
         }
-        if (!part.loader) {
-          cutAt->store(Parts::kNoCut, std::memory_order_release);
-          cutAt->notify_all();
-        }
+        if (!part.loader) publish(*cutAt, Parts::kNoCut, *shared);
         std::lock_guard<std::mutex> lock(shared->mutex);
         --shared->running;
         shared->done.notify_all();
       });
-    } catch (const std::system_error&) {
-      // No thread to be had: the parts not started have no cut, so the parts are dropped.
-      for (unsigned j = k; j + 1 < count; ++j) {
-        parts_->cutAt[j].store(Parts::kNoCut, std::memory_order_release);
-        parts_->cutAt[j].notify_all();
-      }
+    } catch (...) {
+      // No thread to be had (a limit, or no memory): the parts not started have no cut,
+      // so the parts are dropped at the first reader's next element.
+      for (unsigned j = k; j + 1 < count; ++j) publish(parts_->cutAt[j], Parts::kNoCut, parts_->shared);
       std::lock_guard<std::mutex> lock(parts_->shared.mutex);
       parts_->shared.running -= count - 1 - k;
       break;

@@ -286,6 +286,11 @@ LoadResult Reader::run() {
               goto finished;
             }
             dropParts();
+            if (cancelledWaiting_) {
+              result.status = LoadStatus::Cancelled;
+              result.error = "loading cancelled";
+              return result;
+            }
           }
           if (stopAt_) {
             const uint64_t at = window_.offsetOf(sc_.p);

@@ -70,6 +70,9 @@ LoadProgress Reader::progressNow(uint64_t done, uint64_t total) const {
     p.bytesDone = std::min(p.bytesDone, total);
     p.events += parts_->shared.events.load(std::memory_order_relaxed);
   }
+  // Never back: dropped parts take their counts with them while this reader reads on.
+  p.bytesDone = progressBytes_ = std::max(progressBytes_, p.bytesDone);
+  p.events = progressEvents_ = std::max(progressEvents_, p.events);
   return p;
 }
 
@@ -86,10 +89,24 @@ bool Reader::partProgress(uint64_t done) {
 bool Reader::learnCut(uint64_t at) {
   if (!nextCut_ || stopAt_) return true;
   uint64_t cut = nextCut_->load(std::memory_order_acquire);
-  // The next part's thread always publishes a cut or kNoCut, whatever happens to it.
   if (cut == 0 && at >= nextFrom_) {
-    nextCut_->wait(0, std::memory_order_acquire);
-    cut = nextCut_->load(std::memory_order_acquire);
+    // The next part's thread always publishes a cut or kNoCut, whatever happens to it,
+    // and then wakes the parts' waiters; progress and cancellation stay live meanwhile.
+    PartsShared& shared = part_ ? *shared_ : parts_->shared;
+    std::unique_lock<std::mutex> lock(shared.mutex);
+    while ((cut = nextCut_->load(std::memory_order_acquire)) == 0) {
+      shared.done.wait_for(lock, std::chrono::milliseconds(50));
+      if (shared.cancel.load(std::memory_order_relaxed)) return false;
+      if (!part_ && opts_.progress && nextCut_->load(std::memory_order_acquire) == 0) {
+        lock.unlock();
+        if (!opts_.progress(progressNow(src_.consumed(), src_.totalSize()))) {
+          shared.cancel = true;
+          cancelledWaiting_ = true;
+          return false;
+        }
+        lock.lock();
+      }
+    }
   }
   if (cut == Parts::kNoCut) return false;
   stopAt_ = cut;

@@ -131,6 +131,7 @@ class Reader {
 
   // Parallel loading.
   LoadProgress progressNow(uint64_t done, uint64_t total) const;
+  mutable uint64_t progressBytes_ = 0, progressEvents_ = 0;  // the most reported
   bool partProgress(uint64_t done);
   // At the first element of traceEvents (offset `at`): starts the later parts.
   void startParts(uint64_t at);

@@ -66,8 +66,12 @@ uint64_t gzipSizeGuess(const std::string& path) {
   unsigned char tail[4];
   if (readAt(f.fd, reinterpret_cast<char*>(tail), 4, size - 4) != 4) return 0;
   uint64_t guess = tail[0] | uint64_t{tail[1]} << 8 | uint64_t{tail[2]} << 16 | uint64_t{tail[3]} << 24;
-  while (guess < 4 * size) guess += uint64_t{1} << 32;
-  return guess;
+  // An empty last member (bgzip's end block) tells nothing; past 4 GiB the size wraps,
+  // which only a file of more than 4 GiB / 100 compressed can have done.
+  if (guess == 0) return 0;
+  while (guess < 4 * size && size > (uint64_t{1} << 32) / 100) guess += uint64_t{1} << 32;
+  // Outside 4-100x (a cut file's or appended bytes' last four): no trailer, no guess.
+  return guess >= 4 * size && guess <= 100 * size ? guess : 0;
 }
 
 std::vector<uint64_t> linesAtOffsets(const std::string& path, const std::vector<uint64_t>& sortedOffsets) {

@@ -20,9 +20,10 @@ std::vector<uint64_t> guessEventStarts(const std::string& path, uint64_t from, u
 size_t findEventStart(const char* buf, size_t n);
 
 // The decompressed size of a regular gzip file as its last member's trailer tells it
-// (ISIZE, the size modulo 2^32), lifted by 2^32 until it is at least four times the
-// compressed size (trace JSON compresses 5-15x): a guess for placing cuts, never trusted
-// for anything else. 0 when the file cannot be read.
+// (ISIZE, the size modulo 2^32, lifted by 2^32 for a file large enough to have wrapped):
+// a guess for placing cuts, never trusted for anything else. 0 ("unknown") when the file
+// cannot be read, the size is 0 (an empty last member) or it is not 4-100x the compressed
+// size (trace JSON compresses 5-15x; a cut file's last four bytes are no trailer).
 uint64_t gzipSizeGuess(const std::string& path);
 
 // The 1-based line of each offset (sorted ascending), counting the newlines of the

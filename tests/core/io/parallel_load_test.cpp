@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/summary.h"
+#include "io/json_parts.h"
 #include "io/trace_loader.h"
 #include "model/trace_builder.h"
 #include "report/summary_report.h"
@@ -430,12 +431,15 @@ void expectSameArgs(const Trace& a, const Trace& b) {
 }
 
 // One pass and 2, 3 and 7 parts of a gzip file agree, args included; returns the parts
-// the 7-thread load used.
-unsigned expectGzipPartsAgree(const std::string& path, uint64_t minPartBytes = 4096, uint64_t gzipSize = 0) {
+// the 7-thread load used, and in `fewest` the fewest any of the three used (a cut between
+// a B and its E drops the parts of a synthetic input's 2- or 3-part load legitimately).
+unsigned expectGzipPartsAgree(const std::string& path, uint64_t minPartBytes = 4096, uint64_t gzipSize = 0,
+                              unsigned* fewest = nullptr) {
   const LoadResult one = loadWith(path, 1, minPartBytes);
   EXPECT_EQ(one.status, LoadStatus::Ok) << one.error;
   EXPECT_EQ(one.parts, 1u);
   unsigned used = 0;
+  if (fewest) *fewest = ~0u;
   for (const unsigned threads : {2u, 3u, 7u}) {
     const LoadResult many = loadWith(path, threads, minPartBytes, gzipSize);
     EXPECT_EQ(many.status, LoadStatus::Ok) << many.error;
@@ -446,6 +450,7 @@ unsigned expectGzipPartsAgree(const std::string& path, uint64_t minPartBytes = 4
     EXPECT_EQ(summaryJson(summarize(*one.trace), "t"), summaryJson(summarize(*many.trace), "t"));
     EXPECT_EQ(one.trace->inputBytes, many.trace->inputBytes);
     used = many.parts;
+    if (fewest) *fewest = std::min(*fewest, many.parts);
   }
   return used;
 }
@@ -463,7 +468,9 @@ TEST(ParallelGzipLoad, RealGzipTracesOfOtherToolsGiveTheModelOfOnePass) {
   for (const std::string& file : gz) {
     const std::string full = file.starts_with("/") ? file : std::string(OPSCOPE_SOURCE_DIR) + "/" + file;
     // The files as their tools wrote them: the parts inflate the real streams.
-    EXPECT_GE(expectGzipPartsAgree(full, 16384), 3u) << file;
+    unsigned fewest = 0;
+    EXPECT_GE(expectGzipPartsAgree(full, 16384, 0, &fewest), 3u) << file;
+    EXPECT_GE(fewest, 2u) << file;  // each of the 2-, 3- and 7-thread loads was cut
   }
 }
 
@@ -514,7 +521,7 @@ TEST(ParallelGzipLoad, ACutStreamTrailingBytesAndTwoMembersAgree) {
   const std::string cutPath = writeTemp("gzip_cut.json.gz", cut);
   // A cut file's last bytes are no trailer: without the size the shares miss the stream
   // (the parts are dropped); with it the last part meets the cut.
-  expectGzipPartsAgree(cutPath);
+  EXPECT_EQ(expectGzipPartsAgree(cutPath), 1u);
   EXPECT_GE(expectGzipPartsAgree(cutPath, 4096, json.size()), 3u);
   const LoadResult c = loadWith(cutPath, 7, 4096, json.size());
   ASSERT_EQ(c.status, LoadStatus::Ok);
@@ -567,6 +574,49 @@ TEST(ParallelGzipLoad, AnErrorInALaterPartIsTheErrorOfOnePass) {
     EXPECT_EQ(many.status, LoadStatus::InvalidInput);
     EXPECT_EQ(many.error, one.error);
   }
+}
+
+// The size guess from the last member's trailer, and none where the last four bytes are
+// no trailer or tell nothing.
+TEST(ParallelGzipLoad, TheSizeGuessIsTheTrailersOrNone) {
+  const std::string json = synthetic(6000, false);
+  const std::string gz = test::gzip(json);
+  EXPECT_EQ(gzipSizeGuess(writeTemp("guess.json.gz", gz)), json.size());
+  EXPECT_EQ(gzipSizeGuess(writeTemp("guess_empty_last.json.gz", gz + test::gzip(""))), 0u);  // as bgzip ends
+  std::string cut = gz;
+  cut.resize(cut.size() / 2);
+  const uint64_t cutGuess = gzipSizeGuess(writeTemp("guess_cut.json.gz", cut));
+  EXPECT_TRUE(cutGuess == 0 || (cutGuess >= 4 * cut.size() && cutGuess <= 100 * cut.size()));
+  EXPECT_EQ(gzipSizeGuess(writeTemp("guess_tiny.json.gz", "abc")), 0u);
+  EXPECT_EQ(gzipSizeGuess("/nonexistent/x.json.gz"), 0u);
+}
+
+// Progress never goes back, also when the parts are dropped (a cut guessed inside args)
+// and the first reader reads on alone.
+TEST(ParallelGzipLoad, ProgressNeverGoesBackWhenThePartsAreDropped) {
+  // Large enough that the first reader reports progress (every 4 MiB window) while the
+  // later part has reported some of its own, before it meets the decoy at its cut.
+  unsigned droppedLoads = 0;
+  for (const bool decoys : {false, true}) {
+    const std::string path = writeTemp("gzip_progress.json.gz", test::gzip(synthetic(200000, decoys)));
+    for (const unsigned threads : {2u, 7u}) {
+      uint64_t bytes = 0, events = 0;
+      LoadOptions o;
+      o.threads = threads;
+      o.minPartBytes = 4096;
+      o.progress = [&](const LoadProgress& p) {
+        EXPECT_GE(p.bytesDone, bytes);
+        EXPECT_GE(p.events, events);
+        bytes = p.bytesDone;
+        events = p.events;
+        return true;
+      };
+      const LoadResult r = loadTraceFile(path, o);
+      EXPECT_EQ(r.status, LoadStatus::Ok);
+      droppedLoads += decoys && r.parts == 1;
+    }
+  }
+  EXPECT_GT(droppedLoads, 0u);  // the case this test is for did happen
 }
 
 TEST(ParallelGzipLoad, CancellingWhileThePartsRunStopsCleanlyAndProgressNeverGoesBack) {

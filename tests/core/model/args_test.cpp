@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <string>
+#include <vector>
 
 namespace opscope {
 namespace {
@@ -30,6 +32,50 @@ TEST(Args, RoundTripEveryType) {
   EXPECT_EQ(argValueToJson(args[4].value, pool), "[[2, 3], []]");
   EXPECT_EQ(argValueToJson(args[5].value, pool), "true");
   EXPECT_EQ(argValueToJson(args[6].value, pool), "null");
+}
+
+// A part's records, written with the part's string ids, merged into another pool: every
+// key and string/JSON value is renamed, numbers and doubles kept, rows without args stay
+// so, and a record that would take the blob to the ceiling is dropped as appendRow drops.
+TEST(Args, AppendTranslatedRenamesEveryStringIdAndDropsAtTheCeiling) {
+  StringPool part, merged;
+  for (const char* early : {"x", "y", "z", "w"}) merged.intern(early);  // the merged ids differ
+  ArgsWriter a, b;
+  a.addInt(part.intern("External id"), 300);
+  a.addString(part.intern("name"), part.intern("aten::mm"));
+  a.addJson(part.intern("Input Dims"), part.intern("[[2, 3]]"));
+  a.addDouble(part.intern("d"), -2.5);
+  b.addBool(part.intern("flag"), false);
+  b.addNull(part.intern("name"));
+  PodColumn<uint8_t> blob{7};
+  const auto oa = static_cast<uint32_t>(a.appendTo(blob)), ob = static_cast<uint32_t>(b.appendTo(blob));
+  constexpr uint32_t kNone = 0xFFFFFFFFu;
+  const std::vector<uint32_t> offsets = {ob, kNone, oa};
+  std::vector<StringId> ids(part.size());
+  for (StringId i = 0; i < part.size(); ++i) ids[i] = merged.intern(std::string(part.get(i)));
+  PodColumn<uint8_t> to{1, 2, 3};
+  PodColumn<uint32_t> toOffsets;
+  EXPECT_EQ(appendArgsTranslated({blob.data(), blob.size()}, offsets, ids, kNone, to, toOffsets), 0u);
+  ASSERT_EQ(toOffsets.size(), 3u);
+  EXPECT_EQ(toOffsets[1], kNone);
+  auto named = [&](uint32_t at) {
+    std::vector<std::string> out;
+    for (const Arg& x : decodeArgs({to.data(), to.size()}, at))
+      out.push_back(std::string(merged.get(x.key)) + "=" + argValueToJson(x.value, merged));
+    return out;
+  };
+  EXPECT_EQ(named(toOffsets[0]), (std::vector<std::string>{"flag=false", "name=null"}));
+  EXPECT_EQ(named(toOffsets[2]),
+            (std::vector<std::string>{"External id=300", "name=\"aten::mm\"", "Input Dims=[[2, 3]]", "d=-2.5"}));
+  // The same records against a ceiling of 40 bytes: the first fits, the second does not.
+  PodColumn<uint8_t> small;
+  PodColumn<uint32_t> smallOffsets;
+  const std::vector<uint32_t> two = {oa, oa};
+  EXPECT_EQ(appendArgsTranslated({blob.data(), blob.size()}, two, ids, 40, small, smallOffsets), 1u);
+  ASSERT_EQ(smallOffsets.size(), 2u);
+  EXPECT_EQ(smallOffsets[0], 0u);
+  EXPECT_EQ(smallOffsets[1], 40u);
+  EXPECT_LT(small.size(), 40u);
 }
 
 TEST(Args, EmptyRecord) {
