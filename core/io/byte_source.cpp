@@ -336,6 +336,8 @@ std::unique_ptr<ByteSource> ByteSource::openAt(const std::string& path, uint64_t
     return nullptr;
   }
   src->randomAccessPath_ = path;
+  src->fileDev_ = static_cast<uint64_t>(st.st_dev);
+  src->fileIno_ = static_cast<uint64_t>(st.st_ino);
   src->mtimeNs_ = static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
   return src;
 }

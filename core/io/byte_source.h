@@ -55,8 +55,8 @@ class ByteSource {
   int64_t fileMtimeNs() const { return mtimeNs_; }
   // Both opened the same regular file, unchanged between (device, inode, size, time).
   bool sameFileAs(const ByteSource& o) const {
-    return fileDev_ == o.fileDev_ && fileIno_ == o.fileIno_ && total_ == o.total_ && mtimeNs_ == o.mtimeNs_ &&
-           !rereadablePath_.empty() && !o.rereadablePath_.empty();
+    return fileIno_ != 0 && fileDev_ == o.fileDev_ && fileIno_ == o.fileIno_ && total_ == o.total_ &&
+           mtimeNs_ == o.mtimeNs_;
   }
 
  protected:

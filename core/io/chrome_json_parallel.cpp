@@ -130,7 +130,7 @@ void Reader::startParts(uint64_t at) {
     Parts::Part part;
     std::string error;
     part.src = ByteSource::openAt(path, cuts[i], error);
-    if (!part.src) {
+    if (!part.src || !part.src->sameFileAs(src_)) {  // replaced since it was opened: one pass
       parts_.reset();
       return;
     }
