@@ -123,37 +123,40 @@ NamedArg toNamedArg(const RawArg& a) {
 
 std::string_view compactJson(std::string_view raw, std::string& scratch) {
   auto space = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
-  // Fast path: no whitespace at all, or only inside strings.
-  bool inString = false, found = false;
-  for (size_t i = 0; i < raw.size() && !found; ++i) {
+  // Up to the first whitespace outside strings nothing changes: most values have none.
+  bool inString = false;
+  size_t i = 0;
+  for (; i < raw.size(); ++i) {
     const char c = raw[i];
     if (inString) {
       if (c == '\\') ++i;
       else if (c == '"') inString = false;
     } else if (c == '"') {
       inString = true;
-    } else {
-      found = space(c);
+    } else if (space(c)) {
+      break;
     }
   }
-  if (!found) return raw;
-  scratch.clear();
-  scratch.reserve(raw.size());
-  inString = false;
-  for (size_t i = 0; i < raw.size(); ++i) {
+  if (i >= raw.size()) return raw;
+  // The rest is copied by pointer into a buffer that only ever grows (reused per value).
+  if (scratch.size() < raw.size()) scratch.resize(raw.size());
+  char* const begin = scratch.data();
+  std::memcpy(begin, raw.data(), i);
+  char* out = begin + i;
+  for (; i < raw.size(); ++i) {
     const char c = raw[i];
     if (inString) {
-      scratch += c;
-      if (c == '\\' && i + 1 < raw.size()) scratch += raw[++i];
+      *out++ = c;
+      if (c == '\\' && i + 1 < raw.size()) *out++ = raw[++i];
       else if (c == '"') inString = false;
     } else if (c == '"') {
       inString = true;
-      scratch += c;
+      *out++ = c;
     } else if (!space(c)) {
-      scratch += c;
+      *out++ = c;
     }
   }
-  return scratch;
+  return {begin, static_cast<size_t>(out - begin)};
 }
 
 namespace {
