@@ -16,7 +16,6 @@
 // truncation and trailing bytes to the first part's source (ByteSource::takeEndFrom).
 #include <algorithm>
 #include <memory>
-#include <system_error>
 #include <thread>
 
 #include "io/chrome_json_reader.h"
@@ -26,10 +25,8 @@ namespace opscope::chrome_json {
 
 namespace {
 
-constexpr size_t kLookBytes = 1u << 20;
-
 // Inflates `path` up to `approx` decompressed bytes, then finds the first event start in
-// the next min(kLookBytes, share) bytes. Returns the source positioned at that start
+// the next min(kEventStartLookBytes, share) bytes. Returns the source positioned at that start
 // (the bytes after it given back) and sets `cut`; null when there is none or when the
 // file is not the one the first part reads.
 std::unique_ptr<ByteSource> openAtEventStart(const std::string& path, const ByteSource& first, uint64_t approx,
@@ -39,15 +36,15 @@ std::unique_ptr<ByteSource> openAtEventStart(const std::string& path, const Byte
   // the parsed ones into the window, with no hand-over between threads.
   std::unique_ptr<ByteSource> src = ByteSource::open(path, error, false);
   if (!src || !src->isGzip() || !src->sameFileAs(first)) return nullptr;
-  std::unique_ptr<char[]> buf(new char[kLookBytes]);
+  std::unique_ptr<char[]> buf(new char[kEventStartLookBytes]);
   uint64_t pos = 0;
   while (pos < approx) {
     if (cancel.load(std::memory_order_relaxed)) return nullptr;
-    const size_t n = src->read(buf.get(), static_cast<size_t>(std::min<uint64_t>(kLookBytes, approx - pos)));
+    const size_t n = src->read(buf.get(), static_cast<size_t>(std::min<uint64_t>(kEventStartLookBytes, approx - pos)));
     if (n == 0) return nullptr;  // the stream is shorter than the guess
     pos += n;
   }
-  const size_t look = static_cast<size_t>(std::min<uint64_t>(kLookBytes, std::max<uint64_t>(share, 2)));
+  const size_t look = static_cast<size_t>(std::min<uint64_t>(kEventStartLookBytes, std::max<uint64_t>(share, 2)));
   size_t got = 0;
   while (got < look) {
     const size_t n = src->read(buf.get() + got, look - got);

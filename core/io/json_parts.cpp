@@ -15,8 +15,6 @@ namespace opscope {
 
 namespace {
 
-constexpr size_t kLookBytes = 1u << 20;
-
 bool isWs(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
 struct Fd {
@@ -33,11 +31,11 @@ std::vector<uint64_t> guessEventStarts(const std::string& path, uint64_t from, u
   if (parts < 2 || size <= from) return cuts;
   const Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (f.fd < 0) return cuts;
-  std::unique_ptr<char[]> buf(new char[kLookBytes]);
+  std::unique_ptr<char[]> buf(new char[kEventStartLookBytes]);
   for (unsigned k = 1; k < parts; ++k) {
     const uint64_t at = from + (size - from) / parts * k;
     if (!cuts.empty() && at <= cuts.back()) continue;
-    const size_t n = readAt(f.fd, buf.get(), kLookBytes, at);
+    const size_t n = readAt(f.fd, buf.get(), kEventStartLookBytes, at);
     const size_t i = findEventStart(buf.get(), n);
     if (i < n) cuts.push_back(at + i);
   }

@@ -1,6 +1,7 @@
 #pragma once
 // Where a plain JSON trace file can be cut for parallel loading, and the line numbers
 // of byte offsets the parts report without counting lines themselves.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,6 +15,9 @@ namespace opscope {
 // that its own parse ends exactly there before the part after it is kept. Cuts are
 // increasing; a share with no such bytes in its first MiB (events that large) has none.
 std::vector<uint64_t> guessEventStarts(const std::string& path, uint64_t from, uint64_t size, unsigned parts);
+
+// How far past a share's start a cut is looked for (a larger event there: no cut).
+inline constexpr size_t kEventStartLookBytes = size_t{1} << 20;
 
 // The index of the first such '{' in [buf + 1, buf + n) (the gap's bytes before it in
 // the buffer), or n when there is none.
