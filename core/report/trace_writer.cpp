@@ -201,7 +201,8 @@ class Writer {
     for (const Track& tr : t_.tracks) {
       if (tr.kind == TrackKind::Async) continue;
       const std::string ids = "\"pid\": " + pidOf(tr.process) + ", \"tid\": " + rawId(t_, tr.tid);
-      if (tr.name && tr.kind == TrackKind::Thread)
+      // A GPU stream's name too ("stream 7", Kineto's own): a viewer shows a bare tid without it.
+      if (tr.name)
         event("{\"ph\": \"M\", \"name\": \"thread_name\", " + ids + ", \"args\": {\"name\": " + quote(t_.str(tr.name)) +
               "}}");
       if (tr.hasSortIndex)
@@ -249,9 +250,54 @@ class Writer {
     std::vector<std::string> tids(t_.tracks.size());
     for (uint32_t ti = 0; ti < t_.tracks.size(); ++ti) {
       tids[ti] = rawId(t_, t_.tracks[ti].tid);
+      if (t_.tracks[ti].kind == TrackKind::Async) {
+        asyncLanes(ti, all);
+        continue;
+      }
       for (uint32_t i = 0; i < t_.tracks[ti].slices.size(); ++i) all.push_back({ti, i});
     }
     t_.argsOfEach(all, [&](size_t k, std::vector<NamedArg>&& args) { slice(all[k], args, tids[all[k].track]); });
+  }
+
+  // An async track's slices as b/e pairs on its id, which a viewer nests: Perfetto on
+  // (name, process, id), chrome://tracing on (category, id). Slices that overlap without
+  // nesting (PlaidML's queue, whose events the loader gathers on one id) would be cut or
+  // dropped there, so they go in lanes: each slice to the first lane where it nests in
+  // what is still open (strictly inside: an equal end would close the pair out of order),
+  // lane 0 on the track's id, lane k on "<id> (lane k+1)", which reads back as an async
+  // track of its own. Written by start, the longer first, so a parent's b comes first.
+  void asyncLanes(uint32_t ti, std::vector<EventRef>& all) {
+    const SliceColumns& s = t_.tracks[ti].slices;
+    std::vector<uint32_t> order(s.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      return s.start[a] != s.start[b] ? s.start[a] < s.start[b] : s.dur[a] > s.dur[b];
+    });
+    std::vector<std::vector<TimeNs>> open;  // per lane: the ends of the slices still open
+    std::vector<uint32_t> lane(s.size(), 0);
+    for (uint32_t i : order) {
+      const TimeNs start = s.start[i], end = s.end(i);
+      uint32_t k = 0;
+      for (;; ++k) {
+        if (k == open.size()) open.emplace_back();
+        std::vector<TimeNs>& ends = open[k];
+        while (!ends.empty() && ends.back() <= start) ends.pop_back();
+        if (ends.empty() || ends.back() > end) break;
+      }
+      open[k].push_back(end);
+      lane[i] = k;
+      all.push_back({ti, i});
+    }
+    if (open.size() > 1) lanes_[ti] = std::move(lane);
+  }
+
+  // The id a slice's b/e pair is written on: its track's, or its lane's.
+  std::string asyncId(EventRef r, const std::string& trackId) const {
+    const auto it = lanes_.find(r.track);
+    if (it == lanes_.end() || it->second[r.index] == 0) return trackId;
+    const RawId& id = t_.tracks[r.track].tid;
+    const std::string text = id.isString ? std::string(t_.str(id.str)) : std::to_string(id.num);
+    return quote(text + " (lane " + std::to_string(it->second[r.index] + 1) + ")");
   }
 
   // Appended in place (no string an event): 2.35 M slices on 1 GB.
@@ -268,16 +314,18 @@ class Writer {
       (out_ += ", \"pid\": ") += pidOf(tr.process);
     };
     if (tr.kind == TrackKind::Async) {
-      // b/e pairs on their id: the loader groups them by (process, category, id) again.
+      // b/e pairs on their id (or lane's): the loader groups them by (process, category,
+      // id) again.
+      const std::string id = asyncId(r, tid);
       common("b");
-      (out_ += ", \"tid\": 0, \"id\": ") += tid;
+      (out_ += ", \"tid\": 0, \"id\": ") += id;
       out_ += ", \"ts\": ";
       appendUs(out_, s.start[i]);
       out_ += ", \"args\": ";
       appendArgs(r, args);
       out_ += '}';
       common("e");
-      (out_ += ", \"tid\": 0, \"id\": ") += tid;
+      (out_ += ", \"tid\": 0, \"id\": ") += id;
       out_ += ", \"ts\": ";
       appendUs(out_, s.end(i));
       out_ += '}';
@@ -380,6 +428,7 @@ class Writer {
   std::vector<uint64_t> critical_;
   std::unordered_map<StringId, std::string> quoted_;
   std::unordered_map<std::string, std::string> quotedKeys_;
+  std::unordered_map<uint32_t, std::vector<uint32_t>> lanes_;  // async track -> lane per row, when more than one
   std::string out_;
   bool first_ = true;
   uint64_t flowId_ = 0;
