@@ -294,5 +294,82 @@ TEST(TraceWriter, OverlappingAsyncSlicesGoInLanesThatViewersNest) {
   EXPECT_EQ(back->sliceCount(), t.sliceCount());
 }
 
+// What Perfetto's JSON importer keeps of a file, by the rules of its source
+// (importers/json/json_trace_parser_impl.cc, importers/common/slice_tracker.cc): a ph X
+// that partially overlaps the slice open on its thread is dropped; b/e/n events of pid 0
+// and thread-scoped instants of tid 0 are dropped; a flow end with bp "e" binds to the
+// slice open on its thread at its time, after the slices that start then.
+struct PerfettoView {
+  size_t droppedSlices = 0, droppedOther = 0, flowEndsWithoutTheirSlice = 0, flowEnds = 0;
+};
+PerfettoView perfettoView(const nlohmann::json& doc) {
+  PerfettoView v;
+  std::map<std::string, std::vector<std::pair<int64_t, int64_t>>> threads;  // (pid, tid) -> (ts, dur) ns
+  std::map<std::string, std::set<int64_t>> starts;
+  const auto ns = [](const nlohmann::json& us) { return std::llround(us.get<double>() * 1000); };
+  for (const auto& e : doc["traceEvents"]) {
+    const std::string ph = e.value("ph", ""), key = e["pid"].dump() + "/" + e["tid"].dump();
+    if (ph == "X") {
+      threads[key].push_back({ns(e["ts"]), ns(e["dur"])});
+      starts[key].insert(ns(e["ts"]));
+    } else if ((ph == "b" || ph == "e" || ph == "n") && e["pid"] == 0) {
+      ++v.droppedOther;
+    } else if (ph == "i" && e.value("s", "t") == "t" && e["tid"] == 0) {
+      ++v.droppedOther;
+    }
+  }
+  for (const auto& e : doc["traceEvents"])
+    if (e.value("ph", "") == "f") {
+      ++v.flowEnds;
+      const auto it = starts.find(e["pid"].dump() + "/" + e["tid"].dump());
+      v.flowEndsWithoutTheirSlice += it == starts.end() || !it->second.count(ns(e["ts"]));
+    }
+  for (auto& [key, slices] : threads) {
+    std::stable_sort(slices.begin(), slices.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::pair<int64_t, int64_t>> open;
+    for (const auto& [ts, dur] : slices) {
+      bool dropped = false;
+      while (!open.empty()) {
+        const int64_t end = open.back().first + open.back().second;
+        if (end < ts || (end == ts && !(open.back().second == 0 && dur == 0))) {
+          open.pop_back();
+          continue;
+        }
+        dropped = ts < end && ts + dur > end;
+        break;
+      }
+      if (dropped) ++v.droppedSlices;
+      else open.push_back({ts, dur});
+    }
+  }
+  return v;
+}
+
+TEST(TraceWriter, PerfettoKeepsAsMuchOfTheWrittenFileAsOfTheSource) {
+  // HTA's simple_add (Kineto, µs since the epoch) and TraceLens' MI300X Qwen (ns-exact
+  // relative times): the written file, with its critical path's arrows, loses no more
+  // slices than the tool's own file and no event of another kind, and every arrow ends
+  // where a slice of its thread starts (Perfetto binds it to that slice).
+  for (const std::string file : {kHta + "critical_path/simple_add.json.gz",
+                                 std::string(OPSCOPE_SOURCE_DIR "/tests/data/tracelens/"
+                                                                "mi300_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz")}) {
+    SCOPED_TRACE(file);
+    LoadResult lr = loadTraceFile(file);
+    ASSERT_EQ(lr.status, LoadStatus::Ok) << lr.error;
+    const auto window = criticalPathWindowOfTrace(*lr.trace);
+    ASSERT_TRUE(window);
+    const CriticalPath path = computeCriticalPath(*lr.trace, *window);
+    ASSERT_TRUE(path.ok()) << path.error;
+    TraceWriteOptions o;
+    o.criticalPath = &path;
+    const PerfettoView source = perfettoView(nlohmann::json::parse(test::gunzip(test::readFile(file))));
+    const PerfettoView written = perfettoView(nlohmann::json::parse(chromeTraceJson(*lr.trace, o)));
+    EXPECT_EQ(written.droppedSlices, source.droppedSlices);
+    EXPECT_EQ(written.droppedOther, 0u);
+    EXPECT_GT(written.flowEnds, 100u);
+    EXPECT_EQ(written.flowEndsWithoutTheirSlice, 0u);
+  }
+}
+
 }  // namespace
 }  // namespace opscope
