@@ -345,11 +345,16 @@ void ChromeEventParser::event(RawEvent& ev) {
     return;
   }
   const char ph = ev.ph.size() == 1 ? ev.ph[0] : '?';
-  if (ev.controlCharsAfter != ev.controlCharsBefore) {
+  // Escaped line breaks and tabs are text (a kernel's source in an arg), not a defect,
+  // except in a name, which is one line wherever it shows.
+  const uint64_t controls = ev.controlCharsAfter - ev.controlCharsBefore;
+  if (controls) {
+    const uint64_t breaks = ev.escapedBreaksAfter - ev.escapedBreaksBefore;
     const bool inName =
         std::any_of(ev.name.begin(), ev.name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; });
-    warn(WarningKind::ControlCharacter, ev.at,
-         inName ? "control character in a name" : "control character in a string");
+    if (inName || controls > breaks)
+      warn(WarningKind::ControlCharacter, ev.at,
+           inName ? "control character in a name" : "control character in a string");
   }
   const RawId pid = rawId(ev.pid, ev, "pid");
   const uint32_t process = builder_.process(pid);

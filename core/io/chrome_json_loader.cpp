@@ -54,12 +54,13 @@ void Reader::parseArgs(RawEvent& ev) {
 }
 
 void Reader::parseEvent(RawEvent& ev) {
-  ev.reset(sc_.p, sc_.controlChars);
+  ev.reset(sc_.p, sc_.controlChars, sc_.escapedBreaks);
   sc_.resetScratch();
   ++sc_.p;  // '{'
   if (sc_.peek() == '}') {
     ++sc_.p;
     ev.controlCharsAfter = sc_.controlChars;
+    ev.escapedBreaksAfter = sc_.escapedBreaks;
     return;
   }
   for (;;) {
@@ -137,6 +138,7 @@ void Reader::parseEvent(RawEvent& ev) {
     ++sc_.p;
     if (d == '}') {
       ev.controlCharsAfter = sc_.controlChars;
+      ev.escapedBreaksAfter = sc_.escapedBreaks;
       return;
     }
     if (d != ',') sc_.fail(sc_.p - 1, "expected ',' or '}' after an event field");

@@ -24,13 +24,16 @@ struct RawEvent {
   bool tsIsString = false, durIsString = false, nameNotString = false;
   RawIdText pid, tid, id;
   std::vector<RawArg> args;
-  const char* argsAt = nullptr;     // the args object's '{', when there is one
-  uint64_t controlCharsBefore = 0;  // the scanner's count of control characters before
-  uint64_t controlCharsAfter = 0;   // and after the event: any in between is warned about
+  const char* argsAt = nullptr;      // the args object's '{', when there is one
+  uint64_t controlCharsBefore = 0;   // the scanner's count of control characters before
+  uint64_t controlCharsAfter = 0;    // and after the event: any in between is warned about
+  uint64_t escapedBreaksBefore = 0;  // the same for escaped \n \r \t, warned about in names only
+  uint64_t escapedBreaksAfter = 0;
 
-  void reset(const char* start, uint64_t controlChars) {
+  void reset(const char* start, uint64_t controlChars, uint64_t escapedBreaks) {
     at = start;
     controlCharsBefore = controlCharsAfter = controlChars;
+    escapedBreaksBefore = escapedBreaksAfter = escapedBreaks;
     ph = name = cat = ts = dur = bp = scope = {};
     hasPh = hasName = hasTs = hasDur = false;
     tsIsString = durIsString = nameNotString = false;

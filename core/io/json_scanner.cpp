@@ -92,14 +92,17 @@ std::string_view JsonScanner::slowString(const char* s, const char* q) {
       case 'n':
         out.push_back('\n');
         ++controlChars;
+        ++escapedBreaks;
         break;
       case 'r':
         out.push_back('\r');
         ++controlChars;
+        ++escapedBreaks;
         break;
       case 't':
         out.push_back('\t');
         ++controlChars;
+        ++escapedBreaks;
         break;
       case 'u': {
         if (r + 4 > end) throw NeedMore{};

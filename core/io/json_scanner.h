@@ -30,6 +30,9 @@ class JsonScanner {
   const char* p = nullptr;
   const char* end = nullptr;
   uint64_t controlChars = 0;  // control bytes in strings, raw (tolerated) or escaped
+  // Of those, the escaped line breaks and tabs (\n, \r, \t): how JSON writes multi-line
+  // text (a kernel's source, a stack), no defect of the file outside a name.
+  uint64_t escapedBreaks = 0;
 
   void reset(const char* pos, const char* windowEnd) {
     p = pos;

@@ -163,6 +163,23 @@ TEST(BadInput, ControlCharactersInNames) {
   EXPECT_EQ(t->diagnostics.count(WarningKind::ControlCharacter), 2u);
 }
 
+TEST(BadInput, EscapedLineBreaksAreTextInArgsButNotInNames) {
+  // A kernel's source or a stack in an arg is multi-line text, written \n and \t in
+  // JSON: no warning (a file opscope wrote from a PlaidML log got 537). In a name, which
+  // shows on one line, and as a raw byte or another escape, it still is one.
+  auto t = loadOk(std::string(
+      "[{\"ph\":\"X\",\"name\":\"k\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1,"
+      "\"args\":{\"kernel source\":\"// line 1\\n\\tx = 1;\\r\\n\"}},"
+      "{\"ph\":\"X\",\"name\":\"two\\nlines\",\"pid\":1,\"tid\":1,\"ts\":3,\"dur\":1},"
+      "{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":1,\"args\":{\"s\":\"bell\\u0007\\n\"}}]"));
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->sliceCount(), 3u);
+  EXPECT_EQ(t->diagnostics.count(WarningKind::ControlCharacter), 2u);
+  const auto args = t->args(test::only(*t, "k"));
+  ASSERT_EQ(args.size(), 1u);
+  EXPECT_EQ(args[0].text, "// line 1\n\tx = 1;\r\n");
+}
+
 TEST(BadInput, IdsBeyondInt64) {
   auto t = loadOk(R"([{"ph":"X","cat":"kernel","name":"k","pid":99999999999999999999,"tid":7,"ts":1,"dur":1,
                        "args":{"correlation":123456789012345678901234,"External id":1e40}}])");
