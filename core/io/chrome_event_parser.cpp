@@ -431,14 +431,17 @@ void ChromeEventParser::event(RawEvent& ev) {
       return;
     }
     case 'C': {
-      // Each numeric arg is one series: "<name>.<key>" (Chrome draws them stacked).
+      // Each numeric arg is one series: "<name>.<key>" (Chrome draws them stacked), but a
+      // lone arg called "value" (how Chrome's own counters and opscope's written series
+      // hold one number) names no series of its own: "<name>".
       std::string series;
+      const bool lone = ev.args.size() == 1 && ev.args[0].key == "value";
       for (const RawArg& a : ev.args) {
         double v;
         if (a.type != 'n' || doubleText(a.value, v) != NumberStatus::Ok) continue;
         series.assign(ev.name);
         if (ev.id.present) series.append(" ").append(ev.id.text);
-        series.append(".").append(a.key);
+        if (!lone) series.append(".").append(a.key);
         builder_.addCounter(process, trace_.strings.intern(series), ts, v);
       }
       return;

@@ -168,8 +168,8 @@ std::string Trace::trackLabel(uint32_t track) const {
 }
 
 bool hasCounter(const Trace& trace, uint32_t process, StringId name) {
-  // Written back, a series comes back as "<name>.value" (the JSON loader names a counter
-  // by its event and arg key).
+  // Written back by an opscope before 2026-11-27, a series came back as "<name>.value"
+  // (the JSON loader named a lone "value" arg's series by event and key then).
   const std::string written = std::string(trace.str(name)) + ".value";
   for (const CounterSeries& c : trace.counters)
     if (c.process == process && (c.name == name || trace.str(c.name) == written)) return true;

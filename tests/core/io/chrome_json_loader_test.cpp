@@ -1,6 +1,8 @@
 // Golden tests: tiny inline JSON in, expected rows out.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "analysis/op_index.h"
 #include "hierarchy/queries.h"
 #include "io/device_properties_json.h"
@@ -105,6 +107,20 @@ TEST(ChromeJson, CountersBecomeSeriesPerArg) {
   EXPECT_EQ(a.ts[1], 2000);
   EXPECT_DOUBLE_EQ(a.value[1], 15.5);
   EXPECT_NE(t->counters[2].process, a.process);
+}
+
+TEST(ChromeJson, ALoneValueArgNamesItsSeriesByTheEventAlone) {
+  // {"value": N} is how Chrome's own counters and opscope's written series hold one
+  // number: the series is "queued", not "queued.value"; beside other args it keeps its key.
+  auto t = loadOk(R"([
+    {"ph":"C","name":"queued","pid":1,"ts":1,"args":{"value":3}},
+    {"ph":"C","name":"queued","pid":1,"ts":2,"args":{"value":4}},
+    {"ph":"C","name":"mem","pid":1,"ts":2,"args":{"value":1,"peak":2}}])");
+  ASSERT_TRUE(t);
+  std::set<std::string> names;
+  for (const CounterSeries& c : t->counters) names.insert(std::string(t->str(c.name)));
+  EXPECT_EQ(names, (std::set<std::string>{"queued", "mem.value", "mem.peak"}));
+  EXPECT_EQ(t->counters[0].ts.size(), 2u);
 }
 
 TEST(ChromeJson, AsyncBeginEndOnAsyncTracks) {

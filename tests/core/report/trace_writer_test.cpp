@@ -93,6 +93,13 @@ TEST(TraceWriter, ArgsAndCountersSurviveAndARewriteIsStable) {
   ASSERT_TRUE(back);
   EXPECT_EQ(comparable(*back), comparable(t));
   EXPECT_EQ(back->counters.size(), t.counters.size());
+  // ...with their names: "stream 7 · queued launches", not "….value" (a viewer's label).
+  auto seriesNames = [](const Trace& tr) {
+    std::multiset<std::string> out;
+    for (const CounterSeries& c : tr.counters) out.insert(std::string(tr.str(c.name)));
+    return out;
+  };
+  EXPECT_EQ(seriesNames(*back), seriesNames(t));
   // Every thread's and GPU stream's name, as the file had it ("stream 7"): a viewer that
   // shows the written file has nothing else to name a track by. Tracks are matched by
   // their label, which names the process and tid.
