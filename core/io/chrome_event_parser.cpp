@@ -161,6 +161,28 @@ RawId ChromeEventParser::rawId(const RawIdText& t, const RawEvent& ev, const cha
 
 StringId ChromeEventParser::internId(const RawIdText& t) { return t.present ? trace_.strings.intern(t.text) : 0; }
 
+StringId ChromeEventParser::asyncIdAndLane(const RawIdText& t, uint32_t& lane) {
+  lane = 0;
+  if (!t.present || !t.isString) return internId(t);
+  // "<id> (lane N)", N >= 2: lane N-1 of <id>'s track, as opscope's writer lays out
+  // async slices that overlap without nesting.
+  std::string_view text = t.text;
+  constexpr std::string_view kMark = " (lane ";
+  if (text.size() < kMark.size() + 2 || text.back() != ')') return internId(t);
+  const size_t at = text.rfind(kMark);
+  if (at == std::string_view::npos || at == 0) return internId(t);
+  const std::string_view digits = text.substr(at + kMark.size(), text.size() - 1 - at - kMark.size());
+  uint32_t n = 0;
+  if (digits.empty() || digits.size() > 6 || digits[0] == '0') return internId(t);
+  for (char c : digits) {
+    if (c < '0' || c > '9') return internId(t);
+    n = n * 10 + static_cast<uint32_t>(c - '0');
+  }
+  if (n < 2) return internId(t);
+  lane = n - 1;
+  return trace_.strings.intern(text.substr(0, at));
+}
+
 bool ChromeEventParser::argId(const RawArg& a, const RawEvent& ev, int64_t& out) {
   if (a.type != 'n' && a.type != 's') return false;
   if (a.type == 's') warn(WarningKind::WrongType, ev.at, std::string(a.key) + " is a string");
@@ -468,15 +490,21 @@ void ChromeEventParser::event(RawEvent& ev) {
       return;
     }
     case 'b':
-    case 'S':
+    case 'S': {
       encodeArgs(ev, in);
-      builder_.asyncBegin(process, in.cat, internId(ev.id), in, argsWriter_);
+      uint32_t lane;
+      const StringId id = asyncIdAndLane(ev.id, lane);
+      builder_.asyncBegin(process, in.cat, id, in, argsWriter_, lane);
       return;
+    }
     case 'e':
-    case 'F':
-      if (!builder_.asyncEnd(process, in.cat, internId(ev.id), in.name, ts))
+    case 'F': {
+      uint32_t lane;
+      const StringId id = asyncIdAndLane(ev.id, lane);
+      if (!builder_.asyncEnd(process, in.cat, id, in.name, ts, lane))
         warn(WarningKind::UnmatchedEnd, ev.at, "async end with no open begin");
       return;
+    }
     case 'n':
     case 'T': {
       Instant inst;

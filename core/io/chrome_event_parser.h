@@ -50,6 +50,7 @@ class ChromeEventParser {
   void liftId(const RawArg& a, const RawEvent& ev, int64_t& out);
   void metadataEvent(const RawEvent& ev, uint32_t process, const RawId& pid, const RawId& tid);
   StringId internId(const RawIdText& t);
+  StringId asyncIdAndLane(const RawIdText& t, uint32_t& lane);  // lane 0: not a lane id
 
   Trace& trace_;
   TraceBuilder& builder_;

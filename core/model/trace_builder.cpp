@@ -225,19 +225,21 @@ uint32_t TraceBuilder::asyncTrack(uint32_t process, StringId cat, StringId id) {
   return it->second;
 }
 
-void TraceBuilder::asyncBegin(uint32_t process, StringId cat, StringId id, const SliceInput& in,
-                              const ArgsWriter& args) {
+void TraceBuilder::asyncBegin(uint32_t process, StringId cat, StringId id, const SliceInput& in, const ArgsWriter& args,
+                              uint32_t lane) {
   const uint32_t track = asyncTrack(process, cat, id);
   SliceInput open = in;
   open.dur = 0;
-  openSlices_[track].push_back(appendRow(trace_.tracks[track], open, args));
+  const uint32_t row = appendRow(trace_.tracks[track], open, args);
+  // Lanes on async tracks only (a full trace's merged track pairs on one stack).
+  (trace_.tracks[track].kind == TrackKind::Async ? openOf(track, lane) : openSlices_[track]).push_back(row);
   trace_.tracks[track].slices.kind.back() = SliceKind::Async;
 }
 
-bool TraceBuilder::asyncEnd(uint32_t process, StringId cat, StringId id, StringId name, TimeNs ts) {
+bool TraceBuilder::asyncEnd(uint32_t process, StringId cat, StringId id, StringId name, TimeNs ts, uint32_t lane) {
   ts = clampPoint(ts, "an async end");
   const uint32_t track = asyncTrack(process, cat, id);
-  auto& open = openSlices_[track];
+  auto& open = trace_.tracks[track].kind == TrackKind::Async ? openOf(track, lane) : openSlices_[track];
   if (open.empty()) return false;
   SliceColumns& s = trace_.tracks[track].slices;
   auto it = open.end();
@@ -291,6 +293,10 @@ void TraceBuilder::finish() {
     hi = std::max(hi, b);
   };
 
+  // A lane's open slices are its track's (unterminated alike).
+  for (auto& [key, rows] : laneOpen_)
+    openSlices_[key.first].insert(openSlices_[key.first].end(), rows.begin(), rows.end());
+  laneOpen_.clear();
   for (uint32_t ti = 0; ti < tr.tracks.size(); ++ti) {
     Track& t = tr.tracks[ti];
     SliceColumns& s = t.slices;

@@ -4,8 +4,10 @@
 // their records into these calls, then finish() sorts the tracks; the hierarchy pass
 // (hierarchy/finalize.h) nests slices and binds links afterwards.
 #include <cstdint>
+#include <map>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "model/args.h"
@@ -58,9 +60,12 @@ class TraceBuilder {
   void addCounter(uint32_t process, StringId seriesName, TimeNs ts, double value);
   void addFlowPoint(const FlowPoint& p);
   // Async b/n/e: tracks keyed by (process, category, id); e closes the innermost open
-  // slice of the same name (or the innermost one when no name matches).
-  void asyncBegin(uint32_t process, StringId cat, StringId id, const SliceInput& in, const ArgsWriter& args);
-  bool asyncEnd(uint32_t process, StringId cat, StringId id, StringId name, TimeNs ts);
+  // slice of the same name (or the innermost one when no name matches) of its lane. A
+  // lane (> 0) is one of the track's own id's lanes in a file opscope wrote ("<id> (lane
+  // N)", report/trace_writer.h): its slices go on the id's track, paired among themselves.
+  void asyncBegin(uint32_t process, StringId cat, StringId id, const SliceInput& in, const ArgsWriter& args,
+                  uint32_t lane = 0);
+  bool asyncEnd(uint32_t process, StringId cat, StringId id, StringId name, TimeNs ts, uint32_t lane = 0);
 
   // Closes open slices (warned), classifies tracks, sorts every track by
   // (start asc, dur desc, arrival order) and computes the trace's time bounds.
@@ -123,6 +128,11 @@ class TraceBuilder {
   std::unordered_map<Key, uint32_t, KeyHash> processByPid_;
   std::unordered_map<Key, uint32_t, KeyHash> trackByKey_;
   std::vector<std::vector<uint32_t>> openSlices_;  // per track: rows of open B / b slices
+  // Per (track, lane > 0) of an async track: rows of open b slices, ordered for output.
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> laneOpen_;
+  std::vector<uint32_t>& openOf(uint32_t track, uint32_t lane) {
+    return lane ? laneOpen_[{track, lane}] : openSlices_[track];
+  }
   std::unordered_map<StringId, SliceKind> kindByCat_;
   RawId lastPid_, lastTid_;
   RawId lastProcessPid_;

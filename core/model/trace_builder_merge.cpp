@@ -19,7 +19,8 @@ void TraceBuilder::noteTrackMetadata(uint32_t track, uint8_t fields) {
 }
 
 bool TraceBuilder::hasOpenSlices() const {
-  return std::any_of(openSlices_.begin(), openSlices_.end(), [](const auto& open) { return !open.empty(); });
+  return std::any_of(openSlices_.begin(), openSlices_.end(), [](const auto& open) { return !open.empty(); }) ||
+         std::any_of(laneOpen_.begin(), laneOpen_.end(), [](const auto& open) { return !open.second.empty(); });
 }
 
 bool TraceBuilder::absorb(TraceBuilder& part) {
@@ -141,6 +142,8 @@ bool TraceBuilder::absorb(TraceBuilder& part) {
     }
     s = SliceColumns{};  // the part's copy is freed as the merge goes
     for (uint32_t row : part.openSlices_[i]) openSlices_[g].push_back(base + row);
+    for (auto it = part.laneOpen_.lower_bound({i, 0}); it != part.laneOpen_.end() && it->first.first == i; ++it)
+      for (uint32_t row : it->second) openOf(g, it->first.second).push_back(base + row);
   }
 
   if (argsDropped) to.diagnostics.add(WarningKind::ArgsDropped, argsDropped, "a track holds more than 4 GiB of args");

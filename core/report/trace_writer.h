@@ -3,7 +3,8 @@
 // which Perfetto, chrome://tracing and opscope itself open: every process and thread
 // with its name and sort index, every slice (ph X on threads and GPU streams, b/e pairs
 // on an async track's id, in lanes of ids of their own where its slices overlap without
-// nesting, which viewers cannot pair) with its args as the file typed them, counters, flows, instants and the
+// nesting, which viewers cannot pair; the JSON loader folds them back) with its args as
+// the file typed them, counters, flows, instants and the
 // allocator's [memory] events, and the metadata the analyses read (deviceProperties,
 // distributedInfo, schemaVersion). Times are µs with three decimals, exact to the ns.
 //

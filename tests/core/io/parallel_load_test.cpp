@@ -13,6 +13,7 @@
 #include "io/trace_loader.h"
 #include "model/trace_builder.h"
 #include "report/summary_report.h"
+#include "report/trace_writer.h"
 #include "test_support.h"
 
 namespace opscope {
@@ -324,6 +325,16 @@ TEST(ParallelLoad, ABeginOpenAcrossACutIsReadInOnePass) {
               R"({"ph": "E", "pid": 100, "tid": 1, "ts": 99999999})");
   const std::string path = writeTemp("parallel_open.json", json);
   EXPECT_EQ(expectPartsAgree(path), 1u);
+}
+
+// A trace opscope wrote with async lanes ("<id> (lane N)": PlaidML's queue events): each
+// lane's b/e pairs among themselves on the id's track, in parts as in one pass.
+TEST(ParallelLoad, AWrittenTracesAsyncLanesGiveTheModelOfOnePass) {
+  const LoadResult plaidml = loadTraceFile(OPSCOPE_SOURCE_DIR "/tests/data/plaidml/mnist_mlp_2017_excerpt.log.gz");
+  ASSERT_EQ(plaidml.status, LoadStatus::Ok) << plaidml.error;
+  const std::string json = chromeTraceJson(*plaidml.trace);
+  ASSERT_NE(json.find(" (lane 2)"), std::string::npos);
+  EXPECT_GE(expectPartsAgree(writeTemp("parallel_lanes.json", json)), 2u);
 }
 
 TEST(ParallelLoad, ACutFileKeepsWhatOnePassKeeps) {
