@@ -103,6 +103,11 @@ void ChromeEventParser::topLevelValue(std::string_view key, std::string_view raw
     asInt(m.baseTimeNanoseconds);
   } else if (key == "displayTimeUnit") {
     m.displayTimeUnit = asString();
+  } else if (key == "deviceKind") {
+    // opscope's own key (report/trace_writer.h): a device other than a GPU ("CPU device").
+    const std::string kind = raw.starts_with('"') ? asString() : std::string();
+    if (!kind.empty() && kind.size() <= 64) m.deviceKind = kind;
+    else warn(WarningKind::BadMetadata, raw.data(), "deviceKind is not a short string");
   } else if (key == "record_shapes") {
     m.recordShapes = std::string(raw);
   } else if (raw.size() <= 4096) {

@@ -231,7 +231,7 @@ LoadResult Reader::run() {
             state = State::EventsFirst;
           } else if (key == "schemaVersion" || key == "deviceProperties" || key == "distributedInfo" ||
                      key == "traceName" || key == "baseTimeNanoseconds" || key == "displayTimeUnit" ||
-                     key == "record_shapes") {
+                     key == "record_shapes" || key == "deviceKind") {
             topKeys_.push_back(key);
             const std::string_view raw = sc_.skipValue();
             parser_.topLevelValue(key, raw);

@@ -43,6 +43,8 @@ void takeLaterTopLevel(TraceMetadata& m, const TraceMetadata& later, const std::
       if (later.baseTimeNanoseconds) m.baseTimeNanoseconds = later.baseTimeNanoseconds;
     } else if (key == "displayTimeUnit") {
       m.displayTimeUnit = later.displayTimeUnit;
+    } else if (key == "deviceKind") {
+      m.deviceKind = later.deviceKind;
     } else if (key == "record_shapes") {
       m.recordShapes = later.recordShapes;
     }

@@ -137,6 +137,8 @@ class Writer {
     }
     if (!m.traceName.empty()) out_ += "\"traceName\": " + quote(m.traceName) + ",\n";
     if (m.baseTimeNanoseconds) out_ += "\"baseTimeNanoseconds\": " + std::to_string(*m.baseTimeNanoseconds) + ",\n";
+    // What the devices are when not GPUs and no category says it (a PlaidML log's CPU).
+    if (m.deviceKind != "GPU") out_ += "\"deviceKind\": " + quote(m.deviceKind) + ",\n";
     out_ += "\"displayTimeUnit\": \"ms\",\n";
   }
 
@@ -216,9 +218,14 @@ class Writer {
   // An event's args object appended to out_, keys quoted once each.
   void appendArgs(EventRef r, const std::vector<NamedArg>& args) {
     const bool critical = isCritical(r);
+    // A correlation id the loader gave and no arg holds (a PlaidML log's launch and its
+    // kernel) is written as Kineto's "correlation", which links them again when read.
+    const int64_t correlation = t_.tracks[r.track].slices.correlation[r.index];
+    bool writeCorrelation = correlation != kNoId;
     out_ += '{';
     bool any = false;
     for (const NamedArg& arg : args) {
+      if (arg.key == "correlation") writeCorrelation = false;
       if (arg.key == "critical" && critical) continue;
       if (any) out_ += ", ";
       auto [key, fresh] = quotedKeys_.try_emplace(arg.key);
@@ -226,6 +233,11 @@ class Writer {
       (out_ += key->second) += ": ";
       if (arg.type == ArgType::String) appendQuoted(out_, arg.text);
       else out_ += argValue(arg);
+      any = true;
+    }
+    if (writeCorrelation) {
+      out_ += any ? ", \"correlation\": " : "\"correlation\": ";
+      out_ += std::to_string(correlation);
       any = true;
     }
     if (critical) out_ += any ? ", \"critical\": 1" : "\"critical\": 1";

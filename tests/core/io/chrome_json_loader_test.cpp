@@ -123,6 +123,18 @@ TEST(ChromeJson, ALoneValueArgNamesItsSeriesByTheEventAlone) {
   EXPECT_EQ(t->counters[0].ts.size(), 2u);
 }
 
+TEST(ChromeJson, ATopLevelDeviceKindNamesTheDevicesAndABadOneIsWarned) {
+  auto t = loadOk(R"({"deviceKind": "CPU device", "traceEvents": [
+    {"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1,"dur":2}]})");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->meta.deviceKind, "CPU device");
+  auto bad = loadOk(R"({"deviceKind": [1], "traceEvents": [
+    {"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1,"dur":2}]})");
+  ASSERT_TRUE(bad);
+  EXPECT_EQ(bad->meta.deviceKind, "GPU");
+  EXPECT_EQ(bad->diagnostics.count(WarningKind::BadMetadata), 1u);
+}
+
 TEST(ChromeJson, AsyncBeginEndOnAsyncTracks) {
   auto t = loadOk(R"([
     {"ph":"b","cat":"io","name":"read","id":"0x1","pid":1,"tid":1,"ts":1},

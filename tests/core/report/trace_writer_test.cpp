@@ -404,5 +404,31 @@ TEST(TraceWriter, PerfettoKeepsAsMuchOfTheWrittenFileAsOfTheSource) {
   }
 }
 
+TEST(TraceWriter, OtherToolsTracesReadBackWithTheirLaunchLinksAndDeviceKind) {
+  // Written back from what other loaders build, a trace reads back with the same summary:
+  // Nsight Systems and XPlane hold their correlation ids in args already; a PlaidML log's
+  // launches and kernels are linked by ids its loader gives (written as "correlation"),
+  // and its devices are CPUs (written as "deviceKind"). Only a PlaidML stream's name
+  // differs ("CPU device 0 · stream 0" reads back as "CPU device 1000 · kernels": its
+  // kernels' args name the device by a string, and no arg names the stream).
+  for (const char* name : {"plaidml/mnist_mlp_2017_excerpt.log.gz", "nsys/mordred_quadro_rtx6000_2021.sqlite",
+                           "xplane/jax08_conv_mi300_tw003.xplane.pb"}) {
+    SCOPED_TRACE(name);
+    LoadResult lr = loadTraceFile(std::string(OPSCOPE_SOURCE_DIR "/tests/data/") + name);
+    ASSERT_EQ(lr.status, LoadStatus::Ok) << lr.error;
+    auto back = reload(chromeTraceJson(*lr.trace));
+    ASSERT_TRUE(back);
+    nlohmann::json a = comparable(*lr.trace), b = comparable(*back);
+    EXPECT_GT(a["linked_gpu_events"].get<int64_t>(), 10);
+    if (std::string(name).starts_with("plaidml")) {
+      EXPECT_EQ(a["device_kind"], "CPU device");
+      ASSERT_EQ(a["streams"].size(), b["streams"].size());
+      for (auto& s : a["streams"]) s.erase("name");
+      for (auto& s : b["streams"]) s.erase("name");
+    }
+    EXPECT_EQ(b, a);
+  }
+}
+
 }  // namespace
 }  // namespace opscope
