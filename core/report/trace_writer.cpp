@@ -410,12 +410,23 @@ class Writer {
           "}");
   }
 
+  // The file's arrows, but for launch arrows (ac2g): those are drawn from the launch
+  // links, one per link, so a trace whose loader linked by correlation ids alone (Nsight
+  // Systems, XPlane, PlaidML, HTA's trimmed traces) shows them in other viewers too, and
+  // an ac2g arrow that bound to a neighbour (two kernels starting at one instant) is
+  // drawn where its correlation id says.
   void flows() {
+    const StringId ac2g = t_.strings.find("ac2g");
     for (const Flow& f : t_.flows) {
-      if (f.from == kNoRef || f.to == kNoRef) continue;
+      if (f.from == kNoRef || f.to == kNoRef || f.cat == ac2g) continue;  // ac2g: kNotFound when absent
       const EventRef a = EventRef::unpack(f.from), b = EventRef::unpack(f.to);
       if (t_.tracks[a.track].kind == TrackKind::Async || t_.tracks[b.track].kind == TrackKind::Async) continue;
       arrow(quote(t_.str(f.cat)), quote(t_.str(f.name)), a, b);
+    }
+    for (const LaunchLinks::Pair& p : t_.links.launchToGpu) {
+      const EventRef launch = EventRef::unpack(p.first), gpu = EventRef::unpack(p.second);
+      if (t_.tracks[launch.track].kind == TrackKind::Async || t_.tracks[gpu.track].kind == TrackKind::Async) continue;
+      arrow("\"ac2g\"", "\"ac2g\"", launch, gpu);
     }
   }
 
