@@ -426,8 +426,14 @@ TEST(TraceWriter, OtherToolsTracesReadBackWithTheirLaunchLinksAndDeviceKind) {
     SCOPED_TRACE(name);
     LoadResult lr = loadTraceFile(std::string(OPSCOPE_SOURCE_DIR "/tests/data/") + name);
     ASSERT_EQ(lr.status, LoadStatus::Ok) << lr.error;
-    auto back = reload(chromeTraceJson(*lr.trace));
+    const std::string json = chromeTraceJson(*lr.trace);
+    auto back = reload(json);
     ASSERT_TRUE(back);
+    // One launch arrow per launch link, for viewers (these loaders make no flows).
+    size_t arrows = 0;
+    const nlohmann::json doc = nlohmann::json::parse(json);
+    for (const auto& e : doc["traceEvents"]) arrows += e.value("ph", "") == "s" && e.value("cat", "") == "ac2g";
+    EXPECT_EQ(arrows, lr.trace->links.launchToGpu.size());
     nlohmann::json a = comparable(*lr.trace), b = comparable(*back);
     EXPECT_GT(a["linked_gpu_events"].get<int64_t>(), 10);
     if (std::string(name).starts_with("plaidml")) {
