@@ -417,13 +417,19 @@ class Writer {
   // drawn where its correlation id says.
   void flows() {
     const StringId ac2g = t_.strings.find("ac2g");
+    std::vector<std::pair<uint64_t, uint64_t>> drawn;  // other arrows between a launch and its kernel
     for (const Flow& f : t_.flows) {
       if (f.from == kNoRef || f.to == kNoRef || f.cat == ac2g) continue;  // ac2g: kNotFound when absent
       const EventRef a = EventRef::unpack(f.from), b = EventRef::unpack(f.to);
       if (t_.tracks[a.track].kind == TrackKind::Async || t_.tracks[b.track].kind == TrackKind::Async) continue;
       arrow(quote(t_.str(f.cat)), quote(t_.str(f.name)), a, b);
+      drawn.push_back({f.from, f.to});
     }
+    // A link the file draws under another category (the legacy dialect's "async") is not
+    // drawn twice.
+    std::sort(drawn.begin(), drawn.end());
     for (const LaunchLinks::Pair& p : t_.links.launchToGpu) {
+      if (std::binary_search(drawn.begin(), drawn.end(), std::pair{p.first, p.second})) continue;
       const EventRef launch = EventRef::unpack(p.first), gpu = EventRef::unpack(p.second);
       if (t_.tracks[launch.track].kind == TrackKind::Async || t_.tracks[gpu.track].kind == TrackKind::Async) continue;
       arrow("\"ac2g\"", "\"ac2g\"", launch, gpu);

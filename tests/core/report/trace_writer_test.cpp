@@ -446,5 +446,28 @@ TEST(TraceWriter, OtherToolsTracesReadBackWithTheirLaunchLinksAndDeviceKind) {
   }
 }
 
+TEST(TraceWriter, EveryLaunchLinkIsOneArrow) {
+  // TensorBoard's ResNet-50 trace draws its 9,096 launches with arrows of category
+  // "async", not Kineto's ac2g. Written, every link is one arrow: the file's where it has
+  // one, else an ac2g (traces linked by correlation ids alone), never both.
+  LoadResult lr = loadTraceFile(OPSCOPE_SOURCE_DIR "/tests/data/tb_plugin/resnet50_memory.pt.trace.json.gz");
+  ASSERT_EQ(lr.status, LoadStatus::Ok) << lr.error;
+  const nlohmann::json doc = nlohmann::json::parse(chromeTraceJson(*lr.trace));
+  std::map<uint64_t, std::string> starts;
+  std::map<std::string, size_t> arrows;  // "s end -> f end" -> how many
+  for (const auto& e : doc["traceEvents"]) {
+    const std::string ph = e.value("ph", "");
+    if (ph != "s" && ph != "f") continue;
+    const std::string end = e["pid"].dump() + "/" + e["tid"].dump() + "@" + e["ts"].dump();
+    if (ph == "s") starts[e["id"].get<uint64_t>()] = end;
+    else ++arrows[starts[e["id"].get<uint64_t>()] + " -> " + end];
+  }
+  size_t twice = 0;
+  for (const auto& [pair, n] : arrows) twice += n > 1;
+  EXPECT_EQ(twice, 0u);
+  EXPECT_GE(arrows.size(), lr.trace->links.launchToGpu.size());
+  EXPECT_EQ(lr.trace->links.launchToGpu.size(), 9096u);
+}
+
 }  // namespace
 }  // namespace opscope
