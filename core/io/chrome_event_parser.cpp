@@ -172,7 +172,7 @@ StringId ChromeEventParser::asyncIdAndLane(const RawIdText& t, uint32_t& lane) {
   // "<id> (lane N)", N >= 2: lane N-1 of <id>'s track, as opscope's writer lays out
   // async slices that overlap without nesting.
   std::string_view text = t.text;
-  constexpr std::string_view kMark = " (lane ";
+  constexpr std::string_view kMark = kAsyncLaneMark;
   if (text.size() < kMark.size() + 2 || text.back() != ')') return internId(t);
   const size_t at = text.rfind(kMark);
   if (at == std::string_view::npos || at == 0) return internId(t);

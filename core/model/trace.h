@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -35,6 +36,11 @@ enum class TrackKind : uint8_t {
   GpuStream,  // holds kernels / memcpy / memset: overlaps go to sub-lanes
   Async,      // b/n/e async slices of one (process, category, id)
 };
+
+// An async track's slices that overlap without nesting are written in lanes, lane k > 0
+// on the id "<id> (lane k+1)" (report/trace_writer.h), and folded back onto <id>'s track
+// when read (io/chrome_event_parser.cpp): the one spelling of such an id's mark.
+inline constexpr std::string_view kAsyncLaneMark = " (lane ";
 
 struct Track {
   TrackKind kind = TrackKind::Thread;

@@ -276,8 +276,9 @@ class Writer {
   // nesting (PlaidML's queue, whose events the loader gathers on one id) would be cut or
   // dropped there, so they go in lanes: each slice to the first lane where it nests in
   // what is still open (strictly inside: an equal end would close the pair out of order),
-  // lane 0 on the track's id, lane k on "<id> (lane k+1)", which reads back as an async
-  // track of its own. Written by start, the longer first, so a parent's b comes first.
+  // lane 0 on the track's id, lane k on "<id> (lane k+1)" (kAsyncLaneMark), which the
+  // JSON loader folds back onto the id's track. Written by start, the longer first, so a
+  // parent's b comes first.
   void asyncLanes(uint32_t ti, std::vector<EventRef>& all) {
     const SliceColumns& s = t_.tracks[ti].slices;
     std::vector<uint32_t> order(s.size());
@@ -309,7 +310,7 @@ class Writer {
     if (it == lanes_.end() || it->second[r.index] == 0) return trackId;
     const RawId& id = t_.tracks[r.track].tid;
     const std::string text = id.isString ? std::string(t_.str(id.str)) : std::to_string(id.num);
-    return quote(text + " (lane " + std::to_string(it->second[r.index] + 1) + ")");
+    return quote(text + std::string(kAsyncLaneMark) + std::to_string(it->second[r.index] + 1) + ")");
   }
 
   // Appended in place (no string an event): 2.35 M slices on 1 GB.

@@ -393,9 +393,9 @@ TEST(TraceWriter, PerfettoKeepsAsMuchOfTheWrittenFileAsOfTheSource) {
   // relative times): the written file, with its critical path's arrows, loses no more
   // slices than the tool's own file and no event of another kind, and every arrow ends
   // where a slice of its thread starts (Perfetto binds it to that slice).
-  for (const std::string file : {kHta + "critical_path/simple_add.json.gz",
-                                 std::string(OPSCOPE_SOURCE_DIR "/tests/data/tracelens/"
-                                                                "mi300_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz")}) {
+  for (const std::string& file : {kHta + "critical_path/simple_add.json.gz",
+                                  std::string(OPSCOPE_SOURCE_DIR "/tests/data/tracelens/"
+                                                                 "mi300_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz")}) {
     SCOPED_TRACE(file);
     LoadResult lr = loadTraceFile(file);
     ASSERT_EQ(lr.status, LoadStatus::Ok) << lr.error;
