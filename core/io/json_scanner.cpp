@@ -169,8 +169,13 @@ std::string_view JsonScanner::skipValue() {
           ++p;
           break;
         }
-      } else if (b == 0 && p >= end) {
-        throw NeedMore{};
+      } else if (b == 0) {
+        if (p >= end) throw NeedMore{};  // else a NUL inside the value: passed over
+      } else {
+        // Numbers, commas and spaces between the brackets: on to the next byte that
+        // matters (a shape list is mostly digits).
+        p = scanStructural(p + 1);
+        continue;
       }
       ++p;
     }

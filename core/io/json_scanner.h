@@ -132,6 +132,30 @@ class JsonScanner {
     }
 #endif
   }
+  // First byte at or after s that is '"', a bracket, a brace or NUL (the sentinel):
+  // what skipValue's bracket matching looks at inside a container.
+  static const char* scanStructural(const char* s) {
+#ifdef __SSE2__
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i open1 = _mm_set1_epi8('['), close1 = _mm_set1_epi8(']');
+    const __m128i open2 = _mm_set1_epi8('{'), close2 = _mm_set1_epi8('}');
+    const __m128i zero = _mm_setzero_si128();
+    for (;;) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
+      __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, zero));
+      m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, open1), _mm_cmpeq_epi8(v, close1)));
+      m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, open2), _mm_cmpeq_epi8(v, close2)));
+      const int mask = _mm_movemask_epi8(m);
+      if (mask) return s + __builtin_ctz(static_cast<unsigned>(mask));
+      s += 16;
+    }
+#else
+    for (;; ++s) {
+      const char c = *s;
+      if (c == '"' || c == '[' || c == ']' || c == '{' || c == '}' || c == 0) return s;
+    }
+#endif
+  }
   std::string_view slowString(const char* s, const char* q);
   std::string& scratch();
 
