@@ -262,7 +262,7 @@ void ChromeEventParser::encodeArgs(RawEvent& ev, SliceInput& in) {
         argsWriter_.addString(key, pool.intern(a.value));
         break;
       case 'r':
-        argsWriter_.addJson(key, pool.intern(compactJson(a.value, jsonScratch_)));
+        argsWriter_.addJson(key, compactJsonId(a.value));
         break;
       case 't':
       case 'f':
@@ -296,6 +296,18 @@ void ChromeEventParser::encodeArgs(RawEvent& ev, SliceInput& in) {
       (key == keyStream_ ? in.stream : in.device) = haveInt ? iv : kNoId;
     }
   }
+}
+
+// The ids handed out are those of interning every compacted text in turn: a text met
+// before answers the id its first meeting got, and a new one is interned when met.
+StringId ChromeEventParser::compactJsonId(std::string_view raw) {
+  StringPool& pool = trace_.strings;
+  if (rawJsonBytes_ >= kRawJsonCacheBytes) return pool.intern(compactJson(raw, jsonScratch_));
+  const StringId r = rawJson_.intern(raw);
+  if (r < compactJsonIds_.size()) return compactJsonIds_[r];
+  rawJsonBytes_ += raw.size();
+  compactJsonIds_.push_back(pool.intern(compactJson(raw, jsonScratch_)));
+  return compactJsonIds_.back();
 }
 
 // An id arg that is not a plain integer: strings, huge or fractional ids are converted

@@ -6,6 +6,7 @@
 // (schemaVersion, deviceProperties, distributedInfo, ...) become TraceMetadata.
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "io/chrome_raw_event.h"
 #include "io/json_read_window.h"
@@ -50,6 +51,8 @@ class ChromeEventParser {
   void liftId(const RawArg& a, const RawEvent& ev, int64_t& out);
   void metadataEvent(const RawEvent& ev, uint32_t process, const RawId& pid, const RawId& tid);
   StringId internId(const RawIdText& t);
+  // The pool's id of raw JSON text made compact (compactJson).
+  StringId compactJsonId(std::string_view raw);
   StringId asyncIdAndLane(const RawIdText& t, uint32_t& lane);  // lane 0: not a lane id
 
   Trace& trace_;
@@ -59,6 +62,14 @@ class ChromeEventParser {
   bool keepOpShapes_;
   ArgsWriter argsWriter_;
   std::string jsonScratch_;  // compactJson's copy of an indented array or object
+  // Raw JSON values as the file writes them -> their compact text's id in the trace's
+  // pool (compactJsonIds_[raw id]): an op's shape lists repeat a few thousand texts
+  // millions of times, compacted once each. Bounded: past kRawJsonCacheBytes of raw text
+  // new texts are compacted every time.
+  static constexpr size_t kRawJsonCacheBytes = size_t{8} << 20;
+  StringPool rawJson_;
+  std::vector<StringId> compactJsonIds_ = {0};  // both pools' id 0 is the empty text
+  size_t rawJsonBytes_ = 0;
   StringId keyCorrelation_, keyExternalId_, keyExternalIdLegacy_, keyStream_, keyDevice_, keyDeviceLegacy_;
   bool sawKineto_ = false, sawLegacy_ = false;
 };

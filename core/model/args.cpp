@@ -30,14 +30,14 @@ uint64_t getVarint(const uint8_t*& p) {
 
 // Every record is written in place: header (<= 6 bytes) + value (<= 10 bytes).
 uint8_t* ArgsWriter::header(StringId key, ArgType t) {
-  const size_t used = bytes_.size();
-  bytes_.resize(used + 16);
-  uint8_t* p = putVarint(bytes_.data() + used, key);
+  // Room for a key's varint (5), the type (1) and the longest value (a 10-byte varint).
+  if (bytes_.size() < used_ + 16) bytes_.resize(std::max<size_t>(2 * bytes_.size(), used_ + 16));
+  uint8_t* p = putVarint(bytes_.data() + used_, key);
   *p++ = static_cast<uint8_t>(t);
   ++count_;
   return p;
 }
-void ArgsWriter::finish(uint8_t* end) { bytes_.resize(static_cast<size_t>(end - bytes_.data())); }
+void ArgsWriter::finish(uint8_t* end) { used_ = static_cast<size_t>(end - bytes_.data()); }
 void ArgsWriter::addInt(StringId key, int64_t v) {
   finish(putVarint(header(key, ArgType::Int), (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63)));
 }
@@ -55,7 +55,7 @@ uint64_t ArgsWriter::appendTo(PodColumn<uint8_t>& blob) const {
   const uint64_t offset = blob.size();
   uint8_t head[10];
   blob.append(head, static_cast<size_t>(putVarint(head, count_) - head));
-  blob.append(bytes_.data(), bytes_.size());
+  blob.append(bytes_.data(), used_);
   return offset;
 }
 

@@ -38,7 +38,7 @@ class ArgsWriter {
  public:
   static constexpr uint64_t kNoFileOffset = ~0ull;
   void clear() {
-    bytes_.clear();
+    used_ = 0;
     count_ = 0;
     fileOffset_ = kNoFileOffset;
   }
@@ -54,12 +54,15 @@ class ArgsWriter {
   uint64_t appendTo(PodColumn<uint8_t>& blob) const;
   uint32_t count() const { return count_; }
   // Upper bound of the bytes appendTo adds.
-  size_t byteSize() const { return bytes_.size() + 10; }
+  size_t byteSize() const { return used_ + 10; }
 
  private:
   uint8_t* header(StringId key, ArgType t);
   void finish(uint8_t* end);
+  // The record so far is bytes_[0, used_); bytes_ only grows (zero-filled then, never
+  // per arg: a resize per arg was a tenth of an eager load's encoding).
   std::vector<uint8_t> bytes_;
+  size_t used_ = 0;
   uint32_t count_ = 0;
   uint64_t fileOffset_ = kNoFileOffset;
 };

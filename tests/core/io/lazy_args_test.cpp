@@ -139,6 +139,49 @@ TEST(LazyArgs, IndentedArraysAndObjectsAreCompactedBothWays) {
   std::remove(path.c_str());
 }
 
+// Args kept in memory compact each distinct raw array once (a cache bounded at 8 MiB of
+// raw text): past the bound, texts met before and new ones, in other spellings of the
+// same value, still encode as the file says (the lazy read-back compacts each anew).
+TEST(LazyArgs, ShapeListsPastTheCompactionCacheEncodeAsTheFileSays) {
+  std::string json = "[";
+  auto shape = [](int i, bool spaced) {
+    std::string a = spaced ? "[ [" : "[[";
+    for (int k = 0; k < 12; ++k) a += std::to_string(i * 13 + k) + (k < 11 ? (spaced ? ", " : ",") : "");
+    return a + (spaced ? "] , [ 7 ] ]" : "],[7]]");
+  };
+  auto event = [&](int i, int ts, bool spaced) {
+    return R"({"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":)" + std::to_string(ts) +
+           R"(,"dur":1,"args":{"Input Dims":)" + shape(i, spaced) + "}},\n";
+  };
+  int ts = 0;
+  // 110,000 distinct lists of ~110 bytes: past the 8 MiB bound.
+  for (int i = 0; i < 110000; ++i) json += event(i, ts += 2, i % 2 == 0);
+  // Met again after the bound, in the other spelling and the same one.
+  for (int i = 0; i < 2000; ++i) json += event(i, ts += 2, i % 2 == 1) + event(i, ts += 2, i % 2 == 0);
+  json += R"({"ph":"X","cat":"cpu_op","name":"last","pid":1,"tid":1,"ts":)" + std::to_string(ts + 2) + R"(,"dur":1}])";
+  ASSERT_GT(json.size(), size_t{12} << 20);
+  const std::string path = writeTemp("lazy_cache_bound.json", json);
+  expectSameArgs(path, 114000);
+  LoadOptions o;
+  o.eagerArgs = true;
+  LoadResult r = loadTraceFile(path, o);
+  ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
+  const Trace& t = *r.trace;
+  // Event 3 and its two later meetings: one text, one string of the pool.
+  const SliceColumns& s = t.slices(0);
+  const std::span<const uint8_t> blob(s.argsBlob.data(), s.argsBlob.size());
+  const std::vector<Arg> first = decodeArgs(blob, s.argsOffset[3]);
+  const std::vector<Arg> again = decodeArgs(blob, s.argsOffset[110000 + 6]);
+  const std::vector<Arg> same = decodeArgs(blob, s.argsOffset[110000 + 7]);
+  ASSERT_EQ(first.size(), 1u);
+  ASSERT_EQ(again.size(), 1u);
+  ASSERT_EQ(same.size(), 1u);
+  EXPECT_EQ(t.str(first[0].value.s), "[[39,40,41,42,43,44,45,46,47,48,49,50],[7]]");
+  EXPECT_EQ(again[0].value.s, first[0].value.s);
+  EXPECT_EQ(same[0].value.s, first[0].value.s);
+  std::remove(path.c_str());
+}
+
 TEST(LazyArgs, GzipAndMemoryInputsAreEncodedWhileLoading) {
   const std::string json = R"([{"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":1,"dur":5,"args":{"a":1}}])";
   const std::string gz = writeTemp("lazy.json.gz", test::gzip(json));
