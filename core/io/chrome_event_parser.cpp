@@ -305,7 +305,7 @@ StringId ChromeEventParser::compactJsonId(std::string_view raw) {
   if (rawJsonBytes_ >= kRawJsonCacheBytes) return pool.intern(compactJson(raw, jsonScratch_));
   const StringId r = rawJson_.intern(raw);
   if (r < compactJsonIds_.size()) return compactJsonIds_[r];
-  rawJsonBytes_ += raw.size();
+  rawJsonBytes_ += raw.size() + kRawJsonEntryBytes;
   compactJsonIds_.push_back(pool.intern(compactJson(raw, jsonScratch_)));
   return compactJsonIds_.back();
 }

@@ -64,9 +64,12 @@ class ChromeEventParser {
   std::string jsonScratch_;  // compactJson's copy of an indented array or object
   // Raw JSON values as the file writes them -> their compact text's id in the trace's
   // pool (compactJsonIds_[raw id]): an op's shape lists repeat a few thousand texts
-  // millions of times, compacted once each. Bounded: past kRawJsonCacheBytes of raw text
-  // new texts are compacted every time.
-  static constexpr size_t kRawJsonCacheBytes = size_t{8} << 20;
+  // millions of times, compacted once each. Bounded: past kRawJsonCacheBytes (texts and
+  // entries) new texts are compacted every time.
+  static constexpr size_t kRawJsonCacheBytes = size_t{2} << 20;  // a parser (a part) each
+  // What an entry costs beside its text (its view, hash, slot and id): millions of tiny
+  // distinct arrays ("[0]", "[1]", ...) are bounded too.
+  static constexpr size_t kRawJsonEntryBytes = 40;
   StringPool rawJson_;
   std::vector<StringId> compactJsonIds_ = {0};  // both pools' id 0 is the empty text
   size_t rawJsonBytes_ = 0;

@@ -139,7 +139,7 @@ TEST(LazyArgs, IndentedArraysAndObjectsAreCompactedBothWays) {
   std::remove(path.c_str());
 }
 
-// Args kept in memory compact each distinct raw array once (a cache bounded at 8 MiB of
+// Args kept in memory compact each distinct raw array once (a cache bounded at 2 MiB of
 // raw text): past the bound, texts met before and new ones, in other spellings of the
 // same value, still encode as the file says (the lazy read-back compacts each anew).
 TEST(LazyArgs, ShapeListsPastTheCompactionCacheEncodeAsTheFileSays) {
@@ -154,7 +154,7 @@ TEST(LazyArgs, ShapeListsPastTheCompactionCacheEncodeAsTheFileSays) {
            R"(,"dur":1,"args":{"Input Dims":)" + shape(i, spaced) + "}},\n";
   };
   int ts = 0;
-  // 110,000 distinct lists of ~110 bytes: past the 8 MiB bound.
+  // 110,000 distinct lists of ~110 bytes: past the 2 MiB bound (12 MB of them).
   for (int i = 0; i < 110000; ++i) json += event(i, ts += 2, i % 2 == 0);
   // Met again after the bound, in the other spelling and the same one.
   for (int i = 0; i < 2000; ++i) json += event(i, ts += 2, i % 2 == 1) + event(i, ts += 2, i % 2 == 0);
