@@ -40,6 +40,9 @@ const std::map<std::string, std::function<void(std::string_view)>>& entries() {
 struct Case {
   std::string target, path;
 };
+// The input's path, not the struct's bytes (gtest's default print read the strings'
+// unused inline storage: uninitialised to valgrind).
+void PrintTo(const Case& c, std::ostream* os) { *os << c.target << ": " << c.path; }
 
 std::vector<Case> cases() {
   std::vector<Case> out;

@@ -81,6 +81,9 @@ struct TickCase {
   TimeNs t, step;
   const char* text;
 };
+// Named by their values: gtest would print the struct's bytes, the text's address among
+// them, so the test's name changed from one run to the next.
+void PrintTo(const TickCase& c, std::ostream* os) { *os << c.t << " ns by " << c.step << " ns"; }
 
 class FormatTick : public ::testing::TestWithParam<TickCase> {};
 
@@ -101,6 +104,7 @@ struct DurCase {
   TimeNs ns;
   const char* text;
 };
+void PrintTo(const DurCase& c, std::ostream* os) { *os << c.ns << " ns"; }
 
 class FormatDuration : public ::testing::TestWithParam<DurCase> {};
 
