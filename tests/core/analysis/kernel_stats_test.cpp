@@ -18,6 +18,8 @@ struct ClassCase {
   const char* kernel;
   const char* cls;
 };
+// Named by the kernel (gtest would print the struct's bytes: two addresses).
+void PrintTo(const ClassCase& c, std::ostream* os) { *os << c.kernel; }
 
 class BuiltinKernelClasses : public ::testing::TestWithParam<ClassCase> {};
 

@@ -26,6 +26,7 @@ struct FoldCase {
   size_t maxItems;
   bool expectFolds;
 };
+void PrintTo(const FoldCase& c, std::ostream* os) { *os << c.nsPerPx << " ns per px, " << c.maxItems << " items"; }
 
 class FoldRow : public ::testing::TestWithParam<FoldCase> {};
 
@@ -107,6 +108,7 @@ struct HitCase {
   double x;
   int expected;  // row position, -1 for none
 };
+void PrintTo(const HitCase& c, std::ostream* os) { *os << "x " << c.x; }
 
 class HitTest : public ::testing::TestWithParam<HitCase> {};
 

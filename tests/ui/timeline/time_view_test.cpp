@@ -19,6 +19,9 @@ TEST(TimeView, PixelAndTimeRoundTrip) {
 struct ZoomCase {
   double cursor, factor;
 };
+// Cases are named by their values (gtest would print the structs' bytes, padding and
+// addresses included, a different name from one build to the next).
+void PrintTo(const ZoomCase& c, std::ostream* os) { *os << "cursor " << c.cursor << " x" << c.factor; }
 
 class ZoomAt : public ::testing::TestWithParam<ZoomCase> {};
 
@@ -67,6 +70,7 @@ struct StepCase {
   double in;
   TimeNs out;
 };
+void PrintTo(const StepCase& c, std::ostream* os) { *os << c.in; }
 
 class NiceStep : public ::testing::TestWithParam<StepCase> {};
 
@@ -81,8 +85,6 @@ struct TickCase {
   TimeNs t, step;
   const char* text;
 };
-// Named by their values: gtest would print the struct's bytes, the text's address among
-// them, so the test's name changed from one run to the next.
 void PrintTo(const TickCase& c, std::ostream* os) { *os << c.t << " ns by " << c.step << " ns"; }
 
 class FormatTick : public ::testing::TestWithParam<TickCase> {};
