@@ -189,21 +189,6 @@ double pct(TimeNs part, TimeNs whole) {
   return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
 }
 
-// A rank's top_kernels entries that have a name and a total (µs), in its order.
-std::vector<std::pair<std::string, double>> topKernelsOf(const RankSummary& r) {
-  std::vector<std::pair<std::string, double>> out;
-  if (!r.error.empty()) return out;
-  static const std::vector<std::string> kKeys = {"top_kernels"};
-  const ojson j = summaryKeysOf(r, kKeys);
-  const auto list = j.is_object() ? j.find("top_kernels") : j.end();
-  if (!j.is_object() || list == j.end() || !list->is_array()) return out;
-  for (const ojson& k : *list)
-    if (k.is_object() && k.contains("name") && k["name"].is_string() && k.contains("total_us") &&
-        k["total_us"].is_number())
-      out.emplace_back(k["name"].get<std::string>(), k["total_us"].get<double>());
-  return out;
-}
-
 // The kernels with the most time summed over ranks (from each rank's top_kernels).
 std::vector<std::string> topKernelNames(const std::vector<RankSummary>& ranks, size_t keep) {
   std::map<std::string, double> sum;

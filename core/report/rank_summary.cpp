@@ -13,6 +13,7 @@
 #include "io/file_read.h"
 #include "io/input_limits.h"
 #include "ranks/rank_inputs.h"
+#include "report/rank_line_facts.h"
 #include "report/rank_metrics_json.h"
 
 namespace opscope {
@@ -72,17 +73,30 @@ bool parseLine(const std::string& text, const std::vector<std::string>* keep, oj
   return true;
 }
 
-ojson readLineAgain(const RankSummary& r, const std::vector<std::string>* keep) {
-  const std::string where = "line " + std::to_string(r.lineNumber) + ": ";
+std::string whereOf(const RankSummary& r) { return "line " + std::to_string(r.lineNumber) + ": "; }
+
+std::string readLineText(const RankSummary& r) {
   std::string text(r.lineBytes, '\0');
   if (readAt(r.table->fd, text.data(), text.size(), r.lineOffset) < text.size())
-    throw std::runtime_error(where + "the table changed since it was read (cut short)");
+    throw std::runtime_error(whereOf(r) + "the table changed since it was read (cut short)");
+  return text;
+}
+
+ojson readLineAgain(const RankSummary& r, const std::vector<std::string>* keep) {
   ojson j;
   std::string why;
-  if (!parseLine(text, keep, j, why))
-    throw std::runtime_error(where + "the table changed since it was read (" + why + ")");
+  if (!parseLine(readLineText(r), keep, j, why))
+    throw std::runtime_error(whereOf(r) + "the table changed since it was read (" + why + ")");
   j.erase("rank_metrics");
   return j;
+}
+
+// A table line's iterations or top kernels, read without building its document.
+void readFactsAgain(const RankSummary& r, std::vector<double>* iterations,
+                    std::vector<std::pair<std::string, double>>* kernels) {
+  std::string why;
+  if (!readRankLineFacts(readLineText(r), iterations, kernels, why))
+    throw std::runtime_error(whereOf(r) + "the table changed since it was read (" + why + ")");
 }
 
 }  // namespace
@@ -106,8 +120,26 @@ ojson summaryKeysOf(const RankSummary& r, const std::vector<std::string>& keys) 
 std::vector<double> iterationsOf(const RankSummary& r) {
   if (!r.error.empty()) return {};
   if (!r.table) return iterationWallUs(r.summary);
-  static const std::vector<std::string> kKeys = {"iteration_list"};
-  return iterationWallUs(readLineAgain(r, &kKeys));
+  std::vector<double> out;
+  readFactsAgain(r, &out, nullptr);
+  return out;
+}
+
+std::vector<std::pair<std::string, double>> topKernelsOf(const RankSummary& r) {
+  std::vector<std::pair<std::string, double>> out;
+  if (!r.error.empty()) return out;
+  if (r.table) {
+    readFactsAgain(r, nullptr, &out);
+    return out;
+  }
+  const ojson& j = r.summary;
+  const auto list = j.is_object() ? j.find("top_kernels") : j.end();
+  if (!j.is_object() || list == j.end() || !list->is_array()) return out;
+  for (const ojson& k : *list)
+    if (k.is_object() && k.contains("name") && k["name"].is_string() && k.contains("total_us") &&
+        k["total_us"].is_number())
+      out.emplace_back(k["name"].get<std::string>(), k["total_us"].get<double>());
+  return out;
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -54,6 +55,10 @@ nlohmann::ordered_json summaryOf(const RankSummary& r);
 nlohmann::ordered_json summaryKeysOf(const RankSummary& r, const std::vector<std::string>& keys);
 // Its iterations' wall times in µs (iterationWallUs of summaryOf); none for a failed rank.
 std::vector<double> iterationsOf(const RankSummary& r);
+// Its top_kernels entries that have a string name and a number total (µs), in its order;
+// none for a failed rank. A table line's are read again without building its document
+// (report/rank_line_facts.h); throws as summaryOf does.
+std::vector<std::pair<std::string, double>> topKernelsOf(const RankSummary& r);
 
 // Per rank, its iterations' wall times in µs: iteration_list[i].wall_us (host end or GPU
 // drain), dur_us in summaries that predate wall_us.

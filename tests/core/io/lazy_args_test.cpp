@@ -157,7 +157,10 @@ TEST(LazyArgs, ShapeListsPastTheCompactionCacheEncodeAsTheFileSays) {
   // 110,000 distinct lists of ~110 bytes: past the 2 MiB bound (12 MB of them).
   for (int i = 0; i < 110000; ++i) json += event(i, ts += 2, i % 2 == 0);
   // Met again after the bound, in the other spelling and the same one.
-  for (int i = 0; i < 2000; ++i) json += event(i, ts += 2, i % 2 == 1) + event(i, ts += 2, i % 2 == 0);
+  for (int i = 0; i < 2000; ++i) {
+    json += event(i, ts += 2, i % 2 == 1);
+    json += event(i, ts += 2, i % 2 == 0);
+  }
   json += R"({"ph":"X","cat":"cpu_op","name":"last","pid":1,"tid":1,"ts":)" + std::to_string(ts + 2) + R"(,"dur":1}])";
   ASSERT_GT(json.size(), size_t{12} << 20);
   const std::string path = writeTemp("lazy_cache_bound.json", json);
