@@ -419,7 +419,7 @@ std::string gzipRecords(const std::string& name, const std::string& head, size_t
 }
 
 // A Kineto trace of 10^6 threads of one event each (a 5 MB gzip).
-std::string oneEventThreads(const std::string& name) {
+[[maybe_unused]] std::string oneEventThreads(const std::string& name) {  // unused under ASan
   return gzipRecords(
       name, R"({"traceEvents": [)", 1'000'000,
       [](size_t i) {
@@ -487,7 +487,7 @@ TEST(CliRobustness, MillionsOfElementsStayUnder300MiB) {
 }
 
 // Peak RSS (MiB) the window reports for opening FILE (`--bench-open`, offscreen).
-double windowPeakMiB(const std::string& file) {
+[[maybe_unused]] double windowPeakMiB(const std::string& file) {  // unused under ASan
   const ShellRun r = shell(kBinary + " --bench-open " + file + " 2>/dev/null");
   EXPECT_EQ(r.code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out.substr(r.out.rfind('{')), nullptr, false);

@@ -88,7 +88,9 @@ TEST(KernelSequences, AgreeWithAGroupingOverTheRawJson) {
   const std::string path = OPSCOPE_SOURCE_DIR "/tests/data/hta/ranks/sampled_rank-0.json.gz";
   EXPECT_GE(checkAgainstRawJson(path), 3u);
   // A larger real trace when ../shared is here: a recommendation model's training steps.
-  if (const auto recsys = test::sharedTrace("recsys_rank0_cuda.json.gz")) EXPECT_GE(checkAgainstRawJson(*recsys), 10u);
+  if (const auto recsys = test::sharedTrace("recsys_rank0_cuda.json.gz")) {
+    EXPECT_GE(checkAgainstRawJson(*recsys), 10u);
+  }
   LoadResult lr = loadTraceFile(path);
   ASSERT_EQ(lr.status, LoadStatus::Ok);
   // A pattern examines the ops whose names contain it, the shallowest ones.

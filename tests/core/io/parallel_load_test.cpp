@@ -396,9 +396,14 @@ TEST(ParallelLoad, CancellingWhileThePartsRunStopsCleanly) {
       };
       const LoadResult r = loadTraceFile(path, o);
       // A load that finished before the cancelling call came is fine; any other end is not.
-      if (calls >= at) EXPECT_EQ(r.status, LoadStatus::Cancelled) << at << " " << path;
-      else EXPECT_EQ(r.status, LoadStatus::Ok);
-      if (at == 1000000) EXPECT_GE(r.parts, 3u) << path;
+      if (calls >= at) {
+        EXPECT_EQ(r.status, LoadStatus::Cancelled) << at << " " << path;
+      } else {
+        EXPECT_EQ(r.status, LoadStatus::Ok);
+      }
+      if (at == 1000000) {
+        EXPECT_GE(r.parts, 3u) << path;
+      }
     }
   }
 }
@@ -550,7 +555,9 @@ TEST(ParallelGzipLoad, ACutStreamTrailingBytesAndTwoMembersAgree) {
   ASSERT_EQ(c.status, LoadStatus::Ok);
   ASSERT_EQ(c.trace->diagnostics.count(WarningKind::Truncated), 1u);
   for (const WarningEntry& e : c.trace->diagnostics.entries())
-    if (e.kind == WarningKind::Truncated) EXPECT_NE(e.example.find("gzip stream cut short"), std::string::npos);
+    if (e.kind == WarningKind::Truncated) {
+      EXPECT_NE(e.example.find("gzip stream cut short"), std::string::npos);
+    }
 
   const std::string trailing = writeTemp("gzip_trailing.json.gz", test::gzip(json) + "garbage after the member");
   EXPECT_GE(expectGzipPartsAgree(trailing, 4096, json.size()), 3u);
