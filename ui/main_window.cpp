@@ -299,7 +299,7 @@ bool MainWindow::openClusterTable(const QString& path) {
   if (!clusterView_) {
     clusterView_ = new ClusterView(this);
     clusterView_->setWindowFlag(Qt::Window);
-    clusterView_->resize(1100, 750);
+    clusterView_->resize(fittedWindowSize(clusterView_, {1100, 750}));
     connect(clusterView_, &ClusterView::openRequested, this, [this](std::vector<std::string> files) {
       QStringList list;
       for (const std::string& f : files) list << QFile::decodeName(f.c_str());
@@ -312,6 +312,7 @@ bool MainWindow::openClusterTable(const QString& path) {
   clusterView_->setDark(darkAction_ && darkAction_->isChecked());
   clusterView_->setTable(path, std::move(ranks));
   clusterView_->show();
+  clampToScreen(clusterView_);  // with the window manager's frame known
   clusterView_->raise();
   recent_->add(path);
   return true;

@@ -6,13 +6,14 @@
 
 namespace opscope::ui {
 
-QSize firstWindowSize(const QWidget* w) {
+QSize fittedWindowSize(const QWidget* w, QSize preferred) {
   const QScreen* screen = w->screen();
-  if (!screen) return kPreferredWindowSize;
+  if (!screen) return preferred;
   const QRect avail = screen->availableGeometry();
-  return {std::min(kPreferredWindowSize.width(), avail.width() * 9 / 10),
-          std::min(kPreferredWindowSize.height(), avail.height() * 9 / 10)};
+  return {std::min(preferred.width(), avail.width() * 9 / 10), std::min(preferred.height(), avail.height() * 9 / 10)};
 }
+
+QSize firstWindowSize(const QWidget* w) { return fittedWindowSize(w, kPreferredWindowSize); }
 
 bool clampToScreen(QWidget* w) {
   const QScreen* screen = w->screen();
