@@ -350,6 +350,38 @@ TEST(AnalysisPanel, ExportsEveryChartAsPdfPngSvgCsvAndJson) {
 namespace opscope::ui {
 namespace {
 
+// Of 256 ranks every 8th is labelled, and the straggler (rank 77) with its excess; the
+// labels of ranks 72 and 80 would be written over its label, so they are left out.
+TEST(RankCharts, AStragglersLabelIsNotWrittenOverItsNeighbours) {
+  RankTable t;
+  for (int r = 0; r < 256; ++r) {
+    RankRow row;
+    row.rank = r;
+    row.iterationWall = {r == 77 ? 125000 : 100000};
+    t.rows.push_back(row);
+  }
+  t.maxIterations = 1;
+  t.collectivesMeasured = false;
+  t.stragglers = {Straggler{77, 125, 25.0}};
+  QCustomPlot plot;
+  plot.resize(900, 700);
+  plotRanks(&plot, t, ChartTheme{}, QStringLiteral("ranks"));
+  QCPColorMap* iterations = nullptr;
+  for (int i = 0; i < plot.plottableCount(); ++i)
+    if (auto* m = qobject_cast<QCPColorMap*>(plot.plottable(i)))
+      if (m->keyAxis()->label().contains(QStringLiteral("iteration"))) iterations = m;
+  ASSERT_NE(iterations, nullptr);
+  auto* ticker = dynamic_cast<QCPAxisTickerText*>(iterations->valueAxis()->ticker().data());
+  ASSERT_NE(ticker, nullptr);
+  const QMap<double, QString> ticks = ticker->ticks();
+  EXPECT_EQ(ticks.value(77), QStringLiteral("rank 77 · +25.0 %"));
+  EXPECT_FALSE(ticks.contains(72));
+  EXPECT_FALSE(ticks.contains(80));
+  EXPECT_EQ(ticks.value(64), QStringLiteral("rank 64"));
+  EXPECT_EQ(ticks.value(88), QStringLiteral("rank 88"));
+  EXPECT_EQ(ticks.size(), 32 - 2 + 1);
+}
+
 // The kernel panel of the Ranks chart: each rank against the median rank of a kernel,
 // unknown cells left empty, tips naming the rank, the kernel and the excess.
 TEST(RankCharts, KernelTimePerRankIsComparedWithTheMedianRankAndTipsNameIt) {

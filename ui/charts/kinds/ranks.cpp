@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <vector>
 
 #include "charts/analysis_charts.h"
 #include "charts/chart_kinds.h"
@@ -127,8 +128,17 @@ void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, c
   const int iters = static_cast<int>(t.maxIterations);
   std::map<int64_t, double> excess;
   for (const Straggler& s : t.stragglers) excess[s.rank] = s.excessPct;
-  // Rank tick labels: every rank up to 32, else every k-th and every straggler.
+  // Rank tick labels: every rank up to 32, else every k-th and every straggler; a k-th
+  // closer than k rows to a straggler is left out (the two labels would overlap: rank
+  // 77 of 256 was written over ranks 72 and 80).
   const int every = std::max(1, (n + 31) / 32);
+  std::vector<int> slowRows;
+  for (int i = 0; i < n; ++i)
+    if (excess.count(t.rows[static_cast<size_t>(i)].rank)) slowRows.push_back(i);
+  const auto nearStraggler = [&](int i) {
+    const auto at = std::lower_bound(slowRows.begin(), slowRows.end(), i);
+    return (at != slowRows.end() && *at - i < every) || (at != slowRows.begin() && i - *(at - 1) < every);
+  };
   auto rankTicks = [&] {
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     for (int i = 0; i < n; ++i) {
@@ -136,7 +146,7 @@ void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, c
       const auto slow = excess.find(r.rank);
       if (slow != excess.end())
         ticker->addTick(i, QStringLiteral("rank %1 · +%2 %").arg(r.rank).arg(slow->second, 0, 'f', 1));
-      else if (i % every == 0) ticker->addTick(i, QStringLiteral("rank %1").arg(r.rank));
+      else if (i % every == 0 && !nearStraggler(i)) ticker->addTick(i, QStringLiteral("rank %1").arg(r.rank));
     }
     return ticker;
   };
