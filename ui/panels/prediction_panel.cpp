@@ -23,6 +23,7 @@
 #include <QTextDocument>
 #include <QThreadPool>
 #include <QTimer>
+#include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
 
