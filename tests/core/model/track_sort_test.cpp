@@ -1,9 +1,9 @@
 // The order finish() gives each track's rows: (start ascending, dur descending, file
-// order), the order of one stable sort, on a track past kTwoThreadsFrom rows and on 400
-// small ones, every one out of order, with equal (start, dur) pairs everywhere. The
-// expected order comes from std::stable_sort over the events as generated, and every
-// column is checked against it, so a sort that loses the file order among equals (a
-// plain std::sort did: row 9 of 69,536) or a column left out of the permutation fails.
+// order), the order of one stable sort, on a track of 69,536 rows and on 400 small ones,
+// every one out of order, with equal (start, dur) pairs everywhere. The expected order
+// comes from std::stable_sort over the events as generated, and every column is checked
+// against it, so a sort that loses the file order among equals (an unstable sort of half
+// the rows failed at row 9 of 69,536) or a column left out of the permutation fails.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,11 +13,13 @@
 #include <vector>
 
 #include "model/trace_builder.h"
-#include "model/two_threads.h"
 #include "test_support.h"
 
 namespace opscope {
 namespace {
+
+// Rows of the one big track are at least this many.
+constexpr size_t kBigTrack = 65'536;
 
 struct Generated {
   int64_t tid, ts, dur, arrival;
@@ -26,9 +28,9 @@ struct Generated {
 TEST(TrackSort, BigAndSmallUnsortedTracksTakeTheOrderOfOneStableSort) {
   std::mt19937_64 rng(7);
   std::vector<Generated> events;
-  // One thread past kTwoThreadsFrom rows, its times drawn from few values so that equal
+  // One thread past kBigTrack rows, its times drawn from few values so that equal
   // (start, dur) pairs abound and only the file order tells them apart.
-  const int64_t big = static_cast<int64_t>(kTwoThreadsFrom) + 4'000;
+  const int64_t big = static_cast<int64_t>(kBigTrack) + 4'000;
   for (int64_t i = 0; i < big; ++i)
     events.push_back({1, static_cast<int64_t>(rng() % 3'000), static_cast<int64_t>(rng() % 3), 0});
   // And 400 small threads, every one out of order.
@@ -66,7 +68,7 @@ TEST(TrackSort, BigAndSmallUnsortedTracksTakeTheOrderOfOneStableSort) {
     ASSERT_LT(static_cast<size_t>(first), events.size());
     const std::vector<Generated>& rows = expected.at(events[static_cast<size_t>(first)].tid);
     ASSERT_EQ(s.size(), rows.size());
-    sawBig |= s.size() >= kTwoThreadsFrom;
+    sawBig |= s.size() >= kBigTrack;
     ++tracksSeen;
     for (size_t i = 0; i < rows.size(); ++i) {
       ASSERT_EQ(s.externalId[i], rows[i].arrival) << "row " << i << " of " << rows.size();
