@@ -8,6 +8,7 @@
 #include <QIcon>
 #include <QImage>
 #include <QLineEdit>
+#include <QStatusBar>
 #include <QThread>
 #include <QTimer>
 #include <cstdio>
@@ -369,7 +370,11 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
     return 0;
   }
   MainWindow w;
-  w.show();
+  // A rank table opens as the cluster view alone, not in front of an empty main window:
+  // the main window appears when a rank is opened from it (or when the table cannot be
+  // read, with the error), and closing the lone cluster view quits.
+  const bool rankTable = !o.file.empty() && isRankTablePath(o.file);
+  if (!rankTable) w.show();
   if (!o.et.empty()) {
     // Linked once the trace it belongs to has loaded.
     const QString et = QFileInfo(QString::fromStdString(o.et)).absoluteFilePath();
@@ -379,7 +384,16 @@ int runGui(int argc, char** argv, const std::vector<std::string>& args) {
       w.openExecutionTrace(et);
     });
   }
-  if (!o.file.empty()) w.openFile(QFileInfo(QString::fromStdString(o.file)).absoluteFilePath());
+  const QString file = QFileInfo(QString::fromStdString(o.file)).absoluteFilePath();
+  if (rankTable && !w.openClusterTable(file)) {
+    w.show();
+    // The error went to the status bar while it was hidden, where QStatusBar leaves its
+    // normal widgets shown under the message; set again (cleared first: the same text is
+    // no change to it), it hides them.
+    const QString message = w.statusBar()->currentMessage();
+    w.statusBar()->clearMessage();
+    w.statusBar()->showMessage(message, 15000);
+  } else if (!rankTable && !o.file.empty()) w.openFile(file);
   return app.exec();
 }
 

@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QCoreApplication>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -304,8 +305,16 @@ bool MainWindow::openClusterTable(const QString& path) {
       QStringList list;
       for (const std::string& f : files) list << QFile::decodeName(f.c_str());
       openFiles(list);
+      show();  // hidden while a table opened at start was the only window
       raise();
       activateWindow();
+    });
+    // The cluster view is a window of the main one (a transient), so Qt does not quit when
+    // it closes: with the main window never shown (a table opened at start), closing it
+    // is closing the application (not through close(), which would store the geometry of
+    // a window never shown over the user's).
+    connect(clusterView_, &ClusterView::closed, this, [this] {
+      if (!isVisible()) QCoreApplication::quit();
     });
   }
   clusterView_->setWindowTitle(QStringLiteral("%1 — opscope cluster view").arg(QFileInfo(path).fileName()));

@@ -14,6 +14,7 @@
 #include <QSortFilterProxyModel>
 #include <QTableWidget>
 #include <QTest>
+#include <QTimer>
 #include <QTreeView>
 #include <filesystem>
 #include <fstream>
@@ -469,6 +470,47 @@ TEST(MainWindow, AClusterTableOpensItsViewAndARankWithItsNeighboursOpensAsASessi
   std::ofstream(table) << "not json\n";
   EXPECT_FALSE(other.openClusterTable(QString::fromStdString(table)));
   EXPECT_FALSE(other.clusterView());
+  std::filesystem::remove_all(dir);
+}
+
+TEST(MainWindow, ATableOpenedAtStartIsTheClusterViewAloneUntilARankOpens) {
+  // `opscope ranks.jsonl` shows the cluster view without an empty main window behind it;
+  // the main window appears with the rank opened from it; closing the lone view quits,
+  // closing it beside the main window does not.
+  const std::filesystem::path dir = test::tempPath("cluster_alone");
+  test::writeTwoRankFolder(kSample, dir.string());
+  const std::string table = (dir / "ranks.jsonl").string();
+  std::ofstream(table)
+      << "{\"rank\": 0, \"file\": \"" << (dir / "job_rank0.json.gz").string()
+      << "\", \"iteration_list\": [{\"step\": 1, \"start_us\": 0, \"dur_us\": 1, \"wall_us\": 100}]}\n";
+  auto closeViewAndRun = [](ClusterView* v) {
+    // exec() returns 0 when closing the view quits, 7 when the guard ends it instead.
+    QTimer guard;
+    guard.setSingleShot(true);
+    QObject::connect(&guard, &QTimer::timeout, [] { QCoreApplication::exit(7); });
+    guard.start(1500);
+    QTimer::singleShot(0, v, [v] { v->close(); });
+    const int code = QCoreApplication::exec();
+    guard.stop();  // not left to end a later event loop
+    return code;
+  };
+  {
+    MainWindow w{false};
+    ASSERT_TRUE(w.openClusterTable(QString::fromStdString(table)));
+    ASSERT_TRUE(w.clusterView());
+    EXPECT_TRUE(w.clusterView()->isVisible());
+    EXPECT_FALSE(w.isVisible());
+    EXPECT_EQ(closeViewAndRun(w.clusterView()), 0);
+  }
+  MainWindow w{false};
+  ASSERT_TRUE(w.openClusterTable(QString::fromStdString(table)));
+  QSignalSpy changed(&w, &MainWindow::documentChanged);
+  emit w.clusterView()->openRequested({(dir / "job_rank0.json.gz").string()});
+  EXPECT_TRUE(w.isVisible());
+  ASSERT_TRUE(changed.wait(20000));
+  w.clusterView()->show();
+  EXPECT_EQ(closeViewAndRun(w.clusterView()), 7);
+  EXPECT_TRUE(w.isVisible());
   std::filesystem::remove_all(dir);
 }
 

@@ -87,6 +87,11 @@ ClusterView::ClusterView(QWidget* parent) : QWidget(parent) {
   });
 }
 
+void ClusterView::closeEvent(QCloseEvent* e) {
+  QWidget::closeEvent(e);
+  emit closed();
+}
+
 void ClusterView::showTip(QMouseEvent* e) {
   const QString tip = chartTipAt(plot_, e->pos());
   if (tip.isEmpty()) QToolTip::hideText();

@@ -16,6 +16,7 @@ class QCustomPlot;
 class QTableWidget;
 class QLabel;
 class QMouseEvent;
+class QCloseEvent;
 
 namespace opscope::ui {
 
@@ -37,6 +38,11 @@ class ClusterView : public QWidget {
  signals:
   // One file: open it; several: open them as one session.
   void openRequested(std::vector<std::string> files);
+  // The window was closed (hidden, kept for the next table).
+  void closed();
+
+ protected:
+  void closeEvent(QCloseEvent* e) override;
 
  private:
   void redraw();
