@@ -382,6 +382,67 @@ TEST(RankCharts, AStragglersLabelIsNotWrittenOverItsNeighbours) {
   EXPECT_EQ(ticks.size(), 32 - 2 + 1);
 }
 
+// More ranks than the heatmap has pixel rows: runs of ranks, each drawn as its slowest
+// (its furthest from the median for kernels). Drawn a rank a cell, QCPColorMap's unsmoothed
+// scaling showed one rank in ~11 here and none of the straggler's neighbours: the
+// straggler's row was left out whenever it fell between two shown ones.
+TEST(RankCharts, ManyMoreRanksThanPixelRowsShowEachRunsSlowestAndTheStragglerIsNeverLeftOut) {
+  constexpr int kRanks = 5000, kSlow = 3777;
+  RankTable t;
+  t.kernelNames = {"ampere_sgemm_128x64_tn"};
+  for (int r = 0; r < kRanks; ++r) {
+    RankRow row;
+    row.rank = r;
+    row.iterationWall = {100000 + (r % 7) * 100, r == kSlow ? 140000 : 100000};
+    row.kernelTime = {r == kSlow ? 30000 : 20000};
+    t.rows.push_back(row);
+  }
+  t.maxIterations = 2;
+  t.collectivesMeasured = false;
+  t.stragglers = {Straggler{kSlow, 120, 20.0}};
+  QCustomPlot plot;
+  plot.resize(900, 1300);
+  plot.setViewport(QRect(0, 0, 900, 1300));  // laid out at that size without being shown
+  plotRanks(&plot, t, ChartTheme{}, QStringLiteral("ranks"));
+  plot.replot();
+  QCPColorMap* kernels = nullptr;
+  QCPColorMap* iterations = nullptr;
+  for (int i = 0; i < plot.plottableCount(); ++i)
+    if (auto* m = qobject_cast<QCPColorMap*>(plot.plottable(i)))
+      (m->keyAxis()->label().contains(QStringLiteral("iteration")) ? iterations : kernels) = m;
+  ASSERT_NE(iterations, nullptr);
+  ASSERT_NE(kernels, nullptr);
+  // At most one heatmap row a pixel row of the rect.
+  const int rows = iterations->data()->valueSize();
+  EXPECT_LT(rows, kRanks);
+  EXPECT_LE(rows, iterations->valueAxis()->axisRect()->height());
+  // The straggler's row, found where its rank is on the (row-counting) rank axis.
+  const QImage image = plot.toPixmap(900, 1300).toImage();
+  const QPoint at(static_cast<int>(iterations->keyAxis()->coordToPixel(1)),
+                  static_cast<int>(iterations->valueAxis()->coordToPixel(kSlow)));
+  int key = -1, value = -1;
+  iterations->data()->coordToCell(1, kSlow, &key, &value);
+  EXPECT_NEAR(iterations->data()->cell(key, value), 0.14, 1e-9);  // 140 µs in ms
+  EXPECT_EQ(image.pixelColor(at), QColor(iterations->gradient().color(0.14, iterations->dataRange())))
+      << image.pixelColor(at).name().toStdString();
+  const QString tip = chartTipAt(&plot, at);
+  EXPECT_TRUE(tip.contains(QStringLiteral("slowest: rank 3777, wall time"))) << tip.toStdString();
+  EXPECT_TRUE(tip.startsWith(QStringLiteral("ranks "))) << tip.toStdString();
+  // Every other row of iteration 1 is 100 µs; of iteration 0, its run's slowest (r % 7 == 6).
+  int hot = 0;
+  for (int v = 0; v < rows; ++v) {
+    hot += iterations->data()->cell(1, v) > 0.1 + 1e-9;
+    EXPECT_NEAR(iterations->data()->cell(0, v), 0.1006, 1e-9) << "row " << v;
+  }
+  EXPECT_EQ(hot, 1);
+  // The kernel heatmap: the straggler's +50 % in its row, named in the tip.
+  kernels->data()->coordToCell(0, kSlow, &key, &value);
+  EXPECT_NEAR(kernels->data()->cell(key, value), 50.0, 1e-9);
+  const QString kernelTip = chartTipAt(&plot, QPoint(static_cast<int>(kernels->keyAxis()->coordToPixel(0)),
+                                                     static_cast<int>(kernels->valueAxis()->coordToPixel(kSlow))));
+  EXPECT_TRUE(kernelTip.contains(QStringLiteral("furthest from the median: rank 3777"))) << kernelTip.toStdString();
+}
+
 // The kernel panel of the Ranks chart: each rank against the median rank of a kernel,
 // unknown cells left empty, tips naming the rank, the kernel and the excess.
 TEST(RankCharts, KernelTimePerRankIsComparedWithTheMedianRankAndTipsNameIt) {
@@ -435,6 +496,11 @@ TEST(RankCharts, KernelTimePerRankIsComparedWithTheMedianRankAndTipsNameIt) {
   const QPoint unknown(static_cast<int>(kernels->keyAxis()->coordToPixel(1)),
                        static_cast<int>(kernels->valueAxis()->coordToPixel(1)));
   EXPECT_TRUE(chartTipAt(&plot, unknown).contains(QStringLiteral("not among this rank's top kernels")));
+  // The one iteration's cells (drawn as two) tip their own rank, not the next row's.
+  const QPoint iteration(static_cast<int>(iterations->keyAxis()->coordToPixel(0.1)),
+                         static_cast<int>(iterations->valueAxis()->coordToPixel(1)));
+  const QString iterationTip = chartTipAt(&plot, iteration);
+  EXPECT_TRUE(iterationTip.startsWith(QStringLiteral("rank 1, iteration 0"))) << iterationTip.toStdString();
 }
 
 }  // namespace

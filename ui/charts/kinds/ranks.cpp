@@ -22,13 +22,55 @@ namespace {
 // ticks and title need it).
 int heatmapHeight(int ranks) { return std::max(60, 14 * std::min(ranks, 32)); }
 
+// The heatmaps' rows: one a rank while the ranks fit the heatmap's pixel rows, else runs
+// of consecutive ranks, each drawn as its most extreme rank. QCPColorMap scales its cells
+// to the rect without smoothing, so 10^5 ranks in 448 px showed every ~220th rank (moiré
+// stripes, and a straggler between two shown ranks not at all).
+struct RankBins {
+  int rows = 0;  // ranks (table rows)
+  int bins = 0;  // heatmap rows: rows itself, or at most heatmapHeight(rows)
+  int of(int row) const { return static_cast<int>(static_cast<int64_t>(row) * bins / rows); }
+  int first(int bin) const { return static_cast<int>((static_cast<int64_t>(bin) * rows + bins - 1) / bins); }
+  bool grouped() const { return bins < rows; }
+};
+RankBins rankBins(int rows) { return RankBins{rows, std::min(rows, heatmapHeight(rows))}; }
+
 // QCPColorMap draws nothing along a dimension of one cell (its range is a point: a table
 // of one-iteration ranks showed an empty heatmap). Such a dimension gets two equal cells
 // over −0.25…0.25, which together cover the cell's −0.5…0.5; setHeatCell fills both.
-void shapeHeatmap(QCPColorMap* map, int keys, int values) {
+// Grouped ranks: `values` cells spread evenly over the rows −0.5…rows−0.5, so the rank
+// axis keeps counting rows (its labels, a click's row) whatever the grouping.
+void shapeHeatmap(QCPColorMap* map, int keys, int values, int rows = -1) {
   auto range = [](int cells) { return cells == 1 ? QCPRange(-0.25, 0.25) : QCPRange(0, std::max(0, cells - 1)); };
   map->data()->setSize(keys == 1 ? 2 : std::max(1, keys), values == 1 ? 2 : std::max(1, values));
-  map->data()->setRange(range(keys), range(values));
+  QCPRange valueRange = range(values);
+  if (rows > values && values > 1) {
+    const double cell = static_cast<double>(rows) / values;
+    valueRange = QCPRange(-0.5 + cell / 2, rows - 0.5 - cell / 2);
+  }
+  map->data()->setRange(range(keys), valueRange);
+}
+
+// Tips in the order of the map's cells (chartTipAt reads cell value * keySize + key) from
+// tips of one a logical cell: a dimension shapeHeatmap doubled repeats its one tip (one
+// kernel or one iteration had the tips of the next row's cell, or none).
+QStringList tipsPerCell(const QCPColorMap* map, const QStringList& tips, int keys) {
+  const QCPColorMapData* d = map->data();
+  const bool keyDoubled = d->keyRange().lower < 0, valueDoubled = d->valueRange().lower < 0;
+  QStringList out;
+  out.reserve(d->keySize() * d->valueSize());
+  for (int v = 0; v < d->valueSize(); ++v)
+    for (int k = 0; k < d->keySize(); ++k) out.append(tips.value((valueDoubled ? 0 : v) * keys + (keyDoubled ? 0 : k)));
+  return out;
+}
+
+// "ranks 0–223 (224 ranks)" for a grouped heatmap row's tip.
+QString binText(const RankTable& t, const RankBins& b, int bin) {
+  const int first = b.first(bin), last = b.first(bin + 1) - 1;
+  return QStringLiteral("ranks %1–%2 (%L3 ranks)")
+      .arg(t.rows[static_cast<size_t>(first)].rank)
+      .arg(t.rows[static_cast<size_t>(last)].rank)
+      .arg(last - first + 1);
 }
 
 void setHeatCell(QCPColorMap* map, int key, int value, double v) {
@@ -54,7 +96,8 @@ void plotKernelsPerRank(QCustomPlot* plot, int row, const RankTable& t, const Ch
   const int n = static_cast<int>(t.rows.size());
   const int k = static_cast<int>(t.kernelNames.size());
   auto* map = new QCPColorMap(x, y);
-  shapeHeatmap(map, k, n);
+  const RankBins bins = rankBins(n);
+  shapeHeatmap(map, k, bins.bins, n);
   std::vector<double> median(static_cast<size_t>(k), 0);
   for (int c = 0; c < k; ++c) {
     std::vector<double> known;
@@ -64,26 +107,47 @@ void plotKernelsPerRank(QCustomPlot* plot, int row, const RankTable& t, const Ch
     median[static_cast<size_t>(c)] = known.empty() ? 0 : medianOf(known);
   }
   double extreme = 5;  // at least ±5 %: equal ranks stay pale
-  QStringList tips;
-  for (int r = 0; r < n; ++r) {
+  // Each heatmap row's cell: its rank's excess, or of grouped ranks the one furthest from
+  // the median either way (the rank a kernel makes slow, or fast).
+  const auto kernelTime = [&](int r, int c) {
     const RankRow& rr = t.rows[static_cast<size_t>(r)];
+    return static_cast<size_t>(c) < rr.kernelTime.size() ? rr.kernelTime[static_cast<size_t>(c)] : TimeNs{-1};
+  };
+  const auto excessPct = [&](int r, int c) {
+    const TimeNs v = kernelTime(r, c);
+    const double m = median[static_cast<size_t>(c)];
+    return v < 0 || m <= 0 ? std::nan("") : (static_cast<double>(v) / m - 1) * 100;
+  };
+  std::vector<int> shown(static_cast<size_t>(bins.bins) * static_cast<size_t>(std::max(k, 0)), -1);
+  for (int r = 0; r < n; ++r)
     for (int c = 0; c < k; ++c) {
-      const TimeNs v = static_cast<size_t>(c) < rr.kernelTime.size() ? rr.kernelTime[static_cast<size_t>(c)] : -1;
-      const double m = median[static_cast<size_t>(c)];
-      const double pct = v < 0 || m <= 0 ? std::nan("") : (static_cast<double>(v) / m - 1) * 100;
-      setHeatCell(map, c, r, pct);
-      if (!std::isnan(pct)) extreme = std::max(extreme, std::abs(pct));
-      tips.append(QStringLiteral("rank %1 · %2\n%3")
-                      .arg(rr.rank)
-                      .arg(QString::fromStdString(t.kernelNames[static_cast<size_t>(c)]).left(160))
-                      .arg(v < 0 ? QStringLiteral("not among this rank's top kernels")
-                                 : QStringLiteral("%1 (%2%3 % against the median rank)")
-                                       .arg(durationText(static_cast<double>(v)))
-                                       .arg(pct >= 0 ? QStringLiteral("+") : QString())
-                                       .arg(pct, 0, 'f', 1)));
+      int& at = shown[static_cast<size_t>(bins.of(r)) * static_cast<size_t>(k) + static_cast<size_t>(c)];
+      const double pct = excessPct(r, c);
+      if (at < 0 || (!std::isnan(pct) && (std::isnan(excessPct(at, c)) || std::abs(pct) > std::abs(excessPct(at, c)))))
+        at = r;
     }
-  }
-  map->setProperty("tips", tips);
+  QStringList tips;
+  for (int b = 0; b < bins.bins; ++b)
+    for (int c = 0; c < k; ++c) {
+      const int r = shown[static_cast<size_t>(b) * static_cast<size_t>(k) + static_cast<size_t>(c)];
+      const TimeNs v = kernelTime(r, c);
+      const double pct = excessPct(r, c);
+      setHeatCell(map, c, b, pct);
+      if (!std::isnan(pct)) extreme = std::max(extreme, std::abs(pct));
+      const QString kernel = QString::fromStdString(t.kernelNames[static_cast<size_t>(c)]).left(160);
+      const QString figure = v < 0 ? QStringLiteral("not among this rank's top kernels")
+                                   : QStringLiteral("%1 (%2%3 % against the median rank)")
+                                         .arg(durationText(static_cast<double>(v)))
+                                         .arg(pct >= 0 ? QStringLiteral("+") : QString())
+                                         .arg(pct, 0, 'f', 1);
+      const qint64 rank = t.rows[static_cast<size_t>(r)].rank;
+      tips.append(bins.grouped() ? QStringLiteral("%1 · %2\nfurthest from the median: rank %3, %4")
+                                       .arg(binText(t, bins, b), kernel)
+                                       .arg(rank)
+                                       .arg(figure)
+                                 : QStringLiteral("rank %1 · %2\n%3").arg(rank).arg(kernel, figure));
+    }
+  map->setProperty("tips", tipsPerCell(map, tips, k));
   map->setGradient(aboveBelow());
   map->setDataRange(QCPRange(-extreme, extreme));
   map->setInterpolate(false);
@@ -105,7 +169,10 @@ void plotKernelsPerRank(QCustomPlot* plot, int row, const RankTable& t, const Ch
   x->setTickLabelRotation(30);
   x->setTickLabelFont(QFont(QStringLiteral("Sans"), 8));
   x->grid()->setVisible(false);
-  x->setLabel(QStringLiteral("time in the job's top kernels (most time first), per rank"));
+  x->setLabel(bins.grouped() ? QStringLiteral("time in the job's top kernels (most time first) · a row: of up to %L1 "
+                                              "ranks, the furthest from the median")
+                                   .arg((n + bins.bins - 1) / bins.bins)
+                             : QStringLiteral("time in the job's top kernels (most time first), per rank"));
   if (k == 0) emptyNote(rect, QStringLiteral("no kernels"), theme);
 }
 
@@ -155,26 +222,47 @@ void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, c
   QCPAxis* x = heat->axis(QCPAxis::atBottom);
   QCPAxis* y = heat->axis(QCPAxis::atLeft);
   auto* map = new QCPColorMap(x, y);
-  shapeHeatmap(map, iters, n);
+  const RankBins bins = rankBins(n);
+  shapeHeatmap(map, iters, bins.bins, n);
   double lo = 0, hi = 0;
   bool any = false;
-  QStringList heatTips;  // row-major: rank by rank, iteration by iteration
+  // Each heatmap row's cell: its rank's wall time, or of grouped ranks the slowest's.
+  const auto wall = [&](int r, int i) {
+    const auto& walls = t.rows[static_cast<size_t>(r)].iterationWall;
+    return i < static_cast<int>(walls.size()) ? walls[static_cast<size_t>(i)] : TimeNs{-1};
+  };
+  // The colour scale spans every rank's times, not only the rows' slowest: grouped rows
+  // whose slowest are alike stay at the scale's top, not stretched over a sliver.
+  std::vector<int> slowest(static_cast<size_t>(bins.bins) * static_cast<size_t>(std::max(iters, 0)), -1);
   for (int r = 0; r < n; ++r)
     for (int i = 0; i < iters; ++i) {
-      const auto& walls = t.rows[static_cast<size_t>(r)].iterationWall;
-      const double v = i < static_cast<int>(walls.size()) ? ms(walls[static_cast<size_t>(i)]) : std::nan("");
-      setHeatCell(map, i, r, v);
-      heatTips.append(std::isnan(v) ? QString()
-                                    : QStringLiteral("rank %1, iteration %2\nwall time %3")
-                                          .arg(t.rows[static_cast<size_t>(r)].rank)
-                                          .arg(i)
-                                          .arg(durationText(static_cast<double>(walls[static_cast<size_t>(i)]))));
-      if (std::isnan(v)) continue;
+      int& at = slowest[static_cast<size_t>(bins.of(r)) * static_cast<size_t>(iters) + static_cast<size_t>(i)];
+      if (at < 0 || wall(r, i) > wall(at, i)) at = r;
+      if (wall(r, i) < 0) continue;
+      const double v = ms(wall(r, i));
       lo = any ? std::min(lo, v) : v;
       hi = any ? std::max(hi, v) : v;
       any = true;
     }
-  map->setProperty("tips", heatTips);
+  QStringList heatTips;  // row-major: heatmap row by row, iteration by iteration
+  for (int b = 0; b < bins.bins; ++b)
+    for (int i = 0; i < iters; ++i) {
+      const int r = slowest[static_cast<size_t>(b) * static_cast<size_t>(iters) + static_cast<size_t>(i)];
+      const TimeNs w = wall(r, i);
+      const double v = w < 0 ? std::nan("") : ms(w);
+      setHeatCell(map, i, b, v);
+      const qint64 rank = t.rows[static_cast<size_t>(r)].rank;
+      const QString time = durationText(static_cast<double>(w));
+      heatTips.append(std::isnan(v) ? QString()
+                      : bins.grouped()
+                          ? QStringLiteral("%1, iteration %2\nslowest: rank %3, wall time %4")
+                                .arg(binText(t, bins, b))
+                                .arg(i)
+                                .arg(rank)
+                                .arg(time)
+                          : QStringLiteral("rank %1, iteration %2\nwall time %3").arg(rank).arg(i).arg(time));
+    }
+  map->setProperty("tips", tipsPerCell(map, heatTips, iters));
   map->setGradient(viridis());
   map->setDataRange(QCPRange(lo, hi > lo ? hi : lo + 1e-3));
   map->setInterpolate(false);
@@ -189,8 +277,12 @@ void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, c
   whole->setTickStep(1);
   whole->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
   x->setTicker(whole);
-  x->setLabel(QStringLiteral("iteration (ProfilerStep, in order) · stragglers: mean > %1 % over the median")
-                  .arg(t.stragglerPct));
+  x->setLabel(
+      QStringLiteral("iteration (ProfilerStep, in order) · stragglers: mean > %1 % over the median%2")
+          .arg(t.stragglerPct)
+          .arg(bins.grouped()
+                   ? QStringLiteral(" · a row: the slowest of up to %L1 ranks").arg((n + bins.bins - 1) / bins.bins)
+                   : QString()));
   x->grid()->setVisible(false);
   if (!any) emptyNote(heat, QStringLiteral("no ProfilerStep iterations on any rank"), theme);
 
