@@ -2,6 +2,7 @@
 // and pan by keys, selection by mouse, the details panel, search, area selection,
 // exports and loading through the worker (including cancel and errors).
 #include <gtest/gtest.h>
+#include <qcustomplot.h>
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -511,6 +512,46 @@ TEST(MainWindow, ATableOpenedAtStartIsTheClusterViewAloneUntilARankOpens) {
   w.clusterView()->show();
   EXPECT_EQ(closeViewAndRun(w.clusterView()), 7);
   EXPECT_TRUE(w.isVisible());
+  std::filesystem::remove_all(dir);
+}
+
+TEST(MainWindow, ClickingAGroupedHeatmapRowSelectsTheRankItShows) {
+  // 5000 ranks draw as runs of ranks, each its slowest: a click on the straggler's run
+  // selects the straggler in the list, not whichever rank lies at that height.
+  constexpr int kRanks = 5000, kSlow = 3773;  // the first rank of its run
+  const std::filesystem::path dir = test::tempPath("cluster_click");
+  std::filesystem::create_directories(dir);
+  const std::string table = (dir / "ranks.jsonl").string();
+  {
+    std::ofstream out(table);
+    for (int r = 0; r < kRanks; ++r)
+      out << "{\"rank\": " << r << ", \"file\": \"rank" << r << ".json\", \"iteration_list\": [{\"step\": 1, "
+          << "\"start_us\": 0, \"dur_us\": 1, \"wall_us\": " << (r == kSlow ? 1400 : 1000 + r % 5) << "}]}\n";
+  }
+  MainWindow w{false};
+  ASSERT_TRUE(w.openClusterTable(QString::fromStdString(table)));
+  ClusterView* v = w.clusterView();
+  ASSERT_TRUE(v);
+  QApplication::processEvents();
+  v->plot()->replot();
+  QCPColorMap* map = nullptr;
+  for (int i = 0; i < v->plot()->plottableCount() && !map; ++i)
+    map = qobject_cast<QCPColorMap*>(v->plot()->plottable(i));
+  ASSERT_TRUE(map);
+  ASSERT_LT(map->data()->valueSize(), kRanks);  // grouped
+  // The middle of the straggler's run, which is not the straggler's own height (a pixel
+  // row is ~11 ranks here).
+  int key = -1, value = -1;
+  map->data()->coordToCell(0, kSlow, &key, &value);
+  double keyAt = 0, rowAt = 0;
+  map->data()->cellToCoord(key, value, &keyAt, &rowAt);
+  ASSERT_NE(std::lround(rowAt), kSlow) << "the click must not be at the straggler's own height";
+  const QPoint at(static_cast<int>(map->keyAxis()->coordToPixel(keyAt)),
+                  static_cast<int>(std::lround(map->valueAxis()->coordToPixel(rowAt))));
+  QTest::mouseClick(v->plot(), Qt::LeftButton, Qt::NoModifier, at);
+  const QList<QTableWidgetItem*> selected = v->rankList()->selectedItems();
+  ASSERT_FALSE(selected.isEmpty());
+  EXPECT_EQ(v->rankList()->item(selected.front()->row(), 0)->text(), QString::number(kSlow));
   std::filesystem::remove_all(dir);
 }
 

@@ -76,7 +76,17 @@ ClusterView::ClusterView(QWidget* parent) : QWidget(parent) {
           qobject_cast<QCPColorMap*>(r->plottables().first()))
         rect = r;
     if (!rect) return;
-    const int index = static_cast<int>(std::lround(rect->axis(QCPAxis::atLeft)->pixelToCoord(e->pos().y())));
+    // The rank the clicked cell shows (of grouped ranks, the slowest or furthest from the
+    // median: chart kind "ranks" names it in "cellRows"), else the row at that height.
+    int index = static_cast<int>(std::lround(rect->axis(QCPAxis::atLeft)->pixelToCoord(e->pos().y())));
+    const auto* map = qobject_cast<QCPColorMap*>(rect->plottables().first());
+    const QList<int> cellRows = map->property("cellRows").value<QList<int>>();
+    int key = -1, value = -1;
+    map->data()->coordToCell(map->keyAxis()->pixelToCoord(e->pos().x()), map->valueAxis()->pixelToCoord(e->pos().y()),
+                             &key, &value);
+    if (key >= 0 && value >= 0 && key < map->data()->keySize() && value < map->data()->valueSize() &&
+        value * map->data()->keySize() + key < cellRows.size())
+      index = cellRows[value * map->data()->keySize() + key];
     if (index < 0 || index >= static_cast<int>(table_.rows.size())) return;
     const int64_t rank = table_.rows[static_cast<size_t>(index)].rank;
     for (int r = 0; r < list_->rowCount(); ++r)

@@ -51,17 +51,26 @@ void shapeHeatmap(QCPColorMap* map, int keys, int values, int rows = -1) {
   map->data()->setRange(range(keys), valueRange);
 }
 
-// Tips in the order of the map's cells (chartTipAt reads cell value * keySize + key) from
-// tips of one a logical cell: a dimension shapeHeatmap doubled repeats its one tip (one
+// Values in the order of the map's cells (chartTipAt reads cell value * keySize + key)
+// from one a logical cell: a dimension shapeHeatmap doubled repeats its one value (one
 // kernel or one iteration had the tips of the next row's cell, or none).
-QStringList tipsPerCell(const QCPColorMap* map, const QStringList& tips, int keys) {
+template <typename T>
+QList<T> perCell(const QCPColorMap* map, const QList<T>& logical, int keys) {
   const QCPColorMapData* d = map->data();
   const bool keyDoubled = d->keyRange().lower < 0, valueDoubled = d->valueRange().lower < 0;
-  QStringList out;
+  QList<T> out;
   out.reserve(d->keySize() * d->valueSize());
   for (int v = 0; v < d->valueSize(); ++v)
-    for (int k = 0; k < d->keySize(); ++k) out.append(tips.value((valueDoubled ? 0 : v) * keys + (keyDoubled ? 0 : k)));
+    for (int k = 0; k < d->keySize(); ++k)
+      out.append(logical.value((valueDoubled ? 0 : v) * keys + (keyDoubled ? 0 : k)));
   return out;
+}
+
+// The map's tips, and the table row each cell shows ("cellRows": a click on a grouped
+// row's cell picks the rank it shows, not the rank at that height).
+void setCellTipsAndRows(QCPColorMap* map, const QStringList& tips, const std::vector<int>& rows, int keys) {
+  map->setProperty("tips", perCell(map, tips, keys));
+  map->setProperty("cellRows", QVariant::fromValue(perCell(map, QList<int>(rows.begin(), rows.end()), keys)));
 }
 
 // "ranks 0–223 (224 ranks)" for a grouped heatmap row's tip.
@@ -147,7 +156,7 @@ void plotKernelsPerRank(QCustomPlot* plot, int row, const RankTable& t, const Ch
                                        .arg(figure)
                                  : QStringLiteral("rank %1 · %2\n%3").arg(rank).arg(kernel, figure));
     }
-  map->setProperty("tips", tipsPerCell(map, tips, k));
+  setCellTipsAndRows(map, tips, shown, k);
   map->setGradient(aboveBelow());
   map->setDataRange(QCPRange(-extreme, extreme));
   map->setInterpolate(false);
@@ -262,7 +271,7 @@ void plotRanks(QCustomPlot* plot, const RankTable& t, const ChartTheme& theme, c
                                 .arg(time)
                           : QStringLiteral("rank %1, iteration %2\nwall time %3").arg(rank).arg(i).arg(time));
     }
-  map->setProperty("tips", tipsPerCell(map, heatTips, iters));
+  setCellTipsAndRows(map, heatTips, slowest, iters);
   map->setGradient(viridis());
   map->setDataRange(QCPRange(lo, hi > lo ? hi : lo + 1e-3));
   map->setInterpolate(false);
