@@ -13,6 +13,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTest>
 #include <QTimer>
@@ -448,10 +449,9 @@ TEST(MainWindow, AClusterTableOpensItsViewAndARankWithItsNeighboursOpensAsASessi
   ASSERT_EQ(v->table().stragglers.size(), 1u);
   EXPECT_EQ(v->table().stragglers[0].rank, 1);
   // Slowest first; the failed rank is listed with its error.
-  EXPECT_EQ(v->rankList()->item(0, 0)->text(), QStringLiteral("1"));
+  EXPECT_EQ(v->cellText(0, 0), QStringLiteral("1"));
   bool errorShown = false;
-  for (int r = 0; r < v->rankList()->rowCount(); ++r)
-    errorShown |= v->rankList()->item(r, 5)->text().contains("cannot open");
+  for (int r = 0; r < v->rankList()->model()->rowCount(); ++r) errorShown |= v->cellText(r, 5).contains("cannot open");
   EXPECT_TRUE(errorShown);
   // Rank 1 with its neighbours: rank 0, and rank 2 left out (it failed).
   const auto files = v->filesFor(0, true);
@@ -549,9 +549,9 @@ TEST(MainWindow, ClickingAGroupedHeatmapRowSelectsTheRankItShows) {
   const QPoint at(static_cast<int>(map->keyAxis()->coordToPixel(keyAt)),
                   static_cast<int>(std::lround(map->valueAxis()->coordToPixel(rowAt))));
   QTest::mouseClick(v->plot(), Qt::LeftButton, Qt::NoModifier, at);
-  const QList<QTableWidgetItem*> selected = v->rankList()->selectedItems();
+  const QModelIndexList selected = v->rankList()->selectionModel()->selectedRows();
   ASSERT_FALSE(selected.isEmpty());
-  EXPECT_EQ(v->rankList()->item(selected.front()->row(), 0)->text(), QString::number(kSlow));
+  EXPECT_EQ(v->cellText(selected.front().row(), 0), QString::number(kSlow));
   std::filesystem::remove_all(dir);
 }
 

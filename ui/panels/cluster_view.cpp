@@ -9,7 +9,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
-#include <QTableWidget>
+#include <QTableView>
 #include <QToolTip>
 
 #include <QVBoxLayout>
@@ -19,14 +19,11 @@
 #include <stdexcept>
 
 #include "charts/analysis_charts.h"
+#include "panels/rank_list_model.h"
 #include "panels/table_items.h"
 #include "ranks/cross_rank.h"
 
 namespace opscope::ui {
-
-namespace {
-constexpr int kRankRole = Qt::UserRole + 1;  // index into ranks_ of a list row
-}
 
 ClusterView::ClusterView(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
@@ -44,9 +41,11 @@ ClusterView::ClusterView(QWidget* parent) : QWidget(parent) {
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   scroll->setWidget(plot_);
   split->addWidget(scroll);
-  list_ = makeTable({QStringLiteral("Rank"), QStringLiteral("Iterations"), QStringLiteral("Mean iteration (ms)"),
-                     QStringLiteral("Over the median (%)"), QStringLiteral("Host"), QStringLiteral("File")},
-                    {5});
+  list_ = new QTableView;
+  model_ = new RankListModel(list_);
+  list_->setModel(model_);
+  styleTable(list_, {RankListModel::kFile});
+  list_->setSelectionMode(QAbstractItemView::SingleSelection);
   list_->setContextMenuPolicy(Qt::CustomContextMenu);
   split->addWidget(list_);
   split->setSizes({500, 300});
@@ -57,7 +56,7 @@ ClusterView::ClusterView(QWidget* parent) : QWidget(parent) {
   layout->addWidget(hint);
 
   connect(plot_, &QCustomPlot::mouseMove, this, &ClusterView::showTip);
-  connect(list_, &QTableWidget::cellDoubleClicked, this, [this](int row, int) { activate(row, false); });
+  connect(list_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) { activate(i.row(), false); });
   connect(list_, &QWidget::customContextMenuRequested, this, [this](const QPoint& p) {
     const int row = list_->rowAt(p.y());
     if (row < 0) return;
@@ -87,13 +86,10 @@ ClusterView::ClusterView(QWidget* parent) : QWidget(parent) {
     if (key >= 0 && value >= 0 && key < map->data()->keySize() && value < map->data()->valueSize() &&
         value * map->data()->keySize() + key < cellRows.size())
       index = cellRows[value * map->data()->keySize() + key];
-    if (index < 0 || index >= static_cast<int>(table_.rows.size())) return;
-    const int64_t rank = table_.rows[static_cast<size_t>(index)].rank;
-    for (int r = 0; r < list_->rowCount(); ++r)
-      if (static_cast<int64_t>(list_->item(r, 0)->data(Qt::DisplayRole).toDouble()) == rank) {
-        list_->selectRow(r);
-        list_->scrollToItem(list_->item(r, 0));
-      }
+    const int row = model_->rowOf(index);  // table_'s rows are ranks_, as the model's indices
+    if (row < 0) return;
+    list_->selectRow(row);
+    list_->scrollTo(model_->index(row, 0));
   });
 }
 
@@ -119,7 +115,7 @@ void ClusterView::setTable(const QString& path, std::vector<RankSummary> ranks, 
     heading_->setText(
         QStringLiteral("<b>%1</b> · cannot be read again: %2")
             .arg(QFileInfo(path).fileName().toHtmlEscaped(), QString::fromUtf8(e.what()).toHtmlEscaped()));
-    list_->setRowCount(0);
+    model_->reset(nullptr, table_);
     redraw();
     return;
   }
@@ -133,53 +129,17 @@ void ClusterView::setTable(const QString& path, std::vector<RankSummary> ranks, 
           .arg(table_.stragglers.size())
           .arg(table_.stragglers.size() == 1 ? "" : "s")
           .arg(stragglerPct));
-  // Rows slowest first: the rank that matters is at the top.
-  std::vector<double> means(ranks_.size(), std::nan(""));
-  std::vector<double> present;
-  for (size_t i = 0; i < ranks_.size(); ++i) {
-    const auto& w = table_.rows[i].iterationWall;
-    if (w.empty()) continue;
-    double sum = 0;
-    for (TimeNs v : w) sum += static_cast<double>(v) / 1e6;
-    means[i] = sum / static_cast<double>(w.size());
-    present.push_back(means[i]);
-  }
-  const double median = present.empty() ? 0 : medianOf(present);
   // Rows slowest first, ranks without iterations (failed ones) last: the rank that matters
-  // is at the top. Header clicks re-sort.
-  std::vector<size_t> order(ranks_.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    if (std::isnan(means[a]) != std::isnan(means[b])) return std::isnan(means[b]);
-    return !std::isnan(means[a]) && means[a] > means[b];
-  });
+  // is at the top. Header clicks re-sort (RankListModel::sort); no indicator until then.
   list_->setSortingEnabled(false);
-  list_->setRowCount(static_cast<int>(ranks_.size()));
-  for (size_t row = 0; row < order.size(); ++row) {
-    const size_t i = order[row];
-    const RankSummary& r = ranks_[i];
-    const bool has = !std::isnan(means[i]);
-    // The host is read from the rank's summary (a table's line is read again: the table
-    // is not held in memory).
-    QString host;
-    try {
-      const auto s = summaryKeysOf(r, {"host"});
-      if (s.is_object() && s.contains("host") && s["host"].is_string())
-        host = QString::fromStdString(s["host"].get<std::string>());
-    } catch (const std::runtime_error&) {
-    }
-    QString file = QString::fromStdString(r.file);
-    if (!r.error.empty()) file = QStringLiteral("%1 — not summarised: %2").arg(file, QString::fromStdString(r.error));
-    fillRow(list_, static_cast<int>(row),
-            {numberItem(static_cast<double>(table_.rows[i].rank), 0),
-             numberItem(static_cast<double>(table_.rows[i].iterationWall.size()), 0),
-             has ? numberItem(means[i], 3) : textItem(QStringLiteral("–")),
-             has && median > 0 ? numberItem((means[i] / median - 1) * 100, 1) : textItem(QStringLiteral("–")),
-             textItem(host), textItem(file)});
-    list_->item(static_cast<int>(row), 0)->setData(kRankRole, static_cast<int>(i));
-  }
+  list_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+  model_->reset(&ranks_, table_);
   list_->setSortingEnabled(true);
   redraw();
+}
+
+QString ClusterView::cellText(int row, int column) const {
+  return model_->data(model_->index(row, column), Qt::DisplayRole).toString();
 }
 
 void ClusterView::setDark(bool dark) {
@@ -195,8 +155,7 @@ void ClusterView::redraw() {
 
 std::vector<std::string> ClusterView::filesFor(int row, bool neighbours) const {
   std::vector<std::string> files;
-  if (row < 0 || row >= list_->rowCount()) return files;
-  const int index = list_->item(row, 0)->data(kRankRole).toInt();
+  const int index = model_->rankIndex(row);
   if (index < 0 || index >= static_cast<int>(ranks_.size())) return files;
   // ranks_ is sorted by rank: neighbours are the entries on either side.
   const int from = neighbours ? std::max(0, index - 1) : index;

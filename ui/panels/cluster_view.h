@@ -13,7 +13,7 @@
 #include "report/multi_rank_report.h"
 
 class QCustomPlot;
-class QTableWidget;
+class QTableView;
 class QLabel;
 class QMouseEvent;
 class QCloseEvent;
@@ -29,7 +29,9 @@ class ClusterView : public QWidget {
   void setTable(const QString& path, std::vector<RankSummary> ranks, double stragglerPct = 5.0);
   void setDark(bool dark);
   const RankTable& table() const { return table_; }
-  QTableWidget* rankList() const { return list_; }
+  QTableView* rankList() const { return list_; }
+  // Row `row` of rankList()'s column `column` as shown.
+  QString cellText(int row, int column) const;
   QCustomPlot* plot() const { return plot_; }
   // The trace files to open for the rank in row `row` of rankList(): its own, or with
   // neighbours the ranks on either side too (those whose files exist in the table).
@@ -54,7 +56,8 @@ class ClusterView : public QWidget {
   ChartTheme theme_;
   QLabel* heading_ = nullptr;
   QCustomPlot* plot_ = nullptr;
-  QTableWidget* list_ = nullptr;
+  QTableView* list_ = nullptr;
+  class RankListModel* model_ = nullptr;
 };
 
 }  // namespace opscope::ui

@@ -42,7 +42,7 @@ constexpr double kNameShare = 0.45;
 // Keeps the name columns at kNameShare of the table's width, shared between them.
 class NameWidth : public QObject {
  public:
-  NameWidth(QTableWidget* table, std::vector<int> columns)
+  NameWidth(QTableView* table, std::vector<int> columns)
       : QObject(table), table_(table), columns_(std::move(columns)) {}
   bool eventFilter(QObject*, QEvent* e) override {
     if (e->type() == QEvent::Resize) {
@@ -53,7 +53,7 @@ class NameWidth : public QObject {
   }
 
  private:
-  QTableWidget* table_;
+  QTableView* table_;
   std::vector<int> columns_;
 };
 
@@ -63,6 +63,12 @@ QTableWidget* makeTable(const QStringList& headers, std::initializer_list<int> t
   auto* t = new QTableWidget;
   t->setColumnCount(static_cast<int>(headers.size()));
   t->setHorizontalHeaderLabels(headers);
+  styleTable(t, textColumns);
+  return t;
+}
+
+void styleTable(QTableView* t, std::initializer_list<int> textColumns) {
+  const int columns = t->model() ? t->model()->columnCount() : 0;
   t->setEditTriggers(QAbstractItemView::NoEditTriggers);
   t->setSelectionBehavior(QAbstractItemView::SelectRows);
   t->verticalHeader()->hide();
@@ -74,7 +80,7 @@ QTableWidget* makeTable(const QStringList& headers, std::initializer_list<int> t
   // few letters by the numbers): each holds at least kNameShare of the view between
   // them, the numbers size to their contents, and the table scrolls sideways if need be.
   std::vector<int> names;
-  for (int c = 0; c < headers.size(); ++c) {
+  for (int c = 0; c < columns; ++c) {
     const bool text = std::find(textColumns.begin(), textColumns.end(), c) != textColumns.end();
     h->setSectionResizeMode(c, text ? QHeaderView::Interactive : QHeaderView::ResizeToContents);
     if (text) names.push_back(c);
@@ -82,7 +88,6 @@ QTableWidget* makeTable(const QStringList& headers, std::initializer_list<int> t
   if (!names.empty()) t->viewport()->installEventFilter(new NameWidth(t, std::move(names)));
   t->setAlternatingRowColors(true);
   t->setWordWrap(false);
-  return t;
 }
 
 void fillRow(QTableWidget* t, int row, const QList<QTableWidgetItem*>& items) {

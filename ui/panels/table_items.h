@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <string_view>
 
+class QTableView;
 class QTableWidget;
 class QTableWidgetItem;
 
@@ -13,6 +14,8 @@ namespace opscope::ui {
 
 // textColumns stretch (names); the others fit their contents (numbers).
 QTableWidget* makeTable(const QStringList& headers, std::initializer_list<int> textColumns = {0});
+// The same read-only look for a view of a model (set before: its columns are sized).
+void styleTable(QTableView* t, std::initializer_list<int> textColumns = {0});
 // A cell that sorts by number, shown in fixed point with the given decimals (never in
 // scientific notation).
 QTableWidgetItem* numberItem(double v, int decimals);
