@@ -382,6 +382,14 @@ TEST(RankCharts, AStragglersLabelIsNotWrittenOverItsNeighbours) {
   EXPECT_EQ(ticks.size(), 32 - 2 + 1);
 }
 
+// The Ranks chart's two heatmaps: ranks × iterations (its axis says "iteration") and
+// ranks × kernels.
+void findRankHeatmaps(QCustomPlot& plot, QCPColorMap*& iterations, QCPColorMap*& kernels) {
+  for (int i = 0; i < plot.plottableCount(); ++i)
+    if (auto* m = qobject_cast<QCPColorMap*>(plot.plottable(i)))
+      (m->keyAxis()->label().contains(QStringLiteral("iteration")) ? iterations : kernels) = m;
+}
+
 // More ranks than the heatmap has pixel rows: runs of ranks, each drawn as its slowest
 // (its furthest from the median for kernels). Drawn a rank a cell, QCPColorMap's unsmoothed
 // scaling showed one rank in ~11 here and none of the straggler's neighbours: the
@@ -407,9 +415,7 @@ TEST(RankCharts, ManyMoreRanksThanPixelRowsShowEachRunsSlowestAndTheStragglerIsN
   plot.replot();
   QCPColorMap* kernels = nullptr;
   QCPColorMap* iterations = nullptr;
-  for (int i = 0; i < plot.plottableCount(); ++i)
-    if (auto* m = qobject_cast<QCPColorMap*>(plot.plottable(i)))
-      (m->keyAxis()->label().contains(QStringLiteral("iteration")) ? iterations : kernels) = m;
+  findRankHeatmaps(plot, iterations, kernels);
   ASSERT_NE(iterations, nullptr);
   ASSERT_NE(kernels, nullptr);
   // At most one heatmap row a pixel row of the rect.
@@ -464,9 +470,7 @@ TEST(RankCharts, KernelTimePerRankIsComparedWithTheMedianRankAndTipsNameIt) {
   plot.replot();
   QCPColorMap* kernels = nullptr;
   QCPColorMap* iterations = nullptr;
-  for (int i = 0; i < plot.plottableCount(); ++i)
-    if (auto* m = qobject_cast<QCPColorMap*>(plot.plottable(i)))
-      (m->keyAxis()->label().contains(QStringLiteral("iteration")) ? iterations : kernels) = m;
+  findRankHeatmaps(plot, iterations, kernels);
   ASSERT_NE(kernels, nullptr);
   ASSERT_NE(iterations, nullptr);
   // One iteration a rank is drawn (QCPColorMap draws nothing for a one-cell dimension):
