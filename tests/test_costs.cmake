@@ -5,7 +5,9 @@
 # last and run alone at the end: in one fresh-clone run the sanitizer build's prediction
 # check (268 s) began last and ran two minutes alone on one of two cores. The values are
 # seconds from that run and the release one (the slower of the two builds); only their
-# order matters, and a test that is skipped or absent in a build is passed over.
+# order matters. Every name must be a test of both builds (a skipped one is still a
+# test): Tests.EveryCostedNameIsATest fails on a misspelled or removed one, which
+# set_tests_properties here would pass over in silence.
 set(opscope_test_costs
   CliRobustness.TheWindowStreamsAndRankTablesStayUnder300MiB 230
   ParallelGzipLoad.ACutStreamTrailingBytesAndTwoMembersAgree 140

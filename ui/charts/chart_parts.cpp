@@ -280,6 +280,8 @@ QString chartTipAt(QCustomPlot* plot, const QPoint& pos) {
     const QStringList tips = map->property("tips").toStringList();
     const QCPColorMapData* d = map->data();
     int key = -1, value = -1;
+    // A map of one cell a side is an empty chart (its range a point: 0/0 in coordToCell).
+    if (d->keySize() < 2 || d->valueSize() < 2) return {};
     d->coordToCell(map->keyAxis()->pixelToCoord(pos.x()), map->valueAxis()->pixelToCoord(pos.y()), &key, &value);
     if (key < 0 || value < 0 || key >= d->keySize() || value >= d->valueSize()) return {};
     const int index = value * d->keySize() + key;

@@ -81,8 +81,10 @@ ClusterView::ClusterView(QWidget* parent) : QWidget(parent) {
     const auto* map = qobject_cast<QCPColorMap*>(rect->plottables().first());
     const QList<int> cellRows = map->property("cellRows").value<QList<int>>();
     int key = -1, value = -1;
-    map->data()->coordToCell(map->keyAxis()->pixelToCoord(e->pos().x()), map->valueAxis()->pixelToCoord(e->pos().y()),
-                             &key, &value);
+    // A map of one cell a side is an empty chart (its range a point: no cell to find).
+    if (map->data()->keySize() > 1 && map->data()->valueSize() > 1)
+      map->data()->coordToCell(map->keyAxis()->pixelToCoord(e->pos().x()), map->valueAxis()->pixelToCoord(e->pos().y()),
+                               &key, &value);
     if (key >= 0 && value >= 0 && key < map->data()->keySize() && value < map->data()->valueSize() &&
         value * map->data()->keySize() + key < cellRows.size())
       index = cellRows[value * map->data()->keySize() + key];
@@ -106,6 +108,7 @@ void ClusterView::showTip(QMouseEvent* e) {
 
 void ClusterView::setTable(const QString& path, std::vector<RankSummary> ranks, double stragglerPct) {
   path_ = path;
+  model_->reset(nullptr, RankTable{});  // it reads ranks_: emptied before they change
   ranks_ = std::move(ranks);
   try {
     table_ = rankTableOfSummaries(ranks_, stragglerPct);

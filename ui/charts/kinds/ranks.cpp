@@ -26,11 +26,20 @@ int heatmapHeight(int ranks) { return std::max(60, 14 * std::min(ranks, 32)); }
 // of consecutive ranks, each drawn as its most extreme rank. QCPColorMap scales its cells
 // to the rect without smoothing, so 10^5 ranks in 448 px showed every ~220th rank (moiré
 // stripes, and a straggler between two shown ranks not at all).
+// Heatmap row b covers the rank axis' coordinates −0.5 + b·cell … −0.5 + (b + 1)·cell
+// (cell = rows / bins ≥ 1, shapeHeatmap), and a rank sits at its row number, so rank r
+// belongs to the heatmap row its centre falls in: ⌊(r + 0.5) / cell⌋. Binned by its top
+// edge instead, the last rank of a run was drawn one row above its label and tip.
 struct RankBins {
   int rows = 0;  // ranks (table rows)
   int bins = 0;  // heatmap rows: rows itself, or at most heatmapHeight(rows)
-  int of(int row) const { return static_cast<int>(static_cast<int64_t>(row) * bins / rows); }
-  int first(int bin) const { return static_cast<int>((static_cast<int64_t>(bin) * rows + bins - 1) / bins); }
+  int of(int row) const { return static_cast<int>((2 * static_cast<int64_t>(row) + 1) * bins / (2 * int64_t{rows})); }
+  // The first rank of heatmap row `bin` (first(bins) == rows): the least r with
+  // (2r + 1)·bins ≥ 2·bin·rows. Every row holds at least one rank (cell ≥ 1).
+  int first(int bin) const {
+    const int64_t num = 2 * static_cast<int64_t>(bin) * rows - bins;
+    return num <= 0 ? 0 : static_cast<int>((num + 2 * int64_t{bins} - 1) / (2 * int64_t{bins}));
+  }
   bool grouped() const { return bins < rows; }
 };
 RankBins rankBins(int rows) { return RankBins{rows, std::min(rows, heatmapHeight(rows))}; }
@@ -55,14 +64,14 @@ void shapeHeatmap(QCPColorMap* map, int keys, int values, int rows = -1) {
 // from one a logical cell: a dimension shapeHeatmap doubled repeats its one value (one
 // kernel or one iteration had the tips of the next row's cell, or none).
 template <typename T>
-QList<T> perCell(const QCPColorMap* map, const QList<T>& logical, int keys) {
+QList<T> perCell(const QCPColorMap* map, const QList<T>& logical, int keys, const T& none = T()) {
   const QCPColorMapData* d = map->data();
   const bool keyDoubled = d->keyRange().lower < 0, valueDoubled = d->valueRange().lower < 0;
   QList<T> out;
   out.reserve(d->keySize() * d->valueSize());
   for (int v = 0; v < d->valueSize(); ++v)
     for (int k = 0; k < d->keySize(); ++k)
-      out.append(logical.value((valueDoubled ? 0 : v) * keys + (keyDoubled ? 0 : k)));
+      out.append(logical.value((valueDoubled ? 0 : v) * keys + (keyDoubled ? 0 : k), none));
   return out;
 }
 
@@ -70,7 +79,8 @@ QList<T> perCell(const QCPColorMap* map, const QList<T>& logical, int keys) {
 // row's cell picks the rank it shows, not the rank at that height).
 void setCellTipsAndRows(QCPColorMap* map, const QStringList& tips, const std::vector<int>& rows, int keys) {
   map->setProperty("tips", perCell(map, tips, keys));
-  map->setProperty("cellRows", QVariant::fromValue(perCell(map, QList<int>(rows.begin(), rows.end()), keys)));
+  // -1 where a cell shows no rank (a map without iterations or kernels has one empty cell).
+  map->setProperty("cellRows", QVariant::fromValue(perCell(map, QList<int>(rows.begin(), rows.end()), keys, -1)));
 }
 
 // "ranks 0–223 (224 ranks)" for a grouped heatmap row's tip.
