@@ -22,6 +22,7 @@
 #include "ranks/rank_table.h"
 
 class QCustomPlot;
+class QCPColorMap;
 
 namespace opscope::ui {
 
@@ -57,6 +58,10 @@ void plotAdvice(QCustomPlot* plot, const std::vector<Advice>& advice, const Char
 // The hover text of what is under pos: a bar's entry of its plottable's "tips" list, or
 // a heatmap cell's (tips row-major: value row by value row); empty over nothing.
 QString chartTipAt(QCustomPlot* plot, const QPoint& pos);
+// The heatmap whose axis rect holds pos (in *map; null when none) and the index of its
+// cell there, value * keySize + key (the order of its "tips" and "cellRows"); -1 off
+// its cells and on a map of one cell a side (an empty chart).
+int heatmapCellAt(QCustomPlot* plot, const QPoint& pos, QCPColorMap** map);
 
 // Height in pixels below which the last plotted chart's labels would overlap (0 before
 // any chart); a view shows it in a scroll area at least this tall rather than squash it.

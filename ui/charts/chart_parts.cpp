@@ -271,22 +271,29 @@ QString shortKernelName(const std::string& name) {
 
 namespace opscope::ui {
 
-QString chartTipAt(QCustomPlot* plot, const QPoint& pos) {
+int heatmapCellAt(QCustomPlot* plot, const QPoint& pos, QCPColorMap** found) {
   // Heatmaps by their axis rect: a map's data range spans cell centres, so the outer
   // half of its edge cells is no hit for plottableAt.
+  *found = nullptr;
   for (int i = 0; i < plot->plottableCount(); ++i) {
     auto* map = qobject_cast<QCPColorMap*>(plot->plottable(i));
     if (!map || !map->keyAxis()->axisRect()->rect().contains(pos)) continue;
-    const QStringList tips = map->property("tips").toStringList();
+    *found = map;
     const QCPColorMapData* d = map->data();
     int key = -1, value = -1;
     // A map of one cell a side is an empty chart (its range a point: 0/0 in coordToCell).
-    if (d->keySize() < 2 || d->valueSize() < 2) return {};
+    if (d->keySize() < 2 || d->valueSize() < 2) return -1;
     d->coordToCell(map->keyAxis()->pixelToCoord(pos.x()), map->valueAxis()->pixelToCoord(pos.y()), &key, &value);
-    if (key < 0 || value < 0 || key >= d->keySize() || value >= d->valueSize()) return {};
-    const int index = value * d->keySize() + key;
-    return index < tips.size() ? tips[index] : QString();
+    if (key < 0 || value < 0 || key >= d->keySize() || value >= d->valueSize()) return -1;
+    return value * d->keySize() + key;
   }
+  return -1;
+}
+
+QString chartTipAt(QCustomPlot* plot, const QPoint& pos) {
+  QCPColorMap* map = nullptr;
+  if (const int cell = heatmapCellAt(plot, pos, &map); map)
+    return map->property("tips").toStringList().value(cell);  // empty for -1 or past the tips
   int index = -1;
   QCPAbstractPlottable* p = plot->plottableAt(pos, true, &index);
   if (!p) return {};

@@ -69,25 +69,14 @@ ClusterView::ClusterView(QWidget* parent) : QWidget(parent) {
   // A heatmap cell (iterations or kernels: both have the ranks down the side) selects its
   // rank in the list.
   connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
-    QCPAxisRect* rect = nullptr;
-    for (QCPAxisRect* r : plot_->axisRects())
-      if (r->rect().contains(e->pos()) && !r->plottables().isEmpty() &&
-          qobject_cast<QCPColorMap*>(r->plottables().first()))
-        rect = r;
-    if (!rect) return;
+    QCPColorMap* map = nullptr;
+    const int cell = heatmapCellAt(plot_, e->pos(), &map);
+    if (!map) return;
     // The rank the clicked cell shows (of grouped ranks, the slowest or furthest from the
     // median: chart kind "ranks" names it in "cellRows"), else the row at that height.
-    int index = static_cast<int>(std::lround(rect->axis(QCPAxis::atLeft)->pixelToCoord(e->pos().y())));
-    const auto* map = qobject_cast<QCPColorMap*>(rect->plottables().first());
+    int index = static_cast<int>(std::lround(map->valueAxis()->pixelToCoord(e->pos().y())));
     const QList<int> cellRows = map->property("cellRows").value<QList<int>>();
-    int key = -1, value = -1;
-    // A map of one cell a side is an empty chart (its range a point: no cell to find).
-    if (map->data()->keySize() > 1 && map->data()->valueSize() > 1)
-      map->data()->coordToCell(map->keyAxis()->pixelToCoord(e->pos().x()), map->valueAxis()->pixelToCoord(e->pos().y()),
-                               &key, &value);
-    if (key >= 0 && value >= 0 && key < map->data()->keySize() && value < map->data()->valueSize() &&
-        value * map->data()->keySize() + key < cellRows.size())
-      index = cellRows[value * map->data()->keySize() + key];
+    if (cell >= 0 && cell < cellRows.size()) index = cellRows[cell];
     const int row = model_->rowOf(index);  // table_'s rows are ranks_, as the model's indices
     if (row < 0) return;
     list_->selectRow(row);

@@ -457,10 +457,11 @@ void checkGroupedStraggler(int kSlow, bool atPixel) {
   const QString kernelTip = tipOf(kernels, key, value);
   EXPECT_TRUE(kernelTip.contains(QStringLiteral("furthest from the median: rank %1").arg(kSlow)))
       << kernelTip.toStdString();
-  if (atPixel)
+  if (atPixel) {
     EXPECT_EQ(chartTipAt(&plot, QPoint(static_cast<int>(kernels->keyAxis()->coordToPixel(0)),
                                        static_cast<int>(kernels->valueAxis()->coordToPixel(kSlow)))),
               kernelTip);
+  }
 }
 
 // 5000 ranks in 448 rows of 11-12 ranks: the straggler first (3772), in the middle (3777)
