@@ -3,9 +3,11 @@
 // its parts: critical_path.cpp (the events, nodes, CPU edges, the path) and
 // cp_gpu_edges.cpp (the GPU side's edges, found beside the call stacks'). Internal: no
 // other file includes it.
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -22,16 +24,18 @@ inline constexpr uint32_t kNone = ~0u;
 // (HTA's KERNEL_KERNEL_DELAY_THRESHOLD_US).
 inline constexpr TimeNs kKernelKernelDelayMax = 1'500'000;
 
-// 32 bytes: the event's end, kind and name are read from the trace by ref (48 bytes an
-// event held 38 MB more on 1 GB); its start is kept, the key of every sort.
+// 16 bytes: the event's start, end, kind and name are read from the trace by ref (32
+// bytes an event held 37 MB more on 1 GB, 48 bytes 75 MB more); its nodes and flags in
+// the bits left.
+inline constexpr uint32_t kNoNode = (1u << 31) - 1;  // an event without nodes (annotations)
 struct Ev {
   EventRef ref;
-  TimeNs ts = 0;
-  uint32_t startNode = kNone, endNode = kNone;
-  uint32_t parent = kNone;  // CPU: enclosing event of the call stack (any kind)
-  bool gpu = false;
-  bool lock = false;
+  uint32_t startNode : 31 = kNoNode;
+  uint32_t gpu : 1 = 0;
+  uint32_t endNode : 31 = kNoNode;
+  uint32_t lock : 1 = 0;  // a runtime call holding the CUDA runtime lock
 };
+static_assert(sizeof(Ev) == 16);
 
 using Edge = CpGraph::Edge;
 
@@ -92,8 +96,7 @@ class Builder {
   void callStackEdges();
   void gpuEdges();
   // callStackEdges and gpuEdges, the second on a thread of its own for a large window:
-  // they share only what collect and makeNodes made (read), except the events' parent,
-  // which only the call stacks write and the GPU edges never read.
+  // they share only what collect and makeNodes made, which both only read.
   void callStackAndGpuEdges();
   void inferredWaitEdges();
   void inferStreamWaits(std::unordered_map<uint32_t, uint32_t>& kernelSync) const;
@@ -104,21 +107,36 @@ class Builder {
   const Trace& t_;
   CriticalPathWindow w_;
   CriticalPathThreads threads_;  // from this many events the GPU edges are found beside the call stacks'
-  std::vector<Ev> evs_;          // CPU events of the window, then GPU events
-  std::vector<std::pair<uint64_t, uint32_t>> evOf_;  // (ref, evs_ index) by ref; a hash map took 85 MB
+  std::vector<Ev> evs_;          // the window's CPU and GPU events, by start then ref (evIndexOf)
+  // The index of the event r in evs_ (sorted by start, then ref), or kNone: a binary
+  // search, no index of its own (a sorted (ref, index) array took 38 MB on 1 GB).
   uint32_t evIndexOf(EventRef r) const {
-    const auto it = std::lower_bound(evOf_.begin(), evOf_.end(), std::make_pair(r.packed(), 0u));
-    return it != evOf_.end() && it->first == r.packed() ? it->second : kNone;
+    const TimeNs ts = t_.start(r);
+    const auto it =
+        std::lower_bound(evs_.begin(), evs_.end(), std::make_pair(ts, r), [&](const Ev& e, const auto& key) {
+          const TimeNs ets = t_.start(e.ref);
+          return ets != key.first ? ets < key.first : e.ref < key.second;
+        });
+    return it != evs_.end() && it->ref == r ? static_cast<uint32_t>(it - evs_.begin()) : kNone;
   }
   std::vector<SyncEv> syncs_;
-  std::unordered_map<int64_t, EventRef> callOfCorrelation_;  // runtime / driver calls, whole trace
+  // Runtime and driver calls by correlation id, whole trace, as (correlation, ref) sorted
+  // (the first call of an id first): made only when the trace has sync events, the one
+  // thing they are looked up for.
+  std::vector<std::pair<int64_t, uint64_t>> callOfCorrelation_;
+  std::optional<EventRef> callOfCorrelation(int64_t correlation) const {
+    const auto it = std::lower_bound(callOfCorrelation_.begin(), callOfCorrelation_.end(),
+                                     std::make_pair(correlation, uint64_t{0}));
+    if (it == callOfCorrelation_.end() || it->first != correlation) return std::nullopt;
+    return EventRef::unpack(it->second);
+  }
   // A node is its event and which end of it (ev << 1 | isStart), 4 bytes: its time is
   // the event's (16 bytes a node held 66 MB more on 1 GB).
   std::vector<uint32_t> nodes_;
   uint32_t nodeEv(uint32_t n) const { return nodes_[n] >> 1; }
   bool nodeIsStart(uint32_t n) const { return nodes_[n] & 1; }
   // The time of a node given as its value (ev << 1 | isStart), and of node n.
-  TimeNs packedNodeTs(uint32_t v) const { return v & 1 ? evs_[v >> 1].ts : t_.end(evs_[v >> 1].ref); }
+  TimeNs packedNodeTs(uint32_t v) const { return v & 1 ? t_.start(evs_[v >> 1].ref) : t_.end(evs_[v >> 1].ref); }
   TimeNs nodeTs(uint32_t n) const { return packedNodeTs(nodes_[n]); }
   std::unique_ptr<CpGraph> graph_;
   bool sawSyncEvents_ = false;

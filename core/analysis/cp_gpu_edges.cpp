@@ -26,19 +26,22 @@ void Builder::callStackAndGpuEdges() {
 }
 
 void Builder::gpuEdges() {
-  // Launches in time order, each with the GPU events it started and their streams.
+  // Launches in time order, each with the GPU events it started (a range of the launch
+  // links, which are sorted by launch) and their streams.
   struct Launch {
     EventRef call;
     TimeNs ts;
-    std::vector<EventRef> gpu;
+    uint32_t first, count;  // launchToGpu[first, first + count)
   };
+  const auto& links = t_.links.launchToGpu;
   std::vector<Launch> launches;
-  for (const LaunchLinks::Pair& p : t_.links.launchToGpu) {
-    const EventRef l = EventRef::unpack(p.first);
-    if (launches.empty() || launches.back().call != l) launches.push_back({l, t_.start(l), {}});
-    launches.back().gpu.push_back(EventRef::unpack(p.second));
+  for (uint32_t k = 0; k < links.size(); ++k) {
+    const EventRef l = EventRef::unpack(links[k].first);
+    if (launches.empty() || launches.back().call != l) launches.push_back({l, t_.start(l), k, 0});
+    ++launches.back().count;
   }
   std::stable_sort(launches.begin(), launches.end(), [](const Launch& a, const Launch& b) { return a.ts < b.ts; });
+  const auto gpuOf = [&](const Launch& l, uint32_t j) { return EventRef::unpack(links[l.first + j].second); };
   const auto streamOf = [&](EventRef g) {
     const Track& tr = t_.tracks[g.track];
     return StreamKey{tr.device, tr.stream != kNoId ? tr.stream : static_cast<int64_t>(g.track)};
@@ -48,9 +51,26 @@ void Builder::gpuEdges() {
   // +1 when a launch enqueues on the stream, -1 when its GPU work starts. A CUDA graph
   // launch counts once per stream, its first event there dequeuing it; the graph's
   // other events there are followers, chained to the one before them on the stream.
-  std::map<std::pair<uint64_t, StreamKey>, int64_t> queueAtLaunch;  // (launch, stream) -> queue after it
-  std::unordered_map<uint64_t, int64_t> queueAtGpu;                 // gpu ref -> queue after it starts
-  std::unordered_map<uint64_t, bool> follower;  // gpu ref -> not the first of its launch on its stream
+  // Kept as sorted arrays (a tree, two hash maps and a vector a launch put 28 MB more on
+  // the peak of 1 GB), written in the order a map's entries were assigned and read as the
+  // last assignment of a key.
+  struct LaunchQueue {
+    uint64_t launch;
+    StreamKey stream;
+    int64_t queue;  // after the launch
+    auto key() const { return std::make_pair(launch, stream); }
+  };
+  struct GpuQueue {
+    uint64_t gpu;
+    int64_t queue;  // after it starts (the first of its launch on its stream)
+  };
+  struct GpuFollower {
+    uint64_t gpu;
+    bool follower;  // not the first of its launch on its stream
+  };
+  std::vector<LaunchQueue> queueAtLaunch;
+  std::vector<GpuQueue> queueAtGpu;
+  std::vector<GpuFollower> followers;
   {
     struct Step {
       TimeNs ts;
@@ -58,18 +78,23 @@ void Builder::gpuEdges() {
       uint64_t key;  // launch: call ref; gpu: gpu ref
     };
     std::map<StreamKey, std::vector<Step>> steps;
+    std::map<StreamKey, EventRef> firstOnStream;
+    followers.reserve(links.size());
     for (const Launch& l : launches) {
-      std::map<StreamKey, EventRef> firstOnStream;
-      for (EventRef g : l.gpu) {
-        const StreamKey k = streamOf(g);
-        auto [it, fresh] = firstOnStream.emplace(k, g);
+      firstOnStream.clear();
+      for (uint32_t j = 0; j < l.count; ++j) {
+        const EventRef g = gpuOf(l, j);
+        auto [it, fresh] = firstOnStream.emplace(streamOf(g), g);
         if (!fresh && std::make_pair(t_.start(g), g) < std::make_pair(t_.start(it->second), it->second)) it->second = g;
       }
       for (auto& [k, g] : firstOnStream) {
         steps[k].push_back({l.ts, +1, l.call.packed()});
         steps[k].push_back({t_.start(g), -1, g.packed()});
       }
-      for (EventRef g : l.gpu) follower[g.packed()] = firstOnStream[streamOf(g)] != g;
+      for (uint32_t j = 0; j < l.count; ++j) {
+        const EventRef g = gpuOf(l, j);
+        followers.push_back({g.packed(), firstOnStream[streamOf(g)] != g});
+      }
     }
     for (auto& [k, v] : steps) {
       std::stable_sort(v.begin(), v.end(),
@@ -77,11 +102,38 @@ void Builder::gpuEdges() {
       int64_t q = 0;
       for (const Step& s : v) {
         q += s.delta;
-        if (s.delta > 0) queueAtLaunch[{s.key, k}] = q;
-        else queueAtGpu[s.key] = q;
+        if (s.delta > 0) queueAtLaunch.push_back({s.key, k, q});
+        else queueAtGpu.push_back({s.key, q});
       }
+      std::vector<Step>().swap(v);
     }
   }
+  std::stable_sort(queueAtLaunch.begin(), queueAtLaunch.end(),
+                   [](const LaunchQueue& a, const LaunchQueue& b) { return a.key() < b.key(); });
+  std::stable_sort(followers.begin(), followers.end(),
+                   [](const GpuFollower& a, const GpuFollower& b) { return a.gpu < b.gpu; });
+  std::stable_sort(queueAtGpu.begin(), queueAtGpu.end(),
+                   [](const GpuQueue& a, const GpuQueue& b) { return a.gpu < b.gpu; });
+  // The last value assigned to a key, or the default a map's operator[] gave.
+  const auto lastOf = [](const auto& sorted, const auto& key, auto keyOf, auto value, auto none) {
+    auto it =
+        std::upper_bound(sorted.begin(), sorted.end(), key, [&](const auto& k, const auto& e) { return k < keyOf(e); });
+    return it != sorted.begin() && keyOf(*std::prev(it)) == key ? value(*std::prev(it)) : none;
+  };
+  const auto queueAfterLaunch = [&](uint64_t launch, const StreamKey& k) {
+    return lastOf(
+        queueAtLaunch, std::make_pair(launch, k), [](const LaunchQueue& e) { return e.key(); },
+        [](const LaunchQueue& e) { return e.queue; }, int64_t{0});
+  };
+  const auto queueAfterGpu = [&](uint64_t g) {
+    return lastOf(
+        queueAtGpu, g, [](const GpuQueue& e) { return e.gpu; }, [](const GpuQueue& e) { return e.queue; }, int64_t{0});
+  };
+  const auto isFollower = [&](uint64_t g) {
+    return lastOf(
+        followers, g, [](const GpuFollower& e) { return e.gpu; }, [](const GpuFollower& e) { return e.follower; },
+        false);
+  };
 
   // cudaEventRecord: the stream it recorded on (from the waits naming it) and the last
   // launch onto that stream before it; that launch's work is what the waits wait for.
@@ -94,16 +146,14 @@ void Builder::gpuEdges() {
     std::map<StreamKey, std::vector<std::pair<TimeNs, EventRef>>> workByStream;  // launch ts, last GPU event
     for (const Launch& l : launches) {
       std::map<StreamKey, EventRef> lastOnStream;
-      for (EventRef g : l.gpu) lastOnStream[streamOf(g)] = g;
+      for (uint32_t j = 0; j < l.count; ++j) lastOnStream[streamOf(gpuOf(l, j))] = gpuOf(l, j);
       for (auto& [k, g] : lastOnStream) workByStream[k].push_back({l.ts, g});
     }
     for (const auto& [correlation, stream] : recordStream) {
-      const auto call = callOfCorrelation_.find(correlation);
-      if (call == callOfCorrelation_.end() || t_.kind(call->second) != SliceKind::Runtime ||
-          t_.name(call->second) != "cudaEventRecord")
-        continue;
+      const std::optional<EventRef> call = callOfCorrelation(correlation);
+      if (!call || t_.kind(*call) != SliceKind::Runtime || t_.name(*call) != "cudaEventRecord") continue;
       const auto& work = workByStream[stream];
-      auto it = std::upper_bound(work.begin(), work.end(), t_.start(call->second),
+      auto it = std::upper_bound(work.begin(), work.end(), t_.start(*call),
                                  [](TimeNs ts, const std::pair<TimeNs, EventRef>& w) { return ts < w.first; });
       if (it != work.begin()) recordedWork.emplace(correlation, std::prev(it)->second);
     }
@@ -115,8 +165,8 @@ void Builder::gpuEdges() {
         std::lower_bound(launches.begin(), launches.end(), ts, [](const Launch& l, TimeNs v) { return l.ts < v; });
     for (; it != launches.end(); ++it) {
       if (it->call.track != call.track) continue;
-      for (EventRef g : it->gpu)
-        if (streamOf(g) == k) return g;
+      for (uint32_t j = 0; j < it->count; ++j)
+        if (streamOf(gpuOf(*it, j)) == k) return gpuOf(*it, j);
     }
     return std::nullopt;
   };
@@ -132,7 +182,7 @@ void Builder::gpuEdges() {
   if (!sawSyncEvents_) inferStreamWaits(kernelSync);
   std::vector<Item> items;
   for (uint32_t i = 0; i < evs_.size(); ++i)
-    if (evs_[i].gpu) items.push_back({evs_[i].ts, i, kNone});
+    if (evs_[i].gpu) items.push_back({t_.start(evs_[i].ref), i, kNone});
   for (uint32_t y = 0; y < syncs_.size(); ++y) items.push_back({t_.end(syncs_[y].ref), kNone, y});
   std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.sortTs < b.sortTs; });
 
@@ -149,12 +199,12 @@ void Builder::gpuEdges() {
             const uint32_t d = evIndexOf(*dest);
             if (d != kNone) kernelSync[d] = src;
           }
-        } else if (src != kNone && y.runtimeEv != kNone && evs_[y.runtimeEv].endNode != kNone) {
+        } else if (src != kNone && y.runtimeEv != kNone && evs_[y.runtimeEv].endNode != kNoNode) {
           addEdge(evs_[src].endNode, evs_[y.runtimeEv].endNode, CpEdgeType::Sync);
         }
         continue;
       }
-      if (y.runtimeEv == kNone || evs_[y.runtimeEv].endNode == kNone) continue;
+      if (y.runtimeEv == kNone || evs_[y.runtimeEv].endNode == kNoNode) continue;
       const uint32_t callEnd = evs_[y.runtimeEv].endNode;
       if (y.name == "Context Sync") {
         for (auto& [k, n] : lastOnStream)
@@ -167,16 +217,18 @@ void Builder::gpuEdges() {
     }
     const uint32_t k = item.ev;
     const Ev& e = evs_[k];
+    const TimeNs ets = t_.start(e.ref);
     const StreamKey stream = streamOf(e.ref);
     addEdge(e.startNode, e.endNode, CpEdgeType::Operator, false, k);
     const std::optional<EventRef> launchRef = launchOf(t_, e.ref);
     const uint32_t launchEv = launchRef ? evIndexOf(*launchRef) : kNone;
-    const uint32_t launchStart = launchEv != kNone ? evs_[launchEv].startNode : kNone;
-    const TimeNs launchTs = launchRef ? t_.start(*launchRef) : e.ts;
+    const uint32_t launchStart =
+        launchEv != kNone && evs_[launchEv].startNode != kNoNode ? evs_[launchEv].startNode : kNone;
+    const TimeNs launchTs = launchRef ? t_.start(*launchRef) : ets;
 
     uint32_t syncEnd = kNone;
     if (auto it = kernelSync.find(k); it != kernelSync.end()) {
-      if (it->second != kNone && evs_[it->second].endNode != kNone) {
+      if (it->second != kNone && evs_[it->second].endNode != kNoNode) {
         syncEnd = evs_[it->second].endNode;
         addEdge(syncEnd, e.startNode, CpEdgeType::Sync);
       }
@@ -184,16 +236,16 @@ void Builder::gpuEdges() {
     }
     const auto last = lastOnStream.find(stream);
     const bool hasLast = last != lastOnStream.end();
-    if (follower[e.ref.packed()]) {
+    if (isFollower(e.ref.packed())) {
       if (hasLast) addEdge(last->second, e.startNode, CpEdgeType::KernelKernelDelay, false, nodeEv(last->second));
       else if (launchStart != kNone) addEdge(launchStart, e.startNode, CpEdgeType::LaunchDelay);
     } else {
-      const int64_t qLaunch = launchRef ? queueAtLaunch[{launchRef->packed(), stream}] : -1;
-      const int64_t qGpu = queueAtGpu[e.ref.packed()];
+      const int64_t qLaunch = launchRef ? queueAfterLaunch(launchRef->packed(), stream) : -1;
+      const int64_t qGpu = queueAfterGpu(e.ref.packed());
       if (qLaunch == 1 && qGpu == 0 && (!hasLast || nodeTs(last->second) < launchTs) &&
           (syncEnd == kNone || nodeTs(syncEnd) < launchTs) && launchStart != kNone) {
         addEdge(launchStart, e.startNode, CpEdgeType::LaunchDelay);
-      } else if (hasLast && (e.ts - nodeTs(last->second) < kKernelKernelDelayMax || !sawSyncEvents_) &&
+      } else if (hasLast && (ets - nodeTs(last->second) < kKernelKernelDelayMax || !sawSyncEvents_) &&
                  (syncEnd == kNone || nodeTs(syncEnd) < nodeTs(last->second))) {
         // HTA leaves a kernel queued behind a gap of 1.5 ms or more unlinked: with sync events
         // the wait that caused the gap has its own edge. Without them the gap's cause is not
@@ -211,10 +263,10 @@ void Builder::gpuEdges() {
 std::vector<GpuWork> Builder::gpuWork() const {
   std::vector<GpuWork> work;
   for (uint32_t i = 0; i < evs_.size(); ++i) {
-    if (!evs_[i].gpu || evs_[i].endNode == kNone) continue;
+    if (!evs_[i].gpu || evs_[i].endNode == kNoNode) continue;
     const Track& tr = t_.tracks[evs_[i].ref.track];
-    work.push_back({tr.device, tr.stream != kNoId ? tr.stream : static_cast<int64_t>(evs_[i].ref.track), evs_[i].ts,
-                    t_.end(evs_[i].ref), i});
+    work.push_back({tr.device, tr.stream != kNoId ? tr.stream : static_cast<int64_t>(evs_[i].ref.track),
+                    t_.start(evs_[i].ref), t_.end(evs_[i].ref), i});
   }
   return work;
 }
@@ -230,11 +282,11 @@ void Builder::inferredWaitEdges() {
   std::vector<BlockingCall> calls;
   for (uint32_t i = 0; i < evs_.size(); ++i) {
     const Ev& c = evs_[i];
-    if (c.gpu || c.endNode == kNone || hasSyncEvent[i] ||
+    if (c.gpu || c.endNode == kNoNode || hasSyncEvent[i] ||
         (t_.kind(c.ref) != SliceKind::Runtime && t_.kind(c.ref) != SliceKind::Driver))
       continue;
     const CallWaits w = callWaitsFor(t_.name(c.ref));
-    if (w != CallWaits::Nothing) calls.push_back({t_.tracks[c.ref.track].device, c.ts, t_.end(c.ref), i, w});
+    if (w != CallWaits::Nothing) calls.push_back({t_.tracks[c.ref.track].device, t_.start(c.ref), t_.end(c.ref), i, w});
   }
   const InferredCallWaits inferred = inferCallWaits(gpuWork(), calls);
   for (const auto& [gpu, call] : inferred.edges) addEdge(evs_[gpu].endNode, evs_[call].endNode, CpEdgeType::Sync);

@@ -1,16 +1,19 @@
 #pragma once
 // The critical path's dependency graph (analysis/critical_path.h), in columnar arrays:
-// edges in one flat vector, adjacency as offsets into edge-id arrays (CSR) built once,
-// never a container per node (a 1 GB trace's graph of millions of nodes took gigabytes
-// as vectors of vectors and a hash map of edges).
+// while it is built, one flat vector of the edges added; once finished, the edges by
+// source (CSR: offsets a node, 8 bytes an edge and its insertion rank), never a container
+// per node (a 1 GB trace's graph of millions of nodes took gigabytes as vectors of vectors
+// and a hash map of edges).
 //
 // Edges and nodes are ordered as networkx' DiGraph orders them, so the longest path
 // breaks ties as Holistic Trace Analysis' does: a node enters the graph with its first
 // edge, and a repeated (u, v) keeps the place of its first insertion with the data of
-// its last.
+// its last. The place is kept as the edge's rank (its index among the edges added).
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "analysis/critical_path.h"
@@ -20,8 +23,12 @@ namespace opscope {
 class CpGraph {
  public:
   static constexpr uint32_t kNone = ~0u;
-  // 16 bytes: the weight is not stored but computed from the nodes' times (weight()); 24
-  // bytes an edge held 37 MB more on 1 GB.
+  // An edge names its event (attr) in 28 bits, its type and zeroWeight in the other 4:
+  // attr is at most kMaxAttr (the builder refuses a window of more events).
+  static constexpr uint32_t kMaxAttr = (1u << 28) - 2;
+  static constexpr size_t kEdgeTypes = 5;
+
+  // An edge as add() takes it and find() gives it back.
   struct Edge {
     uint32_t from = 0, to = 0;
     uint32_t attr = kNone;  // the event an Operator / KernelKernelDelay edge's time is spent in
@@ -33,53 +40,69 @@ class CpGraph {
   // traces have about as many (4.10 M edges for 4.10 M nodes on 1 GB), and growing by
   // doubling held up to twice that.
   // nodeTs: a node's time (the builder's; read while the graph lives).
-  CpGraph(size_t nodes, std::function<TimeNs(uint32_t)> nodeTs) : nodeTs_(std::move(nodeTs)), seen_(nodes, 0) {
-    edges_.reserve(nodes + nodes / 8);
+  CpGraph(size_t nodes, std::function<TimeNs(uint32_t)> nodeTs) : nodeTs_(std::move(nodeTs)), nodes_(nodes) {
+    added_.reserve(nodes + nodes / 8);
   }
   // vts - uts of its nodes, 0 for dependency and sync edges and zeroWeight ones, and
   // clamped at 0 (a child ending after its parent by clock rounding).
-  TimeNs weight(const Edge& e) const {
-    if (e.type == CpEdgeType::Dependency || e.type == CpEdgeType::Sync || e.zeroWeight) return 0;
-    return std::max<TimeNs>(0, nodeTs_(e.to) - nodeTs_(e.from));
-  }
+  TimeNs weight(const Edge& e) const { return weight(e.from, e.to, e.type, e.zeroWeight); }
 
-  // u -> v; its weight is vts - uts (clamped at 0, counted in clamped) unless the type
-  // or zeroWeight makes it 0.
+  // u -> v (nodes below the constructor's count, attr at most kMaxAttr or kNone); its
+  // weight is vts - uts (clamped at 0, counted in clamped) unless the type or zeroWeight
+  // makes it 0.
   void add(uint32_t u, TimeNs uts, uint32_t v, TimeNs vts, CpEdgeType type, bool zeroWeight, uint32_t attr);
   // Merges repeated edges and builds the adjacency; add() may not follow.
   void finish();
 
-  // After finish(): the edge u -> v, or nullptr.
-  const Edge* find(uint32_t u, uint32_t v) const;
-  // networkx.dag_longest_path after finish(): topological generations (Kahn, nodes in
-  // insertion order), each node's best predecessor the first of maximal distance, the
-  // path ending at the first node of maximal distance. Empty when the graph has a cycle.
+  // After finish(): the edge u -> v, if there is one.
+  std::optional<Edge> find(uint32_t u, uint32_t v) const;
+  // networkx.dag_longest_path after finish(): topological generations (Kahn; the first
+  // generation in the order its nodes entered the graph, each next one in the order its
+  // nodes' last in-edge was removed), each node's best predecessor the first in-edge (by
+  // rank) of maximal distance, the path ending at the first node taken of maximal
+  // distance. Empty when the graph has a cycle.
   std::vector<uint32_t> longestPath(bool* cycle) const;
-
-  size_t nodeCount() const { return nodeCount_ ? nodeCount_ : order_.size(); }
-  // After longestPath: frees what only it reads (the predecessor lists, the node order),
-  // keeping edges(), find() and nodeCount() (a 10^6-event chain: 26 MB fewer while the
-  // path's segments are built).
+  // After longestPath: frees what only it reads (the edges' ranks, the first generation),
+  // keeping find(), the counts and edgesByType().
   void dropPathSearch();
-  const std::vector<Edge>& edges() const { return edges_; }
+
+  size_t nodeCount() const { return nodeCount_; }  // after finish(): nodes with an edge
+  size_t edgeCount() const { return out_.size(); }
+  std::array<size_t, kEdgeTypes> edgesByType() const;
   uint64_t clamped = 0;
-  // Bytes held (the edges, the adjacency, the node order).
+  // Bytes held (the edges, their ranks, the offsets, the first generation).
   size_t memoryBytes() const;
 
  private:
-  void touch(uint32_t n) {
-    if (!seen_[n]) {
-      seen_[n] = 1;
-      order_.push_back(n);
-    }
+  // attr, type and zeroWeight in one word.
+  static uint32_t pack(uint32_t attr, CpEdgeType type, bool zeroWeight) {
+    return (attr == kNone ? kMaxAttr + 1 : attr) | static_cast<uint32_t>(type) << 28 | uint32_t{zeroWeight} << 31;
   }
+  static uint32_t attrOf(uint32_t p) { return (p & 0x0FFFFFFFu) == kMaxAttr + 1 ? kNone : p & 0x0FFFFFFFu; }
+  static CpEdgeType typeOf(uint32_t p) { return static_cast<CpEdgeType>(p >> 28 & 7); }
+  static bool zeroOf(uint32_t p) { return p >> 31; }
+  TimeNs weight(uint32_t u, uint32_t v, CpEdgeType type, bool zeroWeight) const {
+    if (type == CpEdgeType::Dependency || type == CpEdgeType::Sync || zeroWeight) return 0;
+    return std::max<TimeNs>(0, nodeTs_(v) - nodeTs_(u));
+  }
+  // The source of stored edge k (a binary search of the offsets).
+  uint32_t sourceOf(uint32_t k) const;
+
+  struct Added {  // while building: 12 bytes an edge, in insertion order
+    uint32_t from, to, packed;
+  };
+  struct Out {  // finished: 8 bytes an edge, its source given by the offsets
+    uint32_t to, packed;
+  };
   std::function<TimeNs(uint32_t)> nodeTs_;
-  std::vector<Edge> edges_;
-  std::vector<uint8_t> seen_;
-  std::vector<uint32_t> order_;
-  size_t nodeCount_ = 0;  // set by dropPathSearch
-  // CSR: edges out of node n are succ_[succAt_[n] .. succAt_[n + 1]), in insertion order.
-  std::vector<uint32_t> succAt_, succ_, predAt_, pred_;
+  size_t nodes_ = 0;
+  std::vector<Added> added_;
+  size_t nodeCount_ = 0;
+  // Edges out of node n are out_[at_[n] .. at_[n + 1]), in rank order; rank_[k] is out_[k]'s
+  // index among the edges added (its first insertion's).
+  std::vector<uint32_t> at_, rank_;
+  std::vector<Out> out_;
+  std::vector<uint32_t> sources_;  // the nodes no edge enters, in the order they entered the graph
 };
 
 }  // namespace opscope

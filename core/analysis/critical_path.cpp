@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
+#include <string>
 #include <unordered_map>
 
 #include "hierarchy/iterations.h"
@@ -18,7 +20,13 @@ namespace cp_detail {
 
 void Builder::collect() {
   const auto inWindow = [&](TimeNs ts) { return ts >= w_.start && ts <= w_.end; };
-  // Reserved once, a bound (the window's thread slices and every launched GPU event).
+  // Collected with their start, the sort key, then kept without it. Reserved once, a
+  // bound (the window's thread slices and every launched GPU event).
+  struct Keyed {
+    TimeNs ts;
+    Ev ev;
+  };
+  std::vector<Keyed> keyed;
   size_t bound = t_.links.gpuToLaunch.size();
   for (const Track& tr : t_.tracks)
     if (tr.kind == TrackKind::Thread) {
@@ -26,7 +34,7 @@ void Builder::collect() {
       const size_t last = w_.end < std::numeric_limits<TimeNs>::max() ? s.lowerBound(w_.end + 1) : s.size();
       bound += last - std::min(last, s.lowerBound(w_.start));
     }
-  evs_.reserve(bound);
+  keyed.reserve(bound);
   // CPU events starting in the window with a length (HTA leaves zero-length ones out:
   // they break its call stacks), every kind: annotations shape the nesting too.
   // Whether a name is a lock call, decided once per name (2: not yet).
@@ -43,9 +51,8 @@ void Builder::collect() {
       if (s.dur[i] <= 0 || s.kind[i] == SliceKind::Sync) continue;
       Ev e;
       e.ref = {ti, static_cast<uint32_t>(i)};
-      e.ts = s.start[i];
       e.lock = (s.kind[i] == SliceKind::Runtime || s.kind[i] == SliceKind::Driver) && isLock(s.name[i]);
-      evs_.push_back(e);
+      keyed.push_back({s.start[i], e});
     }
   }
   // GPU events whose launch starts in the window.
@@ -54,9 +61,8 @@ void Builder::collect() {
     if (!inWindow(t_.start(l)) || t_.dur(l) <= 0) continue;
     Ev e;
     e.ref = g;
-    e.ts = t_.start(g);
     e.gpu = true;
-    evs_.push_back(e);
+    keyed.push_back({t_.start(g), e});
   }
   // Without sync events, GPU work launched before profiling began (no launch in the trace)
   // joins too: it holds its stream, and the stream's order is what carries the path (see
@@ -79,39 +85,40 @@ void Builder::collect() {
         if (!isGpuKind(s.kind[i]) || (at < linked.size() && linked[at].first == g.packed())) continue;
         Ev e;
         e.ref = g;
-        e.ts = s.start[i];
         e.gpu = true;
-        evs_.push_back(e);
+        keyed.push_back({s.start[i], e});
       }
     }
   }
   // By start, then where the event lives (HTA's event index is by start): a total order
   // (an event is collected once), sorted in place without a stable sort's buffer.
-  std::sort(evs_.begin(), evs_.end(), [](const Ev& a, const Ev& b) {
+  std::sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
     if (a.ts != b.ts) return a.ts < b.ts;
-    return a.ref < b.ref;
+    return a.ev.ref < b.ev.ref;
   });
-  evOf_.reserve(evs_.size());
-  for (uint32_t i = 0; i < evs_.size(); ++i) evOf_.emplace_back(evs_[i].ref.packed(), i);
-  std::sort(evOf_.begin(), evOf_.end());
+  evs_.reserve(keyed.size());
+  for (const Keyed& k : keyed) evs_.push_back(k.ev);
+  decltype(keyed)().swap(keyed);
 
   // cuda_sync events and their calls (by correlation id).
+  if (!sawSyncEvents_) return;
   for (uint32_t ti = 0; ti < t_.tracks.size(); ++ti) {
     const SliceColumns& s = t_.tracks[ti].slices;
     for (size_t i = 0; i < s.size(); ++i)
       if ((s.kind[i] == SliceKind::Runtime || s.kind[i] == SliceKind::Driver) && s.correlation[i] != kNoId)
-        callOfCorrelation_.emplace(s.correlation[i], EventRef{ti, static_cast<uint32_t>(i)});
+        callOfCorrelation_.emplace_back(s.correlation[i], EventRef{ti, static_cast<uint32_t>(i)}.packed());
   }
+  std::sort(callOfCorrelation_.begin(), callOfCorrelation_.end());
   for (uint32_t ti = 0; ti < t_.tracks.size(); ++ti) {
     const Track& tr = t_.tracks[ti];
     const SliceColumns& s = tr.slices;
     for (size_t i = 0; i < s.size(); ++i) {
       if (s.kind[i] != SliceKind::Sync) continue;
-      const auto call = callOfCorrelation_.find(s.correlation[i]);
-      if (call == callOfCorrelation_.end()) continue;
+      const std::optional<EventRef> call = callOfCorrelation(s.correlation[i]);
+      if (!call) continue;
       SyncEv y;
       y.ref = {ti, static_cast<uint32_t>(i)};
-      y.runtime = call->second;
+      y.runtime = *call;
       y.name = t_.str(s.name[i]);
       const bool callInWindow = inWindow(t_.start(y.runtime)) && t_.dur(y.runtime) > 0;
       if (!callInWindow && y.name != "Stream Wait Event") continue;
@@ -142,7 +149,8 @@ void Builder::makeNodes() {
     for (size_t k = 0; k < nodes_.size(); ++k) nodes_[k] = keyed[k].second ^ 1u;
   }
   for (uint32_t n = 0; n < nodes_.size(); ++n)
-    (nodeIsStart(n) ? evs_[nodeEv(n)].startNode : evs_[nodeEv(n)].endNode) = n;
+    if (nodeIsStart(n)) evs_[nodeEv(n)].startNode = n;
+    else evs_[nodeEv(n)].endNode = n;
   graph_ = std::make_unique<CpGraph>(nodes_.size(), [this](uint32_t n) { return nodeTs(n); });
 }
 
@@ -193,74 +201,66 @@ void Builder::callStackEdges() {
     if (fwd != kNone && bwd != kNone && track == bwd) track = fwd;
     stacks[track].push_back(i);
   }
-  // Every stack swept first (parents, roots, starts in order), then the children as one
-  // array in start order (a vector an event took 200 MB on 1 GB), then the walks in stack
-  // order, adding the edges in the order they always were.
-  std::vector<std::vector<uint32_t>> rootsOf;
-  rootsOf.reserve(stacks.size());
-  std::vector<uint32_t> startOrder;
-  for (auto& [track, members] : stacks) {
-    std::vector<uint32_t>& roots = rootsOf.emplace_back();
-    sweepCallStack(
-        members, [&](uint32_t i) { return evs_[i].ts; }, [&](uint32_t i) { return t_.end(evs_[i].ref); },
-        [&](uint32_t ev, uint32_t parent) {
-          evs_[ev].parent = parent;
-          (parent == kNone ? roots : startOrder).push_back(ev);
-        });
-  }
-  std::vector<uint32_t> childAt(evs_.size() + 1, 0);
-  for (uint32_t ev : startOrder) ++childAt[evs_[ev].parent + 1];
-  for (size_t k = 0; k < evs_.size(); ++k) childAt[k + 1] += childAt[k];
-  std::vector<uint32_t> children(startOrder.size());
+  // Every stack swept first, in stack order: every event with its parent, in start order,
+  // which is the depth-first walk's preorder (an event's descendants all start before its
+  // next sibling). Then each stack walked in turn: a stack of the events entered and not
+  // yet exited, unwound to the parent of each next event, adding the edges in the order
+  // they always were. No tree is built (children lists took 35 MB on 1 GB; a vector an
+  // event took 200 MB), and a stack's sweep is over before the walks add edges.
+  std::vector<std::pair<uint32_t, uint32_t>> preorder;  // (event, parent), stack after stack
+  std::vector<size_t> stackEnds;
   {
-    std::vector<uint32_t> fill(childAt.begin(), childAt.end() - 1);
-    for (uint32_t ev : startOrder) children[fill[evs_[ev].parent]++] = ev;
+    size_t cpu = 0;
+    for (const auto& [track, members] : stacks) cpu += members.size();
+    preorder.reserve(cpu);
   }
-  std::vector<uint32_t>().swap(startOrder);
-  for (const std::vector<uint32_t>& roots : rootsOf) {
-    // Depth-first walk, iteratively (stacks can be thousands deep in hostile files).
-    uint32_t last = kNone;
-    int depth = 0;
-    const auto enter = [&](uint32_t ev) {
-      const Ev& e = evs_[ev];
-      if (e.startNode == kNone) return;
-      if (last != kNone && !sharesLock(last, e.startNode)) {
-        const CpEdgeType type = depth == 0 ? CpEdgeType::Dependency : CpEdgeType::Operator;
-        addEdge(last, e.startNode, type, false,
-                type == CpEdgeType::Operator ? attribute(last, e.startNode, evs_[nodeEv(last)].parent) : kNone);
-      }
-      last = e.startNode;
-      ++depth;
-    };
-    const auto exit = [&](uint32_t ev) {
-      const Ev& e = evs_[ev];
-      if (e.startNode == kNone) return;
-      if (last != kNone && !sharesLock(last, e.endNode))
-        addEdge(last, e.endNode, CpEdgeType::Operator, isBlockingCall(t_.name(e.ref)),
-                attribute(last, e.endNode, evs_[nodeEv(last)].parent));
-      last = e.endNode;
-      --depth;
-    };
-    struct Frame {
-      uint32_t ev;
-      size_t next;
-    };
-    std::vector<Frame> walk;
-    for (uint32_t root : roots) {
-      enter(root);
-      walk.push_back({root, 0});
-      while (!walk.empty()) {
-        Frame& f = walk.back();
-        if (childAt[f.ev] + f.next < childAt[f.ev + 1]) {
-          const uint32_t c = children[childAt[f.ev] + f.next++];
-          enter(c);
-          walk.push_back({c, 0});
-        } else {
-          exit(f.ev);
-          walk.pop_back();
-        }
-      }
+  for (auto& [track, members] : stacks) {
+    sweepCallStack(
+        members, [&](uint32_t i) { return t_.start(evs_[i].ref); }, [&](uint32_t i) { return t_.end(evs_[i].ref); },
+        [&](uint32_t ev, uint32_t parent) { preorder.emplace_back(ev, parent); });
+    stackEnds.push_back(preorder.size());
+  }
+  decltype(stacks)().swap(stacks);
+  std::vector<uint32_t> walk;   // the events entered and not exited, outermost first
+  uint32_t last = kNone;        // the last node the walk passed
+  uint32_t lastParent = kNone;  // the parent of last's event, where last is an end node
+  int depth = 0;                // events with nodes entered and not exited (annotations have none)
+  const auto enter = [&](uint32_t ev) {
+    const Ev& e = evs_[ev];
+    if (e.startNode == kNoNode) return;
+    if (last != kNone && !sharesLock(last, e.startNode)) {
+      // Depth 0: an op outside any other follows the last one before it.
+      const CpEdgeType type = depth == 0 ? CpEdgeType::Dependency : CpEdgeType::Operator;
+      addEdge(last, e.startNode, type, false,
+              type == CpEdgeType::Operator ? attribute(last, e.startNode, lastParent) : kNone);
     }
+    last = e.startNode;
+    ++depth;
+  };
+  // Exits the innermost event entered (the walk's top).
+  const auto exit = [&] {
+    const uint32_t ev = walk.back();
+    walk.pop_back();
+    const Ev& e = evs_[ev];
+    if (e.startNode == kNoNode) return;
+    if (last != kNone && !sharesLock(last, e.endNode))
+      addEdge(last, e.endNode, CpEdgeType::Operator, isBlockingCall(t_.name(e.ref)),
+              attribute(last, e.endNode, lastParent));
+    last = e.endNode;
+    lastParent = walk.empty() ? kNone : walk.back();
+    --depth;
+  };
+  size_t at = 0;
+  for (const size_t end : stackEnds) {
+    last = lastParent = kNone;
+    depth = 0;
+    for (; at < end; ++at) {
+      const auto [ev, parent] = preorder[at];
+      while (!walk.empty() && walk.back() != parent) exit();
+      enter(ev);
+      walk.push_back(ev);
+    }
+    while (!walk.empty()) exit();
   }
 }
 
@@ -298,8 +298,8 @@ CriticalPath Builder::pathOf(const std::vector<uint32_t>& nodePath) {
   CriticalPath p;
   p.window = w_;
   p.graphNodes = graph_->nodeCount();
-  p.graphEdges = graph_->edges().size();
-  for (const Edge& e : graph_->edges()) ++p.graphEdgesByType[static_cast<size_t>(e.type)];
+  p.graphEdges = graph_->edgeCount();
+  p.graphEdgesByType = graph_->edgesByType();
   p.eventRecordsMatched = recordsMatched_;
   p.pathNodes = nodePath.size();
   p.traceHasSyncEvents = sawSyncEvents_;
@@ -332,7 +332,7 @@ CriticalPath Builder::pathOf(const std::vector<uint32_t>& nodePath) {
       if (onPath[ev]) p.events.push_back(evs_[ev].ref.packed());
   }
   for (size_t i = 1; i < nodePath.size(); ++i) {
-    const Edge* e = graph_->find(nodePath[i - 1], nodePath[i]);
+    const std::optional<Edge> e = graph_->find(nodePath[i - 1], nodePath[i]);
     if (!e) continue;
     p.weight += graph_->weight(*e);
     const TimeNs to = std::max(cursor, nodeTs(nodePath[i]));
@@ -358,6 +358,16 @@ CriticalPath Builder::pathOf(const std::vector<uint32_t>& nodePath) {
 
 CriticalPath Builder::run() {
   collect();
+  if (evs_.size() > CpGraph::kMaxAttr) {
+    // An edge names its event in 28 bits (cp_graph.h): about 110 GB of JSON in one window.
+    CriticalPath p;
+    p.window = w_;
+    p.traceFormat = t_.meta.format;
+    p.traceHasSyncEvents = sawSyncEvents_;
+    p.error = "the window holds " + std::to_string(evs_.size()) + " events, more than the critical path's " +
+              std::to_string(CpGraph::kMaxAttr) + "; choose an iteration or a shorter window";
+    return p;
+  }
   makeNodes();
   lockEdges();
   callStackAndGpuEdges();
@@ -365,7 +375,6 @@ CriticalPath Builder::run() {
   for (const Ev& e : evs_)
     if (e.gpu) w_.wallEnd = std::max(w_.wallEnd, t_.end(e.ref));
   w_.wallEnd = std::max(w_.wallEnd, w_.end);
-  decltype(evOf_)().swap(evOf_);  // looked up while edges are added, not after
   graph_->finish();
   bool cycle = false;
   const std::vector<uint32_t> path = graph_->longestPath(&cycle);

@@ -66,17 +66,24 @@ TEST(CallStackSweep, SortingStartsAndEndsApartVisitsAsOneSortDoes) {
       e.ts = static_cast<TimeNs>(rng() % (n / 4 + 1)) * 10;
       e.end = e.ts + 10 * static_cast<TimeNs>(1 + rng() % 4);
     }
-    std::vector<uint32_t> members(n);
-    for (uint32_t i = 0; i < n; ++i) members[i] = i;
-    std::shuffle(members.begin(), members.end(), rng);
-    std::vector<std::pair<uint32_t, uint32_t>> got;
-    sweepCallStack(
-        members, [&](uint32_t i) { return evs[i].ts; }, [&](uint32_t i) { return evs[i].end; },
-        [&](uint32_t ev, uint32_t parent) { got.emplace_back(ev, parent); });
-    EXPECT_TRUE(members.empty());
     const auto want = referenceSweep(evs);
-    ASSERT_EQ(got.size(), n);
-    EXPECT_TRUE(got == want) << n << " events";
+    std::vector<std::pair<uint32_t, uint32_t>> got;
+    // Shuffled members, and members in time order (the critical path's, whose starts
+    // are sorted only within each instant).
+    for (const bool byTime : {false, true}) {
+      std::vector<uint32_t> members(n);
+      for (uint32_t i = 0; i < n; ++i) members[i] = i;
+      std::shuffle(members.begin(), members.end(), rng);
+      if (byTime)
+        std::stable_sort(members.begin(), members.end(), [&](uint32_t x, uint32_t y) { return evs[x].ts < evs[y].ts; });
+      got.clear();
+      sweepCallStack(
+          members, [&](uint32_t i) { return evs[i].ts; }, [&](uint32_t i) { return evs[i].end; },
+          [&](uint32_t ev, uint32_t parent) { got.emplace_back(ev, parent); });
+      EXPECT_TRUE(members.empty());
+      ASSERT_EQ(got.size(), n);
+      EXPECT_TRUE(got == want) << n << " events, members " << (byTime ? "in time order" : "shuffled");
+    }
     // The fixture nests: most events have a parent.
     EXPECT_GT(std::count_if(got.begin(), got.end(), [](const auto& p) { return p.second != ~0u; }),
               static_cast<long>(n / 4));
