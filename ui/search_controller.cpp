@@ -9,6 +9,7 @@
 #include <QToolBar>
 #include <algorithm>
 
+#include "elided_label.h"
 #include "ranks/collective_match.h"
 #include "timeline/timeline_widget.h"
 
@@ -32,8 +33,12 @@ SearchController::SearchController(QMainWindow* window, TimelineWidget* timeline
   bar->addWidget(box_);
   regex_ = new QCheckBox(QStringLiteral("regex"), bar);
   bar->addWidget(regex_);
-  label_ = new QLabel(bar);
-  label_->setMinimumWidth(220);
+  // A fixed width, the text cut to fit (whole in its tooltip): a label as wide as its
+  // text moved the Panels toolbar after it, its buttons sliding from under the mouse when
+  // a status appeared (Maximise became Compare).
+  label_ = new ElidedLabel(bar);
+  label_->setFixedWidth(kStatusWidth);
+  label_->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);  // ElidedLabel's Ignored counts as 0 wide
   bar->addWidget(label_);
   auto* findAction = new QAction(window);
   findAction->setShortcut(QKeySequence::Find);
@@ -54,7 +59,7 @@ void SearchController::setDocument(std::shared_ptr<const TraceDocument> doc) {
   if (doc_ && !box_->text().isEmpty()) run(box_->text(), regex_->isChecked());
 }
 
-QString SearchController::status() const { return label_->text(); }
+QString SearchController::status() const { return label_->fullText(); }
 
 void SearchController::find(const QString& name) {
   box_->setText(name);
@@ -87,7 +92,7 @@ void SearchController::markCollectivePeers(std::optional<EventRef> ref) {
       collectiveMarked_ = false;
       matches_ = std::make_shared<std::vector<EventRef>>();
       timeline_->setSearch(nullptr);
-      label_->setText(QString());
+      label_->setFullText(QString());
     }
     return;
   }
@@ -99,7 +104,8 @@ void SearchController::markCollectivePeers(std::optional<EventRef> ref) {
   cursor_ = static_cast<size_t>(std::find(peers->begin(), peers->end(), *ref) - peers->begin());
   collectiveMarked_ = true;
   timeline_->setSearch(nullptr, matches_);
-  label_->setText(QStringLiteral("collective #%1 on %2 ranks · Enter to step").arg(m.ordinal + 1).arg(m.peers.size()));
+  label_->setFullText(
+      QStringLiteral("collective #%1 on %2 ranks · Enter to step").arg(m.ordinal + 1).arg(m.peers.size()));
 }
 
 bool SearchController::run(const QString& text, bool regex) {
@@ -110,7 +116,7 @@ bool SearchController::run(const QString& text, bool regex) {
   if (!doc_ || text.isEmpty()) {
     matcher_.reset();
     timeline_->setSearch(nullptr);
-    label_->setText(QString());
+    label_->setFullText(QString());
     return true;
   }
   SearchQuery q{text.toStdString(), regex, false};
@@ -120,19 +126,19 @@ bool SearchController::run(const QString& text, bool regex) {
     matcher_.reset();
     timeline_->setSearch(nullptr);
     box_->setStyleSheet(QStringLiteral("background: #ffd6d6; color: black;"));
-    label_->setText(QStringLiteral("bad regular expression: %1").arg(QString::fromUtf8(e.what())));
+    label_->setFullText(QStringLiteral("bad regular expression: %1").arg(QString::fromUtf8(e.what())));
     return false;
   }
   *matches_ = findEvents(*doc_->trace, *matcher_, kMaxMatches);
   timeline_->setSearch(matcher_, matches_);
-  if (matches_->empty()) label_->setText(QStringLiteral("no match"));
+  if (matches_->empty()) label_->setFullText(QStringLiteral("no match"));
   else
-    label_->setText(QStringLiteral("%L1%2 match%3 in %L4 name%5 · Enter to step")
-                        .arg(matches_->size())
-                        .arg(matches_->size() >= kMaxMatches ? QStringLiteral("+") : QString())
-                        .arg(matches_->size() == 1 ? "" : "es")
-                        .arg(matcher_->names)
-                        .arg(matcher_->names == 1 ? "" : "s"));
+    label_->setFullText(QStringLiteral("%L1%2 match%3 in %L4 name%5 · Enter to step")
+                            .arg(matches_->size())
+                            .arg(matches_->size() >= kMaxMatches ? QStringLiteral("+") : QString())
+                            .arg(matches_->size() == 1 ? "" : "es")
+                            .arg(matcher_->names)
+                            .arg(matcher_->names == 1 ? "" : "s"));
   return true;
 }
 
@@ -147,10 +153,10 @@ void SearchController::markEvents(const QString& what, std::vector<EventRef> eve
   cursor_ = 0;
   timeline_->setSearch(nullptr, matches_);
   timeline_->select(matches_->front(), true);
-  label_->setText(QStringLiteral("%L1 event%2 of %3 · Enter to step")
-                      .arg(matches_->size())
-                      .arg(matches_->size() == 1 ? "" : "s")
-                      .arg(what.size() > 60 ? what.left(57) + QStringLiteral("…") : what));
+  label_->setFullText(QStringLiteral("%L1 event%2 of %3 · Enter to step")
+                          .arg(matches_->size())
+                          .arg(matches_->size() == 1 ? "" : "s")
+                          .arg(what.size() > 60 ? what.left(57) + QStringLiteral("…") : what));
 }
 
 void SearchController::step(int direction) {
@@ -163,7 +169,7 @@ void SearchController::step(int direction) {
     cursor_ = 0;
   }
   timeline_->select((*matches_)[cursor_], true);
-  label_->setText(QStringLiteral("%L1 of %L2 matches").arg(cursor_ + 1).arg(matches_->size()));
+  label_->setFullText(QStringLiteral("%L1 of %L2 matches").arg(cursor_ + 1).arg(matches_->size()));
 }
 
 bool SearchController::selectByName(const QString& name) {

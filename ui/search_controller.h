@@ -12,12 +12,12 @@
 #include "trace_document.h"
 
 class QCheckBox;
-class QLabel;
 class QLineEdit;
 class QMainWindow;
 
 namespace opscope::ui {
 
+class ElidedLabel;
 class TimelineWidget;
 
 class SearchController : public QObject {
@@ -28,6 +28,8 @@ class SearchController : public QObject {
   // A new trace: the typed search runs again on it.
   void setDocument(std::shared_ptr<const TraceDocument> doc);
 
+  // The status's width in the toolbar, whatever it says.
+  static constexpr int kStatusWidth = 260;
   QLineEdit* box() const { return box_; }
   QString status() const;
   size_t matchCount() const { return matches_->size(); }
@@ -54,7 +56,7 @@ class SearchController : public QObject {
   std::shared_ptr<const TraceDocument> doc_;
   QLineEdit* box_ = nullptr;
   QCheckBox* regex_ = nullptr;
-  QLabel* label_ = nullptr;
+  ElidedLabel* label_ = nullptr;
   std::shared_ptr<NameMatcher> matcher_;
   std::shared_ptr<std::vector<EventRef>> matches_ = std::make_shared<std::vector<EventRef>>();
   size_t cursor_ = 0;

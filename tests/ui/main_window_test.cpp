@@ -17,6 +17,7 @@
 #include <QTableWidget>
 #include <QTest>
 #include <QTimer>
+#include <QToolBar>
 #include <QTreeView>
 #include <filesystem>
 #include <fstream>
@@ -193,6 +194,24 @@ TEST(MainWindow, SearchCountsMatchesAndEnterStepsThroughThem) {
   EXPECT_GE(steps100to103, 4u);
   EXPECT_FALSE(win.w.runSearch(QStringLiteral("(oops"), true));
   EXPECT_TRUE(win.w.searchStatus().contains(QStringLiteral("bad regular expression")));
+}
+
+TEST(MainWindow, TheSearchStatusNeverMovesThePanelButtons) {
+  // A status wider than its place is cut (whole in the tooltip and status()); the Panels
+  // toolbar after it stays where it was, its buttons under the mouse.
+  Window win;
+  const auto* panels = win.w.findChild<QToolBar*>(QStringLiteral("panelsBar"));
+  ASSERT_TRUE(panels);
+  const int x = panels->geometry().x();
+  win.w.markEvents(QStringLiteral("the critical path of the whole trace, through every stream"),
+                   {firstKernel(win.trace())});
+  QApplication::processEvents();
+  EXPECT_TRUE(win.w.searchStatus().startsWith(QStringLiteral("1 event of the critical path of the whole trace")));
+  EXPECT_EQ(panels->geometry().x(), x);
+  EXPECT_FALSE(win.w.runSearch(QStringLiteral("(an unclosed group in a long expression"), true));
+  QApplication::processEvents();
+  EXPECT_TRUE(win.w.searchStatus().contains(QStringLiteral("bad regular expression")));
+  EXPECT_EQ(panels->geometry().x(), x);
 }
 
 TEST(MainWindow, ShiftDragSelectsARangeAndFillsTheAggregateTable) {
