@@ -178,9 +178,4 @@ std::array<size_t, CpGraph::kEdgeTypes> CpGraph::edgesByType() const {
   return n;
 }
 
-size_t CpGraph::memoryBytes() const {
-  return added_.capacity() * sizeof(Added) + out_.capacity() * sizeof(Out) +
-         (at_.capacity() + rank_.capacity() + sources_.capacity()) * 4;
-}
-
 }  // namespace opscope

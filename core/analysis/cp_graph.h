@@ -70,8 +70,6 @@ class CpGraph {
   size_t edgeCount() const { return out_.size(); }
   std::array<size_t, kEdgeTypes> edgesByType() const;
   uint64_t clamped = 0;
-  // Bytes held (the edges, their ranks, the offsets, the first generation).
-  size_t memoryBytes() const;
 
  private:
   // attr, type and zeroWeight in one word.
