@@ -121,29 +121,43 @@ void writeCriticalPathJson(const CriticalPath& path, const Trace& trace, const s
   // A segment at a time, as text: the whole trace's path has one per op, call and
   // kernel on it (hundreds of thousands on 1 GB), which as one value held hundreds of MB
   // and as an ordered_json each took a second to write. Names and track labels are
-  // escaped once each.
-  const std::string in(j.elementIndent() + 2, ' '), out(j.elementIndent(), ' ');
+  // escaped once each, numbers appended as jsonText writes them (no value built).
+  const std::string in(j.elementIndent() + 2, ' ');
+  // Each member's text up to its value, made once (appends of known length).
+  const auto key = [&](const char* name, bool first = false) { return (first ? "{\n" : ",\n") + in + name; };
+  const std::string ts = key("\"ts_us\": ", true), dur = key("\"dur_us\": "), category = key("\"category\": \""),
+                    edge = key("\"edge\": \""), name = key("\"name\": "), track = key("\"track\": "),
+                    close = "\n" + std::string(j.elementIndent(), ' ') + "}";
   std::unordered_map<StringId, std::string> names;
   std::unordered_map<uint32_t, std::string> tracks;
   j.arrayText("segments", path.segments.size(), [&](size_t i, std::string& o) {
     const CriticalPathSegment& s = path.segments[i];
-    o += "{\n" + in + "\"ts_us\": " + jsonText(ojson(nsToUs(s.start - origin)));
-    o += ",\n" + in + "\"dur_us\": " + jsonText(ojson(nsToUs(s.end - s.start)));
-    o += ",\n" + in + "\"category\": \"" + cpCategoryName(s.category) + "\"";
-    o += ",\n" + in + "\"edge\": \"" + cpEdgeTypeName(s.edge) + "\"";
+    o += ts;
+    appendJsonDouble(o, nsToUs(s.start - origin));
+    o += dur;
+    appendJsonDouble(o, nsToUs(s.end - s.start));
+    o += category;
+    o += cpCategoryName(s.category);
+    o += '"';
+    o += edge;
+    o += cpEdgeTypeName(s.edge);
+    o += '"';
+    o += name;
     if (s.event != kNoRef) {
       const EventRef r = EventRef::unpack(s.event);
-      auto [name, newName] = names.try_emplace(trace.nameId(r));
-      if (newName) name->second = jsonText(ojson(std::string(trace.name(r))));
-      auto [track, newTrack] = tracks.try_emplace(r.track);
-      if (newTrack) track->second = jsonText(ojson(trace.trackLabel(r.track)));
-      o += ",\n" + in + "\"name\": " + name->second;
-      o += ",\n" + in + "\"track\": " + track->second;
+      auto [n, newName] = names.try_emplace(trace.nameId(r));
+      if (newName) n->second = jsonText(ojson(std::string(trace.name(r))));
+      o += n->second;
+      o += track;
+      auto [t, newTrack] = tracks.try_emplace(r.track);
+      if (newTrack) t->second = jsonText(ojson(trace.trackLabel(r.track)));
+      o += t->second;
     } else {
-      o += ",\n" + in + "\"name\": null";
-      o += ",\n" + in + "\"track\": null";
+      o += "null";
+      o += track;
+      o += "null";
     }
-    o += "\n" + out + "}";
+    o += close;
   });
   j.value("graph", ojson{{"nodes", path.graphNodes},
                          {"edges", path.graphEdges},

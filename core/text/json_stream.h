@@ -45,16 +45,25 @@ class JsonObjectWriter {
       write_("[]");
       return;
     }
-    write_("[");
+    // Elements are passed on about 64 KiB at a time: a sink call (and an fwrite) an
+    // element cost as much as formatting a small one.
+    constexpr size_t kBatch = 64 * 1024;
     const std::string pad = spaces(depth_ + 2);
-    std::string piece;
+    std::string piece = "[";
+    piece.reserve(kBatch + 4096);
     for (size_t i = 0; i < count; ++i) {
-      piece.assign(i ? ",\n" : "\n");
+      piece += i ? ",\n" : "\n";
       piece += pad;
       element(i, piece);
-      write_(piece);
+      if (piece.size() >= kBatch) {
+        write_(piece);
+        piece.clear();
+      }
     }
-    write_("\n" + spaces(depth_ + 1) + "]");
+    piece += '\n';
+    piece.append(static_cast<size_t>(2 * (depth_ + 1)), ' ');
+    piece += ']';
+    write_(piece);
   }
   // The spaces an arrayText element's lines after its first start with, beyond its own
   // indentation of 2 a level.

@@ -2,6 +2,7 @@
 // for the whole object with an indent of 2.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -96,6 +97,38 @@ TEST(JsonStream, AppendedDoublesAreNlohmannsText) {
     want += jsonText(Json(v));
     ASSERT_EQ(out, want) << v;
   }
+}
+
+TEST(JsonStream, ALongArrayIsPassedOnInBatchesWithTheWholeText) {
+  // 100,000 elements (about 3 MB): the text is dump(2)'s across the batches' seams, and
+  // the sink is called a batch at a time, not an element at a time.
+  const size_t n = 100000;
+  std::string text;
+  size_t calls = 0, largest = 0;
+  {
+    JsonObjectWriter w([&](std::string_view piece) {
+      text += piece;
+      ++calls;
+      largest = std::max(largest, piece.size());
+    });
+    w.value("before", 1);
+    const std::string in(w.elementIndent() + 2, ' ');
+    w.arrayText("rows", n, [&](size_t i, std::string& o) {
+      o += "{\n" + in + "\"i\": " + std::to_string(i) + ",\n" + in + "\"us\": ";
+      appendJsonDouble(o, static_cast<double>(i) / 1000);
+      o += "\n" + std::string(w.elementIndent(), ' ') + "}";
+    });
+    w.value("after", "end");
+    w.close();
+  }
+  Json whole;
+  whole["before"] = 1;
+  whole["rows"] = Json::array();
+  for (size_t i = 0; i < n; ++i) whole["rows"].push_back(Json{{"i", i}, {"us", static_cast<double>(i) / 1000}});
+  whole["after"] = "end";
+  EXPECT_EQ(text, jsonText(whole, 2));
+  EXPECT_LT(calls, 100u);                 // about 3 MB / 64 KiB pieces, and the other members
+  EXPECT_LT(largest, 64u * 1024 + 1024);  // a batch ends at the element that passes 64 KiB
 }
 
 }  // namespace
