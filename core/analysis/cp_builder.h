@@ -10,6 +10,7 @@
 #include <optional>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "analysis/cp_graph.h"
@@ -67,6 +68,39 @@ struct SyncEv {
   int64_t waitOnRecordCorrelation = -1;
 };
 
+// Launches and the streams' queue lengths over the whole trace (HTA's TraceCounters),
+// read by the GPU edges. Made from the trace's launch links alone, so beside the events'
+// collection and nodes (Builder::run). Kept as sorted arrays (a tree, two hash maps and a
+// vector a launch put 28 MB more on the peak of 1 GB), written in the order a map's
+// entries were assigned and read as the last assignment of a key.
+struct GpuQueues {
+  // A launch, with the GPU events it started (a range of the launch links, which are
+  // sorted by launch): by start.
+  struct Launch {
+    EventRef call;
+    TimeNs ts;
+    uint32_t first, count;  // launchToGpu[first, first + count)
+  };
+  struct LaunchQueue {
+    uint64_t launch;
+    StreamKey stream;
+    int64_t queue;  // after the launch
+    auto key() const { return std::make_pair(launch, stream); }
+  };
+  struct GpuQueue {
+    uint64_t gpu;
+    int64_t queue;  // after it starts (the first of its launch on its stream)
+  };
+  struct GpuFollower {
+    uint64_t gpu;
+    bool follower;  // not the first of its launch on its stream
+  };
+  std::vector<Launch> launches;
+  std::vector<LaunchQueue> atLaunch;   // by (launch, stream)
+  std::vector<GpuQueue> atGpu;         // by GPU event
+  std::vector<GpuFollower> followers;  // by GPU event
+};
+
 class Builder {
  public:
   Builder(const Trace& trace, const CriticalPathWindow& window, CriticalPathThreads threads)
@@ -94,7 +128,13 @@ class Builder {
   }
   void lockEdges();
   void callStackEdges();
+  // queues_ from the launch links (reads nothing else the builder makes).
+  void gpuQueues();
   void gpuEdges();
+  StreamKey streamOf(EventRef gpu) const;
+  EventRef gpuOf(const GpuQueues::Launch& l, uint32_t j) const {
+    return EventRef::unpack(t_.links.launchToGpu[l.first + j].second);
+  }
   // callStackEdges and gpuEdges, the second on a thread of its own for a large window:
   // they share only what collect and makeNodes made, which both only read.
   void callStackAndGpuEdges();
@@ -102,7 +142,8 @@ class Builder {
   void inferStreamWaits(std::unordered_map<uint32_t, uint32_t>& kernelSync) const;
   std::vector<GpuWork> gpuWork() const;
   CriticalPath pathOf(const std::vector<uint32_t>& nodePath);
-  CpCategory categoryOf(const Edge& e) const;
+  // Not const: it remembers which kernel names are collectives (collectiveName_).
+  CpCategory categoryOf(const Edge& e);
 
   const Trace& t_;
   CriticalPathWindow w_;
@@ -120,6 +161,7 @@ class Builder {
     return it != evs_.end() && it->ref == r ? static_cast<uint32_t>(it - evs_.begin()) : kNone;
   }
   std::vector<SyncEv> syncs_;
+  GpuQueues queues_;
   // Runtime and driver calls by correlation id, whole trace, as (correlation, ref) sorted
   // (the first call of an id first): made only when the trace has sync events, the one
   // thing they are looked up for.
@@ -142,6 +184,9 @@ class Builder {
   bool sawSyncEvents_ = false;
   size_t recordsMatched_ = 0;
   size_t inferredWaits_ = 0;
+  // Whether a kernel name is a collective, decided once per name (2: not yet): the
+  // test lowers the name's letters, for each of 10^5 kernel segments on 1 GB.
+  std::vector<uint8_t> collectiveName_;
 };
 
 }  // namespace opscope::cp_detail

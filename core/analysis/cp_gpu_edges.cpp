@@ -2,6 +2,7 @@
 // events' waits and the waits a trace without them leaves implicit, found on a thread
 // beside the call stacks' edges for a large window (cp_builder.h).
 #include <algorithm>
+#include <map>
 #include <optional>
 
 #include "analysis/cp_builder.h"
@@ -22,98 +23,75 @@ void Builder::callStackAndGpuEdges() {
         tlsPending = &pending;
         gpuEdges();
       });
+  queues_ = GpuQueues();  // read only by gpuEdges: freed before the graph's peak
   for (const PendingEdge& e : pending) addEdge(e.u, e.v, e.type, e.zeroWeight, e.attr);
 }
 
-void Builder::gpuEdges() {
-  // Launches in time order, each with the GPU events it started (a range of the launch
-  // links, which are sorted by launch) and their streams.
-  struct Launch {
-    EventRef call;
-    TimeNs ts;
-    uint32_t first, count;  // launchToGpu[first, first + count)
-  };
+StreamKey Builder::streamOf(EventRef g) const {
+  const Track& tr = t_.tracks[g.track];
+  return StreamKey{tr.device, tr.stream != kNoId ? tr.stream : static_cast<int64_t>(g.track)};
+}
+
+void Builder::gpuQueues() {
+  GpuQueues& q = queues_;
   const auto& links = t_.links.launchToGpu;
-  std::vector<Launch> launches;
   for (uint32_t k = 0; k < links.size(); ++k) {
     const EventRef l = EventRef::unpack(links[k].first);
-    if (launches.empty() || launches.back().call != l) launches.push_back({l, t_.start(l), k, 0});
-    ++launches.back().count;
+    if (q.launches.empty() || q.launches.back().call != l) q.launches.push_back({l, t_.start(l), k, 0});
+    ++q.launches.back().count;
   }
-  std::stable_sort(launches.begin(), launches.end(), [](const Launch& a, const Launch& b) { return a.ts < b.ts; });
-  const auto gpuOf = [&](const Launch& l, uint32_t j) { return EventRef::unpack(links[l.first + j].second); };
-  const auto streamOf = [&](EventRef g) {
-    const Track& tr = t_.tracks[g.track];
-    return StreamKey{tr.device, tr.stream != kNoId ? tr.stream : static_cast<int64_t>(g.track)};
-  };
+  std::stable_sort(q.launches.begin(), q.launches.end(),
+                   [](const GpuQueues::Launch& a, const GpuQueues::Launch& b) { return a.ts < b.ts; });
 
   // Queue length per stream over the whole trace (HTA's TraceCounters queue length):
   // +1 when a launch enqueues on the stream, -1 when its GPU work starts. A CUDA graph
   // launch counts once per stream, its first event there dequeuing it; the graph's
   // other events there are followers, chained to the one before them on the stream.
-  // Kept as sorted arrays (a tree, two hash maps and a vector a launch put 28 MB more on
-  // the peak of 1 GB), written in the order a map's entries were assigned and read as the
-  // last assignment of a key.
-  struct LaunchQueue {
-    uint64_t launch;
-    StreamKey stream;
-    int64_t queue;  // after the launch
-    auto key() const { return std::make_pair(launch, stream); }
+  struct Step {
+    TimeNs ts;
+    int delta;
+    uint64_t key;  // launch: call ref; gpu: gpu ref
   };
-  struct GpuQueue {
-    uint64_t gpu;
-    int64_t queue;  // after it starts (the first of its launch on its stream)
-  };
-  struct GpuFollower {
-    uint64_t gpu;
-    bool follower;  // not the first of its launch on its stream
-  };
-  std::vector<LaunchQueue> queueAtLaunch;
-  std::vector<GpuQueue> queueAtGpu;
-  std::vector<GpuFollower> followers;
-  {
-    struct Step {
-      TimeNs ts;
-      int delta;
-      uint64_t key;  // launch: call ref; gpu: gpu ref
-    };
-    std::map<StreamKey, std::vector<Step>> steps;
-    std::map<StreamKey, EventRef> firstOnStream;
-    followers.reserve(links.size());
-    for (const Launch& l : launches) {
-      firstOnStream.clear();
-      for (uint32_t j = 0; j < l.count; ++j) {
-        const EventRef g = gpuOf(l, j);
-        auto [it, fresh] = firstOnStream.emplace(streamOf(g), g);
-        if (!fresh && std::make_pair(t_.start(g), g) < std::make_pair(t_.start(it->second), it->second)) it->second = g;
-      }
-      for (auto& [k, g] : firstOnStream) {
-        steps[k].push_back({l.ts, +1, l.call.packed()});
-        steps[k].push_back({t_.start(g), -1, g.packed()});
-      }
-      for (uint32_t j = 0; j < l.count; ++j) {
-        const EventRef g = gpuOf(l, j);
-        followers.push_back({g.packed(), firstOnStream[streamOf(g)] != g});
-      }
+  std::map<StreamKey, std::vector<Step>> steps;
+  std::map<StreamKey, EventRef> firstOnStream;
+  q.followers.reserve(links.size());
+  for (const GpuQueues::Launch& l : q.launches) {
+    firstOnStream.clear();
+    for (uint32_t j = 0; j < l.count; ++j) {
+      const EventRef g = gpuOf(l, j);
+      auto [it, fresh] = firstOnStream.emplace(streamOf(g), g);
+      if (!fresh && std::make_pair(t_.start(g), g) < std::make_pair(t_.start(it->second), it->second)) it->second = g;
     }
-    for (auto& [k, v] : steps) {
-      std::stable_sort(v.begin(), v.end(),
-                       [](const Step& a, const Step& b) { return a.ts != b.ts ? a.ts < b.ts : a.delta > b.delta; });
-      int64_t q = 0;
-      for (const Step& s : v) {
-        q += s.delta;
-        if (s.delta > 0) queueAtLaunch.push_back({s.key, k, q});
-        else queueAtGpu.push_back({s.key, q});
-      }
-      std::vector<Step>().swap(v);
+    for (auto& [k, g] : firstOnStream) {
+      steps[k].push_back({l.ts, +1, l.call.packed()});
+      steps[k].push_back({t_.start(g), -1, g.packed()});
+    }
+    for (uint32_t j = 0; j < l.count; ++j) {
+      const EventRef g = gpuOf(l, j);
+      q.followers.push_back({g.packed(), firstOnStream[streamOf(g)] != g});
     }
   }
-  std::stable_sort(queueAtLaunch.begin(), queueAtLaunch.end(),
-                   [](const LaunchQueue& a, const LaunchQueue& b) { return a.key() < b.key(); });
-  std::stable_sort(followers.begin(), followers.end(),
-                   [](const GpuFollower& a, const GpuFollower& b) { return a.gpu < b.gpu; });
-  std::stable_sort(queueAtGpu.begin(), queueAtGpu.end(),
-                   [](const GpuQueue& a, const GpuQueue& b) { return a.gpu < b.gpu; });
+  for (auto& [k, v] : steps) {
+    std::stable_sort(v.begin(), v.end(),
+                     [](const Step& a, const Step& b) { return a.ts != b.ts ? a.ts < b.ts : a.delta > b.delta; });
+    int64_t n = 0;
+    for (const Step& s : v) {
+      n += s.delta;
+      if (s.delta > 0) q.atLaunch.push_back({s.key, k, n});
+      else q.atGpu.push_back({s.key, n});
+    }
+    std::vector<Step>().swap(v);
+  }
+  std::stable_sort(q.atLaunch.begin(), q.atLaunch.end(),
+                   [](const GpuQueues::LaunchQueue& a, const GpuQueues::LaunchQueue& b) { return a.key() < b.key(); });
+  std::stable_sort(q.followers.begin(), q.followers.end(),
+                   [](const GpuQueues::GpuFollower& a, const GpuQueues::GpuFollower& b) { return a.gpu < b.gpu; });
+  std::stable_sort(q.atGpu.begin(), q.atGpu.end(),
+                   [](const GpuQueues::GpuQueue& a, const GpuQueues::GpuQueue& b) { return a.gpu < b.gpu; });
+}
+
+void Builder::gpuEdges() {
+  const auto& launches = queues_.launches;
   // The last value assigned to a key, or the default a map's operator[] gave.
   const auto lastOf = [](const auto& sorted, const auto& key, auto keyOf, auto value, auto none) {
     auto it =
@@ -122,17 +100,18 @@ void Builder::gpuEdges() {
   };
   const auto queueAfterLaunch = [&](uint64_t launch, const StreamKey& k) {
     return lastOf(
-        queueAtLaunch, std::make_pair(launch, k), [](const LaunchQueue& e) { return e.key(); },
-        [](const LaunchQueue& e) { return e.queue; }, int64_t{0});
+        queues_.atLaunch, std::make_pair(launch, k), [](const GpuQueues::LaunchQueue& e) { return e.key(); },
+        [](const GpuQueues::LaunchQueue& e) { return e.queue; }, int64_t{0});
   };
   const auto queueAfterGpu = [&](uint64_t g) {
     return lastOf(
-        queueAtGpu, g, [](const GpuQueue& e) { return e.gpu; }, [](const GpuQueue& e) { return e.queue; }, int64_t{0});
+        queues_.atGpu, g, [](const GpuQueues::GpuQueue& e) { return e.gpu; },
+        [](const GpuQueues::GpuQueue& e) { return e.queue; }, int64_t{0});
   };
   const auto isFollower = [&](uint64_t g) {
     return lastOf(
-        followers, g, [](const GpuFollower& e) { return e.gpu; }, [](const GpuFollower& e) { return e.follower; },
-        false);
+        queues_.followers, g, [](const GpuQueues::GpuFollower& e) { return e.gpu; },
+        [](const GpuQueues::GpuFollower& e) { return e.follower; }, false);
   };
 
   // cudaEventRecord: the stream it recorded on (from the waits naming it) and the last
@@ -144,7 +123,7 @@ void Builder::gpuEdges() {
   std::unordered_map<int64_t, EventRef> recordedWork;  // record correlation -> GPU event
   if (!recordStream.empty()) {
     std::map<StreamKey, std::vector<std::pair<TimeNs, EventRef>>> workByStream;  // launch ts, last GPU event
-    for (const Launch& l : launches) {
+    for (const GpuQueues::Launch& l : launches) {
       std::map<StreamKey, EventRef> lastOnStream;
       for (uint32_t j = 0; j < l.count; ++j) lastOnStream[streamOf(gpuOf(l, j))] = gpuOf(l, j);
       for (auto& [k, g] : lastOnStream) workByStream[k].push_back({l.ts, g});
@@ -161,8 +140,8 @@ void Builder::gpuEdges() {
   // cudaStreamWaitEvent: the next launch from the same thread onto the waiting stream.
   const auto nextLaunchFrom = [&](EventRef call, const StreamKey& k) -> std::optional<EventRef> {
     const TimeNs ts = t_.start(call);
-    auto it =
-        std::lower_bound(launches.begin(), launches.end(), ts, [](const Launch& l, TimeNs v) { return l.ts < v; });
+    auto it = std::lower_bound(launches.begin(), launches.end(), ts,
+                               [](const GpuQueues::Launch& l, TimeNs v) { return l.ts < v; });
     for (; it != launches.end(); ++it) {
       if (it->call.track != call.track) continue;
       for (uint32_t j = 0; j < it->count; ++j)

@@ -324,6 +324,27 @@ TEST(CriticalPath, AnnotationInstancesCountHostAnnotationsOnly) {
   EXPECT_FALSE(criticalPathWindowOfAnnotation(*t, "ProfilerStep", 2));
 }
 
+// Nodes at one instant: the end of the event that started first comes before the next
+// event's start (by time, then event, then start before end). Two lock calls on two
+// threads back to back: the first has ended when the second starts, so the lock ties
+// neither to the other; were the second's start taken first, the first's end would wait
+// on it (two dependency edges).
+TEST(CriticalPath, AnEndAtTheInstantOfTheNextStartComesFirst) {
+  const auto t = test::loadOk(R"({"traceEvents": [
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 0, "dur": 10},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 2, "ts": 10, "dur": 10}
+  ]})");
+  ASSERT_TRUE(t);
+  const auto w = criticalPathWindowOfTrace(*t);
+  ASSERT_TRUE(w);
+  const CriticalPath p = computeCriticalPath(*t, *w);
+  ASSERT_TRUE(p.ok()) << p.error;
+  EXPECT_EQ(p.graphNodes, 4u);
+  EXPECT_EQ(p.graphEdges, 2u);
+  EXPECT_EQ(p.graphEdgesByType[static_cast<size_t>(CpEdgeType::Operator)], 2u);
+  EXPECT_EQ(p.graphEdgesByType[static_cast<size_t>(CpEdgeType::Dependency)], 0u);
+}
+
 // The GPU side's edges found on a second thread beside the call stacks' (as on a large
 // window) give the path the one-thread build gives, edge for edge: the edges kept aside
 // join the graph in the order one thread adds them, which decides the longest path's
