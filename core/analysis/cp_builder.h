@@ -69,10 +69,11 @@ struct SyncEv {
 };
 
 // Launches and the streams' queue lengths over the whole trace (HTA's TraceCounters),
-// read by the GPU edges. Made from the trace's launch links alone, so beside the events'
-// collection and nodes (Builder::run). Kept as sorted arrays (a tree, two hash maps and a
-// vector a launch put 28 MB more on the peak of 1 GB), written in the order a map's
-// entries were assigned and read as the last assignment of a key.
+// read by the GPU edges. Made from the trace alone (its launch links, the GPU events'
+// streams and starts), nothing the builder makes, so beside the events' collection and
+// nodes (Builder::run); freed once the GPU edges are found. Kept as sorted arrays (a
+// tree, two hash maps and a vector a launch put 28 MB more on the peak of 1 GB), written
+// in the order a map's entries were assigned and read as the last assignment of a key.
 struct GpuQueues {
   // A launch, with the GPU events it started (a range of the launch links, which are
   // sorted by launch): by start.

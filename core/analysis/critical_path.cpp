@@ -371,9 +371,10 @@ CriticalPath Builder::pathOf(const std::vector<uint32_t>& nodePath) {
 }
 
 CriticalPath Builder::run() {
-  // The streams' queues read only the trace's launch links: made on a second thread
-  // beside the events, nodes and lock edges (0.18 s of the GPU edges' 0.45 s on 1 GB),
-  // from as many launch links as the GPU edges' own thread asks events.
+  // The streams' queues read only the trace (its launch links and GPU events), nothing the
+  // other steps write: made on a second thread beside the events, nodes and lock edges
+  // (0.18 s of the GPU edges' 0.45 s on 1 GB), from as many launch links as the GPU
+  // edges' own thread asks events. (A window past kMaxAttr events makes them for nothing.)
   bool tooMany = false;
   runBeside(
       t_.links.launchToGpu.size() >= threads_.concurrentEdgesFrom,

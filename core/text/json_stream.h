@@ -1,7 +1,8 @@
 #pragma once
 // A JSON object written member by member, with the bytes jsonText(object, 2) would give
 // for the whole, so that an array of 10^6 entries (a table's ranks, an ET+'s nodes) is
-// written an entry at a time instead of being built as one value first.
+// made an entry at a time, and passed on about 64 KiB of entries at a time, instead of
+// being built as one value first.
 //
 // A value at nesting depth d is nlohmann's indented text with every line after its
 // first indented 2 × d more: a JSON string holds no raw newline (it is escaped), so the
@@ -30,7 +31,7 @@ class JsonObjectWriter {
     write_(nested(v, depth_ + 1));
   }
 
-  // An array member of count elements, element(i) each, written as produced.
+  // An array member of count elements, element(i) each, passed on as arrayText does.
   void array(const std::string& key, size_t count, const std::function<Json(size_t)>& element) {
     arrayText(key, count, [&](size_t i, std::string& out) { out += nested(element(i), depth_ + 2); });
   }

@@ -13,6 +13,7 @@
 
 #include "io/trace_loader.h"
 #include "report/critical_path_report.h"
+#include "report/summary_report.h"
 #include "test_support.h"
 
 namespace opscope {
@@ -322,6 +323,47 @@ TEST(CriticalPath, AnnotationInstancesCountHostAnnotationsOnly) {
   EXPECT_EQ(second->start - t->minTs, 200'000);
   EXPECT_EQ(second->label, "ProfilerStep#2");
   EXPECT_FALSE(criticalPathWindowOfAnnotation(*t, "ProfilerStep", 2));
+}
+
+// The segments' JSON, written as text a segment at a time, is the document nlohmann
+// would write for the path's values: each segment's members as the path holds them (a
+// name that needs escaping, segments with and without an event), with dump(2)'s bytes.
+TEST(CriticalPath, SegmentsJsonIsTheDumpOfThePathsValues) {
+  std::string fixture = kLaunchThenSync;
+  const std::string odd = R"(A \"q\" \\ \u00fc)";  // A "q" \ ü, as the JSON file spells it
+  fixture.replace(fixture.find(R"("name": "A")"), std::string(R"("name": "A")").size(), "\"name\": \"" + odd + "\"");
+  const auto t = test::loadOk(fixture);
+  ASSERT_TRUE(t);
+  const auto w = criticalPathWindowOfIteration(*t, 0);
+  ASSERT_TRUE(w);
+  const CriticalPath p = computeCriticalPath(*t, *w);
+  ASSERT_TRUE(p.ok()) << p.error;
+  const std::string text = criticalPathJson(p, *t, "f.json");
+  EXPECT_EQ(text, nlohmann::ordered_json::parse(text).dump(2) + "\n");
+  nlohmann::ordered_json expected = nlohmann::ordered_json::array();
+  size_t withEvent = 0, without = 0, odds = 0;
+  for (const CriticalPathSegment& s : p.segments) {
+    nlohmann::ordered_json e{{"ts_us", nsToUs(s.start - t->minTs)},
+                             {"dur_us", nsToUs(s.end - s.start)},
+                             {"category", cpCategoryName(s.category)},
+                             {"edge", cpEdgeTypeName(s.edge)},
+                             {"name", nullptr},
+                             {"track", nullptr}};
+    if (s.event != kNoRef) {
+      const EventRef r = EventRef::unpack(s.event);
+      e["name"] = std::string(t->name(r));
+      e["track"] = t->trackLabel(r.track);
+      ++withEvent;
+      odds += t->name(r) == "A \"q\" \\ \u00fc";
+    } else {
+      ++without;
+    }
+    expected.push_back(e);
+  }
+  EXPECT_EQ(nlohmann::ordered_json::parse(text)["segments"], expected);
+  EXPECT_GT(withEvent, 0u);
+  EXPECT_GT(without, 0u);
+  EXPECT_GT(odds, 0u);
 }
 
 // Nodes at one instant: the end of the event that started first comes before the next

@@ -47,8 +47,9 @@ TEST(SortedRuns, MergingOrSortingGivesTheSortedOrder) {
   EXPECT_EQ(checked, 11u * 4 * 5 * 3);
 }
 
-TEST(SortedRuns, DescendingDataIsSortedThroughTheFallback) {
-  // Every element its own run: past maxRuns, the sort.
+TEST(SortedRuns, DescendingDataEveryElementItsOwnRunIsSorted) {
+  // 1000 runs of one element, past the default maxRuns (sorted, not merged: the result
+  // cannot tell the routes apart, only that it is sorted).
   std::vector<Item> v;
   for (int i = 1000; i > 0; --i) v.push_back({i, 0});
   sortRuns(v, [](const Item& a, const Item& b) { return a < b; });
