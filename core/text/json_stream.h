@@ -62,7 +62,7 @@ class JsonObjectWriter {
       }
     }
     piece += '\n';
-    piece.append(static_cast<size_t>(2 * (depth_ + 1)), ' ');
+    piece += spaces(depth_ + 1);
     piece += ']';
     write_(piece);
   }
