@@ -35,9 +35,11 @@ HugeSpan hugePageSpan(const void* p, std::size_t n) {
 #endif
 
 #ifndef OPSCOPE_SANITIZED_ALLOCATOR
-// The replaceable global operator new (the nothrow and array forms of libstdc++ call
-// this one; the default operator delete frees with free(), which matches malloc).
-// Aligned forms (align_val_t) keep the library's own.
+// The replaceable global operator new and delete, and new's nothrow form (libstdc++'s
+// array forms call these; std::stable_sort's buffer comes from the nothrow form). The
+// library's delete and nothrow new would pair with this new as well (they free with
+// free() and call operator new): they are replaced beside it so that what allocates and
+// what frees are defined in one place. Aligned forms (align_val_t) keep the library's.
 void* operator new(std::size_t n) {
   for (;;) {
     if (void* p = std::malloc(n == 0 ? 1 : n)) {
@@ -52,4 +54,15 @@ void* operator new(std::size_t n) {
     h();
   }
 }
+
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  try {
+    return ::operator new(n);
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 #endif
