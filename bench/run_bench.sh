@@ -55,5 +55,10 @@ for mb in 100 1000; do
   # The same load inflated by zlib instead of ISA-L (the reference engine; the before).
   measure "  the same with zlib" "$f.gz" "$bytes" env OPSCOPE_INFLATE=zlib "$BIN" summary --json "$f.gz"
 done
+# A Chrome-style trace: the 100 MB one's CPU slices as B/E pairs, outer ones open across
+# the loader's cuts (docs/performance.md, "Begins left open across a cut").
+be="$OUT/gen_100mb_be.json"
+[ -f "$be" ] || python3 bench/to_begin_end.py "$OUT/gen_100mb.json" "$be"
+measure "opscope summary 100 MB B/E .json" "$be" "$(stat -L -c %s "$be")" "$BIN" summary --json "$be"
 RUNS=${PY_RUNS:-3} measure "python3 json.load 100 MB .json" "$OUT/gen_100mb.json" "$(stat -L -c %s "$OUT/gen_100mb.json")" \
   python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$OUT/gen_100mb.json"

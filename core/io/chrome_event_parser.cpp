@@ -443,7 +443,7 @@ void ChromeEventParser::event(RawEvent& ev) {
       builder_.beginSlice(builder_.threadTrack(pid, rawId(ev.tid, ev, "tid")), in, argsWriter_);
       return;
     case 'E':
-      if (!builder_.endSlice(builder_.threadTrack(pid, rawId(ev.tid, ev, "tid")), ts))
+      if (!builder_.endSlice(builder_.threadTrack(pid, rawId(ev.tid, ev, "tid")), ts, window_.offsetOf(ev.at)))
         warn(WarningKind::UnmatchedEnd, ev.at, "E event with no open B on its thread");
       return;
     case 'i':
@@ -518,7 +518,7 @@ void ChromeEventParser::event(RawEvent& ev) {
     case 'F': {
       uint32_t lane;
       const StringId id = asyncIdAndLane(ev.id, lane);
-      if (!builder_.asyncEnd(process, in.cat, id, in.name, ts, lane))
+      if (!builder_.asyncEnd(process, in.cat, id, in.name, ts, lane, window_.offsetOf(ev.at)))
         warn(WarningKind::UnmatchedEnd, ev.at, "async end with no open begin");
       return;
     }

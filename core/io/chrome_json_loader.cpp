@@ -18,10 +18,10 @@
 // starts in the rest of the file (io/json_parts.h) and starts a reader per later part
 // (io/chrome_json_parallel.cpp) on a thread, each with its own model; it parses the first part itself, up to the
 // first cut. A part counts only when its parse ends exactly at the next cut (so every
-// cut is proven an event start by the part before it) and when no B / async begin left
-// open before a cut could have been closed after it. Then the parts' models are
-// absorbed in file order (TraceBuilder::absorb), which yields the model one pass builds,
-// id for id. Otherwise the parts are dropped and this loader reads on from its cut in
+// cut is proven an event start by the part before it). A later part keeps the ends it
+// finds nothing open for; the merge closes with them the begins earlier parts left open.
+// Then the parts' models are absorbed in file order (TraceBuilder::absorb), which
+// yields the model one pass builds, id for id. Otherwise the parts are dropped and this loader reads on from its cut in
 // one pass: a bad guess costs the parts' work, never a wrong model or a second read of
 // the first part.
 

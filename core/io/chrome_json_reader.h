@@ -78,6 +78,7 @@ class Reader {
         nextFrom_(nextFrom) {
     arrayForm_ = arrayForm;
     builder_->setLazyArgs(lazyArgs);
+    builder_->setDeferUnmatchedEnds(true);  // their begins may lie in an earlier part
   }
   ~Reader();
 

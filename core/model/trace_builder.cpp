@@ -188,12 +188,21 @@ void TraceBuilder::beginSlice(uint32_t track, const SliceInput& in, const ArgsWr
   openSlices_[track].push_back(appendRow(trace_.tracks[track], open, args));
 }
 
-bool TraceBuilder::endSlice(uint32_t track, TimeNs ts) {
+bool TraceBuilder::endSlice(uint32_t track, TimeNs ts, uint64_t at) {
   ts = clampPoint(ts, "an end");
   auto& open = openSlices_[track];
-  if (open.empty()) return false;
+  if (open.empty()) {
+    if (!deferEnds_) return false;
+    deferredEnds_.push_back({track, 0, 0, false, ts, at});
+    return true;
+  }
   const uint32_t row = open.back();
   open.pop_back();
+  closeBegin(track, row, ts);
+  return true;
+}
+
+void TraceBuilder::closeBegin(uint32_t track, uint32_t row, TimeNs ts) {
   SliceColumns& s = trace_.tracks[track].slices;
   if (ts < s.start[row]) {
     s.flags[row] |= kFlagClampedDur;
@@ -201,7 +210,6 @@ bool TraceBuilder::endSlice(uint32_t track, TimeNs ts) {
   } else {
     s.dur[row] = ts - s.start[row];
   }
-  return true;
 }
 
 uint32_t TraceBuilder::asyncTrack(uint32_t process, StringId cat, StringId id) {
@@ -236,11 +244,28 @@ void TraceBuilder::asyncBegin(uint32_t process, StringId cat, StringId id, const
   trace_.tracks[track].slices.kind.back() = SliceKind::Async;
 }
 
-bool TraceBuilder::asyncEnd(uint32_t process, StringId cat, StringId id, StringId name, TimeNs ts, uint32_t lane) {
+bool TraceBuilder::asyncEnd(uint32_t process, StringId cat, StringId id, StringId name, TimeNs ts, uint32_t lane,
+                            uint64_t at) {
   ts = clampPoint(ts, "an async end");
   const uint32_t track = asyncTrack(process, cat, id);
   auto& open = trace_.tracks[track].kind == TrackKind::Async ? openOf(track, lane) : openSlices_[track];
-  if (open.empty()) return false;
+  if (open.empty()) {
+    if (!deferEnds_) return false;
+    deferredEnds_.push_back({track, lane, name, true, ts, at});
+    return true;
+  }
+  if (deferEnds_ && !holdsName(track, open, name)) namelessCloses_.push_back({track, lane, name});
+  closeAsync(track, open, name, ts);
+  return true;
+}
+
+bool TraceBuilder::holdsName(uint32_t track, const std::vector<uint32_t>& open, StringId name) const {
+  const SliceColumns& s = trace_.tracks[track].slices;
+  return std::any_of(open.begin(), open.end(), [&](uint32_t row) { return s.name[row] == name; });
+}
+
+// The innermost open slice of the end's name, else the innermost one.
+void TraceBuilder::closeAsync(uint32_t track, std::vector<uint32_t>& open, StringId name, TimeNs ts) {
   SliceColumns& s = trace_.tracks[track].slices;
   auto it = open.end();
   for (auto j = open.end(); j != open.begin();) {
@@ -254,7 +279,6 @@ bool TraceBuilder::asyncEnd(uint32_t process, StringId cat, StringId id, StringI
   const uint32_t row = *it;
   open.erase(it);
   s.dur[row] = ts >= s.start[row] ? ts - s.start[row] : 0;
-  return true;
 }
 
 void TraceBuilder::addInstant(const Instant& instant) {

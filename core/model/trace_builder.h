@@ -52,9 +52,10 @@ class TraceBuilder {
   bool isRecordFunctionName(StringId name);
 
   uint32_t addSlice(uint32_t track, const SliceInput& in, const ArgsWriter& args);
-  // B: opens a slice on the track's stack. E: closes the innermost open one; false when none is open.
+  // B: opens a slice on the track's stack. E: closes the innermost open one; false when
+  // none is open (unless deferred, below). `at`: the end's byte offset in the input.
   void beginSlice(uint32_t track, const SliceInput& in, const ArgsWriter& args);
-  bool endSlice(uint32_t track, TimeNs ts);
+  bool endSlice(uint32_t track, TimeNs ts, uint64_t at = 0);
 
   void addInstant(const Instant& instant);
   void addCounter(uint32_t process, StringId seriesName, TimeNs ts, double value);
@@ -65,7 +66,14 @@ class TraceBuilder {
   // N)", report/trace_writer.h): its slices go on the id's track, paired among themselves.
   void asyncBegin(uint32_t process, StringId cat, StringId id, const SliceInput& in, const ArgsWriter& args,
                   uint32_t lane = 0);
-  bool asyncEnd(uint32_t process, StringId cat, StringId id, StringId name, TimeNs ts, uint32_t lane = 0);
+  bool asyncEnd(uint32_t process, StringId cat, StringId id, StringId name, TimeNs ts, uint32_t lane = 0,
+                uint64_t at = 0);
+
+  // Parallel loading: a later part's builder keeps each end that finds nothing open on
+  // its track or lane (its begin lies in an earlier part, or nowhere) and returns true;
+  // absorb() closes the earlier parts' innermost open slice with it, as one pass would
+  // have, or warns UnmatchedEnd at `at` when nothing is open there either.
+  void setDeferUnmatchedEnds(bool on) { deferEnds_ = on; }
 
   // Closes open slices (warned), classifies tracks, sorts every track by
   // (start asc, dur desc, arrival order) and computes the trace's time bounds.
@@ -78,8 +86,11 @@ class TraceBuilder {
   enum MetadataField : uint8_t { kMetaName = 1, kMetaLabels = 2, kMetaSortIndex = 4 };
   void noteProcessMetadata(uint32_t process, uint8_t fields);
   void noteTrackMetadata(uint32_t track, uint8_t fields);
-  // Whether a B or async b slice is still open on some track.
-  bool hasOpenSlices() const;
+  // Whether an async b slice is still open on some track.
+  bool hasOpenAsyncSlices() const;
+  // Whether an async end of this (deferring) builder closed its lane's innermost slice
+  // for want of one of its name: absorb() may have to refuse it (see there).
+  bool hasNamelessCloses() const { return !namelessCloses_.empty(); }
 
   // Parallel loading (io/chrome_json_loader.cpp): appends what `part` built from the
   // events that follow this builder's in the same file, so that the result is what one
@@ -87,11 +98,13 @@ class TraceBuilder {
   // processes, tracks and counter series new to this builder are added in the order
   // part met them (ids, track order and rows equal a single pass), slices, instants,
   // flows, memory events and counter samples appended after this builder's. `part` is
-  // left empty. False, with nothing but strings added, when the result could not be
-  // exact: part used the merged track of kMaxTracks or the sum passes kMaxTracks. The
-  // caller rules out what a part cannot know alone: B / async ends whose begins lie in
-  // an earlier part (its UnmatchedEnd warnings) and begins left open before the last.
-  // Lazy-args builders only (args are file offsets, which need no translation).
+  // left empty. Slices left open before part's events are closed by part's deferred
+  // ends (setDeferUnmatchedEnds), innermost first, before part's own open ones go on
+  // the stacks. False, with nothing but strings added, when the result could not be
+  // exact: part used the merged track of kMaxTracks, the sum passes kMaxTracks, or an
+  // async end of part closed its lane's innermost slice for want of one of its name
+  // while this builder holds one of that name open on the lane (one pass would have
+  // closed that one).
   bool absorb(TraceBuilder& part);
 
  private:
@@ -108,6 +121,31 @@ class TraceBuilder {
   TimeNs clampPoint(TimeNs t, const char* what);
   uint32_t asyncTrack(uint32_t process, StringId cat, StringId id);
   uint32_t appendRow(Track& t, const SliceInput& in, const ArgsWriter& args);
+  // Closes an open B slice / async slice: its duration up to ts (0 when ts is earlier).
+  void closeBegin(uint32_t track, uint32_t row, TimeNs ts);
+  void closeAsync(uint32_t track, std::vector<uint32_t>& open, StringId name, TimeNs ts);
+  // Whether `open` holds a slice of this name (async ends' choice).
+  bool holdsName(uint32_t track, const std::vector<uint32_t>& open, StringId name) const;
+
+  // A later part's ends that found nothing open, in file order (setDeferUnmatchedEnds).
+  struct DeferredEnd {
+    uint32_t track = 0;
+    uint32_t lane = 0;
+    StringId name = 0;  // async ends: the name they close first
+    bool async = false;
+    TimeNs ts = 0;  // clamped already
+    uint64_t at = 0;
+  };
+  bool deferEnds_ = false;
+  std::vector<DeferredEnd> deferredEnds_;
+  // A later part's async ends that closed their lane's innermost slice because none open
+  // in the part had their name: one pass might have met one of that name earlier.
+  struct NamelessClose {
+    uint32_t track = 0;
+    uint32_t lane = 0;
+    StringId name = 0;
+  };
+  std::vector<NamelessClose> namelessCloses_;
 
   // Exact composite keys (no hashing collisions possible between tracks).
   struct Key {

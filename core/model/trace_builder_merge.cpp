@@ -3,6 +3,7 @@
 // meeting the part's entries in the order the part created them, which is the order a
 // single pass over the part's events would have created the new ones in.
 #include <algorithm>
+#include <numeric>
 
 #include "model/trace_builder.h"
 
@@ -18,9 +19,10 @@ void TraceBuilder::noteTrackMetadata(uint32_t track, uint8_t fields) {
   trackMetaSet_[track] |= fields;
 }
 
-bool TraceBuilder::hasOpenSlices() const {
-  return std::any_of(openSlices_.begin(), openSlices_.end(), [](const auto& open) { return !open.empty(); }) ||
-         std::any_of(laneOpen_.begin(), laneOpen_.end(), [](const auto& open) { return !open.second.empty(); });
+bool TraceBuilder::hasOpenAsyncSlices() const {
+  for (size_t t = 0; t < openSlices_.size(); ++t)
+    if (!openSlices_[t].empty() && trace_.tracks[t].kind != TrackKind::Thread) return true;
+  return std::any_of(laneOpen_.begin(), laneOpen_.end(), [](const auto& open) { return !open.second.empty(); });
 }
 
 bool TraceBuilder::absorb(TraceBuilder& part) {
@@ -74,6 +76,30 @@ bool TraceBuilder::absorb(TraceBuilder& part) {
     added += !trackByKey_.count(keys[i]);
   }
   if (to.tracks.size() + added > kMaxTracks) return false;
+
+  // An async end of part that closed its lane's innermost slice for want of one of its
+  // name: one pass would have closed this builder's slice of that name instead, if one
+  // is open. The stacks only lose slices to part's deferred ends, so asking of them as
+  // they stand now is exact when the answer is no.
+  for (const NamelessClose& c : part.namelessCloses_) {
+    const auto it = trackByKey_.find(keys[c.track]);
+    if (it == trackByKey_.end()) continue;
+    const uint32_t g = it->second;
+    const std::vector<uint32_t>* open = &openSlices_[g];
+    if (c.lane) {
+      const auto lane = laneOpen_.find({g, c.lane});
+      if (lane == laneOpen_.end()) continue;
+      open = &lane->second;
+    }
+    if (holdsName(g, *open, str[c.name])) return false;
+  }
+  // Part's deferred ends, by track and in file order within one.
+  std::vector<uint32_t> deferred(part.deferredEnds_.size());
+  std::iota(deferred.begin(), deferred.end(), 0u);
+  std::stable_sort(deferred.begin(), deferred.end(),
+                   [&](uint32_t x, uint32_t y) { return part.deferredEnds_[x].track < part.deferredEnds_[y].track; });
+  size_t nextDeferred = 0;
+  std::vector<std::pair<uint64_t, bool>> unmatched;  // (offset, async)
 
   // Metadata set in the part is the later setting: it wins, as it would in one pass.
   for (size_t i = 0; i < proc.size(); ++i) {
@@ -141,11 +167,30 @@ bool TraceBuilder::absorb(TraceBuilder& part) {
                                SliceColumns::kNoArgs, o.argsBlob, o.argsOffset);
     }
     s = SliceColumns{};  // the part's copy is freed as the merge goes
+    // The ends part could not match close what this builder left open, before part's
+    // own open slices go on top of the stacks (they were opened later).
+    for (; nextDeferred < deferred.size() && part.deferredEnds_[deferred[nextDeferred]].track == i; ++nextDeferred) {
+      const DeferredEnd& e = part.deferredEnds_[deferred[nextDeferred]];
+      std::vector<uint32_t>& open = e.async && d.kind == TrackKind::Async ? openOf(g, e.lane) : openSlices_[g];
+      if (open.empty()) {
+        unmatched.emplace_back(e.at, e.async);
+      } else if (e.async) {
+        closeAsync(g, open, str[e.name], e.ts);
+      } else {
+        const uint32_t row = open.back();
+        open.pop_back();
+        closeBegin(g, row, e.ts);
+      }
+    }
     for (uint32_t row : part.openSlices_[i]) openSlices_[g].push_back(base + row);
     for (auto it = part.laneOpen_.lower_bound({i, 0}); it != part.laneOpen_.end() && it->first.first == i; ++it)
       for (uint32_t row : it->second) openOf(g, it->first.second).push_back(base + row);
   }
 
+  std::sort(unmatched.begin(), unmatched.end());
+  for (const auto& [at, async] : unmatched)
+    to.diagnostics.warn(WarningKind::UnmatchedEnd, at, 0,
+                        async ? "async end with no open begin" : "E event with no open B on its thread");
   if (argsDropped) to.diagnostics.add(WarningKind::ArgsDropped, argsDropped, "a track holds more than 4 GiB of args");
   for (const auto& [cat, kind] : part.kindByCat_) kindByCat_.try_emplace(str[cat], kind);
 
@@ -183,6 +228,8 @@ bool TraceBuilder::absorb(TraceBuilder& part) {
   from.memoryEvents.clear();
   from.unboundFlows = PodColumn<FlowPoint>{};
   from.counters.clear();
+  part.deferredEnds_ = {};
+  part.namelessCloses_ = {};
   return true;
 }
 
