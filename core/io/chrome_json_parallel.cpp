@@ -186,28 +186,22 @@ bool Reader::absorbParts() {
   }
   parts_->join();
   if (cancelledWaiting_) return false;
-  // Every part ended at its cut (the last at the input's end); tracks within bounds.
-  // Begins left open before a cut are closed in the merge by the ends the later parts
-  // kept for it (TraceBuilder::setDeferUnmatchedEnds). An async end that closed its
-  // lane's innermost slice for want of one of its name might have closed an earlier
-  // part's instead: such a part counts only when no async slice was left open before it
-  // (so that absorb never refuses a part after merging others).
+  // Every part ended at its cut (the last at the input's end), and the merge is exact
+  // for all of them (TraceBuilder::canAbsorb). Begins left open before a cut are closed
+  // in the merge by the ends the later parts kept for it (setDeferUnmatchedEnds).
   std::vector<Parts::Part>& parts = parts_->parts;
-  size_t tracks = trace_->tracks.size();
-  bool asyncOpen = builder_->hasOpenAsyncSlices();
+  std::vector<TraceBuilder*> builders;
   for (size_t i = 0; i < parts.size(); ++i) {
     if (!parts[i].loader) return false;  // a gzip part that found no cut
     const Reader& l = *parts[i].loader;
     const bool last = i + 1 == parts.size();
     if (parts[i].result.status != LoadStatus::Ok || l.partEnd_ != (last ? PartEnd::End : PartEnd::AtCut)) return false;
-    if (asyncOpen && l.builder_->hasNamelessCloses()) return false;
-    asyncOpen = asyncOpen || l.builder_->hasOpenAsyncSlices();
-    tracks += l.trace_->tracks.size();
+    builders.push_back(l.builder_.get());
   }
-  if (tracks > kMaxTracks) return false;
+  if (!builder_->canAbsorb(builders)) return false;
   for (Parts::Part& part : parts) {
     Reader& l = *part.loader;
-    if (!builder_->absorb(*l.builder_)) return false;  // ruled out above: nothing was merged
+    if (!builder_->absorb(*l.builder_)) return false;  // ruled out by canAbsorb: nothing was merged
     trace_->diagnostics.absorb(l.trace_->diagnostics);
     parser_.absorbDialect(l.parser_);
   }

@@ -192,13 +192,18 @@ bool TraceBuilder::endSlice(uint32_t track, TimeNs ts, uint64_t at) {
   ts = clampPoint(ts, "an end");
   auto& open = openSlices_[track];
   if (open.empty()) {
-    if (!deferEnds_) return false;
-    deferredEnds_.push_back({track, 0, 0, false, ts, at});
-    return true;
+    return deferEnd({track, 0, 0, false, ts, at});
   }
   const uint32_t row = open.back();
   open.pop_back();
   closeBegin(track, row, ts);
+  return true;
+}
+
+bool TraceBuilder::deferEnd(const DeferredEnd& e) {
+  if (!deferEnds_) return false;
+  if (deferredEnds_.size() < kMaxDeferredEnds) deferredEnds_.push_back(e);
+  else tooManyDeferred_ = true;
   return true;
 }
 
@@ -250,9 +255,7 @@ bool TraceBuilder::asyncEnd(uint32_t process, StringId cat, StringId id, StringI
   const uint32_t track = asyncTrack(process, cat, id);
   auto& open = trace_.tracks[track].kind == TrackKind::Async ? openOf(track, lane) : openSlices_[track];
   if (open.empty()) {
-    if (!deferEnds_) return false;
-    deferredEnds_.push_back({track, lane, name, true, ts, at});
-    return true;
+    return deferEnd({track, lane, name, true, ts, at});
   }
   if (deferEnds_ && !holdsName(track, open, name)) namelessCloses_.push_back({track, lane, name});
   closeAsync(track, open, name, ts);

@@ -5,6 +5,7 @@
 // (hierarchy/finalize.h) nests slices and binds links afterwards.
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -88,9 +89,6 @@ class TraceBuilder {
   void noteTrackMetadata(uint32_t track, uint8_t fields);
   // Whether an async b slice is still open on some track.
   bool hasOpenAsyncSlices() const;
-  // Whether an async end of this (deferring) builder closed its lane's innermost slice
-  // for want of one of its name: absorb() may have to refuse it (see there).
-  bool hasNamelessCloses() const { return !namelessCloses_.empty(); }
 
   // Parallel loading (io/chrome_json_loader.cpp): appends what `part` built from the
   // events that follow this builder's in the same file, so that the result is what one
@@ -101,11 +99,21 @@ class TraceBuilder {
   // left empty. Slices left open before part's events are closed by part's deferred
   // ends (setDeferUnmatchedEnds), innermost first, before part's own open ones go on
   // the stacks. False, with nothing but strings added, when the result could not be
-  // exact: part used the merged track of kMaxTracks, the sum passes kMaxTracks, or an
-  // async end of part closed its lane's innermost slice for want of one of its name
-  // while this builder holds one of that name open on the lane (one pass would have
-  // closed that one).
+  // exact: part used the merged track of kMaxTracks or the sum passes kMaxTracks.
+  // Call canAbsorb() on all the parts first: it rules out what absorb cannot see.
+  // Lazy-args builders, or a gzip file's parts (their args are translated).
   bool absorb(TraceBuilder& part);
+  // Whether absorbing `parts` in order yields exactly one pass's model, asked of them all
+  // before any is absorbed (so that no part is refused after others were merged). No
+  // when a part used the merged track, the tracks would pass kMaxTracks, a part kept
+  // more than kMaxDeferredEnds ends, or an async end of a part closed its lane's
+  // innermost slice for want of one of its name while an async slice was left open
+  // before that part (one pass might have closed that one: a conservative rule).
+  bool canAbsorb(std::span<TraceBuilder* const> parts) const;
+  // The most ends a deferring builder keeps (2 MiB): real files keep as many as slices
+  // are open at their cut; 10^6 E events with nothing open would otherwise cost 32 MB
+  // a part where one pass counts them. Past it the part is refused (one pass reads it).
+  static constexpr size_t kMaxDeferredEnds = size_t{1} << 16;
 
  private:
   // The series of (process, name), added at the end when new (the order one pass meets
@@ -137,7 +145,9 @@ class TraceBuilder {
     uint64_t at = 0;
   };
   bool deferEnds_ = false;
+  bool tooManyDeferred_ = false;  // past kMaxDeferredEnds: the part is refused
   std::vector<DeferredEnd> deferredEnds_;
+  bool deferEnd(const DeferredEnd& e);
   // A later part's async ends that closed their lane's innermost slice because none open
   // in the part had their name: one pass might have met one of that name earlier.
   struct NamelessClose {

@@ -25,6 +25,21 @@ bool TraceBuilder::hasOpenAsyncSlices() const {
   return std::any_of(laneOpen_.begin(), laneOpen_.end(), [](const auto& open) { return !open.second.empty(); });
 }
 
+bool TraceBuilder::canAbsorb(std::span<TraceBuilder* const> parts) const {
+  size_t tracks = trace_.tracks.size();
+  bool asyncOpen = hasOpenAsyncSlices();
+  for (const TraceBuilder* part : parts) {
+    if (part->overflowTrack_ != ~0u || part->tooManyDeferred_) return false;
+    // The slices left open before the part only lose some to its deferred ends, so an
+    // async end that chose the part's innermost slice chose as one pass would when no
+    // async slice was open before the part.
+    if (asyncOpen && !part->namelessCloses_.empty()) return false;
+    asyncOpen = asyncOpen || part->hasOpenAsyncSlices();
+    tracks += part->trace_.tracks.size();
+  }
+  return tracks <= kMaxTracks;
+}
+
 bool TraceBuilder::absorb(TraceBuilder& part) {
   Trace& to = trace_;
   Trace& from = part.trace_;
@@ -77,22 +92,6 @@ bool TraceBuilder::absorb(TraceBuilder& part) {
   }
   if (to.tracks.size() + added > kMaxTracks) return false;
 
-  // An async end of part that closed its lane's innermost slice for want of one of its
-  // name: one pass would have closed this builder's slice of that name instead, if one
-  // is open. The stacks only lose slices to part's deferred ends, so asking of them as
-  // they stand now is exact when the answer is no.
-  for (const NamelessClose& c : part.namelessCloses_) {
-    const auto it = trackByKey_.find(keys[c.track]);
-    if (it == trackByKey_.end()) continue;
-    const uint32_t g = it->second;
-    const std::vector<uint32_t>* open = &openSlices_[g];
-    if (c.lane) {
-      const auto lane = laneOpen_.find({g, c.lane});
-      if (lane == laneOpen_.end()) continue;
-      open = &lane->second;
-    }
-    if (holdsName(g, *open, str[c.name])) return false;
-  }
   // Part's deferred ends, by track and in file order within one.
   std::vector<uint32_t> deferred(part.deferredEnds_.size());
   std::iota(deferred.begin(), deferred.end(), 0u);

@@ -147,6 +147,10 @@ std::string writeTemp(const std::string& name, const std::string& bytes) {
   return path;
 }
 
+// The same for a gzip file, args included (below).
+unsigned expectGzipPartsAgree(const std::string& path, uint64_t minPartBytes = 4096, uint64_t gzipSize = 0,
+                              unsigned* fewest = nullptr);
+
 // One pass and 2, 3 and 7 parts agree; returns the parts the 7-thread load used.
 unsigned expectPartsAgree(const std::string& path, uint64_t minPartBytes = 4096) {
   const LoadResult one = loadWith(path, 1, minPartBytes);
@@ -325,11 +329,15 @@ TEST(ParallelLoad, BeginsOpenAcrossCutsAreClosedByLaterParts) {
                      R"({"ph": "b", "cat": "req", "name": "long request", "id": 7, "pid": 100, "ts": 3},)"
                      "\n"
                      R"({"ph": "b", "cat": "req", "name": "other request", "id": 7, "pid": 100, "ts": 4},)"
+                     "\n"
+                     R"({"ph": "B", "name": "ends before it begins", "pid": 100, "tid": 1, "ts": 70000},)"
                      "\n");
   // Closed in the middle (a later part) and at the end (the last part); the async ones
   // by name, not innermost first.
   const size_t middle = json.find("\n", json.size() / 2) + 1;
   json.insert(middle, R"({"ph": "E", "pid": 100, "tid": 1, "ts": 50000},)"
+                      "\n"
+                      R"({"ph": "E", "pid": 100, "tid": 1, "ts": 50000},)"
                       "\n"
                       R"({"ph": "e", "cat": "req", "name": "long request", "id": 7, "pid": 100, "ts": 50001},)"
                       "\n");
@@ -340,6 +348,7 @@ TEST(ParallelLoad, BeginsOpenAcrossCutsAreClosedByLaterParts) {
                     "\n");
   const std::string path = writeTemp("parallel_open.json", json);
   EXPECT_GE(expectPartsAgree(path), 3u);
+  EXPECT_GE(expectGzipPartsAgree(writeTemp("parallel_open.json.gz", test::gzip(json))), 3u);
   const LoadResult r = loadWith(path, 7);
   ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
   EXPECT_EQ(r.trace->diagnostics.count(WarningKind::UnmatchedEnd), 1u);
@@ -351,6 +360,7 @@ TEST(ParallelLoad, BeginsOpenAcrossCutsAreClosedByLaterParts) {
   // The slices the later parts closed: their durations reach their ends.
   const StringId whole = r.trace->strings.find("whole run"), outer = r.trace->strings.find("outer step");
   const StringId request = r.trace->strings.find("long request"), other = r.trace->strings.find("other request");
+  const StringId backwards = r.trace->strings.find("ends before it begins");
   int seen = 0;
   for (const Track& t : r.trace->tracks)
     for (size_t i = 0; i < t.slices.size(); ++i) {
@@ -371,8 +381,40 @@ TEST(ParallelLoad, BeginsOpenAcrossCutsAreClosedByLaterParts) {
         EXPECT_EQ(t.slices.flags[i] & kFlagUnterminated, kFlagUnterminated);
         ++seen;
       }
+      if (n == backwards) {
+        EXPECT_EQ(t.slices.dur[i], 0);
+        EXPECT_EQ(t.slices.flags[i] & kFlagClampedDur, kFlagClampedDur);
+        ++seen;
+      }
     }
-  EXPECT_EQ(seen, 4);
+  EXPECT_EQ(seen, 5);
+}
+
+// A part keeps at most kMaxDeferredEnds ends for the merge (a flood of E events with
+// nothing open would otherwise cost memory one pass does not spend): past it the parts
+// are dropped and the rest read in one pass. Just under it, the parts are used.
+TEST(ParallelLoad, MoreEndsToKeepThanTheCeilingAreReadInOnePass) {
+  const std::string end = R"({"ph":"E","pid":100,"tid":1,"ts":60000},)"
+                          "\n";
+  std::string base = synthetic(6000, false);
+  for (int events = 12000; base.size() < (TraceBuilder::kMaxDeferredEnds + 300) * end.size(); events *= 2)
+    base = synthetic(events, false);
+  for (const size_t ends : {TraceBuilder::kMaxDeferredEnds + 1, TraceBuilder::kMaxDeferredEnds - 1000}) {
+    // The flood after the middle of the whole file: in the second of two parts, whole.
+    std::string flood;
+    for (size_t i = 0; i < ends; ++i) flood += end;
+    std::string json = base;
+    const size_t at = json.find("\n", (base.size() + flood.size()) / 2 + 4096);
+    ASSERT_NE(at, std::string::npos);
+    json.insert(at + 1, flood);
+    const std::string path = writeTemp("parallel_flood.json", json);
+    const LoadResult one = loadWith(path, 1), two = loadWith(path, 2);
+    ASSERT_EQ(one.status, LoadStatus::Ok) << one.error;
+    ASSERT_EQ(two.status, LoadStatus::Ok) << two.error;
+    expectIdenticalModels(*one.trace, *two.trace);
+    EXPECT_EQ(two.parts, ends > TraceBuilder::kMaxDeferredEnds ? 1u : 2u) << ends << " ends";
+    EXPECT_EQ(two.trace->diagnostics.count(WarningKind::UnmatchedEnd), ends);
+  }
 }
 
 // Catapult's test trace of B/E pairs and async S/T/F steps interleaved on one thread
@@ -554,10 +596,8 @@ void expectSameArgs(const Trace& a, const Trace& b) {
 }
 
 // One pass and 2, 3 and 7 parts of a gzip file agree, args included; returns the parts
-// the 7-thread load used, and in `fewest` the fewest any of the three used (a cut between
-// a B and its E drops the parts of a synthetic input's 2- or 3-part load legitimately).
-unsigned expectGzipPartsAgree(const std::string& path, uint64_t minPartBytes = 4096, uint64_t gzipSize = 0,
-                              unsigned* fewest = nullptr) {
+// the 7-thread load used, and in `fewest` the fewest any of the three used.
+unsigned expectGzipPartsAgree(const std::string& path, uint64_t minPartBytes, uint64_t gzipSize, unsigned* fewest) {
   const LoadResult one = loadWith(path, 1, minPartBytes);
   EXPECT_EQ(one.status, LoadStatus::Ok) << one.error;
   EXPECT_EQ(one.parts, 1u);
