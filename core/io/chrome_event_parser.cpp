@@ -444,7 +444,7 @@ void ChromeEventParser::event(RawEvent& ev) {
       return;
     case 'E':
       if (!builder_.endSlice(builder_.threadTrack(pid, rawId(ev.tid, ev, "tid")), ts, window_.offsetOf(ev.at)))
-        warn(WarningKind::UnmatchedEnd, ev.at, "E event with no open B on its thread");
+        warn(WarningKind::UnmatchedEnd, ev.at, TraceBuilder::kNoOpenBegin);
       return;
     case 'i':
     case 'I':
@@ -519,7 +519,7 @@ void ChromeEventParser::event(RawEvent& ev) {
       uint32_t lane;
       const StringId id = asyncIdAndLane(ev.id, lane);
       if (!builder_.asyncEnd(process, in.cat, id, in.name, ts, lane, window_.offsetOf(ev.at)))
-        warn(WarningKind::UnmatchedEnd, ev.at, "async end with no open begin");
+        warn(WarningKind::UnmatchedEnd, ev.at, TraceBuilder::kNoOpenAsyncBegin);
       return;
     }
     case 'n':

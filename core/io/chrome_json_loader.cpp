@@ -21,9 +21,9 @@
 // cut is proven an event start by the part before it). A later part keeps the ends it
 // finds nothing open for; the merge closes with them the begins earlier parts left open.
 // Then the parts' models are absorbed in file order (TraceBuilder::absorb), which
-// yields the model one pass builds, id for id. Otherwise the parts are dropped and this loader reads on from its cut in
-// one pass: a bad guess costs the parts' work, never a wrong model or a second read of
-// the first part.
+// yields the model one pass builds, id for id. Otherwise the parts are dropped and this
+// loader reads on from its cut in one pass: a bad guess costs the parts' work, never a
+// wrong model or a second read of the first part.
 
 namespace opscope {
 

@@ -257,18 +257,12 @@ bool TraceBuilder::asyncEnd(uint32_t process, StringId cat, StringId id, StringI
   if (open.empty()) {
     return deferEnd({track, lane, name, true, ts, at});
   }
-  if (deferEnds_ && !holdsName(track, open, name)) namelessCloses_.push_back({track, lane, name});
-  closeAsync(track, open, name, ts);
+  if (!closeAsync(track, open, name, ts) && deferEnds_) namelessCloses_.push_back({track, lane, name});
   return true;
 }
 
-bool TraceBuilder::holdsName(uint32_t track, const std::vector<uint32_t>& open, StringId name) const {
-  const SliceColumns& s = trace_.tracks[track].slices;
-  return std::any_of(open.begin(), open.end(), [&](uint32_t row) { return s.name[row] == name; });
-}
-
 // The innermost open slice of the end's name, else the innermost one.
-void TraceBuilder::closeAsync(uint32_t track, std::vector<uint32_t>& open, StringId name, TimeNs ts) {
+bool TraceBuilder::closeAsync(uint32_t track, std::vector<uint32_t>& open, StringId name, TimeNs ts) {
   SliceColumns& s = trace_.tracks[track].slices;
   auto it = open.end();
   for (auto j = open.end(); j != open.begin();) {
@@ -278,10 +272,12 @@ void TraceBuilder::closeAsync(uint32_t track, std::vector<uint32_t>& open, Strin
       break;
     }
   }
-  if (it == open.end()) it = open.end() - 1;
+  const bool byName = it != open.end();
+  if (!byName) it = open.end() - 1;
   const uint32_t row = *it;
   open.erase(it);
   s.dur[row] = ts >= s.start[row] ? ts - s.start[row] : 0;
+  return byName;
 }
 
 void TraceBuilder::addInstant(const Instant& instant) {

@@ -75,6 +75,9 @@ class TraceBuilder {
   // absorb() closes the earlier parts' innermost open slice with it, as one pass would
   // have, or warns UnmatchedEnd at `at` when nothing is open there either.
   void setDeferUnmatchedEnds(bool on) { deferEnds_ = on; }
+  // UnmatchedEnd's examples, whoever finds the end unmatched (the parser, or absorb()).
+  static constexpr std::string_view kNoOpenBegin = "E event with no open B on its thread";
+  static constexpr std::string_view kNoOpenAsyncBegin = "async end with no open begin";
 
   // Closes open slices (warned), classifies tracks, sorts every track by
   // (start asc, dur desc, arrival order) and computes the trace's time bounds.
@@ -130,10 +133,9 @@ class TraceBuilder {
   uint32_t asyncTrack(uint32_t process, StringId cat, StringId id);
   uint32_t appendRow(Track& t, const SliceInput& in, const ArgsWriter& args);
   // Closes an open B slice / async slice: its duration up to ts (0 when ts is earlier).
+  // closeAsync: whether a slice of the end's name was open (else it closed the innermost).
   void closeBegin(uint32_t track, uint32_t row, TimeNs ts);
-  void closeAsync(uint32_t track, std::vector<uint32_t>& open, StringId name, TimeNs ts);
-  // Whether `open` holds a slice of this name (async ends' choice).
-  bool holdsName(uint32_t track, const std::vector<uint32_t>& open, StringId name) const;
+  bool closeAsync(uint32_t track, std::vector<uint32_t>& open, StringId name, TimeNs ts);
 
   // A later part's ends that found nothing open, in file order (setDeferUnmatchedEnds).
   struct DeferredEnd {

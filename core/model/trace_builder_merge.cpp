@@ -188,8 +188,7 @@ bool TraceBuilder::absorb(TraceBuilder& part) {
 
   std::sort(unmatched.begin(), unmatched.end());
   for (const auto& [at, async] : unmatched)
-    to.diagnostics.warn(WarningKind::UnmatchedEnd, at, 0,
-                        async ? "async end with no open begin" : "E event with no open B on its thread");
+    to.diagnostics.warn(WarningKind::UnmatchedEnd, at, 0, async ? kNoOpenAsyncBegin : kNoOpenBegin);
   if (argsDropped) to.diagnostics.add(WarningKind::ArgsDropped, argsDropped, "a track holds more than 4 GiB of args");
   for (const auto& [cat, kind] : part.kindByCat_) kindByCat_.try_emplace(str[cat], kind);
 
