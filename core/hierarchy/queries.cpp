@@ -14,14 +14,36 @@ std::optional<EventRef> launchOf(const Trace& trace, EventRef gpuEvent) {
   return EventRef::unpack(it->second);
 }
 
-std::vector<EventRef> gpuEventsOfLaunch(const Trace& trace, EventRef launch) {
-  std::vector<EventRef> out;
+namespace {
+// The launch's first (launch, GPU event) pair in launchToGpu (sorted by launch); its
+// pairs follow it while first == launch.packed().
+const LaunchLinks::Pair* firstGpuPair(const Trace& trace, EventRef launch) {
   const auto& v = trace.links.launchToGpu;
   const uint64_t key = launch.packed();
-  auto it =
+  const auto it =
       std::lower_bound(v.begin(), v.end(), key, [](const LaunchLinks::Pair& p, uint64_t k) { return p.first < k; });
-  for (; it != v.end() && it->first == key; ++it) out.push_back(EventRef::unpack(it->second));
+  return v.data() + (it - v.begin());
+}
+
+// Appends launch's GPU events to out, in launchToGpu's order.
+void appendGpuEventsOfLaunch(const Trace& trace, EventRef launch, std::vector<EventRef>& out) {
+  const auto& v = trace.links.launchToGpu;
+  const uint64_t key = launch.packed();
+  for (const LaunchLinks::Pair* p = firstGpuPair(trace, launch); p != v.data() + v.size() && p->first == key; ++p)
+    out.push_back(EventRef::unpack(p->second));
+}
+}  // namespace
+
+std::vector<EventRef> gpuEventsOfLaunch(const Trace& trace, EventRef launch) {
+  std::vector<EventRef> out;
+  appendGpuEventsOfLaunch(trace, launch, out);
   return out;
+}
+
+bool hasGpuEvents(const Trace& trace, EventRef launch) {
+  const auto& v = trace.links.launchToGpu;
+  const LaunchLinks::Pair* p = firstGpuPair(trace, launch);
+  return p != v.data() + v.size() && p->first == launch.packed();
 }
 
 bool isBlockingLaunch(const Trace& trace, EventRef launch, const std::vector<EventRef>& gpu) {
@@ -78,12 +100,25 @@ std::vector<EventRef> launchesOf(const Trace& trace, EventRef op) {
 }
 
 std::vector<EventRef> gpuEventsOf(const Trace& trace, EventRef op) {
+  // launchesOf's launches in order, each one's events appended: no list in between
+  // (predict asks this of every op and sub-op).
   std::vector<EventRef> out;
-  for (EventRef l : launchesOf(trace, op)) {
-    auto g = gpuEventsOfLaunch(trace, l);
-    out.insert(out.end(), g.begin(), g.end());
-  }
+  const SliceColumns& s = trace.tracks[op.track].slices;
+  if (trace.tracks[op.track].kind != TrackKind::Thread) return out;
+  forSubtree(trace, op, [&](uint32_t j) {
+    if (isLaunchKind(s.kind[j])) appendGpuEventsOfLaunch(trace, {op.track, j}, out);
+  });
   return out;
+}
+
+bool causesGpuWork(const Trace& trace, EventRef op) {
+  const SliceColumns& s = trace.tracks[op.track].slices;
+  if (trace.tracks[op.track].kind != TrackKind::Thread) return false;
+  bool any = false;
+  forSubtree(trace, op, [&](uint32_t j) {
+    any = any || (isLaunchKind(s.kind[j]) && hasGpuEvents(trace, {op.track, j}));
+  });
+  return any;
 }
 
 std::vector<EventRef> childrenOf(const Trace& trace, EventRef ref) {

@@ -11,6 +11,8 @@ namespace opscope {
 std::optional<EventRef> launchOf(const Trace& trace, EventRef gpuEvent);
 // GPU events started by one launch (several for a CUDA graph launch).
 std::vector<EventRef> gpuEventsOfLaunch(const Trace& trace, EventRef launch);
+// !gpuEventsOfLaunch(trace, launch).empty(), without the list.
+bool hasGpuEvents(const Trace& trace, EventRef launch);
 // A launch that returned only after the GPU work it started had finished (a copy from
 // pageable memory, a cudaMemcpyAsync to pageable host memory): its length is a wait on
 // the GPU, not the cost of a launch. False for a launch without GPU events.
@@ -25,6 +27,8 @@ std::vector<EventRef> ancestors(const Trace& trace, EventRef ref);
 std::vector<EventRef> launchesOf(const Trace& trace, EventRef op);
 // All GPU events caused by op or its descendants, through their launches.
 std::vector<EventRef> gpuEventsOf(const Trace& trace, EventRef op);
+// !gpuEventsOf(trace, op).empty(), without the list.
+bool causesGpuWork(const Trace& trace, EventRef op);
 // Direct children of a slice (CPU tracks).
 std::vector<EventRef> childrenOf(const Trace& trace, EventRef ref);
 

@@ -534,10 +534,10 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
     for (EventRef c : subOps) {
       if (isLaunchKind(trace.kind(c))) {
         // A launch made by op itself, outside its sub-ops, is unmodelled GPU work.
-        if (!gpuEventsOfLaunch(trace, c).empty()) return std::nullopt;
+        if (hasGpuEvents(trace, c)) return std::nullopt;
         continue;
       }
-      if (gpuEventsOf(trace, c).empty()) continue;
+      if (!causesGpuWork(trace, c)) continue;
       auto p = predict(c, shapesOf(c));
       if (!p) return std::nullopt;
       sum += p->us;
@@ -578,9 +578,16 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
       rows.push_back(std::move(row));
     }
   }
-  std::sort(rows.begin(), rows.end(),
-            [&](const OpRow& a, const OpRow& b) { return trace.start(a.op) < trace.start(b.op); });
-  return rows;
+  // By start time, sorting (start, row) keys instead of the rows (about 200 bytes and
+  // four strings each): std::sort makes the same comparisons on the same sequence of
+  // starts, so rows of equal start keep the order sorting the rows themselves gave.
+  std::vector<std::pair<TimeNs, uint32_t>> order(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) order[i] = {trace.start(rows[i].op), static_cast<uint32_t>(i)};
+  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<OpRow> sorted;
+  sorted.reserve(rows.size());
+  for (const auto& [start, i] : order) sorted.push_back(std::move(rows[i]));
+  return sorted;
 }
 
 }  // namespace opscope

@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+
 #include "hierarchy/iterations.h"
 #include "hierarchy/nesting.h"
 #include "hierarchy/queries.h"
@@ -79,6 +82,52 @@ TEST(Hierarchy, OpToAllItsGpuEventsIncludingChildren) {
   const auto kids = childrenOf(*t, only(*t, "aten::addmm"));
   ASSERT_EQ(kids.size(), 2u);
   EXPECT_EQ(t->name(kids[0]), "cudaLaunchKernel");
+}
+
+// gpuEventsOf is launchesOf's launches' events in order, and causesGpuWork and
+// hasGpuEvents say whether those lists are empty (predict asks them of every op without
+// building the lists): checked on every slice of every real trace in tests/data.
+void expectGpuQueriesAgree(const Trace& t, const std::string& what, size_t& withWork, size_t& without) {
+  for (uint32_t track = 0; track < t.tracks.size(); ++track)
+    for (uint32_t i = 0; i < t.tracks[track].slices.size(); ++i) {
+      const EventRef e{track, i};
+      std::vector<EventRef> listed;
+      for (EventRef l : launchesOf(t, e)) {
+        const std::vector<EventRef> g = gpuEventsOfLaunch(t, l);
+        listed.insert(listed.end(), g.begin(), g.end());
+      }
+      const std::vector<EventRef> gpu = gpuEventsOf(t, e);
+      ASSERT_EQ(gpu, listed) << what << " track " << track << " row " << i;
+      ASSERT_EQ(causesGpuWork(t, e), !gpu.empty()) << what << " track " << track << " row " << i;
+      ASSERT_EQ(hasGpuEvents(t, e), !gpuEventsOfLaunch(t, e).empty()) << what << " track " << track << " row " << i;
+      ++(gpu.empty() ? without : withWork);
+    }
+}
+
+TEST(Hierarchy, GpuWorkQueriesAgreeWithTheListsOnRealTraces) {
+  size_t withWork = 0, without = 0;
+  auto t = loadOk(kTrace);
+  ASSERT_TRUE(t);
+  expectGpuQueriesAgree(*t, "inline", withWork, without);
+  EXPECT_TRUE(causesGpuWork(*t, only(*t, "aten::relu")));  // through a graph launch
+  EXPECT_FALSE(causesGpuWork(*t, only(*t, "autograd::engine::evaluate_function: ReluBackward0")));
+  EXPECT_TRUE(hasGpuEvents(*t, only(*t, "cudaGraphLaunch")));
+  EXPECT_FALSE(hasGpuEvents(*t, only(*t, "aten::linear")));  // an op is no launch
+  namespace fs = std::filesystem;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::recursive_directory_iterator(OPSCOPE_SOURCE_DIR "/tests/data"))
+    if (e.is_regular_file() && e.path().extension() != ".md") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  size_t loaded = 0;
+  for (const fs::path& f : files) {
+    LoadResult r = loadTraceFile(f.string());
+    if (r.status != LoadStatus::Ok) continue;  // side files: peaks, microbenchmarks
+    ++loaded;
+    expectGpuQueriesAgree(*r.trace, f.string(), withWork, without);
+  }
+  EXPECT_GE(loaded, 30u);
+  EXPECT_GT(withWork, 10000u);
+  EXPECT_GT(without, 10000u);
 }
 
 TEST(Hierarchy, FlowsBindToEnclosingSlices) {
