@@ -56,7 +56,7 @@ nlohmann::ordered_json overheadModelValue(const OverheadModel& m) {
   json counts = json::object();
   j["t1"] = pair(m.t1);
   counts["t1"] = m.t1.count;
-  const std::pair<const char*, const std::map<std::string, MeanStd>*> maps[] = {
+  const std::pair<const char*, const MeanStdByName*> maps[] = {
       {"t2", &m.t2}, {"t3", &m.t3}, {"t4", &m.t4}, {"t5", &m.t5}};
   for (const auto& [key, map] : maps) {
     json values = json::object(), n = json::object();
@@ -101,8 +101,7 @@ std::optional<OverheadModel> parseOverheadModel(const std::string& text, std::st
   const json* counts = j.contains("counts") && j["counts"].is_object() ? &j["counts"] : nullptr;
   if (counts && counts->contains("t1") && (*counts)["t1"].is_number_unsigned())
     m.t1.count = (*counts)["t1"].get<uint64_t>();
-  const std::pair<const char*, std::map<std::string, MeanStd>*> maps[] = {
-      {"t2", &m.t2}, {"t3", &m.t3}, {"t4", &m.t4}, {"t5", &m.t5}};
+  const std::pair<const char*, MeanStdByName*> maps[] = {{"t2", &m.t2}, {"t3", &m.t3}, {"t4", &m.t4}, {"t5", &m.t5}};
   for (const auto& [key, map] : maps) {
     if (!j.contains(key)) {
       error = std::string("overheads JSON: field ") + key + " is missing";

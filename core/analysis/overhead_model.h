@@ -26,9 +26,13 @@ struct MeanStd {
   std::optional<double> median;  // t4 only; absent in the notebook's files
 };
 
+// By op or launch name; found by a string_view without building a string (the
+// iteration simulation looks up every op and launch of every iteration).
+using MeanStdByName = std::map<std::string, MeanStd, std::less<>>;
+
 struct OverheadModel {
   MeanStd t1;
-  std::map<std::string, MeanStd> t2, t3, t4, t5;
+  MeanStdByName t2, t3, t4, t5;
   std::map<std::string, std::vector<std::string>> launches;
   std::optional<ProfilerCosts> costs;  // absent in files written by the notebook
 };

@@ -75,14 +75,14 @@ std::vector<Call> hostCalls(const Trace& trace, uint32_t track, TimeWindow w) {
 }
 
 // T4: the median launch cost when the model has it (the notebook's files have means only).
-std::optional<double> launchCost(const std::map<std::string, MeanStd>& m, std::string_view key) {
-  const auto it = m.find(std::string(key));
+std::optional<double> launchCost(const MeanStdByName& m, std::string_view key) {
+  const auto it = m.find(key);
   if (it == m.end() || it->second.count == 0) return std::nullopt;
   return it->second.median.value_or(it->second.mean);
 }
 
-std::optional<double> meanOf(const std::map<std::string, MeanStd>& m, std::string_view key) {
-  const auto it = m.find(std::string(key));
+std::optional<double> meanOf(const MeanStdByName& m, std::string_view key) {
+  const auto it = m.find(key);
   if (it == m.end() || it->second.count == 0) return std::nullopt;
   return it->second.mean;
 }
@@ -193,8 +193,7 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
       const double cpuCost = options.overheads && options.overheads->costs ? options.overheads->costs->cpuEvent : 0;
       const double gpuCost = options.overheads && options.overheads->costs ? options.overheads->costs->gpuEvent : 0;
       // A statistic's mean plus `events` recordings, or the measured piece without one.
-      auto priced = [&](const std::map<std::string, MeanStd>& m, std::string_view name, double events,
-                        double measured) {
+      auto priced = [&](const MeanStdByName& m, std::string_view name, double events, double measured) {
         const std::optional<double> mean = meanOf(m, name);
         return mean ? *mean + events * cpuCost : measured;
       };
