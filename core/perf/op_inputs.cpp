@@ -180,6 +180,19 @@ void OpInputs::prefetch(std::optional<TimeWindow> window) const {
                                      [](const Trace::OpShapeArgs& a, uint64_t v) { return a.argsAt < v; });
     return it != kept.end() && it->argsAt == at ? &*it : nullptr;
   };
+  // A kept text's shapes, parsed and interned at its first op: every later op of that
+  // text takes the same table entry (its shapeKey is a function of the text alone). A
+  // 1 GB training trace repeats a few thousand texts a million times.
+  std::vector<uint32_t> shapesOfText(kept.empty() ? 0 : trace_.opShapeTexts.size(), kUnread);
+  const auto fileKeptText = [&](EventRef e, StringId text) {
+    uint32_t& known = shapesOfText[text];
+    if (known == kUnread) {
+      take(e, false, shapeArgsOfText(trace_.opShapeTexts.get(text)));
+      known = slot(shapeOf_, e);
+    } else {
+      slot(shapeOf_, e) = known;
+    }
+  };
   for (int pass = 0; pass < 2; ++pass) {  // ops, then kernels
     for (uint32_t t = 0; t < trace_.tracks.size(); ++t) {
       const Track& track = trace_.tracks[t];
@@ -194,7 +207,7 @@ void OpInputs::prefetch(std::optional<TimeWindow> window) const {
         if (auto read = args_.find(e.packed()); read != args_.end())  // read for a model already
           take(e, pass == 1, std::vector<NamedArg>(read->second));
         else if (const Trace::OpShapeArgs* k = pass == 0 ? keptText(e) : nullptr; k && !argsKeptFor(trace_.name(e)))
-          take(e, false, shapeArgsOfText(trace_.opShapeTexts.get(k->text)));
+          fileKeptText(e, k->text);
         else events.push_back(e);
       }
     }

@@ -11,6 +11,7 @@
 #include "io/args_text.h"
 #include "io/trace_loader.h"
 #include "perf/gpu_spec.h"
+#include "perf/op_inputs.h"
 #include "perf/prediction.h"
 #include "test_support.h"
 
@@ -107,6 +108,38 @@ TEST(KeptOpShapes, APredictionFromKeptShapesIsTheOneFromTheFile) {
     ASSERT_EQ(a.iterations.size(), b.iterations.size());
     for (size_t i = 0; i < a.iterations.size(); ++i)
       EXPECT_EQ(a.iterations[i].predictedUs, b.iterations[i].predictedUs);
+  }
+}
+
+// OpInputs parses a kept text once and gives every later op of that text its entry:
+// each op's shapes still equal what its own args in the file give.
+TEST(KeptOpShapes, OpInputsGivesEachOpTheShapesOfItsOwnArgs) {
+  for (const std::string& gz : kTraces) {
+    SCOPED_TRACE(gz);
+    const std::string path = plainCopy(gz, "kept_shapes_inputs.json");
+    const LoadResult r = load(path, true, 1);
+    ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
+    const Trace& t = *r.trace;
+    OpInputs inputs(t);
+    inputs.prefetch(std::nullopt);
+    size_t ops = 0, withShapes = 0;
+    for (uint32_t ti = 0; ti < t.tracks.size(); ++ti) {
+      if (t.tracks[ti].kind != TrackKind::Thread) continue;
+      for (uint32_t i = 0; i < t.tracks[ti].slices.size(); ++i) {
+        const EventRef e{ti, i};
+        if (!isOpKind(t.kind(e))) continue;
+        const OpShapes& got = inputs.shapes(e);
+        const OpShapes own = opShapesFromArgs(t.args(e));
+        ASSERT_EQ(got.inputs, own.inputs) << t.name(e) << " row " << i;
+        ASSERT_EQ(got.types, own.types) << t.name(e) << " row " << i;
+        ASSERT_EQ(got.concrete, own.concrete) << t.name(e) << " row " << i;
+        ASSERT_EQ(got.dimsText, own.dimsText) << t.name(e) << " row " << i;
+        ++ops;
+        withShapes += own.recorded();
+      }
+    }
+    EXPECT_GT(withShapes, ops / 4);
+    EXPECT_LT(inputs.distinctShapes() * 5, withShapes) << inputs.distinctShapes() << " distinct of " << ops;
   }
 }
 
