@@ -103,11 +103,15 @@ int runDiff(const std::vector<std::string>& args) {
   // Two traces load at once (B on a thread of its own): each load keeps about one core
   // busy, so on two cores the pair takes little more than the larger one. Errors are
   // told after both, A's first (and then only A's, as when B was not read).
+  // Each op's shapes are kept while loading (the diff keys ops by them), not read back
+  // from the file afterwards.
   LoadResult ra, rb;
   const bool same = files[1] == files[0];
+  LoadOptions load;
+  load.keepOpShapes = true;
   std::future<LoadResult> loadB;
-  if (!same) loadB = std::async(std::launch::async, [&] { return loadTraceFile(files[1]); });
-  ra = loadTraceFile(files[0]);
+  if (!same) loadB = std::async(std::launch::async, [&] { return loadTraceFile(files[1], load); });
+  ra = loadTraceFile(files[0], load);
   if (!same) rb = loadB.get();
   for (const auto& [file, r] : {std::pair{&files[0], &ra}, std::pair{&files[1], same ? &ra : &rb}})
     if (r->status != LoadStatus::Ok) {

@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "io/args_text.h"
+
 namespace opscope {
 
 namespace {
@@ -99,22 +101,40 @@ Side measure(const Trace& trace, const std::optional<TimeWindow>& window) {
   }
   std::vector<std::string> shapes{std::string()};
   std::unordered_map<std::string, uint32_t> shapeIds{{std::string(), 0}};
+  // The shape of args (the last "Input Dims"), interned.
+  const auto shapeOf = [&](const std::vector<NamedArg>& args) {
+    uint32_t shape = 0;
+    for (const NamedArg& a : args) {
+      if (a.key != "Input Dims") continue;
+      const auto [it, added] = shapeIds.try_emplace(a.text, static_cast<uint32_t>(shapes.size()));
+      if (added) shapes.push_back(a.text);
+      shape = it->second;
+    }
+    return shape;
+  };
+  const auto count = [&](EventRef op, uint32_t shape) {
+    Acc& acc = ops[{trace.nameId(op), shape}];
+    ++acc.count;
+    addTo(acc.total, trace.dur(op));
+  };
+  // Ops whose shape args the loader kept (LoadOptions::keepOpShapes) take them from
+  // there, each kept text read once; the others' are read from the file.
+  std::vector<EventRef> fromFile;
+  constexpr uint32_t kUnread = UINT32_MAX;
+  std::vector<uint32_t> shapeOfText(trace.opShapeArgs.empty() ? 0 : trace.opShapeTexts.size(), kUnread);
+  for (EventRef op : withShape) {
+    const Trace::OpShapeArgs* kept = trace.keptShapeArgs(op);
+    if (!kept) {
+      fromFile.push_back(op);
+      continue;
+    }
+    uint32_t& shape = shapeOfText[kept->text];
+    if (shape == kUnread) shape = shapeOf(shapeArgsOfText(trace.opShapeTexts.get(kept->text)));
+    count(op, shape);
+  }
   const LazyArgs::KeyFilter keep = [](size_t, std::string_view key) { return key == "Input Dims"; };
   trace.argsOfEach(
-      withShape,
-      [&](size_t k, std::vector<NamedArg>&& args) {
-        uint32_t shape = 0;
-        for (const NamedArg& a : args) {
-          if (a.key != "Input Dims") continue;
-          const auto [it, added] = shapeIds.try_emplace(a.text, static_cast<uint32_t>(shapes.size()));
-          if (added) shapes.push_back(a.text);
-          shape = it->second;
-        }
-        Acc& acc = ops[{trace.nameId(withShape[k]), shape}];
-        ++acc.count;
-        addTo(acc.total, trace.dur(withShape[k]));
-      },
-      nullptr, &keep);
+      fromFile, [&](size_t k, std::vector<NamedArg>&& args) { count(fromFile[k], shapeOf(args)); }, nullptr, &keep);
   for (auto& [key, acc] : ops) side.ops[{std::string(trace.str(key.first)), shapes[key.second]}] = acc;
   for (const auto& [name, acc] : gpu) side.gpu[std::string(trace.str(name))] = acc;
   for (StringId c : calls) side.calls.emplace(trace.str(c));

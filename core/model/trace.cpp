@@ -58,6 +58,16 @@ std::vector<NamedArg> Trace::args(EventRef r, std::string* error) const {
   return out;
 }
 
+const Trace::OpShapeArgs* Trace::keptShapeArgs(EventRef r) const {
+  const SliceColumns& s = tracks[r.track].slices;
+  if (opShapeArgs.empty() || tracks[r.track].lazyArgs || r.index >= s.argsAt.size()) return nullptr;
+  const uint64_t at = s.argsAt[r.index];
+  if (at == SliceColumns::kNoArgsAt) return nullptr;
+  const auto it = std::lower_bound(opShapeArgs.begin(), opShapeArgs.end(), at,
+                                   [](const OpShapeArgs& a, uint64_t v) { return a.argsAt < v; });
+  return it != opShapeArgs.end() && it->argsAt == at ? it : nullptr;
+}
+
 void Trace::argsOfEach(std::span<const EventRef> events, const LazyArgs::Sink& sink, std::string* error,
                        const LazyArgs::KeyFilter* keep) const {
   // Lazy objects grouped by their source (the trace's or a track's own), then one

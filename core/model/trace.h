@@ -197,6 +197,9 @@ class Trace {
   };
   PodColumn<OpShapeArgs> opShapeArgs;
   StringPool opShapeTexts;
+  // r's entry of opShapeArgs, or nullptr: none kept, r has no args object in the file,
+  // or r's track reads its args from a file of its own (a merged rank's).
+  const OpShapeArgs* keptShapeArgs(EventRef r) const;
   TraceMetadata meta;
   Diagnostics diagnostics;
   LaunchLinks links;

@@ -169,17 +169,9 @@ void OpInputs::prefetch(std::optional<TimeWindow> window) const {
   if (shared_) return;  // everything was read
   std::vector<EventRef> events;
   size_t ops = 0;
-  // The shape args the loader kept (LoadOptions::keepOpShapes), by args offset: an op
-  // whose other args no model reads takes them from there instead of from the file.
+  // The shape args the loader kept (LoadOptions::keepOpShapes, Trace::keptShapeArgs):
+  // an op whose other args no model reads takes them from there instead of the file.
   const PodColumn<Trace::OpShapeArgs>& kept = trace_.opShapeArgs;
-  const auto keptText = [&](EventRef e) -> const Trace::OpShapeArgs* {
-    const SliceColumns& s = trace_.tracks[e.track].slices;
-    if (kept.empty() || e.index >= s.argsAt.size()) return nullptr;
-    const uint64_t at = s.argsAt[e.index];
-    const auto it = std::lower_bound(kept.begin(), kept.end(), at,
-                                     [](const Trace::OpShapeArgs& a, uint64_t v) { return a.argsAt < v; });
-    return it != kept.end() && it->argsAt == at ? &*it : nullptr;
-  };
   // A kept text's shapes, parsed and interned at its first op: every later op of that
   // text takes the same table entry (its shapeKey is a function of the text alone). A
   // 1 GB training trace repeats a few thousand texts a million times.
@@ -206,7 +198,8 @@ void OpInputs::prefetch(std::optional<TimeWindow> window) const {
         if (slot(pass == 0 ? shapeOf_ : launchOf_, e) != kUnread) continue;
         if (auto read = args_.find(e.packed()); read != args_.end())  // read for a model already
           take(e, pass == 1, std::vector<NamedArg>(read->second));
-        else if (const Trace::OpShapeArgs* k = pass == 0 ? keptText(e) : nullptr; k && !argsKeptFor(trace_.name(e)))
+        else if (const Trace::OpShapeArgs* k = pass == 0 ? trace_.keptShapeArgs(e) : nullptr;
+                 k && !argsKeptFor(trace_.name(e)))
           fileKeptText(e, k->text);
         else events.push_back(e);
       }

@@ -381,6 +381,23 @@ TEST(TraceDiff, ShapesReadBackFromThePlainFileEqualTheLoadedOnes) {
     EXPECT_EQ(self.ops[i].name, d.ops[i].name);
     EXPECT_EQ(self.ops[i].shape, d.ops[i].shape);
   }
+  // Loaded as `opscope diff` loads it (the shapes kept while loading, not read back):
+  // every row, count and total as the file gives them.
+  LoadOptions keep;
+  keep.keepOpShapes = true;
+  const LoadResult k = loadTraceFile(plain, keep);
+  ASSERT_EQ(k.status, LoadStatus::Ok);
+  ASSERT_FALSE(k.trace->opShapeArgs.empty());
+  const TraceDiff kept = diffTraces(*k.trace, *a.trace);
+  ASSERT_EQ(kept.ops.size(), d.ops.size());
+  for (size_t i = 0; i < d.ops.size(); ++i) {
+    EXPECT_EQ(kept.ops[i].name, d.ops[i].name) << i;
+    EXPECT_EQ(kept.ops[i].shape, d.ops[i].shape) << i;
+    EXPECT_EQ(kept.ops[i].countA, d.ops[i].countA) << i;
+    EXPECT_EQ(kept.ops[i].totalA, d.ops[i].totalA) << i;
+    EXPECT_EQ(kept.ops[i].countA, kept.ops[i].countB) << i;
+    EXPECT_EQ(kept.ops[i].delta(), 0) << i;
+  }
   std::remove(plain.c_str());
 }
 
