@@ -128,6 +128,8 @@ TEST(KeptOpShapes, OpInputsGivesEachOpTheShapesOfItsOwnArgs) {
       for (uint32_t i = 0; i < t.tracks[ti].slices.size(); ++i) {
         const EventRef e{ti, i};
         if (!isOpKind(t.kind(e))) continue;
+        // The kept entry is there to be used (the loader kept one for every op).
+        ASSERT_NE(t.keptShapeArgs(e), nullptr) << t.name(e) << " row " << i;
         const OpShapes& got = inputs.shapes(e);
         const OpShapes own = opShapesFromArgs(t.args(e));
         ASSERT_EQ(got.inputs, own.inputs) << t.name(e) << " row " << i;
