@@ -87,37 +87,35 @@ void forSubtree(const Trace& trace, EventRef op, F&& f) {
     f(j);
   }
 }
+
+// The launches in op's subtree (op included), in row order; none off a thread track.
+template <typename F>
+void forEachLaunch(const Trace& trace, EventRef op, F&& f) {
+  if (trace.tracks[op.track].kind != TrackKind::Thread) return;
+  const SliceColumns& s = trace.tracks[op.track].slices;
+  forSubtree(trace, op, [&](uint32_t j) {
+    if (isLaunchKind(s.kind[j])) f(EventRef{op.track, j});
+  });
+}
 }  // namespace
 
 std::vector<EventRef> launchesOf(const Trace& trace, EventRef op) {
   std::vector<EventRef> out;
-  const SliceColumns& s = trace.tracks[op.track].slices;
-  if (trace.tracks[op.track].kind != TrackKind::Thread) return out;
-  forSubtree(trace, op, [&](uint32_t j) {
-    if (isLaunchKind(s.kind[j])) out.push_back({op.track, j});
-  });
+  forEachLaunch(trace, op, [&](EventRef l) { out.push_back(l); });
   return out;
 }
 
 std::vector<EventRef> gpuEventsOf(const Trace& trace, EventRef op) {
-  // launchesOf's launches in order, each one's events appended: no list in between
-  // (predict asks this of every op and sub-op).
+  // Each launch's events appended: no list of launches in between (predict asks this of
+  // every op and sub-op).
   std::vector<EventRef> out;
-  const SliceColumns& s = trace.tracks[op.track].slices;
-  if (trace.tracks[op.track].kind != TrackKind::Thread) return out;
-  forSubtree(trace, op, [&](uint32_t j) {
-    if (isLaunchKind(s.kind[j])) appendGpuEventsOfLaunch(trace, {op.track, j}, out);
-  });
+  forEachLaunch(trace, op, [&](EventRef l) { appendGpuEventsOfLaunch(trace, l, out); });
   return out;
 }
 
 bool causesGpuWork(const Trace& trace, EventRef op) {
-  const SliceColumns& s = trace.tracks[op.track].slices;
-  if (trace.tracks[op.track].kind != TrackKind::Thread) return false;
   bool any = false;
-  forSubtree(trace, op, [&](uint32_t j) {
-    any = any || (isLaunchKind(s.kind[j]) && hasGpuEvents(trace, {op.track, j}));
-  });
+  forEachLaunch(trace, op, [&](EventRef l) { any = any || hasGpuEvents(trace, l); });
   return any;
 }
 

@@ -171,11 +171,10 @@ void OpInputs::prefetch(std::optional<TimeWindow> window) const {
   size_t ops = 0;
   // The shape args the loader kept (LoadOptions::keepOpShapes, Trace::keptShapeArgs):
   // an op whose other args no model reads takes them from there instead of the file.
-  const PodColumn<Trace::OpShapeArgs>& kept = trace_.opShapeArgs;
   // A kept text's shapes, parsed and interned at its first op: every later op of that
   // text takes the same table entry (its shapeKey is a function of the text alone). A
   // 1 GB training trace repeats a few thousand texts a million times.
-  std::vector<uint32_t> shapesOfText(kept.empty() ? 0 : trace_.opShapeTexts.size(), kUnread);
+  std::vector<uint32_t> shapesOfText(trace_.opShapeArgs.empty() ? 0 : trace_.opShapeTexts.size(), kUnread);
   const auto fileKeptText = [&](EventRef e, StringId text) {
     uint32_t& known = shapesOfText[text];
     if (known == kUnread) {
