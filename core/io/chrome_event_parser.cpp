@@ -166,6 +166,12 @@ RawId ChromeEventParser::rawId(const RawIdText& t, const RawEvent& ev, const cha
 
 StringId ChromeEventParser::internId(const RawIdText& t) { return t.present ? trace_.strings.intern(t.text) : 0; }
 
+// A plain id or an id2 "global" names one track across processes; id2 "local", or no
+// id at all (each process's nameless track, as before ids were scoped), one per process.
+AsyncScope ChromeEventParser::asyncScope(const RawIdText& t) {
+  return t.present && t.scope == 0 ? AsyncScope::Trace : AsyncScope::Process;
+}
+
 StringId ChromeEventParser::asyncIdAndLane(const RawIdText& t, uint32_t& lane) {
   lane = 0;
   if (!t.present || !t.isString) return internId(t);
@@ -511,14 +517,14 @@ void ChromeEventParser::event(RawEvent& ev) {
       encodeArgs(ev, in);
       uint32_t lane;
       const StringId id = asyncIdAndLane(ev.id, lane);
-      builder_.asyncBegin(process, in.cat, id, in, argsWriter_, lane);
+      builder_.asyncBegin(process, in.cat, id, in, argsWriter_, lane, asyncScope(ev.id));
       return;
     }
     case 'e':
     case 'F': {
       uint32_t lane;
       const StringId id = asyncIdAndLane(ev.id, lane);
-      if (!builder_.asyncEnd(process, in.cat, id, in.name, ts, lane, window_.offsetOf(ev.at)))
+      if (!builder_.asyncEnd(process, in.cat, id, in.name, ts, lane, window_.offsetOf(ev.at), asyncScope(ev.id)))
         warn(WarningKind::UnmatchedEnd, ev.at, TraceBuilder::kNoOpenAsyncBegin);
       return;
     }

@@ -54,6 +54,7 @@ class ChromeEventParser {
   // The pool's id of raw JSON text made compact (compactJson).
   StringId compactJsonId(std::string_view raw);
   StringId asyncIdAndLane(const RawIdText& t, uint32_t& lane);  // lane 0: not a lane id
+  static AsyncScope asyncScope(const RawIdText& t);
 
   Trace& trace_;
   TraceBuilder& builder_;

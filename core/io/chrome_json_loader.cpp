@@ -1,5 +1,6 @@
 #include "io/chrome_json_loader.h"
 
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -29,7 +30,50 @@ namespace opscope {
 
 namespace chrome_json {
 
-RawIdText Reader::parseIdValue() {
+namespace {
+
+// An id2 object's one member, {"local": v} or {"global": v} with v a string or a number
+// without escapes: v in `out`, and its scope. Any other form keeps its raw text, local.
+void readId2(std::string_view raw, RawIdText& out) {
+  out.scope = 'l';
+  size_t i = 0;
+  const auto space = [&] {
+    while (i < raw.size() && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\n' || raw[i] == '\r')) ++i;
+  };
+  const auto quoted = [&](std::string_view& s) {
+    if (i >= raw.size() || raw[i] != '"') return false;
+    const size_t end = raw.find('"', i + 1);
+    if (end == std::string_view::npos || raw.substr(i + 1, end - i - 1).find('\\') != std::string_view::npos)
+      return false;
+    s = raw.substr(i + 1, end - i - 1);
+    i = end + 1;
+    return true;
+  };
+  ++i;  // '{'
+  space();
+  std::string_view key, value;
+  if (!quoted(key) || (key != "local" && key != "global")) return;
+  space();
+  if (i >= raw.size() || raw[i++] != ':') return;
+  space();
+  bool isString = true;
+  if (!quoted(value)) {
+    const size_t from = i;
+    while (i < raw.size() && (std::isdigit(static_cast<unsigned char>(raw[i])) || raw[i] == '-')) ++i;
+    if (i == from) return;
+    value = raw.substr(from, i - from);
+    isString = false;
+  }
+  space();
+  if (i + 1 != raw.size() || raw[i] != '}') return;
+  out.text = value;
+  out.isString = isString;
+  out.scope = key == "local" ? 'l' : 0;
+}
+
+}  // namespace
+
+RawIdText Reader::parseIdValue(bool id2) {
   RawIdText out;
   out.present = true;
   const char c = sc_.peek();
@@ -38,7 +82,9 @@ RawIdText Reader::parseIdValue() {
     out.text = sc_.string();
   } else if (c == '{' || c == '[') {
     out.isString = true;
-    out.text = sc_.skipValue();  // id2 {"local": ...} and similar: the raw text is the id
+    out.text = sc_.skipValue();  // an object or array: its raw text is the id, per process
+    out.scope = 'l';
+    if (id2 && c == '{') readId2(out.text, out);
   } else if (c == 't' || c == 'f' || c == 'n') {
     sc_.literal();
     out.present = false;
@@ -110,7 +156,7 @@ void Reader::parseEvent(RawEvent& ev) {
         } else if (k == "tid") {
           ev.tid = parseIdValue();
         } else if (k == "id2") {
-          ev.id = parseIdValue();
+          ev.id = parseIdValue(true);
         } else {
           handled = false;
         }

@@ -14,6 +14,10 @@ struct RawIdText {
   bool present = false;
   bool isString = false;
   std::string_view text;
+  // Async ids: 0 a plain "id" or an id2 "global", which names one track across the
+  // trace's processes (the Trace Event Format, catapult and Perfetto alike); 'l' an id2
+  // "local", or an id2 object of another form (kept as its raw text), per process.
+  char scope = 0;
 };
 
 // One event's fields as text views into the window (or scratch).

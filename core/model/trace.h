@@ -34,8 +34,13 @@ struct Process {
 enum class TrackKind : uint8_t {
   Thread,     // CPU thread: nested op stacks
   GpuStream,  // holds kernels / memcpy / memset: overlaps go to sub-lanes
-  Async,      // b/n/e async slices of one (process, category, id)
+  Async,      // b/n/e async slices of one (process, category, id), or (category, id)
 };
+
+// Whose an async id is. The Trace Event Format's plain "id" and id2 "global" name one
+// track across the trace's processes, as catapult and Perfetto read them; id2 "local",
+// and the async spans other loaders make, one per process.
+enum class AsyncScope : uint8_t { Process, Trace };
 
 // An async track's slices that overlap without nesting are written in lanes, lane k > 0
 // on the id "<id> (lane k+1)" (report/trace_writer.h), and folded back onto <id>'s track
@@ -44,9 +49,10 @@ inline constexpr std::string_view kAsyncLaneMark = " (lane ";
 
 struct Track {
   TrackKind kind = TrackKind::Thread;
-  uint32_t process = 0;  // index into Trace::processes
-  RawId tid;             // Async: the async id
-  StringId name = 0;     // thread_name metadata (Async: category or name)
+  uint32_t process = 0;                    // index into Trace::processes
+  RawId tid;                               // Async: the async id
+  AsyncScope scope = AsyncScope::Process;  // Async: whose its id is (the key above)
+  StringId name = 0;                       // thread_name metadata (Async: category or name)
   int64_t sortIndex = 0;
   bool hasSortIndex = false;
   int64_t device = kNoId;  // GPU streams: args.device of their events

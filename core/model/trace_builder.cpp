@@ -217,8 +217,8 @@ void TraceBuilder::closeBegin(uint32_t track, uint32_t row, TimeNs ts) {
   }
 }
 
-uint32_t TraceBuilder::asyncTrack(uint32_t process, StringId cat, StringId id) {
-  const Key key{(static_cast<uint64_t>(process) << 32) | (kAsyncTag * 2), (static_cast<uint64_t>(cat) << 32) | id};
+uint32_t TraceBuilder::asyncTrack(uint32_t process, StringId cat, StringId id, AsyncScope scope) {
+  const Key key = asyncKey(scope == AsyncScope::Trace ? kTraceScope : process, cat, id);
   if (trace_.tracks.size() >= kMaxTracks && !trackByKey_.count(key)) {
     lastTrack_ = ~0u;
     return mergedTrack(process);
@@ -230,6 +230,7 @@ uint32_t TraceBuilder::asyncTrack(uint32_t process, StringId cat, StringId id) {
     t.process = process;
     t.tid.isString = true;
     t.tid.str = id;
+    t.scope = scope;
     t.name = cat;
     trace_.tracks.push_back(std::move(t));
     openSlices_.emplace_back();
@@ -239,8 +240,8 @@ uint32_t TraceBuilder::asyncTrack(uint32_t process, StringId cat, StringId id) {
 }
 
 void TraceBuilder::asyncBegin(uint32_t process, StringId cat, StringId id, const SliceInput& in, const ArgsWriter& args,
-                              uint32_t lane) {
-  const uint32_t track = asyncTrack(process, cat, id);
+                              uint32_t lane, AsyncScope scope) {
+  const uint32_t track = asyncTrack(process, cat, id, scope);
   SliceInput open = in;
   open.dur = 0;
   const uint32_t row = appendRow(trace_.tracks[track], open, args);
@@ -250,9 +251,9 @@ void TraceBuilder::asyncBegin(uint32_t process, StringId cat, StringId id, const
 }
 
 bool TraceBuilder::asyncEnd(uint32_t process, StringId cat, StringId id, StringId name, TimeNs ts, uint32_t lane,
-                            uint64_t at) {
+                            uint64_t at, AsyncScope scope) {
   ts = clampPoint(ts, "an async end");
-  const uint32_t track = asyncTrack(process, cat, id);
+  const uint32_t track = asyncTrack(process, cat, id, scope);
   auto& open = trace_.tracks[track].kind == TrackKind::Async ? openOf(track, lane) : openSlices_[track];
   if (open.empty()) {
     return deferEnd({track, lane, name, true, ts, at});

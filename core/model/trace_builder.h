@@ -61,14 +61,16 @@ class TraceBuilder {
   void addInstant(const Instant& instant);
   void addCounter(uint32_t process, StringId seriesName, TimeNs ts, double value);
   void addFlowPoint(const FlowPoint& p);
-  // Async b/n/e: tracks keyed by (process, category, id); e closes the innermost open
-  // slice of the same name (or the innermost one when no name matches) of its lane. A
-  // lane (> 0) is one of the track's own id's lanes in a file opscope wrote ("<id> (lane
-  // N)", report/trace_writer.h): its slices go on the id's track, paired among themselves.
+  // Async b/n/e: tracks keyed by (process, category, id), or by (category, id) alone for
+  // an id of AsyncScope::Trace, whose track lies in the process of its first event; e
+  // closes the innermost open slice of the same name (or the innermost one when no name
+  // matches) of its lane. A lane (> 0) is one of the track's own id's lanes in a file
+  // opscope wrote ("<id> (lane N)", report/trace_writer.h): its slices go on the id's
+  // track, paired among themselves.
   void asyncBegin(uint32_t process, StringId cat, StringId id, const SliceInput& in, const ArgsWriter& args,
-                  uint32_t lane = 0);
+                  uint32_t lane = 0, AsyncScope scope = AsyncScope::Process);
   bool asyncEnd(uint32_t process, StringId cat, StringId id, StringId name, TimeNs ts, uint32_t lane = 0,
-                uint64_t at = 0);
+                uint64_t at = 0, AsyncScope scope = AsyncScope::Process);
 
   // Parallel loading: a later part's builder keeps each end that finds nothing open on
   // its track or lane (its begin lies in an earlier part, or nowhere) and returns true;
@@ -130,7 +132,7 @@ class TraceBuilder {
   // Into the time domain (ids.h): start clamped, dur cut so the slice ends inside it.
   void clampSlice(SliceInput& in);
   TimeNs clampPoint(TimeNs t, const char* what);
-  uint32_t asyncTrack(uint32_t process, StringId cat, StringId id);
+  uint32_t asyncTrack(uint32_t process, StringId cat, StringId id, AsyncScope scope);
   uint32_t appendRow(Track& t, const SliceInput& in, const ArgsWriter& args);
   // Closes an open B slice / async slice: its duration up to ts (0 when ts is earlier).
   // closeAsync: whether a slice of the end's name was open (else it closed the innermost).
@@ -172,6 +174,12 @@ class TraceBuilder {
   };
   static Key rawKey(uint64_t tag, const RawId& id) {
     return {tag * 2 + (id.isString ? 1 : 0), id.isString ? id.str : static_cast<uint64_t>(id.num)};
+  }
+  // An async track's key: its process index in the high half of `a`, or kTraceScope for
+  // an id of AsyncScope::Trace (processes are far fewer than 2^32 - 1).
+  static constexpr uint32_t kTraceScope = ~0u;
+  static Key asyncKey(uint32_t scopeProcess, StringId cat, StringId id) {
+    return {(static_cast<uint64_t>(scopeProcess) << 32) | (kAsyncTag * 2), (static_cast<uint64_t>(cat) << 32) | id};
   }
 
   Trace& trace_;

@@ -82,8 +82,7 @@ bool TraceBuilder::absorb(TraceBuilder& part) {
   for (size_t i = 0; i < keys.size(); ++i) {
     const Track& t = from.tracks[i];
     if (t.kind == TrackKind::Async) {
-      keys[i] = Key{(static_cast<uint64_t>(proc[t.process]) << 32) | (kAsyncTag * 2),
-                    (static_cast<uint64_t>(str[t.name]) << 32) | str[t.tid.str]};
+      keys[i] = asyncKey(t.scope == AsyncScope::Trace ? kTraceScope : proc[t.process], str[t.name], str[t.tid.str]);
     } else {
       keys[i] = rawKey(kThreadTag, raw(t.tid));
       keys[i].a |= static_cast<uint64_t>(proc[t.process]) << 32;
@@ -123,6 +122,7 @@ bool TraceBuilder::absorb(TraceBuilder& part) {
       n.kind = t.kind;
       n.process = proc[t.process];
       n.tid = raw(t.tid);
+      n.scope = t.scope;
       n.name = t.kind == TrackKind::Async ? str[t.name] : 0;
       to.tracks.push_back(std::move(n));
       openSlices_.emplace_back();

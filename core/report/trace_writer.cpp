@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "text/json_text.h"
@@ -260,6 +262,7 @@ class Writer {
     std::vector<EventRef> all;
     all.reserve(t_.sliceCount());
     std::vector<std::string> tids(t_.tracks.size());
+    localIds();
     for (uint32_t ti = 0; ti < t_.tracks.size(); ++ti) {
       tids[ti] = rawId(t_, t_.tracks[ti].tid);
       if (t_.tracks[ti].kind == TrackKind::Async) {
@@ -304,6 +307,29 @@ class Writer {
     if (open.size() > 1) lanes_[ti] = std::move(lane);
   }
 
+  // A plain "id" is read back as one track across processes (AsyncScope::Trace), so it
+  // is kept for a track whose (category, id) no other async track has, and for the one
+  // trace-wide track of a (category, id) that per-process tracks also have; every other
+  // track goes on id2 "local", read back per process: per-process tracks that share a
+  // (category, id), and the trace-wide tracks of a merged session's ranks, each written
+  // in its one process.
+  void localIds() {
+    std::map<std::pair<StringId, StringId>, std::pair<uint32_t, uint32_t>> tracksOf;  // (all, trace-wide)
+    const auto key = [&](const Track& t) { return std::pair{t.name, t.tid.str}; };
+    for (const Track& t : t_.tracks)
+      if (t.kind == TrackKind::Async) {
+        auto& [all, wide] = tracksOf[key(t)];
+        ++all;
+        wide += t.scope == AsyncScope::Trace;
+      }
+    for (uint32_t ti = 0; ti < t_.tracks.size(); ++ti) {
+      const Track& t = t_.tracks[ti];
+      if (t.kind != TrackKind::Async) continue;
+      const auto [all, wide] = tracksOf[key(t)];
+      if (t.scope == AsyncScope::Trace ? wide > 1 : all > 1) localId_.insert(ti);
+    }
+  }
+
   // The id a slice's b/e pair is written on: its track's, or its lane's.
   std::string asyncId(EventRef r, const std::string& trackId) const {
     const auto it = lanes_.find(r.track);
@@ -327,18 +353,19 @@ class Writer {
       (out_ += ", \"pid\": ") += pidOf(tr.process);
     };
     if (tr.kind == TrackKind::Async) {
-      // b/e pairs on their id (or lane's): the loader groups them by (process, category,
-      // id) again.
-      const std::string id = asyncId(r, tid);
+      // b/e pairs on their id (or lane's): the loader groups them by (category, id), or
+      // by (process, category, id) on id2 "local" (localIds), again.
+      const std::string id = localId_.count(r.track) ? "{\"local\": " + asyncId(r, tid) + "}" : asyncId(r, tid);
+      const char* key = localId_.count(r.track) ? ", \"tid\": 0, \"id2\": " : ", \"tid\": 0, \"id\": ";
       common("b");
-      (out_ += ", \"tid\": 0, \"id\": ") += id;
+      (out_ += key) += id;
       out_ += ", \"ts\": ";
       appendUs(out_, s.start[i]);
       out_ += ", \"args\": ";
       appendArgs(r, args);
       out_ += '}';
       common("e");
-      (out_ += ", \"tid\": 0, \"id\": ") += id;
+      (out_ += key) += id;
       out_ += ", \"ts\": ";
       appendUs(out_, s.end(i));
       out_ += '}';
@@ -458,6 +485,7 @@ class Writer {
   std::vector<uint64_t> critical_;
   std::unordered_map<StringId, std::string> quoted_;
   std::unordered_map<std::string, std::string> quotedKeys_;
+  std::unordered_set<uint32_t> localId_;                       // async tracks written on id2 "local" (localIds)
   std::unordered_map<uint32_t, std::vector<uint32_t>> lanes_;  // async track -> lane per row, when more than one
   std::string out_;
   bool first_ = true;

@@ -1,6 +1,7 @@
 // Golden tests: tiny inline JSON in, expected rows out.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include "analysis/op_index.h"
@@ -150,6 +151,66 @@ TEST(ChromeJson, AsyncBeginEndOnAsyncTracks) {
   TimeNs total = t->dur(reads[0]) + t->dur(reads[1]);
   EXPECT_EQ(total, 4000 + 2000);
   EXPECT_EQ(t->instants.size(), 1u);
+}
+
+// Whose an async id is, as the Trace Event Format, catapult and Perfetto read it: a plain
+// "id" and an id2 "global" name one track across processes (drawn in the process of its
+// first event); an id2 "local" one track per process.
+TEST(ChromeJson, AsyncIdsNameOneTrackAcrossProcessesUnlessLocal) {
+  auto t = loadOk(R"([
+    {"ph":"M","name":"process_name","pid":3,"args":{"name":"p3"}},
+    {"ph":"b","cat":"io","name":"plain","id":"1","pid":2,"tid":2,"ts":10},
+    {"ph":"e","cat":"io","name":"plain","id":"1","pid":3,"tid":4,"ts":30},
+    {"ph":"b","cat":"io","name":"global","id2":{"global":"0x5"},"pid":3,"tid":1,"ts":1},
+    {"ph":"e","cat":"io","name":"global","id2":{"global":"0x5"},"pid":2,"tid":1,"ts":4},
+    {"ph":"b","cat":"io","name":"local","id2":{ "local" : 7 },"pid":2,"tid":1,"ts":1},
+    {"ph":"b","cat":"io","name":"local","id2":{"local":7},"pid":3,"tid":1,"ts":2},
+    {"ph":"e","cat":"io","name":"local","id2":{"local":7},"pid":2,"tid":1,"ts":5},
+    {"ph":"e","cat":"io","name":"local","id2":{"local":7},"pid":3,"tid":1,"ts":9},
+    {"ph":"b","cat":"io","name":"cross","id2":{"local":"x"},"pid":2,"tid":1,"ts":1},
+    {"ph":"e","cat":"io","name":"cross","id2":{"local":"x"},"pid":3,"tid":1,"ts":6}])");
+  ASSERT_TRUE(t);
+  const auto pidOf = [&](EventRef r) { return t->processes[t->tracks[r.track].process].pid.num; };
+  const auto idOf = [&](EventRef r) { return std::string(t->str(t->tracks[r.track].tid.str)); };
+  const EventRef plain = only(*t, "plain");
+  EXPECT_EQ(t->dur(plain), 20'000) << "the end in pid 3 closes the begin in pid 2";
+  EXPECT_EQ(pidOf(plain), 2);
+  EXPECT_EQ(t->tracks[plain.track].scope, AsyncScope::Trace);
+  const EventRef global = only(*t, "global");
+  EXPECT_EQ(t->dur(global), 3'000);
+  EXPECT_EQ(pidOf(global), 3);
+  EXPECT_EQ(idOf(global), "0x5") << "the id2 object's value is the id";
+  EXPECT_EQ(t->tracks[global.track].scope, AsyncScope::Trace);
+  const auto local = test::slicesNamed(*t, "local");
+  ASSERT_EQ(local.size(), 2u);
+  EXPECT_NE(local[0].track, local[1].track);
+  std::map<int64_t, TimeNs> byPid;
+  for (EventRef r : local) {
+    byPid[pidOf(r)] = t->dur(r);
+    EXPECT_EQ(idOf(r), "7");
+    EXPECT_EQ(t->tracks[r.track].scope, AsyncScope::Process);
+  }
+  EXPECT_EQ(byPid, (std::map<int64_t, TimeNs>{{2, 4'000}, {3, 7'000}}));
+  // A local id's end in another process finds nothing open there.
+  const EventRef cross = only(*t, "cross");
+  EXPECT_EQ(t->tracks[cross.track].slices.flags[cross.index] & kFlagUnterminated, kFlagUnterminated);
+  EXPECT_EQ(t->diagnostics.count(WarningKind::UnmatchedEnd), 1u);
+}
+
+// An id2 object of another form (two members, an unknown key, an escaped string) is an
+// id all the same: its raw text, per process, as before ids were scoped.
+TEST(ChromeJson, AnId2OfAnotherFormIsItsRawTextPerProcess) {
+  for (const char* id2 : {R"({"local":"a","global":"b"})", R"({"other":"a"})", R"({"local":"a\"b"})"}) {
+    auto t = loadOk(std::string(R"([{"ph":"b","cat":"c","name":"s","pid":1,"tid":1,"ts":1,"id2":)") + id2 +
+                    R"(},{"ph":"e","cat":"c","name":"s","pid":1,"tid":1,"ts":2,"id2":)" + id2 +
+                    R"(},{"ph":"b","cat":"c","name":"s","pid":2,"tid":1,"ts":1,"id2":)" + id2 + "}]");
+    ASSERT_TRUE(t) << id2;
+    const auto s = test::slicesNamed(*t, "s");
+    ASSERT_EQ(s.size(), 2u) << id2;
+    EXPECT_NE(s[0].track, s[1].track) << id2;
+    EXPECT_EQ(t->str(t->tracks[s[0].track].tid.str), id2);
+    EXPECT_EQ(t->diagnostics.count(WarningKind::UnmatchedEnd), 0u) << id2;
+  }
 }
 
 // Labels "rank N" or "rank N, …" on every process are the ranks of a merged session

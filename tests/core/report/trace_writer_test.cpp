@@ -268,6 +268,80 @@ size_t asyncPairsThatDoNotNest(const nlohmann::json& doc, bool byName) {
   return bad;
 }
 
+// A plain "id" is read back as one track across processes, so per-process tracks that
+// share a (category, id) are written on id2 "local"; a track whose (category, id) no other
+// has keeps its plain id, as it was written before ids were scoped. Read back, every
+// track is where it was, with its slices and scope.
+TEST(TraceWriter, PerProcessAsyncIdsSharedByTwoProcessesStayApart) {
+  auto t = reload(R"([
+    {"ph":"b","cat":"q","name":"a","id2":{"local":"5"},"pid":1,"tid":1,"ts":1},
+    {"ph":"e","cat":"q","name":"a","id2":{"local":"5"},"pid":1,"tid":1,"ts":4},
+    {"ph":"b","cat":"q","name":"b","id2":{"local":"5"},"pid":2,"tid":1,"ts":2},
+    {"ph":"e","cat":"q","name":"b","id2":{"local":"5"},"pid":2,"tid":1,"ts":3},
+    {"ph":"b","cat":"q","name":"c","id2":{"local":"6"},"pid":2,"tid":1,"ts":2},
+    {"ph":"e","cat":"q","name":"c","id2":{"local":"6"},"pid":2,"tid":1,"ts":8},
+    {"ph":"b","cat":"q","name":"d","id":"7","pid":1,"tid":1,"ts":1},
+    {"ph":"e","cat":"q","name":"d","id":"7","pid":2,"tid":1,"ts":9}])");
+  ASSERT_TRUE(t);
+  const std::string json = chromeTraceJson(*t);
+  std::map<std::string, std::string> idKeyOf;  // slice name -> "id" or "id2" as written
+  const nlohmann::json doc = nlohmann::json::parse(json);
+  for (const auto& e : doc["traceEvents"])
+    if (e.value("ph", "") == "b")
+      idKeyOf[e["name"]] = e.contains("id2") ? "id2 " + e["id2"].dump() : "id " + e["id"].dump();
+  EXPECT_EQ(idKeyOf,
+            (std::map<std::string, std::string>{
+                {"a", R"(id2 {"local":"5"})"}, {"b", R"(id2 {"local":"5"})"}, {"c", R"(id "6")"}, {"d", R"(id "7")"}}));
+  auto tracks = [](const Trace& tr) {
+    std::multiset<std::tuple<int64_t, std::string, std::string, TimeNs, TimeNs>> out;
+    for (const Track& track : tr.tracks)
+      if (track.kind == TrackKind::Async)
+        for (uint32_t i = 0; i < track.slices.size(); ++i)
+          out.insert({tr.processes[track.process].pid.num, std::string(tr.str(track.tid.str)),
+                      std::string(tr.str(track.slices.name[i])), track.slices.start[i], track.slices.dur[i]});
+    return out;
+  };
+  auto back = reload(json);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(tracks(*back), tracks(*t));
+  EXPECT_EQ(tracks(*t).size(), 4u);
+  EXPECT_EQ(back->diagnostics.count(WarningKind::UnmatchedEnd), 0u);
+  EXPECT_EQ(chromeTraceJson(*back), json) << "written again, the same bytes";
+}
+
+// A merged session's ranks each have the trace-wide track of a plain id, and share its
+// (category, id): written on id2 "local" in their rank's process, they stay apart.
+TEST(TraceWriter, RanksTraceWideAsyncTracksStayApartInTheSessionFile) {
+  const std::string rank = R"([
+    {"ph":"b","cat":"q","name":"req","id":"9","pid":1,"tid":1,"ts":1},
+    {"ph":"e","cat":"q","name":"req","id":"9","pid":1,"tid":1,"ts":5},
+    {"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":1,"dur":3}])";
+  std::vector<RankPart> parts;
+  for (int64_t r = 0; r < 2; ++r) {
+    RankPart p;
+    p.trace = reload(rank);
+    ASSERT_TRUE(p.trace);
+    p.rank = r;
+    p.offset = r * 1000;
+    parts.push_back(std::move(p));
+  }
+  const auto session = mergeRanks(std::move(parts));
+  ASSERT_TRUE(session);
+  auto asyncTracks = [](const Trace& tr) {
+    std::multiset<std::tuple<int64_t, TimeNs, TimeNs>> out;  // (rank, start, dur)
+    for (const Track& track : tr.tracks)
+      if (track.kind == TrackKind::Async)
+        for (uint32_t i = 0; i < track.slices.size(); ++i)
+          out.insert({tr.processes[track.process].rank, track.slices.start[i], track.slices.dur[i]});
+    return out;
+  };
+  ASSERT_EQ(asyncTracks(*session).size(), 2u);
+  auto back = reload(chromeTraceJson(*session));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(asyncTracks(*back), asyncTracks(*session));
+  EXPECT_EQ(back->diagnostics.count(WarningKind::UnmatchedEnd), 0u);
+}
+
 TEST(TraceWriter, OverlappingAsyncSlicesGoInLanesThatViewersNest) {
   // PlaidML's queue events overlap without nesting on one async id: written on that one
   // id, chrome://tracing's importer dropped 20 of their pairs with warnings and Perfetto
