@@ -40,6 +40,25 @@ std::vector<EventRef> gpuEventsOfLaunch(const Trace& trace, EventRef launch) {
   return out;
 }
 
+std::vector<EventRef> GpuEventsInLaunchOrder::of(EventRef launch) {
+  const uint64_t key = launch.packed();
+  if (at_ > links_.size() || (at_ > 0 && links_[at_ - 1].first >= key)) at_ = 0;  // out of order
+  // Gallop: the first pair at or past key lies in (at_ + step/2, at_ + step].
+  size_t lo = at_, step = 1;
+  while (lo + step <= links_.size() && links_[lo + step - 1].first < key) {
+    lo += step;
+    step *= 2;
+  }
+  const auto first = std::lower_bound(links_.begin() + static_cast<std::ptrdiff_t>(lo),
+                                      links_.begin() + static_cast<std::ptrdiff_t>(std::min(lo + step, links_.size())),
+                                      key, [](const LaunchLinks::Pair& p, uint64_t k) { return p.first < k; });
+  at_ = static_cast<size_t>(first - links_.begin());
+  std::vector<EventRef> out;
+  for (size_t i = at_; i < links_.size() && links_[i].first == key; ++i)
+    out.push_back(EventRef::unpack(links_[i].second));
+  return out;
+}
+
 bool hasGpuEvents(const Trace& trace, EventRef launch) {
   const auto& v = trace.links.launchToGpu;
   const LaunchLinks::Pair* p = firstGpuPair(trace, launch);

@@ -13,6 +13,19 @@ std::optional<EventRef> launchOf(const Trace& trace, EventRef gpuEvent);
 std::vector<EventRef> gpuEventsOfLaunch(const Trace& trace, EventRef launch);
 // !gpuEventsOfLaunch(trace, launch).empty(), without the list.
 bool hasGpuEvents(const Trace& trace, EventRef launch);
+// gpuEventsOfLaunch for launches asked in ascending order (by track, then row): a step
+// along launchToGpu from the last one asked (a galloping search) instead of a search
+// over all of it; the lists are gpuEventsOfLaunch's. Asked out of order, it searches
+// from the start again, so the answer is the same, only slower.
+class GpuEventsInLaunchOrder {
+ public:
+  explicit GpuEventsInLaunchOrder(const Trace& trace) : links_(trace.links.launchToGpu) {}
+  std::vector<EventRef> of(EventRef launch);
+
+ private:
+  const PodColumn<LaunchLinks::Pair>& links_;
+  size_t at_ = 0;  // the first pair of the last launch asked, or after it
+};
 // A launch that returned only after the GPU work it started had finished (a copy from
 // pageable memory, a cudaMemcpyAsync to pageable host memory): its length is a wait on
 // the GPU, not the cost of a launch. False for a launch without GPU events.

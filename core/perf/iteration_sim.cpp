@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <unordered_map>
 
 #include "analysis/op_index.h"
 #include "hierarchy/iterations.h"
@@ -62,10 +63,11 @@ std::vector<Call> hostCalls(const Trace& trace, uint32_t track, TimeWindow w) {
   std::vector<Call> calls;
   const SliceColumns& s = trace.tracks[track].slices;
   TimeNs busyUntil = std::numeric_limits<TimeNs>::min();
+  GpuEventsInLaunchOrder gpuOf(trace);  // the rows ascend
   for (size_t i = s.lowerBound(w.start), end = s.lowerBound(w.end); i < end; ++i) {
     if (!isLaunchKind(s.kind[i]) || s.start[i] < busyUntil) continue;  // nested in the previous call
     const EventRef ref{track, static_cast<uint32_t>(i)};
-    Call c{ref, isSynchronizingCall(trace.str(s.name[i])), gpuEventsOfLaunch(trace, ref)};
+    Call c{ref, isSynchronizingCall(trace.str(s.name[i])), gpuOf.of(ref)};
     if (!c.sync && isBlockingLaunch(trace, ref, c.gpu)) c.sync = c.blockingLaunch = true;
     if (c.gpu.empty() && !c.sync) continue;
     busyUntil = s.end(i);
@@ -74,17 +76,32 @@ std::vector<Call> hostCalls(const Trace& trace, uint32_t track, TimeWindow w) {
   return calls;
 }
 
-// T4: the median launch cost when the model has it (the notebook's files have means only).
-std::optional<double> launchCost(const MeanStdByName& m, std::string_view key) {
-  const auto it = m.find(key);
-  if (it == m.end() || it->second.count == 0) return std::nullopt;
-  return it->second.median.value_or(it->second.mean);
-}
+// A statistic's entry for a name id, found by its text once per id: a simulation asks
+// for the same few hundred names hundreds of thousands of times. Null when the
+// statistic lacks the name or counted none of it.
+class StatOfName {
+ public:
+  StatOfName(const Trace& trace, const MeanStdByName* stat) : trace_(trace), stat_(stat) {}
+  const MeanStd* operator()(StringId name) {
+    if (!stat_) return nullptr;
+    const auto [it, fresh] = memo_.try_emplace(name, nullptr);
+    if (fresh) {
+      const auto found = stat_->find(trace_.str(name));
+      if (found != stat_->end() && found->second.count > 0) it->second = &found->second;
+    }
+    return it->second;
+  }
 
-std::optional<double> meanOf(const MeanStdByName& m, std::string_view key) {
-  const auto it = m.find(key);
-  if (it == m.end() || it->second.count == 0) return std::nullopt;
-  return it->second.mean;
+ private:
+  const Trace& trace_;
+  const MeanStdByName* stat_;
+  std::unordered_map<StringId, const MeanStd*> memo_;
+};
+
+// T4: the median launch cost when the model has it (the notebook's files have means only).
+std::optional<double> launchCost(const MeanStd* m) {
+  if (!m) return std::nullopt;
+  return m->median.value_or(m->mean);
 }
 
 }  // namespace
@@ -98,6 +115,9 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
       if (r.predictedUs && r.measuredGpu > 0) scaleOfOp[r.op.packed()] = *r.predictedUs / us(r.measuredGpu);
 
   const std::vector<TimeNs> wallEnds = iterationWallEnds(trace, trace.iterations);
+  const OverheadModel* o = options.overheads;
+  StatOfName t2Of(trace, o ? &o->t2 : nullptr), t3Of(trace, o ? &o->t3 : nullptr), t4Of(trace, o ? &o->t4 : nullptr),
+      t5Of(trace, o ? &o->t5 : nullptr);
   for (size_t it = 0; it < trace.iterations.size(); ++it) {
     const Iteration& iteration = trace.iterations[it];
     if (iteration.ref == kNoRef) continue;
@@ -193,19 +213,18 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
       const double cpuCost = options.overheads && options.overheads->costs ? options.overheads->costs->cpuEvent : 0;
       const double gpuCost = options.overheads && options.overheads->costs ? options.overheads->costs->gpuEvent : 0;
       // A statistic's mean plus `events` recordings, or the measured piece without one.
-      auto priced = [&](const MeanStdByName& m, std::string_view name, double events, double measured) {
-        const std::optional<double> mean = meanOf(m, name);
-        return mean ? *mean + events * cpuCost : measured;
+      auto priced = [&](StatOfName& stat, StringId name, double events, double measured) {
+        const MeanStd* m = stat(name);
+        return m ? m->mean + events * cpuCost : measured;
       };
       auto closeOp = [&] {
         if (currentOp < 0) return;
-        const std::string_view name = trace.str(s.name[static_cast<size_t>(currentOp)]);
+        const StringId name = s.name[static_cast<size_t>(currentOp)];
         const TimeNs opEnd = s.end(static_cast<size_t>(currentOp));
         const double measuredTail = us(std::max<TimeNs>(0, opEnd - boundary));
         const double events = subEventsBefore(s.upperBound(opEnd));
-        if (callsInOp > 0)
-          pending += lastCallSync ? measuredTail : priced(options.overheads->t3, name, events, measuredTail);
-        else pending += priced(options.overheads->t5, name, events, us(s.dur[static_cast<size_t>(currentOp)]));
+        if (callsInOp > 0) pending += lastCallSync ? measuredTail : priced(t3Of, name, events, measuredTail);
+        else pending += priced(t5Of, name, events, us(s.dur[static_cast<size_t>(currentOp)]));
         boundary = std::max(boundary, opEnd);
         boundaryIsOp = true;
         currentOp = -1;
@@ -248,14 +267,13 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
           walkTo(start);
           const bool inOp = currentOp >= 0 && start < s.end(static_cast<size_t>(currentOp));
           if (inOp) {
-            const std::string_view name = trace.str(s.name[static_cast<size_t>(currentOp)]);
+            const StringId name = s.name[static_cast<size_t>(currentOp)];
             const double measuredGap = us(start - std::max(boundary, s.start[static_cast<size_t>(currentOp)]));
             const double events = subEventsBefore(c.ref.index);
             subCursor = std::max<size_t>(subCursor, c.ref.index + 1);  // the call itself is no sub-event
-            item.gap = pending + (c.sync || lastCallSync
-                                      ? measuredGap
-                                      : priced(callsInOp == 0 ? options.overheads->t2 : options.overheads->t5, name,
-                                               events, measuredGap));
+            item.gap =
+                pending + (c.sync || lastCallSync ? measuredGap
+                                                  : priced(callsInOp == 0 ? t2Of : t5Of, name, events, measuredGap));
             ++callsInOp;
             lastCallSync = c.sync;
           } else {
@@ -263,7 +281,7 @@ std::vector<IterationPrediction> simulateIterations(const Trace& trace, const Si
             boundaryIsOp = false;
           }
           pending = 0;
-          const std::optional<double> t4 = c.sync ? std::nullopt : launchCost(options.overheads->t4, trace.name(c.ref));
+          const std::optional<double> t4 = c.sync ? std::nullopt : launchCost(t4Of(trace.nameId(c.ref)));
           item.cost = t4 ? *t4 + cpuCost + gpuCost : ownTime;
           boundary = end;
         }

@@ -81,8 +81,10 @@ double gemmBytes(const GemmShape& s) {
 
 bool usesTf32TensorCores(std::string_view name) {
   const auto has = [&](std::string_view p) {
-    return std::search(name.begin(), name.end(), p.begin(), p.end(),
-                       [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; }) != name.end();
+    // ASCII case folding without the locale's tolower (asked of every kernel of every op).
+    return std::search(name.begin(), name.end(), p.begin(), p.end(), [](char a, char b) {
+             return (a >= 'A' && a <= 'Z' ? static_cast<char>(a - 'A' + 'a') : a) == b;
+           }) != name.end();
   };
   return has("tf32") || has("tensorop_s1688") || has("tensorop_s16816");
 }

@@ -86,11 +86,20 @@ TEST(Hierarchy, OpToAllItsGpuEventsIncludingChildren) {
 
 // gpuEventsOf is launchesOf's launches' events in order, and causesGpuWork and
 // hasGpuEvents say whether those lists are empty (predict asks them of every op without
-// building the lists): checked on every slice of every real trace in tests/data.
+// building the lists): checked on every slice of every real trace in tests/data. The
+// launch-order walk gives gpuEventsOfLaunch's lists asked in order, and asked out of
+// order (the tracks backwards, each row twice).
 void expectGpuQueriesAgree(const Trace& t, const std::string& what, size_t& withWork, size_t& without) {
+  GpuEventsInLaunchOrder inOrder(t), backwards(t);
+  for (uint32_t track = t.tracks.size(); track-- > 0;)
+    for (uint32_t i = 0; i < t.tracks[track].slices.size(); ++i)
+      for (int twice = 0; twice < 2; ++twice)
+        ASSERT_EQ(backwards.of({track, i}), gpuEventsOfLaunch(t, {track, i}))
+            << what << " track " << track << " row " << i;
   for (uint32_t track = 0; track < t.tracks.size(); ++track)
     for (uint32_t i = 0; i < t.tracks[track].slices.size(); ++i) {
       const EventRef e{track, i};
+      ASSERT_EQ(inOrder.of(e), gpuEventsOfLaunch(t, e)) << what << " track " << track << " row " << i;
       std::vector<EventRef> listed;
       for (EventRef l : launchesOf(t, e)) {
         const std::vector<EventRef> g = gpuEventsOfLaunch(t, l);
