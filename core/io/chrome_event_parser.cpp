@@ -166,14 +166,16 @@ RawId ChromeEventParser::rawId(const RawIdText& t, const RawEvent& ev, const cha
 
 StringId ChromeEventParser::internId(const RawIdText& t) { return t.present ? trace_.strings.intern(t.text) : 0; }
 
-// A plain id or an id2 "global" names one track across processes; id2 "local", or no
-// id at all (each process's nameless track, as before ids were scoped), one per process.
+// A plain id or an id2 "global" names one track across processes; id2 "local", an id
+// of another form, or no id at all (each process's nameless track), one per process.
 AsyncScope ChromeEventParser::asyncScope(const RawIdText& t) {
   return t.present && t.scope == 0 ? AsyncScope::Trace : AsyncScope::Process;
 }
 
-StringId ChromeEventParser::asyncIdAndLane(const RawIdText& t, uint32_t& lane) {
+StringId ChromeEventParser::asyncIdAndLane(const RawIdText& raw, uint32_t& lane) {
   lane = 0;
+  RawIdText t = raw;
+  if (raw.hasAsync) t.text = raw.async, t.isString = raw.asyncIsString;
   if (!t.present || !t.isString) return internId(t);
   // "<id> (lane N)", N >= 2: lane N-1 of <id>'s track, as opscope's writer lays out
   // async slices that overlap without nesting.

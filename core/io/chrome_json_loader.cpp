@@ -1,6 +1,5 @@
 #include "io/chrome_json_loader.h"
 
-#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -30,61 +29,25 @@ namespace opscope {
 
 namespace chrome_json {
 
-namespace {
-
-// An id2 object's one member, {"local": v} or {"global": v} with v a string or a number
-// without escapes: v in `out`, and its scope. Any other form keeps its raw text, local.
-void readId2(std::string_view raw, RawIdText& out) {
-  out.scope = 'l';
-  size_t i = 0;
-  const auto space = [&] {
-    while (i < raw.size() && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\n' || raw[i] == '\r')) ++i;
-  };
-  const auto quoted = [&](std::string_view& s) {
-    if (i >= raw.size() || raw[i] != '"') return false;
-    const size_t end = raw.find('"', i + 1);
-    if (end == std::string_view::npos || raw.substr(i + 1, end - i - 1).find('\\') != std::string_view::npos)
-      return false;
-    s = raw.substr(i + 1, end - i - 1);
-    i = end + 1;
-    return true;
-  };
-  ++i;  // '{'
-  space();
-  std::string_view key, value;
-  if (!quoted(key) || (key != "local" && key != "global")) return;
-  space();
-  if (i >= raw.size() || raw[i++] != ':') return;
-  space();
-  bool isString = true;
-  if (!quoted(value)) {
-    const size_t from = i;
-    while (i < raw.size() && (std::isdigit(static_cast<unsigned char>(raw[i])) || raw[i] == '-')) ++i;
-    if (i == from) return;
-    value = raw.substr(from, i - from);
-    isString = false;
-  }
-  space();
-  if (i + 1 != raw.size() || raw[i] != '}') return;
-  out.text = value;
-  out.isString = isString;
-  out.scope = key == "local" ? 'l' : 0;
-}
-
-}  // namespace
-
 RawIdText Reader::parseIdValue(bool id2) {
   RawIdText out;
   out.present = true;
+  out.fromId2 = id2;
   const char c = sc_.peek();
   if (c == '"') {
     out.isString = true;
     out.text = sc_.string();
   } else if (c == '{' || c == '[') {
     out.isString = true;
+    const char* start = sc_.p;
     out.text = sc_.skipValue();  // an object or array: its raw text is the id, per process
     out.scope = 'l';
-    if (id2 && c == '{') readId2(out.text, out);
+    if (id2 && c == '{') {
+      const char* after = sc_.p;
+      sc_.p = start;  // the object is whole in the window: skipValue read it
+      readId2(out);
+      sc_.p = after;
+    }
   } else if (c == 't' || c == 'f' || c == 'n') {
     sc_.literal();
     out.present = false;
@@ -92,6 +55,38 @@ RawIdText Reader::parseIdValue(bool id2) {
     out.text = sc_.number();
   }
   return out;
+}
+
+// An id2 object (sc_.p at its '{'), as Perfetto reads one: its "global" member's value,
+// else its "local" member's, a string (escapes decoded) or a number, is the async id
+// (RawIdText::async); scope 0 for global, 'l' for local. Another form leaves it unset.
+void Reader::readId2(RawIdText& out) {
+  ++sc_.p;                    // '{'
+  std::string_view value[2];  // global, local
+  bool isString[2] = {false, false}, has[2] = {false, false};
+  while (sc_.peek() == '"') {
+    const std::string_view key = sc_.string();
+    sc_.expect(':', "expected ':' in an id2 object");
+    const int which = key == "global" ? 0 : key == "local" ? 1 : -1;
+    const char c = sc_.peek();
+    if (which >= 0 && (c == '"' || c == '-' || (c >= '0' && c <= '9'))) {
+      isString[which] = c == '"';
+      value[which] = c == '"' ? sc_.string() : sc_.number();
+      has[which] = true;
+    } else {
+      sc_.skipValue();
+    }
+    if (sc_.peek() != ',') break;
+    ++sc_.p;
+  }
+  for (int which : {0, 1})
+    if (has[which]) {
+      out.async = value[which];
+      out.asyncIsString = isString[which];
+      out.hasAsync = true;
+      out.scope = which == 0 ? 0 : 'l';
+      return;
+    }
 }
 
 void Reader::parseArgs(RawEvent& ev) {
@@ -156,7 +151,9 @@ void Reader::parseEvent(RawEvent& ev) {
         } else if (k == "tid") {
           ev.tid = parseIdValue();
         } else if (k == "id2") {
-          ev.id = parseIdValue(true);
+          // A plain "id" wins over an id2, whichever comes first (as Perfetto reads them).
+          RawIdText id = parseIdValue(true);
+          if (!ev.id.present || ev.id.fromId2) ev.id = id;
         } else {
           handled = false;
         }

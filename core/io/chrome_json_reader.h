@@ -109,7 +109,8 @@ class Reader {
 
   void parseEvent(RawEvent& ev);
   void parseArgs(RawEvent& ev);
-  RawIdText parseIdValue(bool id2 = false);  // id2: its {"local"|"global": v} read (readId2)
+  RawIdText parseIdValue(bool id2 = false);  // id2: its {"global"|"local": v} read too (readId2)
+  void readId2(RawIdText& out);
   // The text of a number (the usual case for ts/dur) or of any other value.
   std::string_view numberOrValue(char first) {
     return first == '-' || (first >= '0' && first <= '9') ? sc_.number() : sc_.skipValue();

@@ -13,11 +13,16 @@ namespace opscope {
 struct RawIdText {
   bool present = false;
   bool isString = false;
-  std::string_view text;
-  // Async ids: 0 a plain "id" or an id2 "global", which names one track across the
-  // trace's processes (the Trace Event Format, catapult and Perfetto alike); 'l' an id2
-  // "local", or an id2 object of another form (kept as its raw text), per process.
+  std::string_view text;  // an object's raw text: the id of flows and counters, as written
+  bool fromId2 = false;   // read from "id2" (a plain "id" wins over it)
+  // Async ids: 0 a plain string or number "id", or an id2 "global", which names one track
+  // across the trace's processes (the Trace Event Format, catapult and Perfetto alike);
+  // 'l' an id2 "local", or an id or id2 of another form, per process.
   char scope = 0;
+  // An id2 object's "global" (else "local") value: the async id, in place of `text`.
+  bool hasAsync = false;
+  bool asyncIsString = false;
+  std::string_view async;
 };
 
 // One event's fields as text views into the window (or scratch).

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -307,26 +308,30 @@ class Writer {
     if (open.size() > 1) lanes_[ti] = std::move(lane);
   }
 
-  // A plain "id" is read back as one track across processes (AsyncScope::Trace), so it
-  // is kept for a track whose (category, id) no other async track has, and for the one
-  // trace-wide track of a (category, id) that per-process tracks also have; every other
-  // track goes on id2 "local", read back per process: per-process tracks that share a
-  // (category, id), and the trace-wide tracks of a merged session's ranks, each written
-  // in its one process.
+  // A plain "id" is read back as one track across processes (AsyncScope::Trace) and an
+  // id2 "local" as one per process, so of the async tracks that share a (category, id)
+  // one keeps the plain id and the others go on id2 "local" in their process. The plain
+  // one: the trace-wide track (a merged session's ranks have one each: the one whose
+  // process also has a per-process track of the pair, else the first), or the lone
+  // per-process track. Two ranks that each have both a trace-wide and a per-process track
+  // of one pair in one process cannot all be spelled apart: those two read back as one.
   void localIds() {
-    std::map<std::pair<StringId, StringId>, std::pair<uint32_t, uint32_t>> tracksOf;  // (all, trace-wide)
-    const auto key = [&](const Track& t) { return std::pair{t.name, t.tid.str}; };
-    for (const Track& t : t_.tracks)
-      if (t.kind == TrackKind::Async) {
-        auto& [all, wide] = tracksOf[key(t)];
-        ++all;
-        wide += t.scope == AsyncScope::Trace;
+    std::map<std::pair<StringId, StringId>, std::vector<uint32_t>> tracksOf;
+    for (uint32_t ti = 0; ti < t_.tracks.size(); ++ti)
+      if (t_.tracks[ti].kind == TrackKind::Async) tracksOf[{t_.tracks[ti].name, t_.tracks[ti].tid.str}].push_back(ti);
+    for (const auto& [key, tracks] : tracksOf) {
+      if (tracks.size() < 2) continue;
+      std::set<uint32_t> perProcess;  // processes with a per-process track of the pair
+      for (uint32_t ti : tracks)
+        if (t_.tracks[ti].scope == AsyncScope::Process) perProcess.insert(t_.tracks[ti].process);
+      uint32_t plain = ~0u;
+      for (uint32_t ti : tracks) {
+        if (t_.tracks[ti].scope != AsyncScope::Trace) continue;
+        if (plain == ~0u || (perProcess.count(t_.tracks[ti].process) && !perProcess.count(t_.tracks[plain].process)))
+          plain = ti;
       }
-    for (uint32_t ti = 0; ti < t_.tracks.size(); ++ti) {
-      const Track& t = t_.tracks[ti];
-      if (t.kind != TrackKind::Async) continue;
-      const auto [all, wide] = tracksOf[key(t)];
-      if (t.scope == AsyncScope::Trace ? wide > 1 : all > 1) localId_.insert(ti);
+      for (uint32_t ti : tracks)
+        if (ti != plain) localId_.insert(ti);
     }
   }
 

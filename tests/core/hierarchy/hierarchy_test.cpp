@@ -88,11 +88,11 @@ TEST(Hierarchy, OpToAllItsGpuEventsIncludingChildren) {
 // hasGpuEvents say whether those lists are empty (predict asks them of every op without
 // building the lists): checked on every slice of every real trace in tests/data. The
 // launch-order walk gives gpuEventsOfLaunch's lists asked in order, and asked out of
-// order (the tracks backwards, each row twice).
+// order (the tracks backwards, their rows backwards, each row twice).
 void expectGpuQueriesAgree(const Trace& t, const std::string& what, size_t& withWork, size_t& without) {
   GpuEventsInLaunchOrder inOrder(t), backwards(t);
   for (uint32_t track = t.tracks.size(); track-- > 0;)
-    for (uint32_t i = 0; i < t.tracks[track].slices.size(); ++i)
+    for (uint32_t i = t.tracks[track].slices.size(); i-- > 0;)
       for (int twice = 0; twice < 2; ++twice)
         ASSERT_EQ(backwards.of({track, i}), gpuEventsOfLaunch(t, {track, i}))
             << what << " track " << track << " row " << i;

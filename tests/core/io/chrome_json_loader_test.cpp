@@ -197,20 +197,57 @@ TEST(ChromeJson, AsyncIdsNameOneTrackAcrossProcessesUnlessLocal) {
   EXPECT_EQ(t->diagnostics.count(WarningKind::UnmatchedEnd), 1u);
 }
 
-// An id2 object of another form (two members, an unknown key, an escaped string) is an
-// id all the same: its raw text, per process, as before ids were scoped.
-TEST(ChromeJson, AnId2OfAnotherFormIsItsRawTextPerProcess) {
-  for (const char* id2 : {R"({"local":"a","global":"b"})", R"({"other":"a"})", R"({"local":"a\"b"})"}) {
-    auto t = loadOk(std::string(R"([{"ph":"b","cat":"c","name":"s","pid":1,"tid":1,"ts":1,"id2":)") + id2 +
+// An id2 as Perfetto reads one: "global" wins over "local" whatever their order, a plain
+// "id" over an id2, escapes are decoded; an id2 of another form (no such key, a value
+// that is no string or number) is an id all the same: its raw text, per process.
+TEST(ChromeJson, AnId2IsReadAsPerfettoReadsIt) {
+  auto t = loadOk(R"J([
+    {"ph":"b","cat":"c","name":"both","pid":1,"tid":1,"ts":1,"id2":{"local":"a","global":"g"}},
+    {"ph":"e","cat":"c","name":"both","pid":2,"tid":1,"ts":3,"id2":{"global":"g"}},
+    {"ph":"b","cat":"c","name":"plain","pid":1,"tid":1,"ts":1,"id2":{"local":"x"},"id":"p"},
+    {"ph":"e","cat":"c","name":"plain","pid":2,"tid":1,"ts":4,"id":"p","id2":{"local":"y"}},
+    {"ph":"b","cat":"c","name":"esc","pid":1,"tid":1,"ts":1,"id2":{"local":"a\"b\\c (lane 2)"
+}
+},
+    {"ph":"e","cat":"c","name":"esc","pid":1,"tid":1,"ts":5,"id2":{"local":"a\"b\\c (lane 2)"}}])J");
+  ASSERT_TRUE(t);
+  const EventRef both = only(*t, "both");
+  EXPECT_EQ(t->dur(both), 2'000);
+  EXPECT_EQ(t->str(t->tracks[both.track].tid.str), "g");
+  const EventRef plain = only(*t, "plain");
+  EXPECT_EQ(t->dur(plain), 3'000) << "the plain ids pair across processes; the id2s are not read";
+  EXPECT_EQ(t->str(t->tracks[plain.track].tid.str), "p");
+  const EventRef esc = only(*t, "esc");
+  EXPECT_EQ(t->dur(esc), 4'000);
+  EXPECT_EQ(t->str(t->tracks[esc.track].tid.str), "a\"b\\c") << "decoded, its lane folded onto it";
+  EXPECT_EQ(t->diagnostics.count(WarningKind::UnmatchedEnd), 0u);
+
+  for (const char* id2 : {R"({"other":"a"})", R"({"local":{"a":1}})", R"({})"}) {
+    auto u = loadOk(std::string(R"([{"ph":"b","cat":"c","name":"s","pid":1,"tid":1,"ts":1,"id2":)") + id2 +
                     R"(},{"ph":"e","cat":"c","name":"s","pid":1,"tid":1,"ts":2,"id2":)" + id2 +
                     R"(},{"ph":"b","cat":"c","name":"s","pid":2,"tid":1,"ts":1,"id2":)" + id2 + "}]");
-    ASSERT_TRUE(t) << id2;
-    const auto s = test::slicesNamed(*t, "s");
+    ASSERT_TRUE(u) << id2;
+    const auto s = test::slicesNamed(*u, "s");
     ASSERT_EQ(s.size(), 2u) << id2;
     EXPECT_NE(s[0].track, s[1].track) << id2;
-    EXPECT_EQ(t->str(t->tracks[s[0].track].tid.str), id2);
-    EXPECT_EQ(t->diagnostics.count(WarningKind::UnmatchedEnd), 0u) << id2;
+    EXPECT_EQ(u->str(u->tracks[s[0].track].tid.str), id2);
+    EXPECT_EQ(u->diagnostics.count(WarningKind::UnmatchedEnd), 0u) << id2;
   }
+}
+
+// Flows and counters keep an id2's raw text as their id, as before async ids were
+// scoped: a flow on id2 {"local": 5} does not end on a flow of id 5.
+TEST(ChromeJson, FlowsAndCountersKeepAnId2AsWritten) {
+  auto t = loadOk(R"([
+    {"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2},
+    {"ph":"X","name":"b","pid":1,"tid":2,"ts":5,"dur":2},
+    {"ph":"s","cat":"f","name":"x","id2":{"local":5},"pid":1,"tid":1,"ts":2},
+    {"ph":"f","cat":"f","name":"x","id":5,"pid":1,"tid":2,"ts":5,"bp":"e"},
+    {"ph":"C","name":"mem","id2":{"local":5},"pid":1,"ts":1,"args":{"value":3}}])");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->flows.size(), 0u);
+  ASSERT_EQ(t->counters.size(), 1u);
+  EXPECT_EQ(t->str(t->counters[0].name), R"(mem {"local":5})");
 }
 
 // Labels "rank N" or "rank N, …" on every process are the ranks of a merged session

@@ -54,6 +54,7 @@ void expectIdenticalModels(const Trace& a, const Trace& b) {
     ASSERT_EQ(x.kind, y.kind) << "track " << t;
     EXPECT_EQ(x.process, y.process);
     EXPECT_TRUE(x.tid == y.tid) << "track " << t;
+    EXPECT_EQ(x.scope, y.scope) << "track " << t;
     EXPECT_EQ(x.name, y.name) << "track " << t;
     EXPECT_EQ(x.sortIndex, y.sortIndex);
     EXPECT_EQ(x.device, y.device);

@@ -271,7 +271,7 @@ size_t asyncPairsThatDoNotNest(const nlohmann::json& doc, bool byName) {
 // A plain "id" is read back as one track across processes, so per-process tracks that
 // share a (category, id) are written on id2 "local"; a track whose (category, id) no other
 // has keeps its plain id, as it was written before ids were scoped. Read back, every
-// track is where it was, with its slices and scope.
+// track is where it was, with its slices.
 TEST(TraceWriter, PerProcessAsyncIdsSharedByTwoProcessesStayApart) {
   auto t = reload(R"([
     {"ph":"b","cat":"q","name":"a","id2":{"local":"5"},"pid":1,"tid":1,"ts":1},
@@ -310,16 +310,22 @@ TEST(TraceWriter, PerProcessAsyncIdsSharedByTwoProcessesStayApart) {
 }
 
 // A merged session's ranks each have the trace-wide track of a plain id, and share its
-// (category, id): written on id2 "local" in their rank's process, they stay apart.
+// (category, id): one keeps the plain id, the others go on id2 "local" in their rank's
+// process, and they stay apart. Rank 1 also has a per-process track of the pair in the
+// same process: the plain id goes to rank 1's trace-wide track, not to the first one, so
+// that the two local ones are in different processes. An id that needs escaping reads back as it was.
 TEST(TraceWriter, RanksTraceWideAsyncTracksStayApartInTheSessionFile) {
-  const std::string rank = R"([
-    {"ph":"b","cat":"q","name":"req","id":"9","pid":1,"tid":1,"ts":1},
-    {"ph":"e","cat":"q","name":"req","id":"9","pid":1,"tid":1,"ts":5},
-    {"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":1,"dur":3}])";
+  const std::string wide = R"(
+    {"ph":"b","cat":"q","name":"req","id":"9\"","pid":1,"tid":1,"ts":1},
+    {"ph":"e","cat":"q","name":"req","id":"9\"","pid":1,"tid":1,"ts":5},
+    {"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":1,"dur":3})";
+  const std::string local = R"(,
+    {"ph":"b","cat":"q","name":"loc","id2":{"local":"9\""},"pid":1,"tid":1,"ts":2},
+    {"ph":"e","cat":"q","name":"loc","id2":{"local":"9\""},"pid":1,"tid":1,"ts":3})";
   std::vector<RankPart> parts;
   for (int64_t r = 0; r < 2; ++r) {
     RankPart p;
-    p.trace = reload(rank);
+    p.trace = reload("[" + wide + (r == 1 ? local : "") + "]");
     ASSERT_TRUE(p.trace);
     p.rank = r;
     p.offset = r * 1000;
@@ -328,18 +334,23 @@ TEST(TraceWriter, RanksTraceWideAsyncTracksStayApartInTheSessionFile) {
   const auto session = mergeRanks(std::move(parts));
   ASSERT_TRUE(session);
   auto asyncTracks = [](const Trace& tr) {
-    std::multiset<std::tuple<int64_t, TimeNs, TimeNs>> out;  // (rank, start, dur)
+    std::multiset<std::tuple<int64_t, std::string, TimeNs, TimeNs>> out;  // (rank, id, start, dur) per track
     for (const Track& track : tr.tracks)
-      if (track.kind == TrackKind::Async)
-        for (uint32_t i = 0; i < track.slices.size(); ++i)
-          out.insert({tr.processes[track.process].rank, track.slices.start[i], track.slices.dur[i]});
+      if (track.kind == TrackKind::Async) {
+        std::string slices;
+        for (uint32_t i = 0; i < track.slices.size(); ++i) slices += std::string(tr.str(track.slices.name[i])) + ";";
+        out.insert({tr.processes[track.process].rank, std::string(tr.str(track.tid.str)) + "|" + slices,
+                    track.slices.start[0], track.slices.dur[0]});
+      }
     return out;
   };
-  ASSERT_EQ(asyncTracks(*session).size(), 2u);
-  auto back = reload(chromeTraceJson(*session));
+  ASSERT_EQ(asyncTracks(*session).size(), 3u);
+  const std::string json = chromeTraceJson(*session);
+  auto back = reload(json);
   ASSERT_TRUE(back);
   EXPECT_EQ(asyncTracks(*back), asyncTracks(*session));
   EXPECT_EQ(back->diagnostics.count(WarningKind::UnmatchedEnd), 0u);
+  EXPECT_EQ(chromeTraceJson(*back), json) << "written again, the same bytes";
 }
 
 TEST(TraceWriter, OverlappingAsyncSlicesGoInLanesThatViewersNest) {
