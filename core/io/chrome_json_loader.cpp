@@ -45,7 +45,14 @@ RawIdText Reader::parseIdValue(bool id2) {
     if (id2 && c == '{') {
       const char* after = sc_.p;
       sc_.p = start;  // the object is whole in the window: skipValue read it
-      readId2(out);
+      try {
+        readId2(out);
+      } catch (const SyntaxError&) {
+        // skipValue matches brackets only: a malformed object it let pass stays raw text
+        // (the file loads as it did before id2 objects were read).
+        out.hasAsync = false;
+        out.scope = 'l';
+      }
       sc_.p = after;
     }
   } else if (c == 't' || c == 'f' || c == 'n') {
@@ -59,12 +66,14 @@ RawIdText Reader::parseIdValue(bool id2) {
 
 // An id2 object (sc_.p at its '{'), as Perfetto reads one: its "global" member's value,
 // else its "local" member's, a string (escapes decoded) or a number, is the async id
-// (RawIdText::async); scope 0 for global, 'l' for local. Another form leaves it unset.
+// (RawIdText::async); scope 0 for global, 'l' for local. Another form leaves it unset;
+// a malformed one throws SyntaxError (parseIdValue keeps its raw text).
 void Reader::readId2(RawIdText& out) {
   ++sc_.p;                    // '{'
   std::string_view value[2];  // global, local
   bool isString[2] = {false, false}, has[2] = {false, false};
-  while (sc_.peek() == '"') {
+  while (sc_.peek() != '}') {
+    if (sc_.peek() != '"') return;
     const std::string_view key = sc_.string();
     sc_.expect(':', "expected ':' in an id2 object");
     const int which = key == "global" ? 0 : key == "local" ? 1 : -1;
@@ -76,7 +85,9 @@ void Reader::readId2(RawIdText& out) {
     } else {
       sc_.skipValue();
     }
-    if (sc_.peek() != ',') break;
+    const char d = sc_.peek();
+    if (d == '}') break;
+    if (d != ',') return;
     ++sc_.p;
   }
   for (int which : {0, 1})

@@ -199,7 +199,8 @@ TEST(ChromeJson, AsyncIdsNameOneTrackAcrossProcessesUnlessLocal) {
 
 // An id2 as Perfetto reads one: "global" wins over "local" whatever their order, a plain
 // "id" over an id2, escapes are decoded; an id2 of another form (no such key, a value
-// that is no string or number) is an id all the same: its raw text, per process.
+// that is no string or number, a malformed object the loader let pass before) is an id
+// all the same: its raw text, per process.
 TEST(ChromeJson, AnId2IsReadAsPerfettoReadsIt) {
   auto t = loadOk(R"J([
     {"ph":"b","cat":"c","name":"both","pid":1,"tid":1,"ts":1,"id2":{"local":"a","global":"g"}},
@@ -222,7 +223,8 @@ TEST(ChromeJson, AnId2IsReadAsPerfettoReadsIt) {
   EXPECT_EQ(t->str(t->tracks[esc.track].tid.str), "a\"b\\c") << "decoded, its lane folded onto it";
   EXPECT_EQ(t->diagnostics.count(WarningKind::UnmatchedEnd), 0u);
 
-  for (const char* id2 : {R"({"other":"a"})", R"({"local":{"a":1}})", R"({})"}) {
+  for (const char* id2 : {R"({"other":"a"})", R"({"local":{"a":1}})", R"({})", R"({"local" 5})", R"({"local":5 "x"})",
+                          R"({"local": })", R"({"local": tru})"}) {
     auto u = loadOk(std::string(R"([{"ph":"b","cat":"c","name":"s","pid":1,"tid":1,"ts":1,"id2":)") + id2 +
                     R"(},{"ph":"e","cat":"c","name":"s","pid":1,"tid":1,"ts":2,"id2":)" + id2 +
                     R"(},{"ph":"b","cat":"c","name":"s","pid":2,"tid":1,"ts":1,"id2":)" + id2 + "}]");
