@@ -139,7 +139,9 @@ void Reader::parseEvent(RawEvent& ev) {
             ev.ts = numberOrValue(c);
           }
         } else if (k == "id") {
-          ev.id = parseIdValue();
+          // A null (or boolean) id is no id: it leaves an id2 read before it in place.
+          RawIdText id = parseIdValue();
+          if (id.present || !ev.id.fromId2) ev.id = id;
         } else if (k == "bp" && c == '"') {
           ev.bp = sc_.string();
         } else {

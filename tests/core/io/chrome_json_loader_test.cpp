@@ -204,7 +204,9 @@ TEST(ChromeJson, AsyncIdsNameOneTrackAcrossProcessesUnlessLocal) {
 TEST(ChromeJson, AnId2IsReadAsPerfettoReadsIt) {
   auto t = loadOk(R"J([
     {"ph":"b","cat":"c","name":"both","pid":1,"tid":1,"ts":1,"id2":{"local":"a","global":"g"}},
-    {"ph":"e","cat":"c","name":"both","pid":2,"tid":1,"ts":3,"id2":{"global":"g"}},
+    {"ph":"e","cat":"c","name":"both","pid":2,"tid":1,"ts":3,"id2":{"global":"g","local":"a"}},
+    {"ph":"b","cat":"c","name":"null","pid":1,"tid":1,"ts":1,"id2":{"local":"n"},"id":null},
+    {"ph":"e","cat":"c","name":"null","pid":1,"tid":1,"ts":6,"id":null,"id2":{"local":"n"}},
     {"ph":"b","cat":"c","name":"plain","pid":1,"tid":1,"ts":1,"id2":{"local":"x"},"id":"p"},
     {"ph":"e","cat":"c","name":"plain","pid":2,"tid":1,"ts":4,"id":"p","id2":{"local":"y"}},
     {"ph":"b","cat":"c","name":"esc","pid":1,"tid":1,"ts":1,"id2":{"local":"a\"b\\c (lane 2)"
@@ -215,6 +217,9 @@ TEST(ChromeJson, AnId2IsReadAsPerfettoReadsIt) {
   const EventRef both = only(*t, "both");
   EXPECT_EQ(t->dur(both), 2'000);
   EXPECT_EQ(t->str(t->tracks[both.track].tid.str), "g");
+  const EventRef null = only(*t, "null");
+  EXPECT_EQ(t->dur(null), 5'000);
+  EXPECT_EQ(t->str(t->tracks[null.track].tid.str), "n") << "a null id is no id: the id2 stays";
   const EventRef plain = only(*t, "plain");
   EXPECT_EQ(t->dur(plain), 3'000) << "the plain ids pair across processes; the id2s are not read";
   EXPECT_EQ(t->str(t->tracks[plain.track].tid.str), "p");
