@@ -15,22 +15,26 @@ std::optional<EventRef> launchOf(const Trace& trace, EventRef gpuEvent) {
 }
 
 namespace {
-// The launch's first (launch, GPU event) pair in launchToGpu (sorted by launch); its
-// pairs follow it while first == launch.packed().
+// launchToGpu is sorted by launch: the order its searches compare by.
+bool launchBefore(const LaunchLinks::Pair& p, uint64_t key) { return p.first < key; }
+
+// The launch's first (launch, GPU event) pair in launchToGpu; its pairs follow it while
+// first == launch.packed().
 const LaunchLinks::Pair* firstGpuPair(const Trace& trace, EventRef launch) {
   const auto& v = trace.links.launchToGpu;
-  const uint64_t key = launch.packed();
-  const auto it =
-      std::lower_bound(v.begin(), v.end(), key, [](const LaunchLinks::Pair& p, uint64_t k) { return p.first < k; });
-  return v.data() + (it - v.begin());
+  return v.data() + (std::lower_bound(v.begin(), v.end(), launch.packed(), launchBefore) - v.begin());
+}
+
+// Appends the GPU events of the pairs from `first` on that belong to launch `key`.
+void appendGpuEventsFrom(const PodColumn<LaunchLinks::Pair>& v, const LaunchLinks::Pair* first, uint64_t key,
+                         std::vector<EventRef>& out) {
+  for (const LaunchLinks::Pair* p = first; p != v.data() + v.size() && p->first == key; ++p)
+    out.push_back(EventRef::unpack(p->second));
 }
 
 // Appends launch's GPU events to out, in launchToGpu's order.
 void appendGpuEventsOfLaunch(const Trace& trace, EventRef launch, std::vector<EventRef>& out) {
-  const auto& v = trace.links.launchToGpu;
-  const uint64_t key = launch.packed();
-  for (const LaunchLinks::Pair* p = firstGpuPair(trace, launch); p != v.data() + v.size() && p->first == key; ++p)
-    out.push_back(EventRef::unpack(p->second));
+  appendGpuEventsFrom(trace.links.launchToGpu, firstGpuPair(trace, launch), launch.packed(), out);
 }
 }  // namespace
 
@@ -51,11 +55,10 @@ std::vector<EventRef> GpuEventsInLaunchOrder::of(EventRef launch) {
   }
   const auto first = std::lower_bound(links_.begin() + static_cast<std::ptrdiff_t>(lo),
                                       links_.begin() + static_cast<std::ptrdiff_t>(std::min(lo + step, links_.size())),
-                                      key, [](const LaunchLinks::Pair& p, uint64_t k) { return p.first < k; });
+                                      key, launchBefore);
   at_ = static_cast<size_t>(first - links_.begin());
   std::vector<EventRef> out;
-  for (size_t i = at_; i < links_.size() && links_[i].first == key; ++i)
-    out.push_back(EventRef::unpack(links_[i].second));
+  appendGpuEventsFrom(links_, links_.data() + at_, key, out);
   return out;
 }
 

@@ -218,7 +218,7 @@ void TraceBuilder::closeBegin(uint32_t track, uint32_t row, TimeNs ts) {
 }
 
 uint32_t TraceBuilder::asyncTrack(uint32_t process, StringId cat, StringId id, AsyncScope scope) {
-  const Key key = asyncKey(scope == AsyncScope::Trace ? kTraceScope : process, cat, id);
+  const Key key = asyncKey(scope, process, cat, id);
   if (trace_.tracks.size() >= kMaxTracks && !trackByKey_.count(key)) {
     lastTrack_ = ~0u;
     return mergedTrack(process);

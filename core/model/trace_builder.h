@@ -175,11 +175,11 @@ class TraceBuilder {
   static Key rawKey(uint64_t tag, const RawId& id) {
     return {tag * 2 + (id.isString ? 1 : 0), id.isString ? id.str : static_cast<uint64_t>(id.num)};
   }
-  // An async track's key: its process index in the high half of `a`, or kTraceScope for
-  // an id of AsyncScope::Trace (processes are far fewer than 2^32 - 1).
-  static constexpr uint32_t kTraceScope = ~0u;
-  static Key asyncKey(uint32_t scopeProcess, StringId cat, StringId id) {
-    return {(static_cast<uint64_t>(scopeProcess) << 32) | (kAsyncTag * 2), (static_cast<uint64_t>(cat) << 32) | id};
+  // An async track's key: its process index in the high half of `a`, or ~0u for an id
+  // of AsyncScope::Trace (processes are far fewer than 2^32 - 1).
+  static Key asyncKey(AsyncScope scope, uint32_t process, StringId cat, StringId id) {
+    const uint64_t owner = scope == AsyncScope::Trace ? ~0u : process;
+    return {(owner << 32) | (kAsyncTag * 2), (static_cast<uint64_t>(cat) << 32) | id};
   }
 
   Trace& trace_;

@@ -82,7 +82,7 @@ bool TraceBuilder::absorb(TraceBuilder& part) {
   for (size_t i = 0; i < keys.size(); ++i) {
     const Track& t = from.tracks[i];
     if (t.kind == TrackKind::Async) {
-      keys[i] = asyncKey(t.scope == AsyncScope::Trace ? kTraceScope : proc[t.process], str[t.name], str[t.tid.str]);
+      keys[i] = asyncKey(t.scope, proc[t.process], str[t.name], str[t.tid.str]);
     } else {
       keys[i] = rawKey(kThreadTag, raw(t.tid));
       keys[i].a |= static_cast<uint64_t>(proc[t.process]) << 32;

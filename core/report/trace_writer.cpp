@@ -360,8 +360,9 @@ class Writer {
     if (tr.kind == TrackKind::Async) {
       // b/e pairs on their id (or lane's): the loader groups them by (category, id), or
       // by (process, category, id) on id2 "local" (localIds), again.
-      const std::string id = localId_.count(r.track) ? "{\"local\": " + asyncId(r, tid) + "}" : asyncId(r, tid);
-      const char* key = localId_.count(r.track) ? ", \"tid\": 0, \"id2\": " : ", \"tid\": 0, \"id\": ";
+      const bool local = localId_.count(r.track) != 0;
+      const std::string id = local ? "{\"local\": " + asyncId(r, tid) + "}" : asyncId(r, tid);
+      const char* key = local ? ", \"tid\": 0, \"id2\": " : ", \"tid\": 0, \"id\": ";
       common("b");
       (out_ += key) += id;
       out_ += ", \"ts\": ";
