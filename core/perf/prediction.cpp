@@ -110,9 +110,36 @@ Microbenchmarks microbenchmarksFor(const PredictionSetup& setup, const GpuSpec& 
   return m;
 }
 
+// The host overheads measured from the trace itself (the default of
+// PredictionSetup::overheads).
+OverheadModel measuredOverheads(const Trace& trace) {
+  OverheadOptions o;
+  o.costs = estimateProfilerCosts(trace).costs;
+  return overheadModel(computeOverheads(trace, o));
+}
+
+// What a calibrated companion run shares with the run it accompanies.
+struct CompanionOf {
+  // Set: the run it accompanies waits on the trace's measured overheads (identical for
+  // both runs), which the companion measures first and hands over, while the other
+  // prices its ops. On 2 cores each run measured them itself (0.3 s of a 1 GB trace's
+  // 2 s each).
+  std::promise<OverheadModel>* overheads = nullptr;
+};
+
+PredictionResult run(const Trace& trace, PredictionSetup setup, const OpInputs* shared, const CompanionOf* of);
+
 }  // namespace
 
 PredictionResult runPrediction(const Trace& trace, PredictionSetup setup, const OpInputs* shared) {
+  return run(trace, std::move(setup), shared, nullptr);
+}
+
+namespace {
+
+// of: set when this run is a calibrated companion (PredictionSetup::withCalibratedRun):
+// the caller keeps only what CalibratedRun holds of it, so it skips the self-check.
+PredictionResult run(const Trace& trace, PredictionSetup setup, const OpInputs* shared, const CompanionOf* of) {
   std::optional<OpInputs> own;
   if (!shared) own.emplace(trace);
   const OpInputs* inputs = shared ? shared : &*own;
@@ -126,7 +153,12 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup, const 
   // The calibrated companion runs on a thread of its own beside this run (on a 1 GB
   // trace each takes about a second once the args are read): the inputs are read first,
   // then only read by both (OpInputs::shareBetweenThreads), and each run has its own
-  // models, overheads and simulation.
+  // models and simulation; the companion measures the host overheads for both
+  // (CompanionOf) and skips the self-check nobody reads of it.
+  // Declared before the companion's future, whose destructor waits for the companion:
+  // the promise outlives every use of it, also when this run throws.
+  std::promise<OverheadModel> overheadsOfCompanion;
+  std::shared_future<OverheadModel> overheadsLater;
   std::future<PredictionResult> companion;
   if (setup.withCalibratedRun && !setup.replay && !setup.measuredKernels && !setup.calibrate &&
       !setup.carriedCalibration && trace.iterations.size() >= 2) {
@@ -134,8 +166,13 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup, const 
     c.withCalibratedRun = false;
     c.calibrate = true;
     inputs->shareBetweenThreads();
-    companion = std::async(std::launch::async, [&trace, inputs, c = std::move(c)]() mutable {
-      return runPrediction(trace, std::move(c), inputs);
+    CompanionOf of;
+    if (!setup.overheads) {
+      overheadsLater = overheadsOfCompanion.get_future().share();
+      of.overheads = &overheadsOfCompanion;
+    }
+    companion = std::async(std::launch::async, [&trace, inputs, c = std::move(c), of]() mutable {
+      return run(trace, std::move(c), inputs, &of);
     });
   }
   // Joins the companion (before any return: it reads this call's inputs).
@@ -155,15 +192,19 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup, const 
     }
   };
   OverheadModel measured;
+  if (of && of->overheads) {
+    // First, so that the run waiting on them waits least; an exception reaches it too.
+    try {
+      measured = measuredOverheads(trace);
+      of->overheads->set_value(measured);
+    } catch (...) {
+      of->overheads->set_exception(std::current_exception());
+      throw;
+    }
+  }
   // By the preset's name, which calibration keeps (it rescales the figures only).
   const Microbenchmarks bench = microbenchmarksFor(setup, setup.gpu);
   if (!setup.replay) {
-    if (!setup.overheads) {
-      OverheadOptions o;
-      o.costs = estimateProfilerCosts(trace).costs;
-      measured = overheadModel(computeOverheads(trace, o));
-      setup.overheadsSource = "this trace";
-    }
     if (setup.carriedCalibration) {
       setup.gpu = calibrated(setup.gpu, *setup.carriedCalibration);
       r.calibration = setup.carriedCalibration;
@@ -186,6 +227,11 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup, const 
       r.traceInFit = setup.efficiency->fittedOnTrace(r.fingerprint);
     }
     r.ops = predictOps(trace, models, setup.window, setup.extraShapes.get(), nullptr, inputs);
+    if (!setup.overheads) {
+      if (overheadsLater.valid()) measured = overheadsLater.get();
+      else if (!(of && of->overheads)) measured = measuredOverheads(trace);
+      setup.overheadsSource = "this trace";
+    }
   }
   SimOptions sim;
   sim.replay = setup.replay;
@@ -206,7 +252,7 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup, const 
         outside.push_back(i);
     if (!outside.empty()) r.iterationErrorPctMeanOutOfSample = meanAbsError(outside);
   }
-  if (!setup.replay) {
+  if (!setup.replay && !of) {
     sim.measuredKernels = true;
     r.selfCheck = setup.measuredKernels ? r.iterations : simulateIterations(trace, sim);
     r.selfCheckErrorPctMean = meanAbsError(r.selfCheck);
@@ -263,6 +309,8 @@ PredictionResult runPrediction(const Trace& trace, PredictionSetup setup, const 
   r.setup = std::move(setup);
   return r;
 }
+
+}  // namespace
 
 std::vector<OpRow> datasheetLeaves(const Trace& trace, const PredictionSetup& setup) {
   const Microbenchmarks bench = microbenchmarksFor(setup, setup.gpu);

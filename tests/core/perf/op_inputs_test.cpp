@@ -179,5 +179,41 @@ TEST(OpInputs, TheCalibratedCompanionOnItsThreadEqualsARunOfItsOwn) {
   std::remove(path.c_str());
 }
 
+TEST(OpInputs, ARunBesideItsCompanionEqualsARunWithout) {
+  // The companion measures the trace's host overheads once for both runs and hands them
+  // to the run it accompanies, which waits for them after pricing its ops: that run's
+  // iterations and self-check equal those of a run without a companion.
+  const std::string path = plainResnet50("resnet50_companion_main.json");
+  LoadResult r = loadTraceFile(path);
+  ASSERT_EQ(r.status, LoadStatus::Ok);
+  PredictionSetup setup;
+  setup.gpu = *builtinGpuSpecs().find("H100-SXM");
+  setup.withCalibratedRun = true;
+  const PredictionResult p = runPrediction(*r.trace, setup);
+  ASSERT_TRUE(p.calibratedRun);
+  setup.withCalibratedRun = false;
+  const PredictionResult alone = runPrediction(*r.trace, setup);
+  EXPECT_EQ(p.setup.overheadsSource, "this trace");
+  ASSERT_EQ(p.iterations.size(), alone.iterations.size());
+  ASSERT_EQ(p.selfCheck.size(), alone.selfCheck.size());
+  ASSERT_FALSE(alone.selfCheck.empty());
+  for (size_t i = 0; i < p.iterations.size(); ++i) {
+    EXPECT_EQ(p.iterations[i].predictedUs, alone.iterations[i].predictedUs) << i;
+    EXPECT_EQ(p.iterations[i].gpuActivePredictedUs, alone.iterations[i].gpuActivePredictedUs) << i;
+    EXPECT_EQ(p.selfCheck[i].predictedUs, alone.selfCheck[i].predictedUs) << i;
+  }
+  EXPECT_EQ(p.selfCheckErrorPctMean, alone.selfCheckErrorPctMean);
+  // Overheads given by the caller are the ones both runs use.
+  setup.overheads = OverheadModel{};
+  setup.withCalibratedRun = true;
+  const PredictionResult given = runPrediction(*r.trace, setup);
+  setup.withCalibratedRun = false;
+  const PredictionResult givenAlone = runPrediction(*r.trace, setup);
+  ASSERT_EQ(given.iterations.size(), givenAlone.iterations.size());
+  for (size_t i = 0; i < given.iterations.size(); ++i)
+    EXPECT_EQ(given.iterations[i].predictedUs, givenAlone.iterations[i].predictedUs) << i;
+  std::remove(path.c_str());
+}
+
 }  // namespace
 }  // namespace opscope
