@@ -8,8 +8,10 @@
 // first indented 2 × d more: a JSON string holds no raw newline (it is escaped), so the
 // newlines met are the layout's.
 #include <cstddef>
+#include <exception>
 #include <functional>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -40,32 +42,59 @@ class JsonObjectWriter {
   // building each element as a Json costs more than the rest: element(i, out) appends
   // element i as jsonText(value, 2) would write it with every line after its first
   // indented by elementIndent() more (tests check the whole against dump(2)).
-  void arrayText(const std::string& key, size_t count, const std::function<void(size_t, std::string&)>& element) {
+  using ElementWriter = std::function<void(size_t, std::string&)>;
+  void arrayText(const std::string& key, size_t count, const ElementWriter& element) {
     startMember(key);
     if (count == 0) {
       write_("[]");
       return;
     }
-    // Elements are passed on about 64 KiB at a time: a sink call (and an fwrite) an
-    // element cost as much as formatting a small one.
-    constexpr size_t kBatch = 64 * 1024;
-    const std::string pad = spaces(depth_ + 2);
     std::string piece = "[";
     piece.reserve(kBatch + 4096);
-    for (size_t i = 0; i < count; ++i) {
-      piece += i ? ",\n" : "\n";
-      piece += pad;
-      element(i, piece);
-      if (piece.size() >= kBatch) {
-        write_(piece);
-        piece.clear();
-      }
-    }
-    piece += '\n';
-    piece += spaces(depth_ + 1);
-    piece += ']';
-    write_(piece);
+    writeElements(0, count, element, piece, true);
+    closeArray(piece);
   }
+
+  // arrayText's bytes, the elements written on two threads when there are at least
+  // `from`: the first half on this thread, passed on as arrayText does, the second into
+  // a text of its own on another thread, passed on after it. makeElement() is called
+  // once per thread, on this one, so that each writer may keep caches of its own. An
+  // exception on either thread reaches the caller once both are done.
+  void arrayTextOnTwoThreads(const std::string& key, size_t count, const std::function<ElementWriter()>& makeElement,
+                             size_t from = 8192) {
+    if (count < from || std::thread::hardware_concurrency() < 2) {
+      arrayText(key, count, makeElement());
+      return;
+    }
+    startMember(key);
+    const size_t half = count / 2;
+    ElementWriter first = makeElement(), second = makeElement();
+    std::string tail;
+    std::exception_ptr failed;
+    std::thread other([&] {
+      try {
+        writeElements(half, count, second, tail, false);
+      } catch (...) {
+        failed = std::current_exception();
+      }
+    });
+    std::string piece = "[";
+    try {
+      piece.reserve(kBatch + 4096);
+      writeElements(0, half, first, piece, true);
+    } catch (...) {
+      other.join();
+      throw;
+    }
+    other.join();
+    if (failed) std::rethrow_exception(failed);
+    write_(piece);
+    piece.clear();
+    write_(tail);
+    tail = {};
+    closeArray(piece);
+  }
+
   // The spaces an arrayText element's lines after its first start with, beyond its own
   // indentation of 2 a level.
   size_t elementIndent() const { return static_cast<size_t>(2 * (depth_ + 2)); }
@@ -80,7 +109,34 @@ class JsonObjectWriter {
   void close() { write_(members_ ? "\n" + spaces(depth_) + "}" : "}"); }
 
  private:
+  // Elements are passed on about 64 KiB at a time: a sink call (and an fwrite) an
+  // element cost as much as formatting a small one.
+  static constexpr size_t kBatch = 64 * 1024;
+
   static std::string spaces(int depth) { return std::string(static_cast<size_t>(2 * depth), ' '); }
+
+  // Elements [begin, end) appended to piece, each after its separator (the first of the
+  // array after "\n"); passed on and cleared every kBatch bytes when pass is set, else
+  // all kept in piece.
+  void writeElements(size_t begin, size_t end, const ElementWriter& element, std::string& piece, bool pass) {
+    const std::string pad = spaces(depth_ + 2);
+    for (size_t i = begin; i < end; ++i) {
+      piece += i ? ",\n" : "\n";
+      piece += pad;
+      element(i, piece);
+      if (pass && piece.size() >= kBatch) {
+        write_(piece);
+        piece.clear();
+      }
+    }
+  }
+  // Passes piece on with the array's closing bracket after it.
+  void closeArray(std::string& piece) {
+    piece += '\n';
+    piece += spaces(depth_ + 1);
+    piece += ']';
+    write_(piece);
+  }
 
   void startMember(const std::string& key) {
     write_((members_++ ? ",\n" : "\n") + spaces(depth_ + 1) + jsonText(Json(key)) + ": ");

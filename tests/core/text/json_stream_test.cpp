@@ -6,6 +6,9 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "text/json_stream.h"
@@ -129,6 +132,66 @@ TEST(JsonStream, ALongArrayIsPassedOnInBatchesWithTheWholeText) {
   EXPECT_EQ(text, jsonText(whole, 2));
   EXPECT_LT(calls, 100u);                 // about 3 MB / 64 KiB pieces, and the other members
   EXPECT_LT(largest, 64u * 1024 + 1024);  // a batch ends at the element that passes 64 KiB
+}
+
+TEST(JsonStream, AnArrayWrittenOnTwoThreadsHasArrayTextsBytes) {
+  // Counts either side of the threshold (8 here) and odd halves. Each writer made counts
+  // the elements it wrote: two writers split a large array in halves.
+  for (const size_t n : {0u, 1u, 2u, 3u, 7u, 8u, 9u, 1001u, 20000u}) {
+    SCOPED_TRACE(n);
+    std::vector<std::shared_ptr<size_t>> writers;
+    const auto document = [&](bool twoThreads) {
+      std::string text;
+      JsonObjectWriter w([&](std::string_view piece) { text += piece; });
+      w.value("before", 1);
+      const std::string in(w.elementIndent() + 2, ' '), close(w.elementIndent(), ' ');
+      const auto make = [&] {
+        auto count = writers.emplace_back(std::make_shared<size_t>(0));
+        return JsonObjectWriter::ElementWriter([&in, &close, count](size_t i, std::string& o) {
+          o += "{\n" + in + "\"i\": " + std::to_string(i) + ",\n" + in + "\"name\": \"row " + std::to_string(i % 7) +
+               "\"\n" + close + "}";
+          ++*count;
+        });
+      };
+      if (twoThreads) w.arrayTextOnTwoThreads("rows", n, make, 8);
+      else w.arrayText("rows", n, make());
+      w.value("after", "end");
+      w.close();
+      return text;
+    };
+    const std::string one = document(false);
+    writers.clear();
+    const std::string two = document(true);
+    // Compared by hand: gtest's diff of two large texts takes gigabytes.
+    const auto firstDifference = [](const std::string& a, const std::string& b) {
+      return static_cast<size_t>(std::mismatch(a.begin(), a.end(), b.begin(), b.end()).first - a.begin());
+    };
+    EXPECT_TRUE(two == one) << "differs from arrayText's at byte " << firstDifference(two, one);
+    if (n >= 8 && std::thread::hardware_concurrency() >= 2) {
+      ASSERT_EQ(writers.size(), 2u);
+      EXPECT_EQ(*writers[0] + *writers[1], n);
+      EXPECT_EQ(*writers[0], n / 2);
+    }
+    Json whole;
+    whole["before"] = 1;
+    whole["rows"] = Json::array();
+    for (size_t i = 0; i < n; ++i) whole["rows"].push_back(Json{{"i", i}, {"name", "row " + std::to_string(i % 7)}});
+    whole["after"] = "end";
+    const std::string dumped = jsonText(whole, 2);
+    EXPECT_TRUE(two == dumped) << "differs from dump(2)'s at byte " << firstDifference(two, dumped);
+  }
+}
+
+TEST(JsonStream, AnExceptionOnTheSecondThreadReachesTheCaller) {
+  std::string text;
+  JsonObjectWriter w([&](std::string_view piece) { text += piece; });
+  const auto make = [] {
+    return JsonObjectWriter::ElementWriter([](size_t i, std::string& o) {
+      if (i == 15) throw std::runtime_error("element 15");
+      o += "0";
+    });
+  };
+  EXPECT_THROW(w.arrayTextOnTwoThreads("rows", 20, make, 8), std::runtime_error);
 }
 
 }  // namespace
