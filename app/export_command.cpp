@@ -97,7 +97,7 @@ int runExport(const std::vector<std::string>& args) {
   }
   const auto t0 = std::chrono::steady_clock::now();
   LoadOptions load;
-  load.keepOpShapes = request->chart && request->chart->readsOpShapes;
+  if (request->chart && request->chart->readsOpShapes) load.keepWhatOpModelsRead();
   LoadResult r = loadTraceOrSession(request->file == "-" ? "/dev/stdin" : request->file, load);
   if (r.status != LoadStatus::Ok) {
     std::fprintf(stderr, "opscope: %s: %s\n", request->file.c_str(), r.error.c_str());

@@ -198,7 +198,7 @@ int runPredict(const std::vector<std::string>& args) {
   }
 
   LoadOptions load;
-  load.keepOpShapes = true;  // the models read every op's shapes: kept while loading
+  load.keepWhatOpModelsRead();  // every op's shapes and kernel's launch, kept while loading
   LoadResult r = loadTraceFile(file == "-" ? "/dev/stdin" : file, load);
   if (r.status != LoadStatus::Ok) {
     std::fprintf(stderr, "opscope: %s: %s\n", file.c_str(), r.error.c_str());

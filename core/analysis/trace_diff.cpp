@@ -121,15 +121,15 @@ Side measure(const Trace& trace, const std::optional<TimeWindow>& window) {
   // there, each kept text read once; the others' are read from the file.
   std::vector<EventRef> fromFile;
   constexpr uint32_t kUnread = UINT32_MAX;
-  std::vector<uint32_t> shapeOfText(trace.opShapeArgs.empty() ? 0 : trace.opShapeTexts.size(), kUnread);
+  std::vector<uint32_t> shapeOfText(trace.keptArgs.empty() ? 0 : trace.keptArgTexts.size(), kUnread);
   for (EventRef op : withShape) {
-    const Trace::OpShapeArgs* kept = trace.keptShapeArgs(op);
+    const Trace::KeptArgs* kept = trace.keptArgsOf(op);
     if (!kept) {
       fromFile.push_back(op);
       continue;
     }
     uint32_t& shape = shapeOfText[kept->text];
-    if (shape == kUnread) shape = shapeOf(shapeArgsOfText(trace.opShapeTexts.get(kept->text)));
+    if (shape == kUnread) shape = shapeOf(keptArgsOfText(trace.keptArgTexts.get(kept->text)));
     count(op, shape);
   }
   const LazyArgs::KeyFilter keep = [](size_t, std::string_view key) { return key == "Input Dims"; };

@@ -160,35 +160,57 @@ std::string_view compactJson(std::string_view raw, std::string& scratch) {
 }
 
 namespace {
-constexpr std::string_view kShapeKeys[] = {"Input Dims", "Input type", "Concrete Inputs"};
+// Shape keys first, then launch keys: a key's index is its byte in a kept text.
+constexpr std::string_view kKeptKeys[] = {"Input Dims", "Input type", "Concrete Inputs", "grid", "block"};
+constexpr int kShapeKeyCount = 3;
+
+// key's index in kKeptKeys, else -1; by length first (a kernel has a dozen args and
+// keeps two, an op eight and keeps three: most keys are rejected by their length).
+int keptKeyIndex(std::string_view key) {
+  switch (key.size()) {
+    case 4:
+      return key == "grid" ? 3 : -1;
+    case 5:
+      return key == "block" ? 4 : -1;
+    case 10:
+      return key == "Input Dims" ? 0 : key == "Input type" ? 1 : -1;
+    case 15:
+      return key == "Concrete Inputs" ? 2 : -1;
+    default:
+      return -1;
+  }
+}
 }  // namespace
 
 bool isShapeArgKey(std::string_view key) {
-  return std::find(std::begin(kShapeKeys), std::end(kShapeKeys), key) != std::end(kShapeKeys);
+  const int k = keptKeyIndex(key);
+  return k >= 0 && k < kShapeKeyCount;
 }
 
-std::string shapeArgsText(const std::vector<RawArg>& args) {
-  std::string text;
+bool isLaunchArgKey(std::string_view key) { return keptKeyIndex(key) >= kShapeKeyCount; }
+
+void keptArgsText(const std::vector<RawArg>& args, KeptArgKeys keys, std::string& text) {
+  const bool shapes = keys == KeptArgKeys::OpShapes;
+  text.clear();
   for (const RawArg& a : args) {
-    const auto k = std::find(std::begin(kShapeKeys), std::end(kShapeKeys), a.key);
-    if (k == std::end(kShapeKeys)) continue;
+    const int k = keptKeyIndex(a.key);
+    if (k < 0 || (k < kShapeKeyCount) != shapes) continue;
     const uint32_t n = static_cast<uint32_t>(a.value.size());
-    char head[2 + sizeof n] = {static_cast<char>(k - std::begin(kShapeKeys)), a.type};
+    char head[2 + sizeof n] = {static_cast<char>(k), a.type};
     std::memcpy(head + 2, &n, sizeof n);
     text.append(head, sizeof head).append(a.value);
   }
-  return text;
 }
 
-std::vector<NamedArg> shapeArgsOfText(std::string_view text) {
+std::vector<NamedArg> keptArgsOfText(std::string_view text) {
   std::vector<NamedArg> out;
   constexpr size_t kHead = 2 + sizeof(uint32_t);
   while (text.size() >= kHead) {
     const auto k = static_cast<unsigned char>(text[0]);
     uint32_t n = 0;
     std::memcpy(&n, text.data() + 2, sizeof n);
-    if (k >= std::size(kShapeKeys) || n > text.size() - kHead) return {};
-    out.push_back(toNamedArg(RawArg{kShapeKeys[k], text[1], text.substr(kHead, n)}));
+    if (k >= std::size(kKeptKeys) || n > text.size() - kHead) return {};
+    out.push_back(toNamedArg(RawArg{kKeptKeys[k], text[1], text.substr(kHead, n)}));
     text.remove_prefix(kHead + n);
   }
   if (!text.empty()) return {};

@@ -36,14 +36,23 @@ NumberForm classifyNumber(std::string_view text, int64_t& iv, double& dv);
 
 NamedArg toNamedArg(const RawArg& a);
 
-// An op's shape args ("Input Dims", "Input type", "Concrete Inputs"), the ones the
-// performance models read of most ops, as one text (Trace::opShapeArgs): each as its key's
-// index, its kind and its value's length and bytes, in the order given. "" for none.
+// The args the performance models read of most events, kept as one text while loading
+// (Trace::keptArgs): an op's shape args ("Input Dims", "Input type", "Concrete
+// Inputs") or a kernel's launch ("grid", "block"). Each is written as its key's index,
+// its kind and its value's length and bytes, in the order given; "" for none.
+enum class KeptArgKeys : uint8_t { OpShapes, KernelLaunch };
 bool isShapeArgKey(std::string_view key);
-std::string shapeArgsText(const std::vector<RawArg>& args);
-// The NamedArgs a read of the args object kept to the shape keys gives (toNamedArg of
-// each, in order); empty for a text shapeArgsText did not write.
-std::vector<NamedArg> shapeArgsOfText(std::string_view text);
+bool isLaunchArgKey(std::string_view key);
+// Written into text (cleared first: a buffer reused event after event allocates once).
+void keptArgsText(const std::vector<RawArg>& args, KeptArgKeys keys, std::string& text);
+inline std::string keptArgsText(const std::vector<RawArg>& args, KeptArgKeys keys) {
+  std::string text;
+  keptArgsText(args, keys, text);
+  return text;
+}
+// The NamedArgs a read of the args object kept to the text's keys gives (toNamedArg of
+// each, in order); empty for a text keptArgsText did not write.
+std::vector<NamedArg> keptArgsOfText(std::string_view text);
 
 // A raw array or object without the whitespace between its tokens (strings kept as
 // written), so that an indented file's "Input Dims" read [[8,256],[256]] as a compact

@@ -48,8 +48,13 @@ void applyRankLabels(Trace& trace) {
 }
 
 ChromeEventParser::ChromeEventParser(Trace& trace, TraceBuilder& builder, const JsonReadWindow& window, bool lazyArgs,
-                                     bool keepOpShapes)
-    : trace_(trace), builder_(builder), window_(window), lazyArgs_(lazyArgs), keepOpShapes_(keepOpShapes && lazyArgs) {
+                                     bool keepOpShapes, bool keepKernelLaunches)
+    : trace_(trace),
+      builder_(builder),
+      window_(window),
+      lazyArgs_(lazyArgs),
+      keepOpShapes_(keepOpShapes && lazyArgs),
+      keepKernelLaunches_(keepKernelLaunches && lazyArgs) {
   keyCorrelation_ = trace_.strings.intern("correlation");
   keyExternalId_ = trace_.strings.intern("External id");
   keyExternalIdLegacy_ = trace_.strings.intern("external id");
@@ -245,8 +250,14 @@ void ChromeEventParser::encodeArgs(RawEvent& ev, SliceInput& in) {
   argsWriter_.clear();
   if (lazyArgs_) {
     if (ev.argsAt) argsWriter_.setFileOffset(window_.offsetOf(ev.argsAt));
-    if (keepOpShapes_ && ev.argsAt && isOpKind(builder_.kindOf(in.cat)))
-      trace_.opShapeArgs.push_back({window_.offsetOf(ev.argsAt), trace_.opShapeTexts.intern(shapeArgsText(ev.args))});
+    if ((keepOpShapes_ || keepKernelLaunches_) && ev.argsAt) {
+      const SliceKind kind = builder_.kindOf(in.cat);
+      const bool op = keepOpShapes_ && isOpKind(kind), kernel = keepKernelLaunches_ && kind == SliceKind::Kernel;
+      if (op || kernel) {
+        keptArgsText(ev.args, op ? KeptArgKeys::OpShapes : KeptArgKeys::KernelLaunch, keptScratch_);
+        trace_.keptArgs.push_back({window_.offsetOf(ev.argsAt), trace_.keptArgTexts.intern(keptScratch_)});
+      }
+    }
     for (const RawArg& a : ev.args) {
       // Keys compared as text: interning every key is what lazy mode saves.
       const std::string_view k = a.key;

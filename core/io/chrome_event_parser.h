@@ -27,9 +27,9 @@ class ChromeEventParser {
  public:
   // window: where the raw events' text lies, for the warnings' positions. lazyArgs: args
   // stay in the file (read back by offset), only the indexed ones are lifted.
-  // keepOpShapes (with lazyArgs): LoadOptions::keepOpShapes.
+  // keepOpShapes, keepKernelLaunches (with lazyArgs): LoadOptions' (Trace::keptArgs).
   ChromeEventParser(Trace& trace, TraceBuilder& builder, const JsonReadWindow& window, bool lazyArgs,
-                    bool keepOpShapes = false);
+                    bool keepOpShapes = false, bool keepKernelLaunches = false);
 
   void event(RawEvent& ev);
   void topLevelValue(std::string_view key, std::string_view raw);
@@ -60,9 +60,10 @@ class ChromeEventParser {
   TraceBuilder& builder_;
   const JsonReadWindow& window_;
   bool lazyArgs_;
-  bool keepOpShapes_;
+  bool keepOpShapes_, keepKernelLaunches_;
   ArgsWriter argsWriter_;
   std::string jsonScratch_;  // compactJson's copy of an indented array or object
+  std::string keptScratch_;  // keptArgsText's buffer
   // Raw JSON values as the file writes them -> their compact text's id in the trace's
   // pool (compactJsonIds_[raw id]): an op's shape lists repeat a few thousand texts
   // millions of times, compacted once each. Bounded: past kRawJsonCacheBytes (texts and

@@ -51,7 +51,7 @@ class Reader {
                                    : std::function<bool(uint64_t, uint64_t)>()),
         // Plain regular files keep args in the file: read back by offset when asked.
         lazyArgs_(!opts.eagerArgs && !src.randomAccessPath().empty()),
-        parser_(*trace_, *builder_, window_, lazyArgs_, opts.keepOpShapes) {
+        parser_(*trace_, *builder_, window_, lazyArgs_, opts.keepOpShapes, opts.keepKernelLaunches) {
     builder_->setLazyArgs(lazyArgs_);
     if (lazyArgs_)
       trace_->lazyArgs = std::make_shared<FileArgs>(src.randomAccessPath(), src.totalSize(), src.fileMtimeNs());
@@ -69,7 +69,7 @@ class Reader {
         window_(
             src, [this](uint64_t done, uint64_t) { return partProgress(done); }, begin),
         lazyArgs_(lazyArgs),
-        parser_(*trace_, *builder_, window_, lazyArgs, opts.keepOpShapes),
+        parser_(*trace_, *builder_, window_, lazyArgs, opts.keepOpShapes, opts.keepKernelLaunches),
         shared_(&shared),
         part_(true),
         partBegin_(begin),

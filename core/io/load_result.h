@@ -33,10 +33,15 @@ struct LoadOptions {
   // member's trailer does (a cut download, bytes appended): where its parts' shares are
   // placed. 0: from the trailer. A wrong size costs speed, never a different model.
   uint64_t gzipSizeHint = 0;
-  // A file read lazily keeps every op's shape args as it reads them (Trace::opShapeArgs),
+  // A file read lazily keeps every op's shape args as it reads them (Trace::keptArgs),
   // so that the performance models need not read a million args objects back from the
-  // file: predict and roofline ask for it (a few MiB of interned texts on 1 GB).
+  // file: predict, roofline and diff ask for it (a few MiB of interned texts on 1 GB).
   bool keepOpShapes = false;
+  // The same for every kernel's "grid" and "block", which the op models read of every
+  // kernel an op launched (16 bytes a kernel: 16 MiB on a 1 GB trace's million kernels).
+  bool keepKernelLaunches = false;
+  // What the op models read (perf/op_models.h): both of the above.
+  void keepWhatOpModelsRead() { keepOpShapes = keepKernelLaunches = true; }
 };
 
 enum class LoadStatus : uint8_t {

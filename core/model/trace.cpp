@@ -58,14 +58,14 @@ std::vector<NamedArg> Trace::args(EventRef r, std::string* error) const {
   return out;
 }
 
-const Trace::OpShapeArgs* Trace::keptShapeArgs(EventRef r) const {
+const Trace::KeptArgs* Trace::keptArgsOf(EventRef r) const {
   const SliceColumns& s = tracks[r.track].slices;
-  if (opShapeArgs.empty() || tracks[r.track].lazyArgs || r.index >= s.argsAt.size()) return nullptr;
+  if (keptArgs.empty() || tracks[r.track].lazyArgs || r.index >= s.argsAt.size()) return nullptr;
   const uint64_t at = s.argsAt[r.index];
   if (at == SliceColumns::kNoArgsAt) return nullptr;
-  const auto it = std::lower_bound(opShapeArgs.begin(), opShapeArgs.end(), at,
-                                   [](const OpShapeArgs& a, uint64_t v) { return a.argsAt < v; });
-  return it != opShapeArgs.end() && it->argsAt == at ? it : nullptr;
+  const auto it = std::lower_bound(keptArgs.begin(), keptArgs.end(), at,
+                                   [](const KeptArgs& a, uint64_t v) { return a.argsAt < v; });
+  return it != keptArgs.end() && it->argsAt == at ? it : nullptr;
 }
 
 void Trace::argsOfEach(std::span<const EventRef> events, const LazyArgs::Sink& sink, std::string* error,
@@ -130,7 +130,7 @@ size_t Trace::memoryBytes() const {
   for (const auto& c : counters) n += c.ts.capacity() * 8 + c.value.capacity() * 8;
   n += instants.capacity() * sizeof(Instant) + flows.memoryBytes();
   n += links.gpuToLaunch.memoryBytes() + links.launchToGpu.memoryBytes();
-  n += opShapeArgs.memoryBytes() + opShapeTexts.memoryBytes();
+  n += keptArgs.memoryBytes() + keptArgTexts.memoryBytes();
   return n;
 }
 

@@ -192,20 +192,23 @@ class Trace {
   std::vector<MemoryEvent> memoryEvents;  // in file order; analysis/memory_timeline.h orders them
   PodColumn<Flow> flows;
   PodColumn<FlowPoint> unboundFlows;  // filled by importers, emptied by the hierarchy pass
-  // LoadOptions::keepOpShapes on a lazy trace: every op's shape args ("Input Dims",
-  // "Input type", "Concrete Inputs", in file order; none is an empty text) as the loader
-  // read them, by the file offset of its args object (SliceColumns::argsAt), ascending.
-  // The text is io/args_text.h's shapeArgsText, interned in opShapeTexts. Empty when
-  // not kept: the args are then read back from the file.
-  struct OpShapeArgs {
+  // What the performance models read of most events, kept while loading a lazy trace
+  // so that they need not read a million args objects back from the file:
+  // LoadOptions::keepOpShapes keeps every op's shape args ("Input Dims", "Input type",
+  // "Concrete Inputs"), keepKernelLaunches every kernel's "grid" and "block" (in file
+  // order; none is an empty text), as the loader read them, by the file offset of the
+  // event's args object (SliceColumns::argsAt), ascending. The text is io/args_text.h's
+  // keptArgsText, interned in keptArgTexts. Empty when not kept: the args are then read
+  // back from the file.
+  struct KeptArgs {
     uint64_t argsAt = 0;
     StringId text = 0;
   };
-  PodColumn<OpShapeArgs> opShapeArgs;
-  StringPool opShapeTexts;
-  // r's entry of opShapeArgs, or nullptr: none kept, r has no args object in the file,
+  PodColumn<KeptArgs> keptArgs;
+  StringPool keptArgTexts;
+  // r's entry of keptArgs, or nullptr: none kept, r has no args object in the file,
   // or r's track reads its args from a file of its own (a merged rank's).
-  const OpShapeArgs* keptShapeArgs(EventRef r) const;
+  const KeptArgs* keptArgsOf(EventRef r) const;
   TraceMetadata meta;
   Diagnostics diagnostics;
   LaunchLinks links;

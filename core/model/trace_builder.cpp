@@ -366,11 +366,11 @@ void TraceBuilder::finish() {
     s.shrinkToFit();
     if (s.size()) see(s.start.front(), trackEnd);
   }
-  // Kept shape args by args offset (file order already: one pass and the parts alike).
-  const auto byOffset = [](const Trace::OpShapeArgs& a, const Trace::OpShapeArgs& b) { return a.argsAt < b.argsAt; };
-  if (!std::is_sorted(tr.opShapeArgs.begin(), tr.opShapeArgs.end(), byOffset))
-    std::sort(tr.opShapeArgs.begin(), tr.opShapeArgs.end(), byOffset);
-  tr.opShapeArgs.shrink_to_fit();
+  // Kept args by args offset (file order already: one pass and the parts alike).
+  const auto byOffset = [](const Trace::KeptArgs& a, const Trace::KeptArgs& b) { return a.argsAt < b.argsAt; };
+  if (!std::is_sorted(tr.keptArgs.begin(), tr.keptArgs.end(), byOffset))
+    std::sort(tr.keptArgs.begin(), tr.keptArgs.end(), byOffset);
+  tr.keptArgs.shrink_to_fit();
   // The first category met that names a backend (the lowest id: the hash map's order
   // would depend on how it was filled, and a parallel load fills it otherwise).
   StringId backend = ~0u;

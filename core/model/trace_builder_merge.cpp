@@ -53,13 +53,13 @@ bool TraceBuilder::absorb(TraceBuilder& part) {
     return id;
   };
 
-  // Kept shape args: the part's texts renumbered, after the earlier parts' (file order).
-  if (!from.opShapeArgs.empty()) {
-    std::vector<StringId> text(from.opShapeTexts.size());
+  // Kept args: the part's texts renumbered, after the earlier parts' (file order).
+  if (!from.keptArgs.empty()) {
+    std::vector<StringId> text(from.keptArgTexts.size());
     for (size_t i = 0; i < text.size(); ++i)
-      text[i] = to.opShapeTexts.intern(from.opShapeTexts.get(static_cast<StringId>(i)));
-    for (const Trace::OpShapeArgs& a : from.opShapeArgs) to.opShapeArgs.push_back({a.argsAt, text[a.text]});
-    from.opShapeArgs = {};
+      text[i] = to.keptArgTexts.intern(from.keptArgTexts.get(static_cast<StringId>(i)));
+    for (const Trace::KeptArgs& a : from.keptArgs) to.keptArgs.push_back({a.argsAt, text[a.text]});
+    from.keptArgs = {};
   }
 
   // Processes, found or added by pid.

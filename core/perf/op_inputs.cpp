@@ -169,19 +169,22 @@ void OpInputs::prefetch(std::optional<TimeWindow> window) const {
   if (shared_) return;  // everything was read
   std::vector<EventRef> events;
   size_t ops = 0;
-  // The shape args the loader kept (LoadOptions::keepOpShapes, Trace::keptShapeArgs):
-  // an op whose other args no model reads takes them from there instead of the file.
-  // A kept text's shapes, parsed and interned at its first op: every later op of that
-  // text takes the same table entry (its shapeKey is a function of the text alone). A
-  // 1 GB training trace repeats a few thousand texts a million times.
-  std::vector<uint32_t> shapesOfText(trace_.opShapeArgs.empty() ? 0 : trace_.opShapeTexts.size(), kUnread);
-  const auto fileKeptText = [&](EventRef e, StringId text) {
-    uint32_t& known = shapesOfText[text];
+  // The args the loader kept (LoadOptions::keepOpShapes and keepKernelLaunches,
+  // Trace::keptArgsOf): an op whose other args no model reads, and every kernel, takes
+  // them from there instead of the file. A kept text's shapes or launch, worked out and
+  // interned at its first event: every later event of that text takes the same table
+  // entry (its shapeKey or launchKey is a function of the text alone). A 1 GB training
+  // trace repeats a few thousand texts a million times. An op's and a kernel's texts
+  // are apart (the empty text is both), as are their tables.
+  std::array<std::vector<uint32_t>, 2> entryOfText;
+  for (auto& e : entryOfText) e.assign(trace_.keptArgs.empty() ? 0 : trace_.keptArgTexts.size(), kUnread);
+  const auto fileKeptText = [&](EventRef e, bool kernel, StringId text) {
+    uint32_t& known = entryOfText[kernel][text];
     if (known == kUnread) {
-      take(e, false, shapeArgsOfText(trace_.opShapeTexts.get(text)));
-      known = slot(shapeOf_, e);
+      take(e, kernel, keptArgsOfText(trace_.keptArgTexts.get(text)));
+      known = slot(kernel ? launchOf_ : shapeOf_, e);
     } else {
-      slot(shapeOf_, e) = known;
+      slot(kernel ? launchOf_ : shapeOf_, e) = known;
     }
   };
   for (int pass = 0; pass < 2; ++pass) {  // ops, then kernels
@@ -197,9 +200,8 @@ void OpInputs::prefetch(std::optional<TimeWindow> window) const {
         if (slot(pass == 0 ? shapeOf_ : launchOf_, e) != kUnread) continue;
         if (auto read = args_.find(e.packed()); read != args_.end())  // read for a model already
           take(e, pass == 1, std::vector<NamedArg>(read->second));
-        else if (const Trace::OpShapeArgs* k = pass == 0 ? trace_.keptShapeArgs(e) : nullptr;
-                 k && !argsKeptFor(trace_.name(e)))
-          fileKeptText(e, k->text);
+        else if (const Trace::KeptArgs* k = trace_.keptArgsOf(e); k && (pass == 1 || !argsKeptFor(trace_.name(e))))
+          fileKeptText(e, pass == 1, k->text);
         else events.push_back(e);
       }
     }
@@ -212,7 +214,7 @@ void OpInputs::prefetch(std::optional<TimeWindow> window) const {
   std::vector<uint8_t> whole(ops);
   for (size_t i = 0; i < ops; ++i) whole[i] = argsKeptFor(trace_.name(events[i]));
   const LazyArgs::KeyFilter keep = [&](size_t i, std::string_view key) {
-    if (i >= ops) return key == "grid" || key == "block";
+    if (i >= ops) return isLaunchArgKey(key);
     return whole[i] || isShapeArgKey(key);
   };
   // Parsing the objects is most of this pass (1.7 M of them on 1 GB: 0.9 s of its 1.3 s

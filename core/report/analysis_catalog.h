@@ -92,7 +92,7 @@ struct AnalysisKind {
   // it, so that the two peaks do not add up.
   bool heavy = false;
   // Prices every op from its shapes (the roofline): a front end that loads a trace for
-  // this kind alone loads it with LoadOptions::keepOpShapes.
+  // this kind alone loads it with LoadOptions::keepWhatOpModelsRead.
   bool readsOpShapes = false;
 };
 

@@ -29,7 +29,7 @@ int exportChartHeadless(const std::vector<std::string>& args) {
   QApplication app(argc, argv);
 
   LoadOptions load;
-  load.keepOpShapes = request->chart && request->chart->readsOpShapes;
+  if (request->chart && request->chart->readsOpShapes) load.keepWhatOpModelsRead();
   LoadResult r = loadTraceOrSession(request->file == "-" ? "/dev/stdin" : request->file, load);
   if (r.status != LoadStatus::Ok) {
     std::fprintf(stderr, "opscope: %s: %s\n", request->file.c_str(), r.error.c_str());

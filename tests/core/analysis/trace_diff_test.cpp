@@ -387,13 +387,13 @@ TEST(TraceDiff, ShapesReadBackFromThePlainFileEqualTheLoadedOnes) {
   keep.keepOpShapes = true;
   const LoadResult k = loadTraceFile(plain, keep);
   ASSERT_EQ(k.status, LoadStatus::Ok);
-  ASSERT_FALSE(k.trace->opShapeArgs.empty());
+  ASSERT_FALSE(k.trace->keptArgs.empty());
   size_t ops = 0, keptOps = 0;  // the ops' shapes come from the kept texts
   for (uint32_t ti = 0; ti < k.trace->tracks.size(); ++ti)
     for (uint32_t i = 0; i < k.trace->tracks[ti].slices.size(); ++i)
       if (k.trace->kind({ti, i}) == SliceKind::CpuOp) {
         ++ops;
-        keptOps += k.trace->keptShapeArgs({ti, i}) != nullptr;
+        keptOps += k.trace->keptArgsOf({ti, i}) != nullptr;
       }
   EXPECT_GT(ops, 1000u);
   EXPECT_EQ(keptOps, ops);

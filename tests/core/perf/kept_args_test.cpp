@@ -1,13 +1,15 @@
-// LoadOptions::keepOpShapes: the shape args the loader keeps of every op are what the
-// file gives back for them (read back by offset, the path they replace), one pass and
-// parallel parts keep the same, and a prediction priced from them equals one priced from
-// the file. On real traces other tools wrote, as plain files.
+// LoadOptions::keepOpShapes and keepKernelLaunches: the shape args the loader keeps of
+// every op, and the grid and block of every kernel, are what the file gives back for
+// them (read back by offset, the path they replace), one pass and parallel parts keep
+// the same, and a prediction priced from them equals one priced from the file. On real
+// traces other tools wrote, as plain files.
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "analysis/occupancy.h"
 #include "io/args_text.h"
 #include "io/trace_loader.h"
 #include "perf/gpu_spec.h"
@@ -24,9 +26,12 @@ std::string plainCopy(const std::string& gz, const std::string& name) {
   return path;
 }
 
-LoadResult load(const std::string& path, bool keep, unsigned threads) {
+enum class Keep { Nothing, OpShapes, WhatOpModelsRead };
+
+LoadResult load(const std::string& path, Keep keep, unsigned threads) {
   LoadOptions o;
-  o.keepOpShapes = keep;
+  if (keep == Keep::OpShapes) o.keepOpShapes = true;
+  if (keep == Keep::WhatOpModelsRead) o.keepWhatOpModelsRead();
   o.threads = threads;
   o.minPartBytes = 4096;
   return loadTraceFile(path, o);
@@ -39,11 +44,28 @@ const std::vector<std::string> kTraces = {
     "tests/data/tb_plugin/resnet50_memory.pt.trace.json.gz",
 };
 
-TEST(KeptOpShapes, EveryOpKeepsWhatTheFileGivesBackForItsShapeKeys) {
+// The kept entry of row i of track ti, or nullptr.
+const Trace::KeptArgs* keptAt(const Trace& t, uint32_t ti, uint32_t i) {
+  const SliceColumns& s = t.tracks[ti].slices;
+  const auto it = std::lower_bound(t.keptArgs.begin(), t.keptArgs.end(), s.argsAt[i],
+                                   [](const Trace::KeptArgs& a, uint64_t v) { return a.argsAt < v; });
+  return it != t.keptArgs.end() && it->argsAt == s.argsAt[i] ? &*it : nullptr;
+}
+
+// The event's args in the file whose keys pass isKey, in order.
+template <class IsKey>
+std::vector<NamedArg> fileArgs(const Trace& t, EventRef e, IsKey isKey) {
+  std::vector<NamedArg> out;
+  for (NamedArg& a : t.args(e))
+    if (isKey(a.key)) out.push_back(std::move(a));
+  return out;
+}
+
+TEST(KeptArgs, EveryOpKeepsWhatTheFileGivesBackForItsShapeKeys) {
   for (const std::string& gz : kTraces) {
     SCOPED_TRACE(gz);
     const std::string path = plainCopy(gz, "kept_shapes.json");
-    const LoadResult one = load(path, true, 1);
+    const LoadResult one = load(path, Keep::OpShapes, 1);
     ASSERT_EQ(one.status, LoadStatus::Ok) << one.error;
     const Trace& t = *one.trace;
     size_t ops = 0, withShapes = 0;
@@ -51,13 +73,10 @@ TEST(KeptOpShapes, EveryOpKeepsWhatTheFileGivesBackForItsShapeKeys) {
       const SliceColumns& s = t.tracks[ti].slices;
       for (uint32_t i = 0; i < s.size(); ++i) {
         if (!isOpKind(s.kind[i]) || i >= s.argsAt.size()) continue;
-        const auto it = std::lower_bound(t.opShapeArgs.begin(), t.opShapeArgs.end(), s.argsAt[i],
-                                         [](const Trace::OpShapeArgs& a, uint64_t v) { return a.argsAt < v; });
-        ASSERT_TRUE(it != t.opShapeArgs.end() && it->argsAt == s.argsAt[i]) << t.str(s.name[i]) << " row " << i;
-        std::vector<NamedArg> fromFile;
-        for (NamedArg& a : t.args({ti, i}))
-          if (isShapeArgKey(a.key)) fromFile.push_back(std::move(a));
-        const std::vector<NamedArg> kept = shapeArgsOfText(t.opShapeTexts.get(it->text));
+        const Trace::KeptArgs* it = keptAt(t, ti, i);
+        ASSERT_TRUE(it) << t.str(s.name[i]) << " row " << i;
+        const std::vector<NamedArg> fromFile = fileArgs(t, {ti, i}, isShapeArgKey);
+        const std::vector<NamedArg> kept = keptArgsOfText(t.keptArgTexts.get(it->text));
         ASSERT_EQ(kept, fromFile) << t.str(s.name[i]) << " row " << i;
         ++ops;
         withShapes += !kept.empty();
@@ -67,32 +86,76 @@ TEST(KeptOpShapes, EveryOpKeepsWhatTheFileGivesBackForItsShapeKeys) {
     EXPECT_GT(withShapes, ops / 4);  // recorded with shapes: most ops have some
     // Every op kept; a few events of an op's category the model files otherwise (24 of
     // TensorBoard's ResNet-50) keep theirs unused.
-    EXPECT_GE(t.opShapeArgs.size(), ops);
-    EXPECT_LE(t.opShapeArgs.size(), ops + ops / 100);
+    EXPECT_GE(t.keptArgs.size(), ops);
+    EXPECT_LE(t.keptArgs.size(), ops + ops / 100);
 
     // Parallel parts keep the same, by offset and text; without the option nothing.
-    const LoadResult parts = load(path, true, 3);
+    const LoadResult parts = load(path, Keep::OpShapes, 3);
     ASSERT_EQ(parts.status, LoadStatus::Ok) << parts.error;
     EXPECT_GE(parts.parts, 2u);
-    ASSERT_EQ(parts.trace->opShapeArgs.size(), t.opShapeArgs.size());
-    for (size_t k = 0; k < t.opShapeArgs.size(); ++k) {
-      ASSERT_EQ(parts.trace->opShapeArgs[k].argsAt, t.opShapeArgs[k].argsAt) << k;
-      ASSERT_EQ(parts.trace->opShapeTexts.get(parts.trace->opShapeArgs[k].text),
-                t.opShapeTexts.get(t.opShapeArgs[k].text))
+    ASSERT_EQ(parts.trace->keptArgs.size(), t.keptArgs.size());
+    for (size_t k = 0; k < t.keptArgs.size(); ++k) {
+      ASSERT_EQ(parts.trace->keptArgs[k].argsAt, t.keptArgs[k].argsAt) << k;
+      ASSERT_EQ(parts.trace->keptArgTexts.get(parts.trace->keptArgs[k].text), t.keptArgTexts.get(t.keptArgs[k].text))
           << k;
     }
-    EXPECT_TRUE(load(path, false, 1).trace->opShapeArgs.empty());
+    EXPECT_TRUE(load(path, Keep::Nothing, 1).trace->keptArgs.empty());
   }
 }
 
-TEST(KeptOpShapes, APredictionFromKeptShapesIsTheOneFromTheFile) {
+TEST(KeptArgs, EveryKernelKeepsWhatTheFileGivesBackForItsGridAndBlock) {
+  for (const std::string& gz : kTraces) {
+    SCOPED_TRACE(gz);
+    const std::string path = plainCopy(gz, "kept_launches.json");
+    const LoadResult one = load(path, Keep::WhatOpModelsRead, 1);
+    ASSERT_EQ(one.status, LoadStatus::Ok) << one.error;
+    const Trace& t = *one.trace;
+    size_t ops = 0, kernels = 0, withLaunch = 0;
+    for (uint32_t ti = 0; ti < t.tracks.size(); ++ti) {
+      const SliceColumns& s = t.tracks[ti].slices;
+      for (uint32_t i = 0; i < s.size(); ++i) {
+        if (i >= s.argsAt.size() || s.argsAt[i] == SliceColumns::kNoArgsAt) continue;
+        const bool kernel = s.kind[i] == SliceKind::Kernel;
+        if (!kernel && !isOpKind(s.kind[i])) continue;
+        const Trace::KeptArgs* it = keptAt(t, ti, i);
+        ASSERT_TRUE(it) << t.str(s.name[i]) << " row " << i;
+        const std::vector<NamedArg> kept = keptArgsOfText(t.keptArgTexts.get(it->text));
+        if (kernel) {
+          ASSERT_EQ(kept, fileArgs(t, {ti, i}, isLaunchArgKey)) << t.str(s.name[i]) << " row " << i;
+          ++kernels;
+          withLaunch += kept.size() == 2;
+        } else {
+          ASSERT_EQ(kept, fileArgs(t, {ti, i}, isShapeArgKey)) << t.str(s.name[i]) << " row " << i;
+          ++ops;
+        }
+      }
+    }
+    EXPECT_GT(kernels, 1000u);
+    EXPECT_GT(withLaunch, kernels * 9 / 10);  // Kineto records both of every kernel
+    EXPECT_GE(t.keptArgs.size(), ops + kernels);
+    EXPECT_LE(t.keptArgs.size(), ops + kernels + ops / 100);
+    // Shapes alone keep no kernel's; parallel parts keep what one pass does.
+    EXPECT_LE(load(path, Keep::OpShapes, 1).trace->keptArgs.size() + kernels, t.keptArgs.size());
+    const LoadResult parts = load(path, Keep::WhatOpModelsRead, 3);
+    ASSERT_EQ(parts.status, LoadStatus::Ok) << parts.error;
+    EXPECT_GE(parts.parts, 2u);
+    ASSERT_EQ(parts.trace->keptArgs.size(), t.keptArgs.size());
+    for (size_t k = 0; k < t.keptArgs.size(); ++k) {
+      ASSERT_EQ(parts.trace->keptArgs[k].argsAt, t.keptArgs[k].argsAt) << k;
+      ASSERT_EQ(parts.trace->keptArgTexts.get(parts.trace->keptArgs[k].text), t.keptArgTexts.get(t.keptArgs[k].text))
+          << k;
+    }
+  }
+}
+
+TEST(KeptArgs, APredictionFromKeptArgsIsTheOneFromTheFile) {
   for (const std::string& gz : kTraces) {
     SCOPED_TRACE(gz);
     const std::string path = plainCopy(gz, "kept_shapes_predict.json");
-    const LoadResult kept = load(path, true, 1), read = load(path, false, 1);
+    const LoadResult kept = load(path, Keep::WhatOpModelsRead, 1), read = load(path, Keep::Nothing, 1);
     ASSERT_EQ(kept.status, LoadStatus::Ok) << kept.error;
     ASSERT_EQ(read.status, LoadStatus::Ok) << read.error;
-    ASSERT_FALSE(kept.trace->opShapeArgs.empty());
+    ASSERT_FALSE(kept.trace->keptArgs.empty());
     PredictionSetup setup;
     setup.gpu = *builtinGpuSpecs().find("H100-SXM");
     const PredictionResult a = runPrediction(*kept.trace, setup), b = runPrediction(*read.trace, setup);
@@ -111,25 +174,36 @@ TEST(KeptOpShapes, APredictionFromKeptShapesIsTheOneFromTheFile) {
   }
 }
 
-// OpInputs parses a kept text once and gives every later op of that text its entry:
-// each op's shapes still equal what its own args in the file give.
-TEST(KeptOpShapes, OpInputsGivesEachOpTheShapesOfItsOwnArgs) {
+// OpInputs parses a kept text once and gives every later op or kernel of that text its
+// entry: each op's shapes and each kernel's launch still equal what its own args in the
+// file give.
+TEST(KeptArgs, OpInputsGivesEachOpAndKernelWhatItsOwnArgsGive) {
   for (const std::string& gz : kTraces) {
     SCOPED_TRACE(gz);
     const std::string path = plainCopy(gz, "kept_shapes_inputs.json");
-    const LoadResult r = load(path, true, 1);
+    const LoadResult r = load(path, Keep::WhatOpModelsRead, 1);
     ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
     const Trace& t = *r.trace;
     OpInputs inputs(t);
     inputs.prefetch(std::nullopt);
-    size_t ops = 0, withShapes = 0;
+    size_t ops = 0, withShapes = 0, kernels = 0;
     for (uint32_t ti = 0; ti < t.tracks.size(); ++ti) {
-      if (t.tracks[ti].kind != TrackKind::Thread) continue;
       for (uint32_t i = 0; i < t.tracks[ti].slices.size(); ++i) {
         const EventRef e{ti, i};
-        if (!isOpKind(t.kind(e))) continue;
+        if (t.kind(e) == SliceKind::Kernel) {
+          if (t.tracks[ti].slices.argsAt[i] != SliceColumns::kNoArgsAt) {
+            ASSERT_NE(t.keptArgsOf(e), nullptr) << t.name(e) << " row " << i;
+          }
+          const std::vector<NamedArg> own = t.args(e);
+          const KernelLaunchDims& got = inputs.launch(e);
+          ASSERT_EQ(got.grid, launchGrid(own)) << t.name(e) << " row " << i;
+          ASSERT_EQ(got.block, launchBlock(own)) << t.name(e) << " row " << i;
+          ++kernels;
+          continue;
+        }
+        if (t.tracks[ti].kind != TrackKind::Thread || !isOpKind(t.kind(e))) continue;
         // The kept entry is there to be used (the loader kept one for every op).
-        ASSERT_NE(t.keptShapeArgs(e), nullptr) << t.name(e) << " row " << i;
+        ASSERT_NE(t.keptArgsOf(e), nullptr) << t.name(e) << " row " << i;
         const OpShapes& got = inputs.shapes(e);
         const OpShapes own = opShapesFromArgs(t.args(e));
         ASSERT_EQ(got.inputs, own.inputs) << t.name(e) << " row " << i;
@@ -142,23 +216,32 @@ TEST(KeptOpShapes, OpInputsGivesEachOpTheShapesOfItsOwnArgs) {
     }
     EXPECT_GT(withShapes, ops / 4);
     EXPECT_LT(inputs.distinctShapes() * 5, withShapes) << inputs.distinctShapes() << " distinct of " << ops;
+    EXPECT_GT(kernels, 1000u);
+    EXPECT_LT(inputs.distinctLaunches() * 5, kernels) << inputs.distinctLaunches() << " distinct of " << kernels;
   }
 }
 
-TEST(KeptOpShapes, ATextNotWrittenByShapeArgsTextGivesNothing) {
+TEST(KeptArgs, ATextHoldsItsKindsKeysAndOneNotWrittenByKeptArgsTextGivesNothing) {
   const std::vector<RawArg> raw = {{"Input Dims", 'r', "[[8, 16], []]"},
                                    {"Sequence number", 'n', "7"},
                                    {"Input type", 'r', "[\"float\", \"\"]"},
-                                   {"Concrete Inputs", 'r', "[\"\", \"2\"]"}};
-  const std::string text = shapeArgsText(raw);
-  const std::vector<NamedArg> back = shapeArgsOfText(text);
+                                   {"Concrete Inputs", 'r', "[\"\", \"2\"]"},
+                                   {"grid", 'r', "[4, 1, 1]"},
+                                   {"block", 'r', "[128, 1, 1]"}};
+  const std::string text = keptArgsText(raw, KeptArgKeys::OpShapes);
+  const std::vector<NamedArg> back = keptArgsOfText(text);
   ASSERT_EQ(back.size(), 3u);  // the sequence number is no shape key
   EXPECT_EQ(back[0], toNamedArg(raw[0]));
   EXPECT_EQ(back[1], toNamedArg(raw[2]));
   EXPECT_EQ(back[2], toNamedArg(raw[3]));
-  EXPECT_TRUE(shapeArgsOfText("").empty());
-  EXPECT_TRUE(shapeArgsOfText(text.substr(0, text.size() - 1)).empty());     // cut
-  EXPECT_TRUE(shapeArgsOfText(std::string("\x07r\x01\0\0\0x", 7)).empty());  // no such key
+  const std::vector<NamedArg> launch = keptArgsOfText(keptArgsText(raw, KeptArgKeys::KernelLaunch));
+  ASSERT_EQ(launch.size(), 2u);  // a kernel's text holds its grid and block only
+  EXPECT_EQ(launch[0], toNamedArg(raw[4]));
+  EXPECT_EQ(launch[1], toNamedArg(raw[5]));
+  EXPECT_EQ(launchGrid(launch), (std::array<int64_t, 3>{4, 1, 1}));
+  EXPECT_TRUE(keptArgsOfText("").empty());
+  EXPECT_TRUE(keptArgsOfText(text.substr(0, text.size() - 1)).empty());     // cut
+  EXPECT_TRUE(keptArgsOfText(std::string("\x07r\x01\0\0\0x", 7)).empty());  // no such key
 }
 
 }  // namespace
