@@ -108,7 +108,9 @@ std::optional<double> launchCost(const MeanStd* m) {
 
 std::vector<IterationPrediction> simulateIterations(const Trace& trace, const SimOptions& options) {
   std::vector<IterationPrediction> out;
-  const OpIndex index(trace);
+  std::optional<OpIndex> own;
+  if (!options.index) own.emplace(trace);
+  const OpIndex& index = options.index ? *options.index : *own;
   std::unordered_map<uint64_t, double> scaleOfOp;  // predict: top-level op -> predicted / measured GPU time
   if (!options.replay && !options.measuredKernels && options.ops)
     for (const OpRow& r : *options.ops)

@@ -40,6 +40,8 @@
 
 namespace opscope {
 
+class OpIndex;
+
 // CUDA's launch queue, about this many launches per stream before a launch blocks.
 inline constexpr size_t kLaunchQueueDepth = 1024;
 
@@ -52,6 +54,9 @@ struct SimOptions {
   const OverheadModel* overheads = nullptr;
   double t1MaxGapUs = 200;
   const std::vector<OpRow>* ops = nullptr;
+  // The trace's op index when the caller has one (a prediction's, OpInputs::opIndex);
+  // nullptr: built for this call.
+  const OpIndex* index = nullptr;
 };
 
 struct IterationPrediction {

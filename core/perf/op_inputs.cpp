@@ -108,6 +108,7 @@ const uint32_t* OpInputs::readSlot(const std::vector<std::vector<uint32_t>>& col
 void OpInputs::shareBetweenThreads() const {
   if (shared_) return;
   prefetch(std::nullopt);
+  opIndex();
   tbeCalls();
   convCalls();
   shared_ = true;
@@ -281,6 +282,11 @@ void OpInputs::prefetch(std::optional<TimeWindow> window) const {
   }
   other.join();
   if (failed) std::rethrow_exception(failed);
+}
+
+const OpIndex& OpInputs::opIndex() const {
+  if (!opIndex_) opIndex_ = std::make_unique<OpIndex>(trace_);
+  return *opIndex_;
 }
 
 const std::unordered_map<uint64_t, TbeCall>& OpInputs::tbeCalls() const {

@@ -445,10 +445,10 @@ std::vector<EventRef> subOpsAndLaunches(const Trace& trace, EventRef op) {
 std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::optional<TimeWindow> window,
                               const std::map<uint64_t, OpShapes>* extraShapes, std::vector<OpRow>* leaves,
                               const OpInputs* shared) {
-  const OpIndex index(trace);
   std::optional<OpInputs> own;
   if (!shared) own.emplace(trace);
   const OpInputs& inputs = shared ? *shared : *own;
+  const OpIndex& index = inputs.opIndex();
   auto shapesOf = [&](EventRef op) -> const OpShapes& {
     const OpShapes& s = inputs.shapes(op);
     if (!s.recorded() && extraShapes)
@@ -465,11 +465,13 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
   // Concrete Inputs).
   // Own model, else the sum of the sub-ops that caused GPU work when each has one.
   // shapes: op's own (read once by the caller: args may be read back from the file).
-  std::function<std::optional<OpPrediction>(EventRef, const OpShapes&)> predict =
-      [&](EventRef op, const OpShapes& shapes) -> std::optional<OpPrediction> {
+  // known: gpuEventsOf(op) when the caller has it (a top-level op's), else nullptr.
+  std::function<std::optional<OpPrediction>(EventRef, const OpShapes&, const std::vector<EventRef>*)> predict =
+      [&](EventRef op, const OpShapes& shapes, const std::vector<EventRef>* known) -> std::optional<OpPrediction> {
     const std::string_view name = baseName(trace.name(op));
     std::optional<std::vector<EventRef>> gpuEvents;  // op's subtree walked once, when needed
     auto gpu = [&]() -> const std::vector<EventRef>& {
+      if (known) return *known;
       if (!gpuEvents) gpuEvents = gpuEventsOf(trace, op);
       return *gpuEvents;
     };
@@ -538,7 +540,7 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
         continue;
       }
       if (!causesGpuWork(trace, c)) continue;
-      auto p = predict(c, shapesOf(c));
+      auto p = predict(c, shapesOf(c), nullptr);
       if (!p) return std::nullopt;
       sum += p->us;
       datasheetSum += p->datasheetUs;
@@ -563,7 +565,7 @@ std::vector<OpRow> predictOps(const Trace& trace, const OpModels& models, std::o
       row.gpuEvents = gpu.size();
       for (EventRef g : gpu) addTo(row.measuredGpu, trace.dur(g));
       const OpShapes& shapes = shapesOf(op);
-      std::optional<OpPrediction> p = predict(op, shapes);
+      std::optional<OpPrediction> p = predict(op, shapes, &gpu);
       if (!p && !shapes.recorded()) p = models.scaledFromMeasured(trace, gpu);  // a what-if without shapes
       if (p) {
         row.predictedUs = p->us;

@@ -238,6 +238,7 @@ PredictionResult run(const Trace& trace, PredictionSetup setup, const OpInputs* 
   sim.measuredKernels = setup.measuredKernels;
   sim.overheads = setup.replay ? nullptr : (setup.overheads ? &*setup.overheads : &measured);
   sim.ops = &r.ops;
+  sim.index = &inputs->opIndex();
   r.iterations = simulateIterations(trace, sim);
   const auto meanAbsError = [](const std::vector<IterationPrediction>& its) {
     std::vector<double> e;

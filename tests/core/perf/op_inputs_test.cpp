@@ -67,6 +67,34 @@ TEST(OpInputs, APredictionReadsEachOpsArgsOnce) {
   std::remove(path.c_str());
 }
 
+TEST(OpInputs, OneOpIndexServesEveryPassAndEqualsItsOwn) {
+  // The prediction's passes and simulations share the inputs' op index: built once, the
+  // same as one built for the trace, and a simulation given it equals one that built its own.
+  LoadResult r = loadTraceFile(OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/h100_resnet50_train.pt.trace.json.gz");
+  ASSERT_EQ(r.status, LoadStatus::Ok);
+  const Trace& trace = *r.trace;
+  OpInputs inputs(trace);
+  const OpIndex& index = inputs.opIndex();
+  EXPECT_EQ(&inputs.opIndex(), &index);
+  const OpIndex own(trace);
+  size_t tops = 0;
+  for (uint32_t t = 0; t < trace.tracks.size(); ++t)
+    for (uint32_t i = 0; i < trace.slices(t).size(); ++i) {
+      ASSERT_EQ(index.topOp(t, i), own.topOp(t, i)) << t << " " << i;
+      ASSERT_EQ(index.isLaunch({t, i}), own.isLaunch({t, i})) << t << " " << i;
+      tops += index.isTopOp(t, i);
+    }
+  EXPECT_GT(tops, 100u);
+  SimOptions sim;
+  sim.replay = true;
+  const std::vector<IterationPrediction> alone = simulateIterations(trace, sim);
+  sim.index = &index;
+  const std::vector<IterationPrediction> given = simulateIterations(trace, sim);
+  ASSERT_EQ(given.size(), alone.size());
+  ASSERT_GE(alone.size(), 2u);
+  for (size_t i = 0; i < alone.size(); ++i) EXPECT_EQ(given[i].predictedUs, alone[i].predictedUs) << i;
+}
+
 bool sameShapes(const OpShapes& a, const OpShapes& b) {
   return a.inputs == b.inputs && a.types == b.types && a.concrete == b.concrete && a.dimsText == b.dimsText;
 }
