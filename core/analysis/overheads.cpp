@@ -1,6 +1,7 @@
 #include "analysis/overheads.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 #include "analysis/op_index.h"
@@ -34,9 +35,11 @@ int32_t hostParent(const SliceColumns& s, uint32_t row) {
 
 }  // namespace
 
-ProfilerCostEstimate estimateProfilerCosts(const Trace& trace, std::optional<TimeWindow> window) {
+ProfilerCostEstimate estimateProfilerCosts(const Trace& trace, std::optional<TimeWindow> window, const OpIndex* given) {
   ProfilerCostEstimate e;
-  const OpIndex index(trace);
+  std::optional<OpIndex> own;
+  if (!given) own.emplace(trace);
+  const OpIndex& index = given ? *given : *own;
   std::vector<double> siblingGaps, launchDur;
   std::vector<TimeNs> lastChildEnd;
   for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
@@ -81,7 +84,9 @@ Overheads computeOverheads(const Trace& trace, const OverheadOptions& options) {
   o.costs = options.costs;
   o.t1MaxGapUs = options.t1MaxGapUs;
   const double cpu = options.costs.cpuEvent, gpu = options.costs.gpuEvent;
-  const OpIndex index(trace);
+  std::optional<OpIndex> own;
+  if (!options.index) own.emplace(trace);
+  const OpIndex& index = options.index ? *options.index : *own;
   std::unordered_map<StringId, size_t> opOf, launchOf;
 
   struct Launch {

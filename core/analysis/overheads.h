@@ -34,6 +34,8 @@
 
 namespace opscope {
 
+class OpIndex;
+
 // The profiler's own cost per recorded event, in µs (the notebook's constants).
 struct ProfilerCosts {
   double cpuEvent = 2.0;       // CPU_EVENT_OVERHEAD: recording one host event
@@ -52,7 +54,9 @@ struct ProfilerCostEstimate {
 // trace's clock does not resolve it); launchLength: median launch duration; gpuEvent:
 // 0, since one trace cannot separate CUPTI's cost from the launch's own (the user sets
 // it). Fields without samples keep the defaults.
-ProfilerCostEstimate estimateProfilerCosts(const Trace& trace, std::optional<TimeWindow> window = std::nullopt);
+// index: the trace's op index when the caller has one; nullptr: built for this call.
+ProfilerCostEstimate estimateProfilerCosts(const Trace& trace, std::optional<TimeWindow> window = std::nullopt,
+                                           const OpIndex* index = nullptr);
 
 struct OpOverheads {
   std::string name;
@@ -81,7 +85,8 @@ struct Overheads {
 struct OverheadOptions {
   std::optional<TimeWindow> window;  // ops starting inside; default the whole trace
   ProfilerCosts costs;
-  double t1MaxGapUs = 200;  // the notebook's "skip data-loading gaps"
+  double t1MaxGapUs = 200;         // the notebook's "skip data-loading gaps"
+  const OpIndex* index = nullptr;  // the trace's op index when the caller has one
 };
 
 Overheads computeOverheads(const Trace& trace, const OverheadOptions& options = {});

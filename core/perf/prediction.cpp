@@ -112,9 +112,10 @@ Microbenchmarks microbenchmarksFor(const PredictionSetup& setup, const GpuSpec& 
 
 // The host overheads measured from the trace itself (the default of
 // PredictionSetup::overheads).
-OverheadModel measuredOverheads(const Trace& trace) {
+OverheadModel measuredOverheads(const Trace& trace, const OpIndex& index) {
   OverheadOptions o;
-  o.costs = estimateProfilerCosts(trace).costs;
+  o.index = &index;
+  o.costs = estimateProfilerCosts(trace, std::nullopt, &index).costs;
   return overheadModel(computeOverheads(trace, o));
 }
 
@@ -195,7 +196,7 @@ PredictionResult run(const Trace& trace, PredictionSetup setup, const OpInputs* 
   if (of && of->overheads) {
     // First, so that the run waiting on them waits least; an exception reaches it too.
     try {
-      measured = measuredOverheads(trace);
+      measured = measuredOverheads(trace, inputs->opIndex());
       of->overheads->set_value(measured);
     } catch (...) {
       of->overheads->set_exception(std::current_exception());
@@ -229,7 +230,7 @@ PredictionResult run(const Trace& trace, PredictionSetup setup, const OpInputs* 
     r.ops = predictOps(trace, models, setup.window, setup.extraShapes.get(), nullptr, inputs);
     if (!setup.overheads) {
       if (overheadsLater.valid()) measured = overheadsLater.get();
-      else if (!(of && of->overheads)) measured = measuredOverheads(trace);
+      else if (!(of && of->overheads)) measured = measuredOverheads(trace, inputs->opIndex());
       setup.overheadsSource = "this trace";
     }
   }

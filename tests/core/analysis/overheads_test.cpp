@@ -4,8 +4,10 @@
 
 #include <cmath>
 
+#include "analysis/op_index.h"
 #include "analysis/overhead_model.h"
 #include "analysis/sample_stats.h"
+#include "io/trace_loader.h"
 #include "op_fixture.h"
 #include "test_support.h"
 
@@ -100,6 +102,34 @@ TEST(Overheads, ProfilerCostsEstimatedFromTheTrace) {
   EXPECT_EQ(e.launchSamples, 4u);
   EXPECT_DOUBLE_EQ(e.costs.gpuEvent, 0);  // not measurable in one trace: the user sets it
   EXPECT_NE(e.gpuEventMethod.find("not separable"), std::string::npos);
+}
+
+TEST(Overheads, AGivenOpIndexGivesWhatOneBuiltForTheCallGives) {
+  // A prediction hands its op index to both (OverheadOptions::index): same figures.
+  LoadResult r = loadTraceFile(OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/h100_resnet50_train.pt.trace.json.gz");
+  ASSERT_EQ(r.status, LoadStatus::Ok);
+  const OpIndex index(*r.trace);
+  const ProfilerCostEstimate alone = estimateProfilerCosts(*r.trace),
+                             given = estimateProfilerCosts(*r.trace, {}, &index);
+  EXPECT_EQ(given.costs.cpuEvent, alone.costs.cpuEvent);
+  EXPECT_EQ(given.costs.launchLength, alone.costs.launchLength);
+  EXPECT_EQ(given.cpuEventSamples, alone.cpuEventSamples);
+  EXPECT_GT(alone.cpuEventSamples, 100u);
+  OverheadOptions o;
+  o.costs = alone.costs;
+  const Overheads a = computeOverheads(*r.trace, o);
+  o.index = &index;
+  const Overheads b = computeOverheads(*r.trace, o);
+  EXPECT_GT(a.topLevelOps, 100u);
+  EXPECT_EQ(b.topLevelOps, a.topLevelOps);
+  EXPECT_EQ(b.t1, a.t1);
+  ASSERT_EQ(b.ops.size(), a.ops.size());
+  for (size_t i = 0; i < a.ops.size(); ++i) {
+    EXPECT_EQ(b.ops[i].name, a.ops[i].name) << i;
+    EXPECT_EQ(b.ops[i].t2, a.ops[i].t2) << i;
+    EXPECT_EQ(b.ops[i].t5, a.ops[i].t5) << i;
+  }
+  ASSERT_EQ(b.t4.size(), a.t4.size());
 }
 
 TEST(Overheads, EstimateFallsBackToDefaultsWithoutSamples) {
