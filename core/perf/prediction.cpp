@@ -173,7 +173,20 @@ PredictionResult run(const Trace& trace, PredictionSetup setup, const OpInputs* 
       of.overheads = &overheadsOfCompanion;
     }
     companion = std::async(std::launch::async, [&trace, inputs, c = std::move(c), of]() mutable {
-      return run(trace, std::move(c), inputs, &of);
+      try {
+        return run(trace, std::move(c), inputs, &of);
+      } catch (...) {
+        // Whatever failed, also before the overheads were measured (an allocation), the
+        // run waiting on them is released with this exception; none is set twice.
+        if (of.overheads) {
+          try {
+            of.overheads->set_exception(std::current_exception());
+          } catch (const std::future_error&) {
+            // handed over already
+          }
+        }
+        throw;
+      }
     });
   }
   // Joins the companion (before any return: it reads this call's inputs).
@@ -194,14 +207,10 @@ PredictionResult run(const Trace& trace, PredictionSetup setup, const OpInputs* 
   };
   OverheadModel measured;
   if (of && of->overheads) {
-    // First, so that the run waiting on them waits least; an exception reaches it too.
-    try {
-      measured = measuredOverheads(trace, inputs->opIndex());
-      of->overheads->set_value(measured);
-    } catch (...) {
-      of->overheads->set_exception(std::current_exception());
-      throw;
-    }
+    // First, so that the run waiting on them waits least (on an exception the companion's
+    // thread hands that over instead).
+    measured = measuredOverheads(trace, inputs->opIndex());
+    of->overheads->set_value(measured);
   }
   // By the preset's name, which calibration keeps (it rescales the figures only).
   const Microbenchmarks bench = microbenchmarksFor(setup, setup.gpu);

@@ -62,7 +62,7 @@ class JsonObjectWriter {
   // exception on either thread reaches the caller once both are done.
   void arrayTextOnTwoThreads(const std::string& key, size_t count, const std::function<ElementWriter()>& makeElement,
                              size_t from = 8192) {
-    if (count < from || std::thread::hardware_concurrency() < 2) {
+    if (count == 0 || count < from || std::thread::hardware_concurrency() < 2) {
       arrayText(key, count, makeElement());
       return;
     }

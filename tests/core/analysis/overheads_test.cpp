@@ -130,6 +130,11 @@ TEST(Overheads, AGivenOpIndexGivesWhatOneBuiltForTheCallGives) {
     EXPECT_EQ(b.ops[i].t5, a.ops[i].t5) << i;
   }
   ASSERT_EQ(b.t4.size(), a.t4.size());
+  ASSERT_FALSE(a.t4.empty());
+  for (size_t i = 0; i < a.t4.size(); ++i) {
+    EXPECT_EQ(b.t4[i].name, a.t4[i].name) << i;
+    EXPECT_EQ(b.t4[i].t4, a.t4[i].t4) << i;
+  }
 }
 
 TEST(Overheads, EstimateFallsBackToDefaultsWithoutSamples) {

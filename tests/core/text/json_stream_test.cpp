@@ -192,6 +192,16 @@ TEST(JsonStream, AnExceptionOnTheSecondThreadReachesTheCaller) {
     });
   };
   EXPECT_THROW(w.arrayTextOnTwoThreads("rows", 20, make, 8), std::runtime_error);
+  // On this thread's half: the other is joined before it is rethrown.
+  const auto first = [] {
+    return JsonObjectWriter::ElementWriter([](size_t i, std::string& o) {
+      if (i == 2) throw std::runtime_error("element 2");
+      o += "0";
+    });
+  };
+  std::string other;
+  JsonObjectWriter v([&](std::string_view piece) { other += piece; });
+  EXPECT_THROW(v.arrayTextOnTwoThreads("rows", 20, first, 8), std::runtime_error);
 }
 
 }  // namespace
