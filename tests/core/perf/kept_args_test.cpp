@@ -63,6 +63,19 @@ std::vector<NamedArg> fileArgs(const Trace& t, EventRef e, IsKey isKey) {
   return out;
 }
 
+// A load in parallel parts keeps what one pass (onePass) kept, by offset and text.
+void expectPartsKeepWhatOnePassKeeps(const std::string& path, Keep keep, const Trace& onePass) {
+  const LoadResult parts = load(path, keep, 3);
+  ASSERT_EQ(parts.status, LoadStatus::Ok) << parts.error;
+  EXPECT_GE(parts.parts, 2u);
+  const Trace& p = *parts.trace;
+  ASSERT_EQ(p.keptArgs.size(), onePass.keptArgs.size());
+  for (size_t k = 0; k < onePass.keptArgs.size(); ++k) {
+    ASSERT_EQ(p.keptArgs[k].argsAt, onePass.keptArgs[k].argsAt) << k;
+    ASSERT_EQ(p.keptArgTexts.get(p.keptArgs[k].text), onePass.keptArgTexts.get(onePass.keptArgs[k].text)) << k;
+  }
+}
+
 TEST(KeptArgs, EveryOpKeepsWhatTheFileGivesBackForItsShapeKeys) {
   for (const std::string& gz : kTraces) {
     SCOPED_TRACE(gz);
@@ -92,15 +105,8 @@ TEST(KeptArgs, EveryOpKeepsWhatTheFileGivesBackForItsShapeKeys) {
     EXPECT_LE(t.keptArgs.size(), ops + ops / 100);
 
     // Parallel parts keep the same, by offset and text; without the option nothing.
-    const LoadResult parts = load(path, Keep::OpShapes, 3);
-    ASSERT_EQ(parts.status, LoadStatus::Ok) << parts.error;
-    EXPECT_GE(parts.parts, 2u);
-    ASSERT_EQ(parts.trace->keptArgs.size(), t.keptArgs.size());
-    for (size_t k = 0; k < t.keptArgs.size(); ++k) {
-      ASSERT_EQ(parts.trace->keptArgs[k].argsAt, t.keptArgs[k].argsAt) << k;
-      ASSERT_EQ(parts.trace->keptArgTexts.get(parts.trace->keptArgs[k].text), t.keptArgTexts.get(t.keptArgs[k].text))
-          << k;
-    }
+    expectPartsKeepWhatOnePassKeeps(path, Keep::OpShapes, t);
+    if (HasFatalFailure()) return;
     EXPECT_TRUE(load(path, Keep::Nothing, 1).trace->keptArgs.empty());
   }
 }
@@ -138,15 +144,8 @@ TEST(KeptArgs, EveryKernelKeepsWhatTheFileGivesBackForItsGridAndBlock) {
     EXPECT_LE(t.keptArgs.size(), ops + kernels + ops / 100);
     // Shapes alone keep no kernel's; parallel parts keep what one pass does.
     EXPECT_LE(load(path, Keep::OpShapes, 1).trace->keptArgs.size() + kernels, t.keptArgs.size());
-    const LoadResult parts = load(path, Keep::WhatOpModelsRead, 3);
-    ASSERT_EQ(parts.status, LoadStatus::Ok) << parts.error;
-    EXPECT_GE(parts.parts, 2u);
-    ASSERT_EQ(parts.trace->keptArgs.size(), t.keptArgs.size());
-    for (size_t k = 0; k < t.keptArgs.size(); ++k) {
-      ASSERT_EQ(parts.trace->keptArgs[k].argsAt, t.keptArgs[k].argsAt) << k;
-      ASSERT_EQ(parts.trace->keptArgTexts.get(parts.trace->keptArgs[k].text), t.keptArgTexts.get(t.keptArgs[k].text))
-          << k;
-    }
+    expectPartsKeepWhatOnePassKeeps(path, Keep::WhatOpModelsRead, t);
+    if (HasFatalFailure()) return;
   }
 }
 
