@@ -9,6 +9,7 @@
 
 #include "analysis/occupancy.h"
 #include "io/args_text.h"
+#include "model/kept_args_in_order.h"
 #include "perf/collective_models.h"
 #include "perf/conv_pairing.h"
 #include "perf/tbe_models.h"
@@ -188,6 +189,14 @@ void OpInputs::prefetch(std::optional<TimeWindow> window) const {
       slot(kernel ? launchOf_ : shapeOf_, e) = known;
     }
   };
+  KeptArgsInOrder keptOf(trace_);  // a track's rows ask in file order, mostly
+  // argsKeptFor by name id: a million ops share a few hundred names.
+  std::vector<int8_t> keptForName(trace_.strings.size(), -1);
+  const auto argsKept = [&](EventRef e) {
+    int8_t& known = keptForName[trace_.nameId(e)];
+    if (known < 0) known = argsKeptFor(trace_.name(e));
+    return known != 0;
+  };
   for (int pass = 0; pass < 2; ++pass) {  // ops, then kernels
     for (uint32_t t = 0; t < trace_.tracks.size(); ++t) {
       const Track& track = trace_.tracks[t];
@@ -201,7 +210,7 @@ void OpInputs::prefetch(std::optional<TimeWindow> window) const {
         if (slot(pass == 0 ? shapeOf_ : launchOf_, e) != kUnread) continue;
         if (auto read = args_.find(e.packed()); read != args_.end())  // read for a model already
           take(e, pass == 1, std::vector<NamedArg>(read->second));
-        else if (const Trace::KeptArgs* k = trace_.keptArgsOf(e); k && (pass == 1 || !argsKeptFor(trace_.name(e))))
+        else if (const Trace::KeptArgs* k = keptOf.of(e); k && (pass == 1 || !argsKept(e)))
           fileKeptText(e, pass == 1, k->text);
         else events.push_back(e);
       }
@@ -213,7 +222,7 @@ void OpInputs::prefetch(std::optional<TimeWindow> window) const {
   // (the file changed since loading) gives the events it missed empty args, as
   // Trace::args does.
   std::vector<uint8_t> whole(ops);
-  for (size_t i = 0; i < ops; ++i) whole[i] = argsKeptFor(trace_.name(events[i]));
+  for (size_t i = 0; i < ops; ++i) whole[i] = argsKept(events[i]);
   const LazyArgs::KeyFilter keep = [&](size_t i, std::string_view key) {
     if (i >= ops) return isLaunchArgKey(key);
     return whole[i] || isShapeArgKey(key);

@@ -5,8 +5,10 @@
 // traces other tools wrote, as plain files.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <memory>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -14,6 +16,7 @@
 #include "analysis/occupancy.h"
 #include "io/args_text.h"
 #include "io/trace_loader.h"
+#include "model/kept_args_in_order.h"
 #include "perf/gpu_spec.h"
 #include "perf/op_inputs.h"
 #include "perf/prediction.h"
@@ -146,6 +149,40 @@ TEST(KeptArgs, EveryKernelKeepsWhatTheFileGivesBackForItsGridAndBlock) {
     EXPECT_LE(load(path, Keep::OpShapes, 1).trace->keptArgs.size() + kernels, t.keptArgs.size());
     expectPartsKeepWhatOnePassKeeps(path, Keep::WhatOpModelsRead, t);
     if (HasFatalFailure()) return;
+  }
+}
+
+// KeptArgsInOrder (the prefetch's search) gives keptArgsOf's entry for every row of
+// every track, asked track by track in row order, as the prefetch asks, and in a
+// shuffled order (each step out of order searches from the start again), on a load
+// keeping what the models read and on one keeping nothing (its entries are all none).
+TEST(KeptArgs, InOrderSearchGivesKeptArgsOfsEntryInAnyOrder) {
+  for (const std::string& gz : kTraces) {
+    SCOPED_TRACE(gz);
+    const std::string path = plainCopy(gz, "kept_in_order.json");
+    for (const Keep keep : {Keep::WhatOpModelsRead, Keep::Nothing}) {
+      const LoadResult r = load(path, keep, 1);
+      ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
+      const Trace& t = *r.trace;
+      std::vector<EventRef> rows;
+      for (uint32_t ti = 0; ti < t.tracks.size(); ++ti)
+        for (uint32_t i = 0; i < t.tracks[ti].slices.size(); ++i) rows.push_back({ti, i});
+      size_t found = 0;
+      KeptArgsInOrder inOrder(t);
+      for (EventRef e : rows) {
+        const Trace::KeptArgs* k = inOrder.of(e);
+        ASSERT_EQ(k, t.keptArgsOf(e)) << "track " << e.track << " row " << e.index;
+        found += k != nullptr;
+      }
+      EXPECT_EQ(found > 0, keep == Keep::WhatOpModelsRead);
+      if (keep == Keep::WhatOpModelsRead) {
+        EXPECT_GE(found, t.keptArgs.size());  // every entry is some row's
+      }
+      std::mt19937 rng(7);
+      std::shuffle(rows.begin(), rows.end(), rng);
+      KeptArgsInOrder shuffled(t);
+      for (EventRef e : rows) ASSERT_EQ(shuffled.of(e), t.keptArgsOf(e)) << "track " << e.track << " row " << e.index;
+    }
   }
 }
 
