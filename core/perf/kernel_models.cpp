@@ -80,13 +80,19 @@ double gemmBytes(const GemmShape& s) {
 }
 
 bool usesTf32TensorCores(std::string_view name) {
-  const auto has = [&](std::string_view p) {
-    // ASCII case folding without the locale's tolower (asked of every kernel of every op).
-    return std::search(name.begin(), name.end(), p.begin(), p.end(), [](char a, char b) {
-             return (a >= 'A' && a <= 'Z' ? static_cast<char>(a - 'A' + 'a') : a) == b;
-           }) != name.end();
+  // Asked of every kernel of every op: one pass over the name, stopping at each 't' or
+  // 'T' (every marker starts with one) to compare the markers there, ASCII case folded
+  // without the locale's tolower.
+  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  const auto at = [&](size_t i, std::string_view marker) {
+    if (name.size() - i < marker.size()) return false;
+    for (size_t k = 1; k < marker.size(); ++k)
+      if (lower(name[i + k]) != marker[k]) return false;
+    return true;
   };
-  return has("tf32") || has("tensorop_s1688") || has("tensorop_s16816");
+  for (size_t i = 0; i < name.size(); ++i)
+    if (lower(name[i]) == 't' && (at(i, "tf32") || at(i, "tensorop_s1688") || at(i, "tensorop_s16816"))) return true;
+  return false;
 }
 
 MathPath mathPath(const GpuSpec& g, DType t, const std::vector<KernelLaunch>& kernels) {

@@ -4,6 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/trace_loader.h"
+
 #include "perf/gpu_spec.h"
 #include "perf/op_models.h"
 
@@ -15,6 +22,57 @@ const GpuSpec& preset(const char* name) {
   EXPECT_TRUE(g) << name;
   static GpuSpec none;
   return g ? *g : none;
+}
+
+// The markers' test as first written (a case-folded std::search for each marker), the
+// reference for the one-pass scan.
+bool usesTf32BySearch(std::string_view name) {
+  const auto has = [&](std::string_view p) {
+    return std::search(name.begin(), name.end(), p.begin(), p.end(), [](char a, char b) {
+             return (a >= 'A' && a <= 'Z' ? static_cast<char>(a - 'A' + 'a') : a) == b;
+           }) != name.end();
+  };
+  return has("tf32") || has("tensorop_s1688") || has("tensorop_s16816");
+}
+
+// The one-pass scan answers as the search did: on every kernel name of real traces
+// other tools wrote (CUDA and ROCm, cuDNN, CUTLASS and Triton kernels) and on names
+// built around the markers' edges (a marker cut short at the end, upper case, a 't'
+// right before one, nothing but the marker).
+TEST(KernelModels, Tf32MarkersFoundInOnePassAsBySearch) {
+  std::vector<std::string> names = {"",
+                                    "t",
+                                    "T",
+                                    "tf3",
+                                    "tf32",
+                                    "TF32",
+                                    "xtf32",
+                                    "ttf32",
+                                    "_tensorop_s168",
+                                    "tensorop_s1688",
+                                    "TENSOROP_S16816GEMM",
+                                    "tensorop_s1681",
+                                    "tensorop_h1688",
+                                    "sm80_xmma_gemm_f32f32_tF32f32",
+                                    "ampere_sgemm_128x64_tt",
+                                    "ttttf3"};
+  size_t found = 0;
+  for (const char* f : {"tests/data/pytorch_h100/h100_resnet50_train.pt.trace.json.gz",
+                        "tests/data/tracelens/h100_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz",
+                        "tests/data/tracelens/mi300_google_owlv2-large-patch14-ensemble__1016001.json.gz",
+                        "tests/data/tb_plugin/resnet50_memory.pt.trace.json.gz"}) {
+    const LoadResult r = loadTraceFile(OPSCOPE_SOURCE_DIR "/" + std::string(f));
+    ASSERT_EQ(r.status, LoadStatus::Ok) << f << ": " << r.error;
+    for (const Track& t : r.trace->tracks)
+      for (size_t i = 0; i < t.slices.size(); ++i)
+        if (t.slices.kind[i] == SliceKind::Kernel) names.emplace_back(r.trace->str(t.slices.name[i]));
+  }
+  ASSERT_GT(names.size(), 1000u);
+  for (const std::string& n : names) {
+    ASSERT_EQ(usesTf32TensorCores(n), usesTf32BySearch(n)) << n;
+    found += usesTf32TensorCores(n);
+  }
+  EXPECT_GT(found, 5u);  // the edges' own hits at least: both answers are asked of a yes
 }
 
 TEST(KernelModels, EmbeddingForwardMatchesTheNotebook) {
