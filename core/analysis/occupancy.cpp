@@ -82,6 +82,11 @@ const char* limiterName(OccupancyLimiter l) {
   return "grid";
 }
 
+bool isOccupancyArgKey(std::string_view key) {
+  return key == "block" || key == "registers per thread" || key == "shared memory" || key == "blocks per SM" ||
+         key == "est. achieved occupancy %";
+}
+
 std::optional<KernelOccupancy> kernelOccupancy(const std::vector<NamedArg>& args, const SmLimits& sm) {
   const int64_t threads = blockThreads(findArg(args, "block"));
   const auto regs = number(findArg(args, "registers per thread"));

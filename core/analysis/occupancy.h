@@ -54,6 +54,10 @@ struct KernelOccupancy {
 
 // From a kernel's args; nothing when the launch shape is not recorded.
 std::optional<KernelOccupancy> kernelOccupancy(const std::vector<NamedArg>& args, const SmLimits& sm);
+// The args kernelOccupancy reads ("block", "registers per thread", "shared memory",
+// "blocks per SM", "est. achieved occupancy %"): a read of many kernels' args may keep
+// only these (Trace::argsOfEach's filter) and get the same occupancy.
+bool isOccupancyArgKey(std::string_view key);
 
 // The kernel's "grid" ([x, y, z] blocks); all zero when absent (ROCm traces record none)
 // or not up to three positive numbers below 2^31 with a product below 2^40, so a damaged

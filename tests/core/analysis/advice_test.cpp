@@ -6,13 +6,17 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "analysis/kernel_classes.h"
+#include "analysis/occupancy.h"
 #include "analysis/overview.h"
 #include "io/trace_loader.h"
+#include "ranks/rank_metrics.h"
 #include "report/advice_report.h"
 #include "test_support.h"
 
@@ -260,6 +264,70 @@ TEST(Advice, NoShareExceedsItsWindowOnAnyRealTrace) {
   }
   EXPECT_GE(loaded, 30u);  // tests/data alone holds more than 30 traces
   EXPECT_GT(fired, loaded);
+}
+
+// The occupancy rule reads its kernels' args in one pass over a plain file (lazy args):
+// its advice equals the one from the same trace with every arg decoded while loading,
+// on real traces other tools wrote, and it fires on one of them (so that the comparison
+// is of something).
+TEST(Advice, LowOccupancyFromOnePassOverTheFileEqualsTheDecodedArgs) {
+  size_t fired = 0;
+  for (const char* f : {"tests/data/pytorch_h100/h100_resnet50_train.pt.trace.json.gz",
+                        "tests/data/tracelens/h100_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz",
+                        "tests/data/tb_plugin/resnet50_memory.pt.trace.json.gz"}) {
+    SCOPED_TRACE(f);
+    const std::string path = test::tempPath("advice_plain.json");
+    std::ofstream(path, std::ios::binary) << test::gunzip(test::readFile(OPSCOPE_SOURCE_DIR "/" + std::string(f)));
+    LoadOptions eager;
+    eager.eagerArgs = true;
+    const LoadResult lazy = loadTraceFile(path), decoded = loadTraceFile(path, eager);
+    ASSERT_EQ(lazy.status, LoadStatus::Ok) << lazy.error;
+    ASSERT_EQ(decoded.status, LoadStatus::Ok) << decoded.error;
+    ASSERT_TRUE(lazy.trace->lazyArgs);
+    ASSERT_FALSE(decoded.trace->lazyArgs);
+    const std::vector<Advice> a = advise(*lazy.trace), b = advise(*decoded.trace);
+    const Advice *x = find(a, "low_occupancy"), *y = find(b, "low_occupancy");
+    ASSERT_EQ(x != nullptr, y != nullptr);
+    EXPECT_EQ(adviceText(a, *lazy.trace, "t"), adviceText(b, *decoded.trace, "t"));
+    if (!x) continue;
+    ++fired;
+    EXPECT_EQ(x->title, y->title);
+    EXPECT_EQ(x->atStake, y->atStake);
+    EXPECT_EQ(x->evidence, y->evidence);
+    EXPECT_EQ(x->where, y->where);
+    // And both equal the rule worked out here, one kernel's args read at a time.
+    const Trace& t = *lazy.trace;
+    ASSERT_FALSE(t.iterations.empty());
+    const TimeNs from = t.iterations.front().start, to = t.iterations.back().end;
+    const auto devices = smLimitsByDevice(t.meta.devices);
+    size_t kernels = 0;
+    TimeNs time = 0;
+    double weighted = 0;
+    for (uint32_t tr = 0; tr < t.tracks.size(); ++tr) {
+      if (t.tracks[tr].kind != TrackKind::GpuStream) continue;
+      const SmLimits sm = devices.count(t.tracks[tr].device) ? devices.at(t.tracks[tr].device) : SmLimits{};
+      const SliceColumns& s = t.tracks[tr].slices;
+      for (uint32_t i = 0; i < s.size(); ++i) {
+        if (s.kind[i] != SliceKind::Kernel || s.dur[i] < 10000 || s.start[i] < from || s.start[i] >= to) continue;
+        if (isCollectiveKernelName(t.str(s.name[i]))) continue;
+        const auto occ = kernelOccupancy(t.args(EventRef{tr, i}), sm);
+        if (!occ || occ->achievedPct >= 25.0) continue;
+        const std::string cls = KernelClassifier::builtin().classify(t.str(s.name[i]));
+        const bool tiled = cls == "gemm" || cls == "gemv" || cls == "conv" || cls == "attention";
+        if (occ->limiter != OccupancyLimiter::Grid && tiled) continue;
+        const double target = occ->limiter == OccupancyLimiter::Grid ? std::min(25.0, occ->theoreticalPct) : 25.0;
+        if (target <= 0 || occ->achievedPct >= target) continue;
+        ++kernels;
+        time += s.dur[i];
+        weighted += occ->achievedPct * static_cast<double>(s.dur[i]);
+      }
+    }
+    std::map<std::string, double> ev(x->evidence.begin(), x->evidence.end());
+    EXPECT_EQ(ev["low_occupancy_kernels"], static_cast<double>(kernels));
+    EXPECT_NEAR(ev["low_occupancy_kernel_us"], static_cast<double>(time) / 1e3, 1e-6);
+    EXPECT_NEAR(ev["mean_achieved_occupancy_pct"], weighted / static_cast<double>(time), 1e-9);
+  }
+  EXPECT_GT(fired, 0u);
 }
 
 }  // namespace

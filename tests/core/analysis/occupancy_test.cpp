@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "io/device_properties_json.h"
 #include "io/trace_loader.h"
@@ -156,6 +157,45 @@ TEST(Occupancy, AgreesWithKinetosEstimateOnRealTraces) {
     }
     EXPECT_GT(here, 0u) << name;
     compared += here;
+  }
+  EXPECT_GT(compared, 5000u);
+}
+
+// A read that keeps only the keys isOccupancyArgKey names (what advise's one pass over
+// the file keeps) gives every kernel of real traces other tools wrote the occupancy of
+// all its args.
+TEST(Occupancy, TheKeysItReadsGiveTheOccupancyOfAllTheArgs) {
+  size_t compared = 0;
+  for (const char* f : {"tests/data/pytorch_h100/h100_resnet50_train.pt.trace.json.gz",
+                        "tests/data/tracelens/h100_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz",
+                        "tests/data/tb_plugin/resnet50_memory.pt.trace.json.gz"}) {
+    SCOPED_TRACE(f);
+    LoadResult r = loadTraceFile(OPSCOPE_SOURCE_DIR "/" + std::string(f));
+    ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
+    const Trace& t = *r.trace;
+    const auto devices = smLimitsByDevice(t.meta.devices);
+    for (uint32_t tr = 0; tr < t.tracks.size(); ++tr) {
+      if (t.tracks[tr].kind != TrackKind::GpuStream) continue;
+      const SmLimits sm = devices.count(t.tracks[tr].device) ? devices.at(t.tracks[tr].device) : SmLimits{};
+      for (uint32_t i = 0; i < t.tracks[tr].slices.size(); ++i) {
+        if (t.tracks[tr].slices.kind[i] != SliceKind::Kernel) continue;
+        std::vector<NamedArg> args = t.args(EventRef{tr, i});
+        const auto all = kernelOccupancy(args, sm);
+        std::erase_if(args, [](const NamedArg& a) { return !isOccupancyArgKey(a.key); });
+        const auto kept = kernelOccupancy(args, sm);
+        ASSERT_EQ(all.has_value(), kept.has_value()) << t.name(EventRef{tr, i});
+        if (!all) continue;
+        EXPECT_EQ(all->blockThreads, kept->blockThreads);
+        EXPECT_EQ(all->regsPerThread, kept->regsPerThread);
+        EXPECT_EQ(all->sharedMemBytes, kept->sharedMemBytes);
+        EXPECT_EQ(all->blocksPerSm, kept->blocksPerSm);
+        EXPECT_EQ(all->theoreticalPct, kept->theoreticalPct);
+        EXPECT_EQ(all->achievedPct, kept->achievedPct);
+        EXPECT_EQ(all->recordedPct, kept->recordedPct);
+        ASSERT_EQ(all->limiter, kept->limiter) << t.name(EventRef{tr, i});
+        ++compared;
+      }
+    }
   }
   EXPECT_GT(compared, 5000u);
 }
