@@ -5,8 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "io/trace_loader.h"
 #include "report/analysis_catalog.h"
@@ -106,10 +108,25 @@ TEST(MemoryBandwidth, TheTimelineGetsACounterPerDeviceAndKind) {
 // Sums over the raw JSON of a real trace, written here (not through opscope's model),
 // and the peaks HTA computes for the same file (get_memory_bw_time_series with
 // include_last_profiler_step=True, HTA f4d0062): equal.
+void checkAgainstRawJsonAndHta(const std::string& path, bool lazy);
+
+// As gzip (args decoded while loading) and as a plain copy (args read back from the file
+// in one pass when the report asks).
 TEST(MemoryBandwidth, AgreesWithTheRawJsonAndWithHtaOnARealTrace) {
-  const std::string path = OPSCOPE_SOURCE_DIR "/tests/data/hta/ranks/sampled_rank-0.json.gz";
+  const std::string gz = OPSCOPE_SOURCE_DIR "/tests/data/hta/ranks/sampled_rank-0.json.gz";
+  const std::string plain = test::tempPath("bandwidth_plain.json");
+  std::ofstream(plain, std::ios::binary) << test::gunzip(test::readFile(gz));
+  for (const std::string& path : {gz, plain}) {
+    SCOPED_TRACE(path);
+    checkAgainstRawJsonAndHta(path, path == plain);
+    if (HasFatalFailure()) return;
+  }
+}
+
+void checkAgainstRawJsonAndHta(const std::string& path, bool lazy) {
   LoadResult lr = loadTraceFile(path);
   ASSERT_EQ(lr.status, LoadStatus::Ok) << lr.error;
+  ASSERT_EQ(lr.trace->lazyArgs != nullptr, lazy);
   const MemoryBandwidthReport r = memoryBandwidth(*lr.trace);
   const auto json = nlohmann::json::parse(test::gunzip(test::readFile(path)));
   struct Sum {
