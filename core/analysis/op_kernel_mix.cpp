@@ -136,8 +136,10 @@ OpKernelTable opKernelTable(const Trace& trace, const KernelClassifier& classifi
   OpKernelTable table;
   std::vector<int32_t> classOfName;
   table.classes = classifyGpuNames(trace, classifier, classOfName);
-  std::map<std::string, size_t> groupOf;
-  std::vector<std::unordered_map<StringId, size_t>> rowOf;
+  // The calls of opName that no call of it encloses, in track and row order; by shape,
+  // their "Input Dims" read in one pass over the file (Trace::argsOfEach), not one read a
+  // call (an op called 10^5 times on a large trace).
+  std::vector<EventRef> calls;
   for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
     if (trace.tracks[t].kind != TrackKind::Thread) continue;
     const SliceColumns& s = trace.tracks[t].slices;
@@ -148,32 +150,41 @@ OpKernelTable opKernelTable(const Trace& trace, const KernelClassifier& classifi
       const EventRef op{t, static_cast<uint32_t>(i)};
       bool nested = false;
       for (auto p = trace.parent(op); p && !nested; p = trace.parent(*p)) nested = trace.nameId(*p) == s.name[i];
-      if (nested) continue;
-      std::string shapes;
-      if (byShape) {
-        std::string error;
-        for (const NamedArg& a : trace.args(op, &error))
-          if (a.key == "Input Dims") shapes = a.text;
-        if (!error.empty() && table.error.empty()) table.error = error;
-      }
-      auto [git, fresh] = groupOf.try_emplace(shapes, table.groups.size());
-      if (fresh) {
-        table.groups.emplace_back();
-        table.groups.back().shapes = shapes;
-        rowOf.emplace_back();
-      }
-      OpShapeGroup& g = table.groups[git->second];
-      ++g.calls;
-      addTo(g.cpuTime, s.dur[i]);
-      for (EventRef gpu : gpuEventsOf(trace, op)) {
-        const StringId k = trace.nameId(gpu);
-        auto [rit, rfresh] = rowOf[git->second].try_emplace(k, g.kernels.size());
-        if (rfresh) g.kernels.push_back(OpKernelRow{.kernel = k, .cls = classOfName[k]});
-        OpKernelRow& row = g.kernels[rit->second];
-        ++row.count;
-        addTo(row.total, trace.dur(gpu));
-        addTo(g.gpuTime, trace.dur(gpu));
-      }
+      if (!nested) calls.push_back(op);
+    }
+  }
+  std::vector<std::string> shapesOf(calls.size());
+  if (byShape) {
+    const LazyArgs::KeyFilter inputDims = [](size_t, std::string_view key) { return key == "Input Dims"; };
+    trace.argsOfEach(
+        calls,
+        [&](size_t k, std::vector<NamedArg>&& args) {
+          for (const NamedArg& a : args)
+            if (a.key == "Input Dims") shapesOf[k] = a.text;
+        },
+        &table.error, &inputDims);
+  }
+  std::map<std::string, size_t> groupOf;
+  std::vector<std::unordered_map<StringId, size_t>> rowOf;
+  for (size_t c = 0; c < calls.size(); ++c) {
+    const EventRef op = calls[c];
+    auto [git, fresh] = groupOf.try_emplace(std::move(shapesOf[c]), table.groups.size());
+    if (fresh) {
+      table.groups.emplace_back();
+      table.groups.back().shapes = git->first;
+      rowOf.emplace_back();
+    }
+    OpShapeGroup& g = table.groups[git->second];
+    ++g.calls;
+    addTo(g.cpuTime, trace.dur(op));
+    for (EventRef gpu : gpuEventsOf(trace, op)) {
+      const StringId k = trace.nameId(gpu);
+      auto [rit, rfresh] = rowOf[git->second].try_emplace(k, g.kernels.size());
+      if (rfresh) g.kernels.push_back(OpKernelRow{.kernel = k, .cls = classOfName[k]});
+      OpKernelRow& row = g.kernels[rit->second];
+      ++row.count;
+      addTo(row.total, trace.dur(gpu));
+      addTo(g.gpuTime, trace.dur(gpu));
     }
   }
   for (OpShapeGroup& g : table.groups) {

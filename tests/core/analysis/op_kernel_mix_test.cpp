@@ -2,6 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "io/trace_loader.h"
 #include "op_fixture.h"
 #include "test_support.h"
@@ -95,6 +101,46 @@ TEST(OpKernelMix, RealTraceVariantsCoverTheirOpsTime) {
     }
     EXPECT_EQ(sum, op.time);
     EXPECT_EQ(calls, op.calls);
+  }
+}
+
+// By shape on a plain file (the calls' "Input Dims" read back in one pass): each group
+// holds the calls whose own args, read one call at a time, give its shapes, on real
+// traces other tools wrote, for their most called ops.
+TEST(OpKernelTable, ShapesReadInOnePassGroupEachCallByItsOwnArgs) {
+  for (const auto& [gz, op] : std::vector<std::pair<std::string, std::string>>{
+           {"tests/data/pytorch_h100/h100_resnet50_train.pt.trace.json.gz", "aten::conv2d"},
+           {"tests/data/tracelens/h100_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz", "aten::linear"}}) {
+    SCOPED_TRACE(gz);
+    const std::string path = test::tempPath("op_table_plain.json");
+    std::ofstream(path, std::ios::binary) << test::gunzip(test::readFile(OPSCOPE_SOURCE_DIR "/" + gz));
+    LoadResult r = loadTraceFile(path);
+    ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
+    const Trace& t = *r.trace;
+    ASSERT_TRUE(t.lazyArgs);
+    const OpKernelTable table = opKernelTable(t, KernelClassifier::builtin(), op, true);
+    EXPECT_TRUE(table.error.empty()) << table.error;
+    // shapes -> (calls, their summed durations), each call's args read alone
+    std::map<std::string, std::pair<uint64_t, TimeNs>> want;
+    for (uint32_t tr = 0; tr < t.tracks.size(); ++tr) {
+      if (t.tracks[tr].kind != TrackKind::Thread) continue;
+      for (uint32_t i = 0; i < t.tracks[tr].slices.size(); ++i) {
+        const EventRef e{tr, i};
+        if (!isOpKind(t.kind(e)) || t.name(e) != op) continue;
+        bool nested = false;
+        for (auto p = t.parent(e); p && !nested; p = t.parent(*p)) nested = t.name(*p) == op;
+        if (nested) continue;
+        std::string shapes;
+        for (const NamedArg& a : t.args(e))
+          if (a.key == "Input Dims") shapes = a.text;
+        ++want[shapes].first;
+        want[shapes].second += t.dur(e);
+      }
+    }
+    std::map<std::string, std::pair<uint64_t, TimeNs>> got;
+    for (const OpShapeGroup& g : table.groups) got[g.shapes] = {g.calls, g.cpuTime};
+    EXPECT_EQ(got, want);
+    EXPECT_GT(want.size(), 3u);  // several shapes: calls could be grouped wrongly
   }
 }
 
