@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <set>
 
 #include "et/et_link.h"
@@ -277,6 +279,29 @@ TEST(EtLink, PyTorch211PairLinksEveryNodeProfilerStepsIncluded) {
   EXPECT_EQ(link.gpuEvents, kernels);
   EXPECT_EQ(link.linkedGpuEvents, kernels);
   EXPECT_TRUE(link.issues.empty()) << etLinkReportText(*loaded.trace, link);
+}
+
+// The host ops' ids read back from a plain Kineto file (one pass over it) link as the
+// ids decoded from the gzip file do: the same pairs, the same GPU events, the same report.
+TEST(EtLink, APlainKinetoFileLinksAsItsGzipDoes) {
+  const std::string dir = OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/";
+  std::string error;
+  auto et = loadExecutionTrace(dir + "h100_mlp_et.json.gz", error);
+  ASSERT_TRUE(et) << error;
+  const std::string plain = test::tempPath("et_link_plain.json");
+  std::ofstream(plain, std::ios::binary) << test::gunzip(test::readFile(dir + "h100_mlp.pt.trace.json.gz"));
+  LoadResult gz = loadTraceFile(dir + "h100_mlp.pt.trace.json.gz"), lazy = loadTraceFile(plain);
+  ASSERT_EQ(gz.status, LoadStatus::Ok);
+  ASSERT_EQ(lazy.status, LoadStatus::Ok);
+  ASSERT_TRUE(lazy.trace->lazyArgs);
+  const EtLink a = linkExecutionTrace(*et, *gz.trace), b = linkExecutionTrace(*et, *lazy.trace);
+  EXPECT_EQ(a.method, b.method);
+  EXPECT_GT(a.linkedOps, 100u);
+  EXPECT_EQ(a.linkedOps, b.linkedOps);
+  EXPECT_EQ(a.linkedGpuEvents, b.linkedGpuEvents);
+  EXPECT_EQ(a.opOfNode, b.opOfNode);
+  EXPECT_EQ(a.gpuOfNode, b.gpuOfNode);
+  EXPECT_EQ(etLinkReportText(*gz.trace, a), etLinkReportText(*lazy.trace, b));
 }
 
 TEST(EtLink, WithoutIdsInOrderWithAShift) {
