@@ -123,13 +123,27 @@ void Builder::collect() {
       const bool callInWindow = inWindow(t_.start(y.runtime)) && t_.dur(y.runtime) > 0;
       if (!callInWindow && y.name != "Stream Wait Event") continue;
       y.runtimeEv = evIndexOf(y.runtime);
-      const std::vector<NamedArg> args = t_.args(y.ref);
-      y.stream = {intArg(args, "device").value_or(tr.device), intArg(args, "stream").value_or(tr.stream)};
-      y.waitOnStream = intArg(args, "wait_on_stream").value_or(-1);
-      y.waitOnRecordCorrelation = intArg(args, "wait_on_cuda_event_record_corr_id").value_or(-1);
       syncs_.push_back(y);
     }
   }
+  // Their stream and wait args, read in one pass over the file (Trace::argsOfEach), not
+  // one read a sync event.
+  std::vector<EventRef> refs;
+  refs.reserve(syncs_.size());
+  for (const SyncEv& y : syncs_) refs.push_back(y.ref);
+  const LazyArgs::KeyFilter syncKeys = [](size_t, std::string_view key) {
+    return key == "device" || key == "stream" || key == "wait_on_stream" || key == "wait_on_cuda_event_record_corr_id";
+  };
+  t_.argsOfEach(
+      refs,
+      [&](size_t k, std::vector<NamedArg>&& args) {
+        SyncEv& y = syncs_[k];
+        const Track& tr = t_.tracks[y.ref.track];
+        y.stream = {intArg(args, "device").value_or(tr.device), intArg(args, "stream").value_or(tr.stream)};
+        y.waitOnStream = intArg(args, "wait_on_stream").value_or(-1);
+        y.waitOnRecordCorrelation = intArg(args, "wait_on_cuda_event_record_corr_id").value_or(-1);
+      },
+      nullptr, &syncKeys);
 }
 
 void Builder::makeNodes() {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -109,6 +110,25 @@ TEST(CriticalPath, HtasEventSyncTracesHaveSyncEdges) {
     TimeNs sum = 0;
     for (const CriticalPathSegment& s : p.segments) sum += s.end - s.start;
     EXPECT_EQ(sum, p.length());
+    // From a plain copy, the sync events' stream and wait args read back from the file
+    // in one pass: the same path.
+    const std::string plain = test::tempPath("critical_path_plain.json");
+    std::ofstream(plain, std::ios::binary) << test::gunzip(test::readFile(kHta + name));
+    const LoadResult lazy = loadTraceFile(plain);
+    ASSERT_EQ(lazy.status, LoadStatus::Ok) << lazy.error;
+    ASSERT_TRUE(lazy.trace->lazyArgs);
+    const CriticalPath q = computeCriticalPath(*lazy.trace, *w);
+    ASSERT_TRUE(q.ok()) << q.error;
+    EXPECT_EQ(q.eventRecordsMatched, p.eventRecordsMatched);
+    EXPECT_EQ(q.graphEdgesByType, p.graphEdgesByType);
+    ASSERT_EQ(q.segments.size(), p.segments.size());
+    for (size_t i = 0; i < p.segments.size(); ++i) {
+      EXPECT_EQ(q.segments[i].start, p.segments[i].start);
+      EXPECT_EQ(q.segments[i].end, p.segments[i].end);
+      EXPECT_EQ(q.segments[i].edge, p.segments[i].edge);
+      EXPECT_EQ(q.segments[i].from, p.segments[i].from);
+      EXPECT_EQ(q.segments[i].to, p.segments[i].to);
+    }
   }
 }
 
