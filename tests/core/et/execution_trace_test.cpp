@@ -203,6 +203,7 @@ TEST(EtLink, PublicPairLinksEverythingAndTheFiguresAgree) {
     for (const Json* k : kernels)
       if (std::abs((*k)["ts"].get<double>() - n["ts"].get<double>()) < 1e-3) kernel = k;
     ASSERT_TRUE(kernel);
+    EXPECT_EQ(n["correlation"], (*kernel)["args"]["correlation"]);  // its launch's, read back
     // The parent is the innermost host op around the kernel's launch.
     const Json& launch = *launchByCorrelation.at((*kernel)["args"]["correlation"].get<int64_t>());
     const double a = launch["ts"].get<double>(), b = a + launch["dur"].get<double>();
@@ -302,6 +303,10 @@ TEST(EtLink, APlainKinetoFileLinksAsItsGzipDoes) {
   EXPECT_EQ(a.opOfNode, b.opOfNode);
   EXPECT_EQ(a.gpuOfNode, b.gpuOfNode);
   EXPECT_EQ(etLinkReportText(*gz.trace, a), etLinkReportText(*lazy.trace, b));
+  // ET+ too, with each GPU node's correlation (its launch's, read back from the file).
+  const std::string plusGz = etPlusJson(*et, *gz.trace, a);
+  EXPECT_EQ(plusGz, etPlusJson(*et, *lazy.trace, b));
+  EXPECT_NE(plusGz.find("\"correlation\""), std::string::npos);
 }
 
 TEST(EtLink, WithoutIdsInOrderWithAShift) {
