@@ -308,6 +308,26 @@ EtLink linkExecutionTrace(const ExecutionTrace& et, const Trace& trace, const Et
     }
     return std::nullopt;
   };
+  // The External id of every GPU event without a launch (all of them in a HIP trace
+  // without correlation ids), read in one pass over the file (Trace::argsOfEach):
+  // unlaunched sorted by packed ref, externalIdOf[k] its.
+  std::vector<EventRef> unlaunched;
+  for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
+    if (trace.tracks[t].kind != TrackKind::GpuStream) continue;
+    const SliceColumns& s = trace.tracks[t].slices;
+    for (uint32_t i = 0; i < s.size(); ++i)
+      if (isGpuKind(s.kind[i]) && !launchOf(trace, EventRef{t, i})) unlaunched.push_back({t, i});
+  }
+  std::vector<std::optional<int64_t>> externalIdOf(unlaunched.size());
+  const LazyArgs::KeyFilter externalIdKey = [](size_t, std::string_view key) { return key == "External id"; };
+  trace.argsOfEach(
+      unlaunched, [&](size_t k, std::vector<NamedArg>&& args) { externalIdOf[k] = intArg(args, "External id"); },
+      nullptr, &externalIdKey);
+  const auto externalIdOfUnlaunched = [&](EventRef g) {
+    const auto it = std::lower_bound(unlaunched.begin(), unlaunched.end(), g,
+                                     [](EventRef a, EventRef b) { return a.packed() < b.packed(); });
+    return externalIdOf[static_cast<size_t>(it - unlaunched.begin())];
+  };
   for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
     if (trace.tracks[t].kind != TrackKind::GpuStream) continue;
     const SliceColumns& s = trace.tracks[t].slices;
@@ -320,7 +340,7 @@ EtLink linkExecutionTrace(const ExecutionTrace& et, const Trace& trace, const Et
       if (auto launch = launchOf(trace, g)) {
         node = linkedAncestor(*launch);
         if (!node) reason = "its launch (" + std::string(trace.name(*launch)) + ") is in no linked op";
-      } else if (auto ext = intArg(trace.args(g), "External id"); ext && opOfExternalId.count(*ext)) {
+      } else if (auto ext = externalIdOfUnlaunched(g); ext && opOfExternalId.count(*ext)) {
         node = linkedAncestor(opOfExternalId.at(*ext));
         if (!node) reason = "the op with its External id " + std::to_string(*ext) + " is not linked";
       } else {
