@@ -3,9 +3,14 @@
 #include <algorithm>
 #include <cctype>
 
+#include "model/sorted_runs.h"
+
 namespace opscope {
 
 namespace {
+
+// Past this many tracks with matches the merges would cost about a sort: sortRuns sorts.
+constexpr size_t kMaxTrackRuns = 1024;
 
 bool containsIgnoringCase(std::string_view hay, std::string_view needle) {
   if (needle.empty()) return true;
@@ -51,10 +56,17 @@ std::vector<EventRef> findEvents(const Trace& trace, const NameMatcher& matcher,
     for (uint32_t i = 0; i < s.size(); ++i)
       if (matcher(s.name[i])) out.push_back({t, i});
   }
-  std::sort(out.begin(), out.end(), [&](EventRef a, EventRef b) {
-    const TimeNs sa = trace.start(a), sb = trace.start(b);
-    return sa != sb ? sa < sb : a < b;
-  });
+  // By start, then ref. A track's rows are in start order and its refs ascend, so the
+  // matches are sorted runs, one a track: merged (sorted_runs.h), a pass over them per
+  // doubling of the runs merged, not a sort's log2(n) passes. Searching "a" on a 1 GB trace
+  // (2.3 M matches) took 0.5 s of the window's event loop sorting them.
+  sortRuns(
+      out,
+      [&](EventRef a, EventRef b) {
+        const TimeNs sa = trace.start(a), sb = trace.start(b);
+        return sa != sb ? sa < sb : a < b;
+      },
+      kMaxTrackRuns);
   if (out.size() > limit) out.resize(limit);
   return out;
 }

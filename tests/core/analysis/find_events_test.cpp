@@ -2,6 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "io/trace_loader.h"
+
 #include "navigation_fixture.h"
 #include "test_support.h"
 
@@ -42,6 +48,35 @@ TEST(FindEvents, EmptyOrMissingPatternMatchesNothing) {
   const NameMatcher none = matchNames(t->strings, {"no such op", false, false});
   EXPECT_FALSE(none.any());
   EXPECT_TRUE(findEvents(*t, none).empty());
+}
+
+// The matches merged track by track come in the order of sorting them all by (start,
+// ref), on real traces other tools wrote (a dozen tracks, many events at one start) for
+// queries matching few and nearly all events, and the limit keeps the earliest.
+TEST(FindEvents, MergedTracksGiveTheSortedOrderOnRealTraces) {
+  for (const char* f : {"tests/data/pytorch_h100/h100_resnet50_train.pt.trace.json.gz",
+                        "tests/data/tracelens/mi300_google_owlv2-large-patch14-ensemble__1016001.json.gz",
+                        "tests/data/hta/ranks/sampled_rank-0.json.gz"}) {
+    SCOPED_TRACE(f);
+    LoadResult r = loadTraceFile(OPSCOPE_SOURCE_DIR "/" + std::string(f));
+    ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
+    const Trace& t = *r.trace;
+    for (const char* q : {"a", "e", "aten::", "kernel", "Memcpy"}) {
+      SCOPED_TRACE(q);
+      const NameMatcher m = matchNames(t.strings, {q, false, false});
+      const std::vector<EventRef> got = findEvents(t, m);
+      std::vector<EventRef> want;
+      for (uint32_t tr = 0; tr < t.tracks.size(); ++tr)
+        for (uint32_t i = 0; i < t.tracks[tr].slices.size(); ++i)
+          if (m(t.tracks[tr].slices.name[i])) want.push_back({tr, i});
+      std::sort(want.begin(), want.end(),
+                [&](EventRef a, EventRef b) { return t.start(a) != t.start(b) ? t.start(a) < t.start(b) : a < b; });
+      ASSERT_EQ(got, want);
+      const std::vector<EventRef> first = findEvents(t, m, want.size() / 3);
+      EXPECT_EQ(first,
+                std::vector<EventRef>(want.begin(), want.begin() + static_cast<std::ptrdiff_t>(want.size() / 3)));
+    }
+  }
 }
 
 }  // namespace
