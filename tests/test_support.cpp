@@ -110,6 +110,12 @@ std::string tempPath(const std::string& name) {
   return (processTempDir() / base).string();
 }
 
+std::string plainCopy(const std::string& path, const std::string& name) {
+  const std::string out = tempPath(name);
+  std::ofstream(out, std::ios::binary) << gunzip(readFile(path));
+  return out;
+}
+
 void writeTwoRankFolder(const std::string& samplePath, const std::string& dir) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);

@@ -23,6 +23,9 @@ EventRef only(const Trace& t, std::string_view name);
 std::string readFile(const std::string& path);
 // A path for a temporary file in a folder of this test process, removed at its exit.
 std::string tempPath(const std::string& name);
+// A plain (gunzipped) copy of the file at path, at tempPath(name): a plain file's args
+// are read back from it when asked (lazy args), a gzip file's are decoded while loading.
+std::string plainCopy(const std::string& path, const std::string& name);
 // A two-rank folder made of the sample at samplePath (distributedInfo rank 0 of world
 // size 2): dir (emptied first) gets it as job_rank0.json.gz and a copy made rank 1 as
 // job_rank1.json. ADD_FAILURE when the sample no longer names rank 0.

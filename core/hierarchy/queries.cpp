@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "model/gallop.h"
+
 namespace opscope {
 
 std::optional<EventRef> launchOf(const Trace& trace, EventRef gpuEvent) {
@@ -47,15 +49,8 @@ std::vector<EventRef> gpuEventsOfLaunch(const Trace& trace, EventRef launch) {
 std::vector<EventRef> GpuEventsInLaunchOrder::of(EventRef launch) {
   const uint64_t key = launch.packed();
   if (at_ > links_.size() || (at_ > 0 && links_[at_ - 1].first >= key)) at_ = 0;  // out of order
-  // Gallop: the first pair at or past key lies in (at_ + step/2, at_ + step].
-  size_t lo = at_, step = 1;
-  while (lo + step <= links_.size() && links_[lo + step - 1].first < key) {
-    lo += step;
-    step *= 2;
-  }
-  const auto first = std::lower_bound(links_.begin() + static_cast<std::ptrdiff_t>(lo),
-                                      links_.begin() + static_cast<std::ptrdiff_t>(std::min(lo + step, links_.size())),
-                                      key, launchBefore);
+  const auto first =
+      gallopLowerBound(links_.begin() + static_cast<std::ptrdiff_t>(at_), links_.end(), key, launchBefore);
   at_ = static_cast<size_t>(first - links_.begin());
   std::vector<EventRef> out;
   appendGpuEventsFrom(links_, links_.data() + at_, key, out);

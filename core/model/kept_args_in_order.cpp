@@ -1,6 +1,6 @@
 #include "model/kept_args_in_order.h"
 
-#include <algorithm>
+#include "model/gallop.h"
 
 namespace opscope {
 
@@ -12,14 +12,7 @@ const Trace::KeptArgs* KeptArgsInOrder::of(EventRef r) {
   const uint64_t at = s.argsAt[r.index];
   if (at == SliceColumns::kNoArgsAt) return nullptr;
   if (at_ > kept.size() || (at_ > 0 && kept[at_ - 1].argsAt >= at)) at_ = 0;  // out of order
-  // Gallop: the first entry at or past `at` lies in [lo, lo + step).
-  size_t lo = at_, step = 1;
-  while (lo + step <= kept.size() && kept[lo + step - 1].argsAt < at) {
-    lo += step;
-    step *= 2;
-  }
-  const auto first = std::lower_bound(kept.begin() + static_cast<std::ptrdiff_t>(lo),
-                                      kept.begin() + static_cast<std::ptrdiff_t>(std::min(lo + step, kept.size())), at,
+  const auto first = gallopLowerBound(kept.begin() + static_cast<std::ptrdiff_t>(at_), kept.end(), at,
                                       [](const Trace::KeptArgs& a, uint64_t v) { return a.argsAt < v; });
   at_ = static_cast<size_t>(first - kept.begin());
   return first != kept.end() && first->argsAt == at ? &*first : nullptr;

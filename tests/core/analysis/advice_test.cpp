@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -276,8 +275,7 @@ TEST(Advice, LowOccupancyFromOnePassOverTheFileEqualsTheDecodedArgs) {
                         "tests/data/tracelens/h100_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz",
                         "tests/data/tb_plugin/resnet50_memory.pt.trace.json.gz"}) {
     SCOPED_TRACE(f);
-    const std::string path = test::tempPath("advice_plain.json");
-    std::ofstream(path, std::ios::binary) << test::gunzip(test::readFile(OPSCOPE_SOURCE_DIR "/" + std::string(f)));
+    const std::string path = test::plainCopy(OPSCOPE_SOURCE_DIR "/" + std::string(f), "advice_plain.json");
     LoadOptions eager;
     eager.eagerArgs = true;
     const LoadResult lazy = loadTraceFile(path), decoded = loadTraceFile(path, eager);

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -112,8 +111,7 @@ TEST(CriticalPath, HtasEventSyncTracesHaveSyncEdges) {
     EXPECT_EQ(sum, p.length());
     // From a plain copy, the sync events' stream and wait args read back from the file
     // in one pass: the same path.
-    const std::string plain = test::tempPath("critical_path_plain.json");
-    std::ofstream(plain, std::ios::binary) << test::gunzip(test::readFile(kHta + name));
+    const std::string plain = test::plainCopy(kHta + name, "critical_path_plain.json");
     const LoadResult lazy = loadTraceFile(plain);
     ASSERT_EQ(lazy.status, LoadStatus::Ok) << lazy.error;
     ASSERT_TRUE(lazy.trace->lazyArgs);

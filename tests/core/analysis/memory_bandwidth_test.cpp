@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -114,8 +113,7 @@ void checkAgainstRawJsonAndHta(const std::string& path, bool lazy);
 // in one pass when the report asks).
 TEST(MemoryBandwidth, AgreesWithTheRawJsonAndWithHtaOnARealTrace) {
   const std::string gz = OPSCOPE_SOURCE_DIR "/tests/data/hta/ranks/sampled_rank-0.json.gz";
-  const std::string plain = test::tempPath("bandwidth_plain.json");
-  std::ofstream(plain, std::ios::binary) << test::gunzip(test::readFile(gz));
+  const std::string plain = test::plainCopy(gz, "bandwidth_plain.json");
   for (const std::string& path : {gz, plain}) {
     SCOPED_TRACE(path);
     checkAgainstRawJsonAndHta(path, path == plain);

@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <map>
 #include <string>
 #include <utility>
@@ -112,8 +111,7 @@ TEST(OpKernelTable, ShapesReadInOnePassGroupEachCallByItsOwnArgs) {
            {"tests/data/pytorch_h100/h100_resnet50_train.pt.trace.json.gz", "aten::conv2d"},
            {"tests/data/tracelens/h100_Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz", "aten::linear"}}) {
     SCOPED_TRACE(gz);
-    const std::string path = test::tempPath("op_table_plain.json");
-    std::ofstream(path, std::ios::binary) << test::gunzip(test::readFile(OPSCOPE_SOURCE_DIR "/" + gz));
+    const std::string path = test::plainCopy(OPSCOPE_SOURCE_DIR "/" + gz, "op_table_plain.json");
     LoadResult r = loadTraceFile(path);
     ASSERT_EQ(r.status, LoadStatus::Ok) << r.error;
     const Trace& t = *r.trace;

@@ -4,8 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -360,8 +358,7 @@ TEST(TraceDiff, ShapesReadBackFromThePlainFileEqualTheLoadedOnes) {
   // "Input Dims" back in one pass. Against the same trace gzipped (args held in memory
   // while loading) every row matches, shapes included, with no delta.
   const std::string gz = OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/h100_resnet50_train.pt.trace.json.gz";
-  const std::string plain = test::tempPath("diff_lazy_resnet50.json");
-  std::ofstream(plain, std::ios::binary) << test::gunzip(test::readFile(gz));
+  const std::string plain = test::plainCopy(gz, "diff_lazy_resnet50.json");
   const LoadResult a = loadTraceFile(plain), b = loadTraceFile(gz);
   ASSERT_EQ(a.status, LoadStatus::Ok);
   ASSERT_EQ(b.status, LoadStatus::Ok);

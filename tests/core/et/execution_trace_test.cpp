@@ -6,8 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-
 #include <set>
 
 #include "et/et_link.h"
@@ -289,8 +287,7 @@ TEST(EtLink, APlainKinetoFileLinksAsItsGzipDoes) {
   std::string error;
   auto et = loadExecutionTrace(dir + "h100_mlp_et.json.gz", error);
   ASSERT_TRUE(et) << error;
-  const std::string plain = test::tempPath("et_link_plain.json");
-  std::ofstream(plain, std::ios::binary) << test::gunzip(test::readFile(dir + "h100_mlp.pt.trace.json.gz"));
+  const std::string plain = test::plainCopy(dir + "h100_mlp.pt.trace.json.gz", "et_link_plain.json");
   LoadResult gz = loadTraceFile(dir + "h100_mlp.pt.trace.json.gz"), lazy = loadTraceFile(plain);
   ASSERT_EQ(gz.status, LoadStatus::Ok);
   ASSERT_EQ(lazy.status, LoadStatus::Ok);

@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
 #include <memory>
 #include <random>
 #include <set>
@@ -25,10 +24,9 @@
 namespace opscope {
 namespace {
 
+// A plain copy of a file of tests/data (its path from the source folder).
 std::string plainCopy(const std::string& gz, const std::string& name) {
-  const std::string path = test::tempPath(name);
-  std::ofstream(path, std::ios::binary) << test::gunzip(test::readFile(OPSCOPE_SOURCE_DIR "/" + gz));
-  return path;
+  return test::plainCopy(OPSCOPE_SOURCE_DIR "/" + gz, name);
 }
 
 enum class Keep { Nothing, OpShapes, WhatOpModelsRead };

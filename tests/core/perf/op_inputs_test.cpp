@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <map>
 
 #include "analysis/occupancy.h"
@@ -32,10 +31,7 @@ class CountingArgs : public LazyArgs {
 // The H100 ResNet-50 trace as plain JSON at a temporary path: its args stay in the file
 // and are read back on demand.
 std::string plainResnet50(const std::string& name) {
-  const std::string path = test::tempPath(name);
-  std::ofstream(path, std::ios::binary) << test::gunzip(
-      test::readFile(OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/h100_resnet50_train.pt.trace.json.gz"));
-  return path;
+  return test::plainCopy(OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/h100_resnet50_train.pt.trace.json.gz", name);
 }
 
 TEST(OpInputs, APredictionReadsEachOpsArgsOnce) {

@@ -201,8 +201,7 @@ TEST(TraceWriter, APlainFilesArgsAreReadInOnePassAndWrittenWhole) {
   // loaded into memory, written in track order) gives; only their order differs; and a
   // rewrite of the written file is the same bytes.
   const std::string gz = OPSCOPE_SOURCE_DIR "/tests/data/pytorch_h100/h100_resnet50_train.pt.trace.json.gz";
-  const std::string plain = test::tempPath("writer_lazy_resnet50.json");
-  std::ofstream(plain, std::ios::binary) << test::gunzip(test::readFile(gz));
+  const std::string plain = test::plainCopy(gz, "writer_lazy_resnet50.json");
   const LoadResult lazy = loadTraceFile(plain), eager = loadTraceFile(gz);
   ASSERT_EQ(lazy.status, LoadStatus::Ok);
   ASSERT_EQ(eager.status, LoadStatus::Ok);
