@@ -253,18 +253,26 @@ void lowOccupancy(const Context& c, std::vector<Advice>& out) {
       examined.push_back({t, i});
     }
   }
-  std::vector<std::optional<KernelOccupancy>> occupancy(examined.size());
+  // What the rule reads of each kernel's occupancy (24 bytes a kernel examined, not a
+  // whole KernelOccupancy's 72).
+  struct Occupancy {
+    double achievedPct = 0, theoreticalPct = 0;
+    OccupancyLimiter limiter = OccupancyLimiter::Grid;
+    bool known = false;  // the launch shape is recorded
+  };
+  std::vector<Occupancy> occupancy(examined.size());
   const LazyArgs::KeyFilter occupancyKeys = [](size_t, std::string_view key) { return isOccupancyArgKey(key); };
   c.trace.argsOfEach(
       examined,
       [&](size_t k, std::vector<NamedArg>&& args) {
         const Track& track = c.trace.tracks[examined[k].track];
         const auto dev = devices.find(track.device);
-        occupancy[k] = kernelOccupancy(args, dev != devices.end() ? dev->second : SmLimits{});
+        if (const auto o = kernelOccupancy(args, dev != devices.end() ? dev->second : SmLimits{}))
+          occupancy[k] = {o->achievedPct, o->theoreticalPct, o->limiter, true};
       },
       nullptr, &occupancyKeys);
   for (size_t k = 0; k < examined.size(); ++k) {
-    const auto& occ = occupancy[k];
+    const Occupancy* occ = occupancy[k].known ? &occupancy[k] : nullptr;
     const uint32_t t = examined[k].track, i = examined[k].index;
     const SliceColumns& s = c.trace.tracks[t].slices;
     if (!occ || occ->achievedPct >= kTargetPct) continue;

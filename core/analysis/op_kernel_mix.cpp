@@ -153,33 +153,45 @@ OpKernelTable opKernelTable(const Trace& trace, const KernelClassifier& classifi
       if (!nested) calls.push_back(op);
     }
   }
-  std::vector<std::string> shapesOf(calls.size());
+  // By shape: each call's text as an index into shapeTexts (a distinct text kept once: a
+  // million calls share a few dozen shapes); 0, the empty text, for none.
+  std::vector<std::string> shapeTexts{std::string()};
+  std::vector<uint32_t> shapeOf;
   if (byShape) {
+    shapeOf.assign(calls.size(), 0);
+    std::unordered_map<std::string, uint32_t> idOfText{{std::string(), 0}};
     const LazyArgs::KeyFilter inputDims = [](size_t, std::string_view key) { return key == "Input Dims"; };
     trace.argsOfEach(
         calls,
         [&](size_t k, std::vector<NamedArg>&& args) {
+          const std::string* text = nullptr;
           for (const NamedArg& a : args)
-            if (a.key == "Input Dims") shapesOf[k] = a.text;
+            if (a.key == "Input Dims") text = &a.text;  // the last one, as read one call at a time
+          if (!text) return;
+          const auto [it, fresh] = idOfText.try_emplace(*text, static_cast<uint32_t>(shapeTexts.size()));
+          if (fresh) shapeTexts.push_back(*text);
+          shapeOf[k] = it->second;
         },
         &table.error, &inputDims);
   }
-  std::map<std::string, size_t> groupOf;
+  std::vector<int64_t> groupOfShape(shapeTexts.size(), -1);  // groups made in the calls' order
   std::vector<std::unordered_map<StringId, size_t>> rowOf;
   for (size_t c = 0; c < calls.size(); ++c) {
     const EventRef op = calls[c];
-    auto [git, fresh] = groupOf.try_emplace(std::move(shapesOf[c]), table.groups.size());
-    if (fresh) {
+    const uint32_t shape = byShape ? shapeOf[c] : 0;
+    if (groupOfShape[shape] < 0) {
+      groupOfShape[shape] = static_cast<int64_t>(table.groups.size());
       table.groups.emplace_back();
-      table.groups.back().shapes = git->first;
+      table.groups.back().shapes = shapeTexts[shape];
       rowOf.emplace_back();
     }
-    OpShapeGroup& g = table.groups[git->second];
+    const size_t group = static_cast<size_t>(groupOfShape[shape]);
+    OpShapeGroup& g = table.groups[group];
     ++g.calls;
     addTo(g.cpuTime, trace.dur(op));
     for (EventRef gpu : gpuEventsOf(trace, op)) {
       const StringId k = trace.nameId(gpu);
-      auto [rit, rfresh] = rowOf[git->second].try_emplace(k, g.kernels.size());
+      auto [rit, rfresh] = rowOf[group].try_emplace(k, g.kernels.size());
       if (rfresh) g.kernels.push_back(OpKernelRow{.kernel = k, .cls = classOfName[k]});
       OpKernelRow& row = g.kernels[rit->second];
       ++row.count;

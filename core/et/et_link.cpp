@@ -79,32 +79,33 @@ EtLink linkExecutionTrace(const ExecutionTrace& et, const Trace& trace, const Et
   // ProfilerStep#N annotations are kept apart: they bound the iterations that order
   // matching searches, and older ETs have no node for them, but a recent ET records
   // each as a node with the same rf_id as the Kineto annotation, so ids link them.
-  // Their two ids read in one pass over the file (Trace::argsOfEach), not one read an op.
-  std::vector<HostOp> hostOps;
+  // Their two ids read in one pass over the file (Trace::argsOfEach), not one read an op:
+  // the refs of ops, then of steps; the sink files each by that index.
+  std::vector<HostOp> ops, steps;
   for (uint32_t t = 0; t < trace.tracks.size(); ++t) {
     if (trace.tracks[t].kind != TrackKind::Thread) continue;
     const SliceColumns& s = trace.tracks[t].slices;
     for (uint32_t i = 0; i < s.size(); ++i)
-      if (isHostOpKind(s.kind[i])) hostOps.push_back({{t, i}, std::nullopt, std::nullopt});
+      if (isHostOpKind(s.kind[i]))
+        (isProfilerStepName(trace.str(s.name[i])) ? steps : ops).push_back({{t, i}, std::nullopt, std::nullopt});
   }
   {
     std::vector<EventRef> refs;
-    refs.reserve(hostOps.size());
-    for (const HostOp& op : hostOps) refs.push_back(op.ref);
+    refs.reserve(ops.size() + steps.size());
+    for (const std::vector<HostOp>* list : {&ops, &steps})
+      for (const HostOp& op : *list) refs.push_back(op.ref);
     const LazyArgs::KeyFilter ids = [](size_t, std::string_view key) {
       return key == "Record function id" || key == "External id";
     };
     trace.argsOfEach(
         refs,
         [&](size_t k, std::vector<NamedArg>&& args) {
-          hostOps[k].rfId = intArg(args, "Record function id");
-          hostOps[k].externalId = intArg(args, "External id");
+          HostOp& op = k < ops.size() ? ops[k] : steps[k - ops.size()];
+          op.rfId = intArg(args, "Record function id");
+          op.externalId = intArg(args, "External id");
         },
         nullptr, &ids);
   }
-  std::vector<HostOp> ops, steps;
-  for (const HostOp& op : hostOps) (isProfilerStepName(trace.name(op.ref)) ? steps : ops).push_back(op);
-  hostOps = {};
   std::stable_sort(ops.begin(), ops.end(), [&](const HostOp& a, const HostOp& b) {
     const TimeNs sa = trace.start(a.ref), sb = trace.start(b.ref);
     return sa != sb ? sa < sb : trace.dur(a.ref) > trace.dur(b.ref);

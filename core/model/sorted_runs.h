@@ -3,7 +3,8 @@
 // and stream, collected a track at a time): the runs found in one pass and merged
 // pairwise, a pass over the data per doubling of the runs merged, instead of a sort's
 // log2(n) passes. Used by the critical path's collection of events (a sort of its 2.3 M
-// events on 1 GB took 0.08 s more than the merges).
+// events on 1 GB took 0.08 s more than the merges) and by the search's matches (a run a
+// track: 140 ms -> 35 ms for 2.3 M matches).
 //
 // less must be a strict total order (no two elements equal): the result is then the one
 // sorted order, whatever the route. Past maxRuns runs (10^6 one-event threads) the

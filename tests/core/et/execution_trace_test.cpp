@@ -6,6 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+
+#include <fstream>
+
 #include <set>
 
 #include "et/et_link.h"
@@ -201,6 +205,7 @@ TEST(EtLink, PublicPairLinksEverythingAndTheFiguresAgree) {
     for (const Json* k : kernels)
       if (std::abs((*k)["ts"].get<double>() - n["ts"].get<double>()) < 1e-3) kernel = k;
     ASSERT_TRUE(kernel);
+    ASSERT_TRUE(n.contains("correlation"));
     EXPECT_EQ(n["correlation"], (*kernel)["args"]["correlation"]);  // its launch's, read back
     // The parent is the innermost host op around the kernel's launch.
     const Json& launch = *launchByCorrelation.at((*kernel)["args"]["correlation"].get<int64_t>());
@@ -384,6 +389,42 @@ TEST(EtLink, HipWithoutCorrelationUsesExternalIdAndReportsTheRest) {
       "correlation ids?)"));
   EXPECT_NE(link.summaryLine().find("linked 2 of 3 ET ops and 2 of 3 GPU events"), std::string::npos)
       << link.summaryLine();
+}
+
+// The same from a plain file, whose args are read back in one pass in file order: the
+// kernels without a launch, on two streams, are written in an order other than their
+// tracks' and rows', and each still joins the op its own External id names.
+TEST(EtLink, HipKernelsReadBackFromAPlainFileJoinTheirOwnOps) {
+  const char* et = R"({"schema": "1.0.1", "nodes": [
+      {"id": 1, "name": "[pytorch|profiler|execution_trace|process]", "parent": 1},
+      {"id": 2, "name": "aten::a", "parent": 1, "rf_id": 7},
+      {"id": 3, "name": "aten::b", "parent": 1, "rf_id": 8},
+      {"id": 4, "name": "aten::c", "parent": 1, "rf_id": 9},
+      {"id": 5, "name": "aten::d", "parent": 1, "rf_id": 10}]})";
+  const std::string path = test::tempPath("hip_plain.json");
+  std::ofstream(path, std::ios::binary) << R"({"traceEvents": [
+      {"ph":"X","cat":"kernel","name":"d_kernel","pid":2,"tid":1,"ts":66,"dur":4,"args":{"External id":10,"stream":1,"device":2}},
+      {"ph":"X","cat":"cpu_op","name":"aten::a","pid":1,"tid":1,"ts":0,"dur":10,"args":{"External id":7}},
+      {"ph":"X","cat":"kernel","name":"a_kernel","pid":2,"tid":0,"ts":5,"dur":4,"args":{"External id":7,"stream":0,"device":2}},
+      {"ph":"X","cat":"cpu_op","name":"aten::b","pid":1,"tid":1,"ts":20,"dur":10,"args":{"External id":8}},
+      {"ph":"X","cat":"kernel","name":"c_kernel","pid":2,"tid":1,"ts":45,"dur":4,"args":{"External id":9,"stream":1,"device":2}},
+      {"ph":"X","cat":"cpu_op","name":"aten::c","pid":1,"tid":1,"ts":40,"dur":10,"args":{"External id":9}},
+      {"ph":"X","cat":"cpu_op","name":"aten::d","pid":1,"tid":1,"ts":60,"dur":10,"args":{"External id":10}},
+      {"ph":"X","cat":"kernel","name":"b_kernel","pid":2,"tid":0,"ts":25,"dur":4,"args":{"External id":8,"stream":0,"device":2}}]})";
+  std::string error;
+  auto e = parseExecutionTrace(et, error);
+  ASSERT_TRUE(e) << error;
+  const LoadResult k = loadTraceFile(path);
+  ASSERT_EQ(k.status, LoadStatus::Ok) << k.error;
+  ASSERT_TRUE(k.trace->lazyArgs);
+  const EtLink link = linkExecutionTrace(*e, *k.trace);
+  EXPECT_EQ(link.linkedOps, 4u);
+  EXPECT_EQ(link.linkedGpuEvents, 4u) << etLinkReportText(*k.trace, link);
+  for (const auto& [node, op] : std::vector<std::pair<int64_t, std::string>>{{2, "a"}, {3, "b"}, {4, "c"}, {5, "d"}}) {
+    ASSERT_TRUE(link.gpuOfNode.count(node)) << op;
+    ASSERT_EQ(link.gpuOfNode.at(node).size(), 1u) << op;
+    EXPECT_EQ(k.trace->name(link.gpuOfNode.at(node)[0]), op + "_kernel");
+  }
 }
 
 TEST(EtLink, KinetoWithOnlyCpuOpsAndNamesThatDisagree) {
