@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <random>
 #include <vector>
 
@@ -22,9 +23,11 @@ TEST(Gallop, GivesLowerBoundFromEveryAllowedStart) {
     std::sort(v.begin(), v.end());
     for (int key = -1; key <= static_cast<int>(n) + 3; ++key) {
       const auto want = std::lower_bound(v.begin(), v.end(), key);
-      for (auto from = v.begin(); from <= want; ++from) {  // everything before from is < key
-        ASSERT_EQ(gallopLowerBound(from, v.end(), key, std::less<>()), want)
-            << "n " << n << " key " << key << " from " << (from - v.begin());
+      // Every start up to the answer (everything before it is < key); by index, so that
+      // no iterator steps past the end.
+      for (std::ptrdiff_t f = 0; f <= want - v.begin(); ++f) {
+        ASSERT_EQ(gallopLowerBound(v.begin() + f, v.end(), key, std::less<>()), want)
+            << "n " << n << " key " << key << " from " << f;
         ++checked;
       }
     }
