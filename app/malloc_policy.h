@@ -27,9 +27,9 @@ HugeSpan hugePageSpan(const void* p, std::size_t n);
 // huge pages asked for over hugePageSpan. The analyses' big arrays (the critical path's
 // events, nodes and edges: about a gigabyte of fresh memory on a 1 GB trace) are
 // std::vectors; with 4 KiB pages each first touch of a page is a fault (this kernel only
-// gives huge pages to memory that asks: transparent_hugepage=madvise). The columns ask
-// already (model/pod_column.cpp). A block is mapped on its own (the 128 KiB threshold
-// above) and unmapped when freed, so the advice leaves with it.
+// gives huge pages to memory that asks: transparent_hugepage=madvise). The model's
+// columns do not ask (model/pod_column.cpp says why). A block is mapped on its own (the
+// 128 KiB threshold above) and unmapped when freed, so the advice leaves with it.
 constexpr std::size_t kHugePageBytes = std::size_t{2} << 20;
 
 }  // namespace opscope::app

@@ -20,9 +20,8 @@ namespace opscope {
 class ReadAhead;
 
 // Window storage: not zeroed when allocated (every byte is written by a read before it
-// is parsed; zeroing the windows cost 9 % of loading a 100 MB file), and on huge pages
-// (PodColumn maps large sizes with MADV_HUGEPAGE): first touches of 4 KiB pages are
-// slow on these VMs.
+// is parsed; zeroing the windows cost 9 % of loading a 100 MB file), in a PodColumn
+// (a mapping of its own, reused window after window).
 class RawBuffer {
  public:
   explicit RawBuffer(size_t n = 0) { resize(n); }

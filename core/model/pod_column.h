@@ -2,10 +2,11 @@
 // A growable array of trivially copyable values for the big per-event columns.
 //
 // Why not std::vector: growing a vector copies every element into fresh memory, and on
-// these VMs each first touch of a page costs a page fault (about 3 s per GB). Large
-// columns here live in anonymous mappings that ask for transparent huge pages (512x
-// fewer faults) and grow with mremap, which moves page tables instead of bytes. Small
-// columns (most tracks are tiny) stay on the malloc heap.
+// these VMs each first touch of a page is costly (0.6-2.7 ms a MiB). Large columns here
+// live in anonymous mappings of their own that grow with mremap, which moves page
+// tables instead of bytes, so each byte is touched once. They do not ask for huge pages
+// (pod_column.cpp says why). Small columns (most tracks are tiny) stay on the malloc
+// heap.
 //
 // Invariants: data() is null only when capacity() == 0; elements [0, size()) are
 // initialised; the mapping (when used) is a whole number of 2 MiB units.

@@ -4,6 +4,7 @@
 // single pass over the part's events would have created the new ones in.
 #include <algorithm>
 #include <numeric>
+#include <type_traits>
 
 #include "model/trace_builder.h"
 
@@ -152,15 +153,22 @@ bool TraceBuilder::absorb(TraceBuilder& part) {
       o.argsBlob = std::move(blob);
       o.argsOffset = std::move(offsets);
     } else {
-      o.start.append(s.start.data(), s.size());
-      o.dur.append(s.dur.data(), s.size());
-      o.name.append(s.name.data(), s.size());
-      o.cat.append(s.cat.data(), s.size());
-      o.kind.append(s.kind.data(), s.size());
-      o.flags.append(s.flags.data(), s.size());
-      o.correlation.append(s.correlation.data(), s.size());
-      o.externalId.append(s.externalId.data(), s.size());
-      o.argsAt.append(s.argsAt.data(), s.argsAt.size());
+      // Each of the part's columns is freed as soon as it is appended: the next
+      // column's growth then takes pages just freed (already backed on a VM whose host
+      // takes back free memory) instead of fresh ones.
+      auto move = [](auto& into, auto& from) {
+        into.append(from.data(), from.size());
+        from = std::remove_reference_t<decltype(from)>{};
+      };
+      move(o.start, s.start);
+      move(o.dur, s.dur);
+      move(o.name, s.name);
+      move(o.cat, s.cat);
+      move(o.kind, s.kind);
+      move(o.flags, s.flags);
+      move(o.correlation, s.correlation);
+      move(o.externalId, s.externalId);
+      move(o.argsAt, s.argsAt);
       argsDropped +=
           appendArgsTranslated({s.argsBlob.data(), s.argsBlob.size()}, {s.argsOffset.data(), s.argsOffset.size()}, str,
                                SliceColumns::kNoArgs, o.argsBlob, o.argsOffset);

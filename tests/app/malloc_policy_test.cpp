@@ -7,8 +7,9 @@
 #include <cstdint>
 #include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
+
+#include "vm_flags.h"
 
 namespace opscope::app {
 namespace {
@@ -36,32 +37,6 @@ TEST(HugePageSpan, OnlyWholeAlignedUnitsInsideTheBlock) {
   EXPECT_EQ(hugePageSpan(at(UINTPTR_MAX - kUnit), 2 * kUnit).end, 0u);
 }
 
-// The VmFlags of the mapping holding address a (/proc/self/smaps), empty when none.
-std::string vmFlagsAt(std::uintptr_t a) {
-  std::ifstream smaps("/proc/self/smaps");
-  std::string line;
-  bool inside = false;
-  while (std::getline(smaps, line)) {
-    std::uintptr_t lo = 0, hi = 0;
-    char dash = 0;
-    std::istringstream head(line);
-    if (head >> std::hex >> lo >> dash >> hi && dash == '-' && line.find(':') > line.find(' ')) {
-      inside = a >= lo && a < hi;
-      continue;
-    }
-    if (inside && line.rfind("VmFlags:", 0) == 0) return line;
-  }
-  return {};
-}
-
-bool hasFlag(const std::string& flags, const std::string& flag) {
-  std::istringstream words(flags);
-  std::string w;
-  while (words >> w)
-    if (w == flag) return true;
-  return false;
-}
-
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #define OPSCOPE_TEST_SANITIZED 1
@@ -83,14 +58,14 @@ TEST(MallocPolicy, ABigBlockFromNewAsksForHugePagesAndASmallOneDoesNot) {
   std::unique_ptr<char[]> big(new char[n]);
   const HugeSpan s = hugePageSpan(big.get(), n);
   ASSERT_LT(s.begin, s.end);
-  const std::string flags = vmFlagsAt(s.begin);
+  const std::string flags = test::vmFlagsAt(s.begin);
   ASSERT_FALSE(flags.empty()) << "no mapping holds the block";
-  EXPECT_TRUE(hasFlag(flags, "hg")) << flags;
+  EXPECT_TRUE(test::hasVmFlag(flags, "hg")) << flags;
   // A block under 2 MiB (its own mapping too, past the 128 KiB threshold) is left alone.
   std::unique_ptr<char[]> small(new char[1u << 20]);
-  const std::string smallFlags = vmFlagsAt(reinterpret_cast<std::uintptr_t>(small.get()) + 4096);
+  const std::string smallFlags = test::vmFlagsAt(reinterpret_cast<std::uintptr_t>(small.get()) + 4096);
   ASSERT_FALSE(smallFlags.empty());
-  EXPECT_FALSE(hasFlag(smallFlags, "hg")) << smallFlags;
+  EXPECT_FALSE(test::hasVmFlag(smallFlags, "hg")) << smallFlags;
 }
 
 }  // namespace
