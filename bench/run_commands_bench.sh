@@ -3,7 +3,8 @@
 # time (median of RUNS runs) and peak RSS (largest) of the whole process, load included,
 # for summary, critical-path, predict, roofline, advise, diff (the trace against itself
 # and against a second 1 GB trace of another seed), writing the trace back, and the export
-# of every chart as data (JSON) and as a picture (PDF).
+# of every chart as data (JSON) and as a picture (PDF). Each line ends with the CPU the
+# host stole from this VM during its runs (bench/cpu_steal.sh).
 #
 #   bench/run_commands_bench.sh [OUTDIR]      (default bench/out; traces shared with run_bench.sh)
 #   BIN=/path/to/other/opscope bench/run_commands_bench.sh   (another build: before/after)
@@ -11,6 +12,7 @@
 #   PICTURES=0 bench/run_commands_bench.sh                   (no PDF exports: a binary without its GUI module)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/cpu_steal.sh
 OUT=${1:-bench/out}
 RUNS=${RUNS:-5}
 GEN=../shared/tools/gen_kineto_trace.py
@@ -40,6 +42,7 @@ measure() {
     [ "$hit" = 1 ] || return 0
   fi
   local walls=() rss=0 rc=0
+  steal_mark
   for _ in $(seq "$RUNS"); do
     local log="$TMP/time.log"
     /usr/bin/time -v "$BIN" "$@" >/dev/null 2>"$log" || rc=$?
@@ -49,7 +52,7 @@ measure() {
     [ "$r" -gt "$rss" ] && rss=$r
   done
   [ "$rc" = 0 ] || { echo "$label: exit $rc: $(head -1 "$log")" >&2; return 0; }
-  printf '%-44s %7.2f s %7.0f MiB\n' "$label" "$(printf '%s\n' "${walls[@]}" | median)" "$((rss / 1024))"
+  printf '%-44s %7.2f s %7.0f MiB   steal %s %%\n' "$label" "$(printf '%s\n' "${walls[@]}" | median)" "$((rss / 1024))" "$(steal_pct)"
 }
 
 echo "runs per figure: $RUNS (median wall seconds, max peak RSS, load included); $(nproc) cores; $(date -u +%F); $BIN"
