@@ -1,5 +1,5 @@
 #pragma once
-// Work off the GUI thread: work() runs on the global thread pool and its result is
+// Work off the GUI thread: work() runs on workerPool() and its result is
 // handed to deliver(receiver, result) on the GUI thread, through the application
 // object (which outlives every widget), unless the receiver was destroyed meanwhile.
 // work must only read what it captured by value (shared_ptr to const data).
@@ -33,28 +33,43 @@ inline QString workerErrorText(std::exception_ptr e) {
   }
 }
 
+// The pool the window's work runs on, and its threads' priority. Qt's raster paint
+// engine (Qt 6.4) splits large fills and lines across the threads of Qt's global pool
+// and waits for them on the GUI thread. So the window's work runs on a pool of its own
+// (as many threads as cores, as the global one), which leaves Qt's free, and each of
+// its threads runs at nice kWorkerNice, below Qt's and the GUI thread, which have
+// little to do but must not wait: with the analyses on both cores, the first paint
+// after opening the Analysis dock waited for Qt's helpers. Longest event-loop stall
+// over the dock's opening on 1 GB: median 58 -> 40 ms (11 runs each); either change
+// alone did not move it (docs/performance.md).
+QThreadPool& workerPool();
+constexpr int kWorkerNice = 5;
+// Sets the calling thread's nice to kWorkerNice, once per thread; the threads it starts
+// (an analysis's own helpers) inherit it.
+void lowerWorkerPriority();
+
 template <class Receiver, class Work, class Deliver, class Fail>
 void runOnWorker(Receiver* receiver, Work work, Deliver deliver, Fail fail) {
   QPointer<Receiver> guard(receiver);
-  QThreadPool::globalInstance()->start(
-      [guard, work = std::move(work), deliver = std::move(deliver), fail = std::move(fail)]() mutable {
-        using Result = decltype(work());
-        std::optional<Result> result;
-        QString error;
-        try {
-          result.emplace(work());
-        } catch (...) {
-          error = workerErrorText(std::current_exception());
-        }
-        QMetaObject::invokeMethod(
-            qApp,
-            [guard, result = std::move(result), error, deliver, fail]() mutable {
-              if (!guard) return;
-              if (result) deliver(guard.data(), std::move(*result));
-              else fail(guard.data(), error);
-            },
-            Qt::QueuedConnection);
-      });
+  workerPool().start([guard, work = std::move(work), deliver = std::move(deliver), fail = std::move(fail)]() mutable {
+    lowerWorkerPriority();
+    using Result = decltype(work());
+    std::optional<Result> result;
+    QString error;
+    try {
+      result.emplace(work());
+    } catch (...) {
+      error = workerErrorText(std::current_exception());
+    }
+    QMetaObject::invokeMethod(
+        qApp,
+        [guard, result = std::move(result), error, deliver, fail]() mutable {
+          if (!guard) return;
+          if (result) deliver(guard.data(), std::move(*result));
+          else fail(guard.data(), error);
+        },
+        Qt::QueuedConnection);
+  });
 }
 
 // "Latest job wins" for a view that recomputes when its inputs change: each run()

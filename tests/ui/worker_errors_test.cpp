@@ -8,7 +8,14 @@
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTest>
+#include <QThreadPool>
+#include <algorithm>
 #include <stdexcept>
+#include <vector>
+
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "load_job.h"
 #include "main_window.h"
@@ -40,6 +47,39 @@ TEST(Worker, AThrowBecomesFailOnTheGuiThreadNotAnAbort) {
   runOnWorker(
       &receiver, [] { return 42; }, [&](QObject*, int v) { value = v; }, [&](QObject*, const QString&) {});
   QTRY_COMPARE_WITH_TIMEOUT(value, 42, 10000);
+}
+
+// The window's work leaves Qt's global pool to Qt (its raster engine waits on it while
+// painting) and runs below the GUI thread's priority, whatever thread of the pool
+// takes it.
+TEST(Worker, RunsOnItsOwnPoolBelowTheGuiThreadsPriority) {
+  EXPECT_NE(&workerPool(), QThreadPool::globalInstance());
+  QObject receiver;
+  const int gui = ::getpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)));
+  struct Seen {
+    int nice = 0;
+    bool inOwnPool = false, inGlobalPool = true;
+  };
+  std::vector<Seen> seen;
+  for (int i = 0; i < 4; ++i)
+    runOnWorker(
+        &receiver,
+        [] {
+          Seen s;
+          s.nice = ::getpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)));
+          s.inOwnPool = workerPool().contains(QThread::currentThread());
+          s.inGlobalPool = QThreadPool::globalInstance()->contains(QThread::currentThread());
+          return s;
+        },
+        [&](QObject*, Seen s) { seen.push_back(s); }, [](QObject*, const QString&) {});
+  QTRY_COMPARE_WITH_TIMEOUT(seen.size(), size_t{4}, 10000);
+  for (const Seen& s : seen) {
+    EXPECT_TRUE(s.inOwnPool);
+    EXPECT_FALSE(s.inGlobalPool);
+    // A nice value can only be raised without privileges: kWorkerNice, or the GUI's
+    // when that was already higher.
+    EXPECT_EQ(s.nice, std::max(gui, kWorkerNice));
+  }
 }
 
 TEST(Worker, ALoaderThatThrowsKeepsThePreviousTraceOpen) {
