@@ -20,7 +20,7 @@ size_t roundUp(size_t n, size_t unit) { return (n + unit - 1) / unit * unit; }
 // takes back free 2 MiB blocks (free page reporting from order 9, as here), every huge
 // page is one the host must back first (2.7 ms a MiB measured), while 4 KiB pages come
 // from the guest's smaller free blocks, still backed (0.6 ms a MiB). The 1 GB load's
-// parse took 12 % less without the advice (docs/performance.md, "Columns on 4 KiB
+// parse took 12-15 % less without the advice (docs/performance.md, "Columns on 4 KiB
 // pages"); on a machine without such a host, huge pages would save about 2 % of it.
 void* mapFresh(size_t bytes) {
   void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

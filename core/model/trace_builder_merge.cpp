@@ -156,19 +156,19 @@ bool TraceBuilder::absorb(TraceBuilder& part) {
       // Each of the part's columns is freed as soon as it is appended: the next
       // column's growth then takes pages just freed (already backed on a VM whose host
       // takes back free memory) instead of fresh ones.
-      auto move = [](auto& into, auto& from) {
+      auto appendAndFree = [](auto& into, auto& from) {
         into.append(from.data(), from.size());
         from = std::remove_reference_t<decltype(from)>{};
       };
-      move(o.start, s.start);
-      move(o.dur, s.dur);
-      move(o.name, s.name);
-      move(o.cat, s.cat);
-      move(o.kind, s.kind);
-      move(o.flags, s.flags);
-      move(o.correlation, s.correlation);
-      move(o.externalId, s.externalId);
-      move(o.argsAt, s.argsAt);
+      appendAndFree(o.start, s.start);
+      appendAndFree(o.dur, s.dur);
+      appendAndFree(o.name, s.name);
+      appendAndFree(o.cat, s.cat);
+      appendAndFree(o.kind, s.kind);
+      appendAndFree(o.flags, s.flags);
+      appendAndFree(o.correlation, s.correlation);
+      appendAndFree(o.externalId, s.externalId);
+      appendAndFree(o.argsAt, s.argsAt);
       argsDropped +=
           appendArgsTranslated({s.argsBlob.data(), s.argsBlob.size()}, {s.argsOffset.data(), s.argsOffset.size()}, str,
                                SliceColumns::kNoArgs, o.argsBlob, o.argsOffset);
