@@ -246,6 +246,24 @@ void ChromeEventParser::addMemoryEvent(const RawEvent& ev, TimeNs ts, const RawI
   trace_.memoryEvents.push_back(m);
 }
 
+void ChromeEventParser::noteDialect(StringId catId, std::string_view cat) {
+  if (catId < catDialect_.size() && catDialect_[catId] != kDialectUnknown) {
+    if (catDialect_[catId] == kDialectLegacy) sawLegacy_ = true;
+    else if (catDialect_[catId] == kDialectKineto) sawKineto_ = true;
+    return;
+  }
+  uint8_t d = kDialectNone;
+  if (builder_.kindOf(catId) != SliceKind::Other) {
+    const bool legacy = cat == "Operator" || cat == "Runtime" || cat == "Kernel" || cat == "Memcpy" || cat == "Memset";
+    d = legacy ? kDialectLegacy : kDialectKineto;
+    (legacy ? sawLegacy_ : sawKineto_) = true;
+  }
+  if (catId < kDialectMemo) {
+    if (catId >= catDialect_.size()) catDialect_.resize(catId + 1, kDialectUnknown);
+    catDialect_[catId] = d;
+  }
+}
+
 void ChromeEventParser::encodeArgs(RawEvent& ev, SliceInput& in) {
   argsWriter_.clear();
   if (lazyArgs_) {
@@ -259,14 +277,17 @@ void ChromeEventParser::encodeArgs(RawEvent& ev, SliceInput& in) {
       }
     }
     for (const RawArg& a : ev.args) {
-      // Keys compared as text: interning every key is what lazy mode saves.
+      // Keys compared as text: interning every key is what lazy mode saves. By length
+      // first: most keys ("Input Dims", "Ev Idx", ...) are none of these and cost one
+      // comparison of lengths.
       const std::string_view k = a.key;
-      if (k.size() < 6 || k.size() > 11) continue;
-      if (k == "correlation" || k == "External id" || k == "external id") {
-        liftId(a, ev, k == "correlation" ? in.correlation : in.externalId);
-      } else if (k == "stream" || k == "device" || k == "Device") {
+      if (k.size() == 11) {
+        if (k == "correlation") liftId(a, ev, in.correlation);
+        else if (k == "External id" || k == "external id") liftId(a, ev, in.externalId);
+      } else if (k.size() == 6) {
+        int64_t* out = k == "stream" ? &in.stream : k == "device" || k == "Device" ? &in.device : nullptr;
         int64_t iv = 0;
-        (k == "stream" ? in.stream : in.device) = a.type == 'n' && plainInteger(a.value, iv) ? iv : kNoId;
+        if (out) *out = a.type == 'n' && plainInteger(a.value, iv) ? iv : kNoId;
       }
     }
     return;
@@ -434,11 +455,7 @@ void ChromeEventParser::event(RawEvent& ev) {
   in.start = ts;
   in.name = trace_.strings.intern(ev.name);
   in.cat = trace_.strings.intern(ev.cat);
-  if (!ev.cat.empty() && builder_.kindOf(in.cat) != SliceKind::Other) {
-    const std::string_view c = ev.cat;
-    if (c == "Operator" || c == "Runtime" || c == "Kernel" || c == "Memcpy" || c == "Memset") sawLegacy_ = true;
-    else sawKineto_ = true;
-  }
+  if (!ev.cat.empty()) noteDialect(in.cat, ev.cat);
 
   switch (ph) {
     case 'X': {

@@ -77,6 +77,13 @@ class ChromeEventParser {
   size_t rawJsonBytes_ = 0;
   StringId keyCorrelation_, keyExternalId_, keyExternalIdLegacy_, keyStream_, keyDevice_, keyDeviceLegacy_;
   bool sawKineto_ = false, sawLegacy_ = false;
+  // Which dialect a category names (a legacy "Operator"/"Kernel"..., a Kineto
+  // "cpu_op"/"kernel"..., or neither), by its id, so each event is not compared by text
+  // again. Ids from kDialectMemo up (a file of millions of distinct categories) are.
+  static constexpr uint8_t kDialectUnknown = 0, kDialectNone = 1, kDialectLegacy = 2, kDialectKineto = 3;
+  static constexpr StringId kDialectMemo = StringId{1} << 16;
+  std::vector<uint8_t> catDialect_;
+  void noteDialect(StringId catId, std::string_view cat);
 };
 
 }  // namespace opscope

@@ -47,7 +47,10 @@ class JsonScanner {
 
   void skipWs() {
     for (;;) {
-      const char c = *p;
+      const auto c = static_cast<unsigned char>(*p);
+      // The usual byte: above the space, neither whitespace nor the NUL at end (so p is
+      // before end: the scans stop on that NUL and never pass it).
+      if (c > ' ') return;
       if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
         ++p;
         continue;
@@ -82,8 +85,7 @@ class JsonScanner {
   // p at the first byte of a number; returns its text (validated later by the converter).
   std::string_view number() {
     const char* s = p;
-    const char* q = p;
-    while (isNumberByte(static_cast<unsigned char>(*q))) ++q;
+    const char* q = scanNumber(p);
     if (q >= end) throw NeedMore{};
     if (q == s) fail(s, "expected a value");
     p = q;
@@ -110,6 +112,28 @@ class JsonScanner {
  private:
   static bool isNumberByte(unsigned char c) {
     return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+  }
+  // First byte at or after s that is not one of a number's (digits, - + . e E): the NUL
+  // sentinel is not, so the scan stops at end. A timestamp's 20 bytes take two steps.
+  static const char* scanNumber(const char* s) {
+#ifdef __SSE2__
+    const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
+    const __m128i minus = _mm_set1_epi8('-'), plus = _mm_set1_epi8('+'), point = _mm_set1_epi8('.');
+    const __m128i lower = _mm_set1_epi8(0x20), e = _mm_set1_epi8('e');
+    for (;;) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
+      const __m128i d = _mm_sub_epi8(v, zero);  // a digit: 0..9 unsigned
+      __m128i m = _mm_cmpeq_epi8(_mm_min_epu8(d, nine), d);
+      m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, minus), _mm_cmpeq_epi8(v, plus)));
+      m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, point), _mm_cmpeq_epi8(_mm_or_si128(v, lower), e)));
+      const unsigned other = ~static_cast<unsigned>(_mm_movemask_epi8(m)) & 0xFFFFu;
+      if (other) return s + __builtin_ctz(other);
+      s += 16;
+    }
+#else
+    while (isNumberByte(static_cast<unsigned char>(*s))) ++s;
+    return s;
+#endif
   }
   // First byte at or after s that is '"', '\\' or a control byte (NUL sentinel included).
   static const char* scanString(const char* s) {
