@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "model/sorted_runs.h"
+
 namespace opscope {
 
 namespace {
@@ -348,16 +350,21 @@ void TraceBuilder::finish() {
     }
 
     // Sort by (start asc, dur desc, arrival). Already-sorted tracks (the common case:
-    // Kineto writes each thread in order) cost one linear check.
+    // Kineto writes each thread in order) cost one linear check. The others are most
+    // often a few sorted runs (a thread's ops, then its annotations written after them:
+    // one break in 1.2 M rows on the generated 1 GB trace), merged rather than sorted:
+    // arrival breaks the ties, so the order is a strict total one and the merges give
+    // what a stable sort gives.
     bool sorted = true;
     for (size_t i = 1; i < s.size() && sorted; ++i)
       sorted = s.start[i - 1] < s.start[i] || (s.start[i - 1] == s.start[i] && s.dur[i - 1] >= s.dur[i]);
     if (!sorted) {
       std::vector<uint32_t> perm(s.size());
       std::iota(perm.begin(), perm.end(), 0u);
-      std::stable_sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) {
+      sortRuns(perm, [&](uint32_t a, uint32_t b) {
         if (s.start[a] != s.start[b]) return s.start[a] < s.start[b];
-        return s.dur[a] > s.dur[b];
+        if (s.dur[a] != s.dur[b]) return s.dur[a] > s.dur[b];
+        return a < b;
       });
       s.permute(perm);
     }

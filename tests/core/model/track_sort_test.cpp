@@ -25,6 +25,58 @@ struct Generated {
   int64_t tid, ts, dur, arrival;
 };
 
+// Loads the events, in this order, and checks every track's rows against one stable
+// sort of its events; returns the largest track's rows.
+size_t expectTheOrderOfOneStableSort(std::vector<Generated>& events) {
+  std::string json = "[";
+  for (size_t i = 0; i < events.size(); ++i) {
+    Generated& e = events[i];
+    e.arrival = static_cast<int64_t>(i);
+    if (i) json += ",\n";
+    json += R"({"ph":"X","cat":"cpu_op","name":"op)" + std::to_string(i % 97) + R"(","pid":1,"tid":)" +
+            std::to_string(e.tid) + R"(,"ts":)" + std::to_string(e.ts) + R"(,"dur":)" + std::to_string(e.dur) +
+            R"(,"args":{"External id":)" + std::to_string(i) + "}}";
+  }
+  json += "]";
+  const auto t = test::loadOk(json);
+  EXPECT_TRUE(t);
+  if (!t) return 0;
+
+  std::map<int64_t, std::vector<Generated>> expected;
+  for (const Generated& e : events) expected[e.tid].push_back(e);
+  for (auto& [tid, rows] : expected)
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const Generated& a, const Generated& b) { return a.ts != b.ts ? a.ts < b.ts : a.dur > b.dur; });
+
+  size_t tracksSeen = 0, largest = 0;
+  for (const Track& track : t->tracks) {
+    const SliceColumns& s = track.slices;
+    if (s.size() == 0) continue;
+    // The track's events are those whose External id (file order) falls on its thread.
+    const int64_t first = s.externalId[0];
+    EXPECT_GE(first, 0);
+    EXPECT_LT(static_cast<size_t>(first), events.size());
+    if (first < 0 || static_cast<size_t>(first) >= events.size()) return 0;
+    const std::vector<Generated>& rows = expected.at(events[static_cast<size_t>(first)].tid);
+    EXPECT_EQ(s.size(), rows.size());
+    if (s.size() != rows.size()) return 0;
+    largest = std::max(largest, s.size());
+    ++tracksSeen;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      EXPECT_EQ(s.externalId[i], rows[i].arrival) << "row " << i << " of " << rows.size();
+      EXPECT_EQ(s.start[i], rows[i].ts * 1000) << "row " << i;
+      EXPECT_EQ(s.dur[i], rows[i].dur * 1000) << "row " << i;
+      EXPECT_EQ(t->str(s.name[i]), "op" + std::to_string(rows[i].arrival % 97)) << "row " << i;
+      EXPECT_EQ(s.kind[i], SliceKind::CpuOp);
+      if (s.externalId[i] != rows[i].arrival) return 0;  // one row's report, not thousands
+    }
+    EXPECT_EQ(s.depth.size(), s.size());
+    EXPECT_EQ(s.parent.size(), s.size());
+  }
+  EXPECT_EQ(tracksSeen, expected.size());
+  return largest;
+}
+
 TEST(TrackSort, BigAndSmallUnsortedTracksTakeTheOrderOfOneStableSort) {
   std::mt19937_64 rng(7);
   std::vector<Generated> events;
@@ -38,50 +90,30 @@ TEST(TrackSort, BigAndSmallUnsortedTracksTakeTheOrderOfOneStableSort) {
     events.push_back(
         {2 + static_cast<int64_t>(rng() % 400), static_cast<int64_t>(rng() % 500), static_cast<int64_t>(rng() % 3), 0});
   std::shuffle(events.begin(), events.end(), rng);
-  std::string json = "[";
-  for (size_t i = 0; i < events.size(); ++i) {
-    Generated& e = events[i];
-    e.arrival = static_cast<int64_t>(i);
-    if (i) json += ",\n";
-    json += R"({"ph":"X","cat":"cpu_op","name":"op)" + std::to_string(i % 97) + R"(","pid":1,"tid":)" +
-            std::to_string(e.tid) + R"(,"ts":)" + std::to_string(e.ts) + R"(,"dur":)" + std::to_string(e.dur) +
-            R"(,"args":{"External id":)" + std::to_string(i) + "}}";
-  }
-  json += "]";
-  const auto t = test::loadOk(json);
-  ASSERT_TRUE(t);
+  EXPECT_GE(expectTheOrderOfOneStableSort(events), kBigTrack);
+}
 
-  std::map<int64_t, std::vector<Generated>> expected;
-  for (const Generated& e : events) expected[e.tid].push_back(e);
-  for (auto& [tid, rows] : expected)
-    std::stable_sort(rows.begin(), rows.end(),
-                     [](const Generated& a, const Generated& b) { return a.ts != b.ts ? a.ts < b.ts : a.dur > b.dur; });
-
-  size_t tracksSeen = 0;
-  bool sawBig = false;
-  for (const Track& track : t->tracks) {
-    const SliceColumns& s = track.slices;
-    if (s.size() == 0) continue;
-    // The track's events are those whose External id (file order) falls on its thread.
-    const int64_t first = s.externalId[0];
-    ASSERT_GE(first, 0);
-    ASSERT_LT(static_cast<size_t>(first), events.size());
-    const std::vector<Generated>& rows = expected.at(events[static_cast<size_t>(first)].tid);
-    ASSERT_EQ(s.size(), rows.size());
-    sawBig |= s.size() >= kBigTrack;
-    ++tracksSeen;
-    for (size_t i = 0; i < rows.size(); ++i) {
-      ASSERT_EQ(s.externalId[i], rows[i].arrival) << "row " << i << " of " << rows.size();
-      ASSERT_EQ(s.start[i], rows[i].ts * 1000) << "row " << i;
-      ASSERT_EQ(s.dur[i], rows[i].dur * 1000) << "row " << i;
-      ASSERT_EQ(t->str(s.name[i]), "op" + std::to_string(rows[i].arrival % 97)) << "row " << i;
-      ASSERT_EQ(s.kind[i], SliceKind::CpuOp);
+// A track written as a few sorted runs one after another (a thread's ops, then what was
+// written after them), the runs' times overlapping and equal (start, dur) pairs within
+// and across runs: merged, the runs give the stable sort's order too, the earlier run's
+// row first among equals. Two to 70 runs: the merges, and past 64 runs the sort.
+TEST(TrackSort, AThreadWrittenAsAFewSortedRunsTakesTheOrderOfOneStableSort) {
+  std::mt19937_64 rng(11);
+  for (const int runs : {2, 3, 5, 17, 64, 65, 70}) {
+    std::vector<Generated> events;
+    for (int r = 0; r < runs; ++r) {
+      std::vector<Generated> run;
+      const size_t n = 200 + rng() % 300;
+      for (size_t i = 0; i < n; ++i)
+        run.push_back({1, static_cast<int64_t>(rng() % 400), static_cast<int64_t>(rng() % 3), 0});
+      std::stable_sort(run.begin(), run.end(), [](const Generated& a, const Generated& b) {
+        return a.ts != b.ts ? a.ts < b.ts : a.dur > b.dur;
+      });
+      events.insert(events.end(), run.begin(), run.end());
     }
-    EXPECT_EQ(s.depth.size(), s.size());
-    EXPECT_EQ(s.parent.size(), s.size());
+    SCOPED_TRACE(std::to_string(runs) + " runs");
+    EXPECT_EQ(expectTheOrderOfOneStableSort(events), events.size());
   }
-  EXPECT_EQ(tracksSeen, expected.size());
-  EXPECT_TRUE(sawBig);
 }
 
 }  // namespace
