@@ -52,16 +52,19 @@ void scanArgsObject(JsonScanner& sc, std::vector<RawArg>& out) {
 }
 
 bool plainInteger(std::string_view t, int64_t& out) {
-  size_t i = t.size() > 0 && t[0] == '-' ? 1 : 0;
-  const size_t digits = t.size() - i;
+  const char* p = t.data();
+  const char* e = p + t.size();
+  const bool negative = p < e && *p == '-';
+  p += negative;
+  const auto digits = static_cast<size_t>(e - p);
   if (digits == 0 || digits > 18) return false;
-  int64_t v = 0;
-  for (; i < t.size(); ++i) {
-    const unsigned d = static_cast<unsigned>(t[i] - '0');
+  uint64_t v = 0;  // 18 digits at most: no overflow
+  for (; p < e; ++p) {
+    const unsigned d = static_cast<unsigned char>(*p) - unsigned{'0'};
     if (d > 9) return false;
     v = v * 10 + d;
   }
-  out = t[0] == '-' ? -v : v;
+  out = negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
   return true;
 }
 

@@ -46,18 +46,23 @@ class JsonScanner {
   }
 
   void skipWs() {
+    // A local cursor: p is stored once, not at every byte (the compiler cannot keep a
+    // member in a register across the loop).
+    const char* q = p;
     for (;;) {
-      const auto c = static_cast<unsigned char>(*p);
-      // The usual byte: above the space, neither whitespace nor the NUL at end (so p is
+      const auto c = static_cast<unsigned char>(*q);
+      // The usual byte: above the space, neither whitespace nor the NUL at end (so q is
       // before end: the scans stop on that NUL and never pass it).
-      if (c > ' ') return;
+      if (c > ' ') break;
       if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
-        ++p;
+        ++q;
         continue;
       }
-      if (p >= end) throw NeedMore{};
+      p = q;
+      if (q >= end) throw NeedMore{};
       return;
     }
+    p = q;
   }
   // Skips whitespace and returns the next byte without consuming it.
   char peek() {
