@@ -351,8 +351,8 @@ void TraceBuilder::finish() {
 
     // Sort by (start asc, dur desc, arrival). Already-sorted tracks (the common case:
     // Kineto writes each thread in order) cost one linear check. The others are most
-    // often a few sorted runs (a thread's ops, then its annotations written after them:
-    // one break in 1.2 M rows on the generated 1 GB trace), merged rather than sorted:
+    // often a few sorted runs (a thread's ops, then its runtime calls written after them:
+    // one break in a million rows on the generated 1 GB trace), merged rather than sorted:
     // arrival breaks the ties, so the order is a strict total one and the merges give
     // what a stable sort gives.
     bool sorted = true;
